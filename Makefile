@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# build/kstack      the live tool (shared/ + live/)
+# build/kstack.so   the crash extension (shared/ + extension/)
+# Sources are found by wildcard so that a new file in a folder needs no edit here.
+
+CC	?= gcc
+PREFIX	?= /usr/local
+DESTDIR	?=
+BUILD	?= build
+SAN	?=
+
+WARN	:= -Wall -Wextra -Werror
+CFLAGS	?= -O2 -g
+KS_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -Ishared $(CFLAGS)
+KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
+KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile 2>/dev/null)
+LIBS	:= -lz
+
+ifneq ($(SAN),)
+KS_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDSAN	:= -fsanitize=address,undefined
+endif
+
+SHARED_SRC	:= $(wildcard shared/*.c)
+LIVE_SRC	:= $(wildcard live/*.c)
+EXT_SRC		:= $(wildcard extension/*.c)
+UNIT_SRC	:= $(wildcard tests/unit/test_*.c)
+
+SHARED_OBJ	:= $(SHARED_SRC:%.c=$(BUILD)/%.o)
+LIVE_OBJ	:= $(LIVE_SRC:%.c=$(BUILD)/%.o)
+LIVE_LIB_OBJ	:= $(filter-out $(BUILD)/live/main.o,$(LIVE_OBJ))
+EXT_OBJ		:= $(EXT_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+# The static binary goes into vmcore guests; it has no libkdumpfile mode.
+STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
+
+.PHONY: all live extension static tests check check-unit check-live \
+	check-vmcore check-more bench demo install deps clean vmcore
+
+all: live extension
+
+live: $(BUILD)/kstack
+extension: $(BUILD)/kstack.so
+static: $(BUILD)/kstack-static
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -MMD -MP -c $< -o $@
+
+# crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
+$(BUILD)/extension/%.o: extension/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
+		-Wno-sign-compare -Wno-missing-field-initializers \
+		-DX86_64 -DGDB_10_2 -I/usr/include/crash -MMD -MP -c $< -o $@
+
+$(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
+	$(CC) $(LDSAN) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
+
+$(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
+		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
+	$(CC) -static -o $@ $^ $(LIBS)
+
+$(BUILD)/static/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Ishared -O2 -DKS_NO_KDUMP -c $< -o $@
+
+$(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
+	$(CC) $(LDSAN) -shared -rdynamic -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(SHARED_OBJ) $(LIVE_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(LIBS)
+
+tests: $(UNIT_BIN)
+
+# make check: everything, under ASan/UBSan, in a build folder of its own.
+check: deps
+	$(MAKE) BUILD=build/san SAN=1 all tests
+	tests/run-all.sh build/san
+
+check-unit:
+	$(MAKE) BUILD=build/san SAN=1 all tests
+	tests/run-all.sh build/san unit
+
+check-more: deps
+	$(MAKE) all
+	vmcores/check-more.sh
+
+bench: deps
+	$(MAKE) all
+	tests/bench/run.sh build
+
+demo: deps
+	$(MAKE) all
+	docs/demo.sh
+
+deps:
+	@scripts/install-deps.sh
+
+vmcore: deps static
+	vmcores/make-vmcore default basic cache/vmcores/basic
+
+install: all
+	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(PREFIX)/bin/kstack
+	install -D -m 0644 $(BUILD)/kstack.so $(DESTDIR)$(PREFIX)/lib/crash/extensions/kstack.so
+	install -D -m 0644 docs/kstack.8 $(DESTDIR)$(PREFIX)/share/man/man8/kstack.8
+	install -D -m 0644 docs/kstack-crash.8 $(DESTDIR)$(PREFIX)/share/man/man8/kstack-crash.8
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

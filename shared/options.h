@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One option parser for the live tool and the crash command, so the two
+ * cannot drift apart.  The crash command hands its argv here unchanged.
+ */
+#ifndef KS_OPTIONS_H
+#define KS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ks_context {
+	KS_CTX_LIVE,
+	KS_CTX_CRASH,
+};
+
+enum ks_format {
+	KS_FMT_TEXT,		/* oled kstack's text, the default */
+	KS_FMT_SUMMARY,		/* -c */
+	KS_FMT_JSON,		/* --json: one JSON object per sample */
+	KS_FMT_FOLDED,		/* --folded: flame-graph input */
+};
+
+/* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */
+#define KS_ST_BIT(c)	(1u << ((c) - 'A'))
+
+struct ks_options {
+	bool all;		/* -a */
+	uint32_t states;	/* KS_ST_BIT('D') | ... */
+	int32_t *pids;		/* -p, in the order given */
+	size_t nr_pids;
+	bool threads;		/* -H */
+	const char *cgroup;	/* --cgroup PATH */
+	enum ks_format format;
+	bool kprobes;		/* -K */
+	bool ftrace;		/* -F */
+	bool verbose;		/* -v */
+
+	/* live only */
+	bool background;	/* -b */
+	bool foreground;	/* --foreground: -b without forking, for systemd */
+	long minutes;		/* -t */
+	long interval;		/* -i, seconds */
+	long interval_ms;	/* KSTACK_TEST_INTERVAL_MS: tests only */
+	const char *dir;	/* -d */
+	long max_mb;		/* -m */
+	long max_files;		/* -n */
+	long max_percent;	/* -x */
+	const char *proc_root;	/* --proc-root */
+	const char *output;	/* -o */
+	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
+	const char *vmlinux;	/* --vmlinux */
+	bool help;
+};
+
+/*
+ * Fills opts from argv.  Returns 0, or -1 with a one-line reason in err
+ * (the caller prints it and exits 2, or calls cmd_usage in crash).
+ */
+int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
+		     char **argv, char *err, size_t errlen);
+void ks_options_release(struct ks_options *opts);
+/* The usage text for ctx, ending in a newline. */
+const char *ks_options_usage(enum ks_context ctx);
+
+#endif /* KS_OPTIONS_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The record both halves agree on.  The live tool fills it from /proc, the
+ * crash extension computes it from kernel memory; everything after that
+ * (selection, grouping, formats, rotation) sees only these records.
+ */
+#ifndef KS_TASK_H
+#define KS_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define KS_COMM_LEN	64
+#define KS_HOST_LEN	256
+
+struct ks_task {
+	int32_t pid;		/* the thread id for a thread */
+	int32_t tgid;
+	char state;		/* one letter, as field 3 of /proc/PID/stat */
+	bool running;		/* on a CPU while read: its stack is not stable */
+	int64_t start_time;	/* seconds since the epoch */
+	char comm[KS_COMM_LEN];
+	char *cmd;		/* what "Cmd:" prints; owned, never NULL once added */
+	char *stack;		/* "[<0>] sym+0x1/0x2\n" lines; owned, "" if none */
+	char *note;		/* why the stack is missing, or NULL */
+};
+
+/* One sample: every selected task at one moment on one host. */
+struct ks_sample {
+	time_t when;
+	char host[KS_HOST_LEN];
+	struct ks_task *tasks;
+	size_t nr_tasks;
+	size_t cap;
+};
+
+void ks_sample_init(struct ks_sample *s, time_t when, const char *host);
+/* Takes ownership of t->cmd, t->stack and t->note.  -ENOMEM on failure. */
+int ks_sample_add(struct ks_sample *s, struct ks_task *t);
+void ks_sample_release(struct ks_sample *s);
+
+/*
+ * Cmd text from raw /proc/PID/cmdline bytes: NULs become spaces, trailing
+ * NULs are dropped, other bytes are kept as they are (not UTF-8 checked).
+ * An empty command line gives comm.  Returns a malloc'ed string or NULL.
+ */
+char *ks_cmd_from_cmdline(const char *buf, size_t len, const char *comm);
+
+#endif /* KS_TASK_H */
