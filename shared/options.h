@@ -23,11 +23,11 @@ enum ks_format {
 };
 
 /* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */
-#define KS_ST_BIT(c)	(1u << ((c) - 'A'))
+#define KS_ST_BIT(c)	(1ull << ((c) - 'A'))
 
 struct ks_options {
 	bool all;		/* -a */
-	uint32_t states;	/* KS_ST_BIT('D') | ... */
+	uint64_t states;	/* KS_ST_BIT('D') | ... */
 	int32_t *pids;		/* -p, in the order given */
 	size_t nr_pids;
 	bool threads;		/* -H */

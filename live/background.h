@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KS_BACKGROUND_H
+#define KS_BACKGROUND_H
+
+#include "options.h"
+
+/* Runs background mode for the live tool; returns the process exit status. */
+int ks_background_run(const struct ks_options *opts);
+
+#endif /* KS_BACKGROUND_H */

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KS_HOOKS_LIVE_H
+#define KS_HOOKS_LIVE_H
+
+#include "options.h"
+
+/* Runs -K/-F for the live tool; returns the process exit status. */
+int ks_hooks_live(const struct ks_options *opts);
+
+#endif /* KS_HOOKS_LIVE_H */

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live_sample.h"
+#include "select.h"
+
+int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
+		 struct ks_sample *s, struct ks_proc_status *st)
+{
+	char host[KS_HOST_LEN];
+
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	ks_sample_init(s, time(NULL), host);
+	return ks_proc_sample(p, opts, s, st);
+}
+
+static bool has_pid(const struct ks_sample *s, int32_t pid)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].pid == pid || s->tasks[i].tgid == pid)
+			return true;
+	return false;
+}
+
+static int report_missing(const struct ks_options *opts,
+			  const struct ks_sample *s)
+{
+	int missing = 0;
+
+	for (size_t i = 0; i < opts->nr_pids; i++) {
+		if (has_pid(s, opts->pids[i]))
+			continue;
+		/* under -D/-S... a PID may exist and just not be selected */
+		if (!ks_select_pids_only(opts))
+			continue;
+		fprintf(stderr, "kstack: PID %d does not exist\n", opts->pids[i]);
+		missing++;
+	}
+	return missing;
+}
+
+int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
+		   const struct ks_proc_status *st)
+{
+	int missing = report_missing(opts, s);
+
+	if (st->nr_unreadable)
+		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",
+			st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
+			st->first_error);
+	if (st->nr_denied && st->nr_denied == s->nr_tasks) {
+		fprintf(stderr,
+			"kstack: reading /proc/PID/stack needs root (CAP_SYS_ADMIN)\n");
+		return KS_EXIT_PERM;
+	}
+	if (st->nr_denied)
+		fprintf(stderr,
+			"kstack: /proc/PID/stack not permitted for %zu of %zu tasks; printed with empty stacks\n",
+			st->nr_denied, s->nr_tasks);
+	if (!s->nr_tasks) {
+		if (!missing)
+			fprintf(stderr, "kstack: no task matched the selection\n");
+		return KS_EXIT_NONE;
+	}
+	return missing ? KS_EXIT_NONE : KS_EXIT_OK;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kstack: the kernel stacks of selected tasks, grouped by identical stack.
+ * A successor of oled kstack with the same options and text.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "background.h"
+#include "format.h"
+#include "hooks_live.h"
+#include "live_sample.h"
+#include "options.h"
+#include "output_file.h"
+#include "target_kdump.h"
+
+static int one_sample(const struct ks_options *opts)
+{
+	struct ks_proc_status st;
+	struct ks_sample s = { 0 };
+	struct ks_proc p;
+	int ret, status;
+
+	ret = ks_proc_open(&p, opts->proc_root);
+	if (ret) {
+		fprintf(stderr, "kstack: cannot read %s: %s\n", opts->proc_root,
+			strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	ret = ks_live_take(&p, opts, &s, &st);
+	if (ret) {
+		fprintf(stderr, "kstack: sample failed: %s\n", strerror(-ret));
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	status = ks_live_report(opts, &s, &st);
+	if (!s.nr_tasks)
+		goto out;
+	ret = opts->output ? ks_output_file_write(opts->output, &s, opts)
+			   : ks_format_sample(stdout, &s, opts);
+	if (!ret && !opts->output && fflush(stdout))
+		ret = -errno;
+	if (ret) {
+		fprintf(stderr, "kstack: writing %s: %s\n",
+			opts->output ? opts->output : "stdout", strerror(-ret));
+		status = KS_EXIT_ERROR;
+	}
+out:
+	ks_sample_release(&s);
+	ks_proc_close(&p);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct ks_options opts;
+	char err[256];
+	int status;
+
+	if (ks_options_parse(&opts, KS_CTX_LIVE, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "kstack: %s\n%s", err,
+			ks_options_usage(KS_CTX_LIVE));
+		return KS_EXIT_USAGE;
+	}
+	if (opts.help) {
+		fputs(ks_options_usage(KS_CTX_LIVE), stdout);
+		status = KS_EXIT_OK;
+	} else if (opts.kprobes || opts.ftrace) {
+		status = ks_hooks_live(&opts);
+	} else if (opts.vmcore) {
+		status = ks_kdump_run(&opts);
+	} else if (opts.background) {
+		status = ks_background_run(&opts);
+	} else {
+		status = one_sample(&opts);
+	}
+	ks_options_release(&opts);
+	return status;
+}

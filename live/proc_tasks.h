@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reads one sample of tasks from a /proc tree (the real /proc or a copy
+ * given with --proc-root) into the shared record.
+ */
+#ifndef KS_PROC_TASKS_H
+#define KS_PROC_TASKS_H
+
+#include <stddef.h>
+
+#include "options.h"
+#include "task.h"
+
+/* What went wrong in a sample, counted so each kind is reported once. */
+struct ks_proc_status {
+	size_t nr_vanished;	/* gone between listing and reading: silent */
+	size_t nr_denied;	/* /proc/PID/stack: EACCES/EPERM */
+	size_t nr_unreadable;	/* any other read error */
+	size_t nr_missing_pids;	/* -p PIDs that do not exist */
+	int last_errno;
+	char first_error[256];	/* the first "other" error, for the message */
+};
+
+struct ks_proc {
+	int root_fd;
+	long clk_tck;
+	long long btime;
+	char *buf;		/* scratch for reading files */
+	size_t buf_size;
+};
+
+int ks_proc_open(struct ks_proc *p, const char *root);
+void ks_proc_close(struct ks_proc *p);
+/*
+ * Fill s with every task opts selects.  Returns 0 or -errno for a failure
+ * of the whole sample (the /proc tree itself unreadable); per-task trouble
+ * goes into st.
+ */
+int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
+		   struct ks_sample *s, struct ks_proc_status *st);
+
+#endif /* KS_PROC_TASKS_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --json: JSON Lines, one object per sample, so a background log of many
+ * samples stays one valid document per line.  Command lines may hold any
+ * bytes; JSON strings must be UTF-8, so invalid bytes become U+FFFD.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "format.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned int min, cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, min = 0x80, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, min = 0x800, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, min = 0x10000, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static void json_str_n(FILE *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *end = s + len;
+
+	fputc('"', out);
+	while (s < end) {
+		size_t n;
+
+		if (*s == '"' || *s == '\\') {
+			fprintf(out, "\\%c", *s++);
+			continue;
+		}
+		if (*s < 0x20) {
+			fprintf(out, "\\u%04x", *s++);
+			continue;
+		}
+		n = utf8_len(s);
+		if (!n || s + n > end) {
+			fputs("\\ufffd", out);
+			s++;
+			continue;
+		}
+		fwrite(s, 1, n, out);
+		s += n;
+	}
+	fputc('"', out);
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	json_str_n(out, s, strlen(s));
+}
+
+/* The frames as an array, without the "[<0>] " that every line carries. */
+static void json_frames(FILE *out, const char *stack)
+{
+	const char *sep = "";
+
+	fputc('[', out);
+	while (*stack) {
+		const char *nl = strchr(stack, '\n');
+		size_t len = nl ? (size_t)(nl - stack) : strlen(stack);
+
+		if (len >= 6 && !strncmp(stack, "[<0>] ", 6)) {
+			stack += 6;
+			len -= 6;
+		}
+		fputs(sep, out);
+		json_str_n(out, stack, len);
+		sep = ",";
+		stack += len + (nl ? 1 : 0);
+	}
+	fputc(']', out);
+}
+
+static void json_task(FILE *out, const struct ks_task *t)
+{
+	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":\"%c\",\"start_time\":%lld,\"comm\":",
+		t->pid, t->tgid, t->state, (long long)t->start_time);
+	json_str(out, t->comm);
+	fputs(",\"cmd\":", out);
+	json_str(out, t->cmd ? t->cmd : t->comm);
+	if (t->note) {
+		fputs(",\"note\":", out);
+		json_str(out, t->note);
+	}
+	fputc('}', out);
+}
+
+int ks_format_json(FILE *out, const struct ks_sample *s,
+		   const struct ks_groups *g)
+{
+	fprintf(out, "{\"time\":%lld,\"host\":", (long long)s->when);
+	json_str(out, s->host);
+	fprintf(out, ",\"tasks\":%zu,\"groups\":[", s->nr_tasks);
+	for (size_t i = 0; i < g->nr_groups; i++) {
+		const struct ks_group *grp = &g->groups[i];
+
+		fputs(i ? ",{\"stack\":" : "{\"stack\":", out);
+		json_frames(out, grp->stack);
+		fputs(",\"tasks\":[", out);
+		for (size_t j = 0; j < grp->nr_members; j++) {
+			if (j)
+				fputc(',', out);
+			json_task(out, &s->tasks[grp->members[j]]);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -c: one paragraph per distinct stack, the most common first, so that
+ * "what are most tasks doing" is the first thing on the screen:
+ *
+ *   93 tasks   States: S 92, D 1   e.g. 12 (sleep), 15 (sleep), 40 (bash) ...
+ *   [<0>] hrtimer_nanosleep+0x9e/0x170
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+#define EXAMPLES 3
+
+static const struct ks_groups *sort_groups;
+
+static int by_count(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	size_t na = sort_groups->groups[ia].nr_members;
+	size_t nb = sort_groups->groups[ib].nr_members;
+
+	if (na != nb)
+		return na > nb ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;	/* stable: first seen first */
+}
+
+static void print_states(FILE *out, const struct ks_sample *s,
+			 const struct ks_group *grp)
+{
+	size_t count[128] = { 0 };
+	const char *sep = "";
+
+	for (size_t j = 0; j < grp->nr_members; j++)
+		count[(unsigned char)s->tasks[grp->members[j]].state & 127]++;
+	fputs("   States:", out);
+	/* the order of the kernel's task_state_array, then anything else */
+	for (const char *c = "RSDTtXZPI"; *c; c++) {
+		if (!count[(int)*c])
+			continue;
+		fprintf(out, "%s %c %zu", sep, *c, count[(int)*c]);
+		count[(int)*c] = 0;
+		sep = ",";
+	}
+	for (int c = 1; c < 128; c++)
+		if (count[c]) {
+			fprintf(out, "%s %c %zu", sep, c, count[c]);
+			sep = ",";
+		}
+}
+
+static void print_group(FILE *out, const struct ks_sample *s,
+			const struct ks_group *grp)
+{
+	size_t n = grp->nr_members;
+
+	fprintf(out, "%zu task%s", n, n == 1 ? "" : "s");
+	print_states(out, s, grp);
+	fputs("   e.g.", out);
+	for (size_t j = 0; j < n && j < EXAMPLES; j++) {
+		const struct ks_task *t = &s->tasks[grp->members[j]];
+
+		fprintf(out, "%s %d (%s)", j ? "," : "", t->pid, t->comm);
+	}
+	fprintf(out, "%s\n%s\n", n > EXAMPLES ? " ..." : "", grp->stack);
+}
+
+int ks_format_summary(FILE *out, const struct ks_sample *s,
+		      const struct ks_groups *g)
+{
+	char header[KS_HOST_LEN + 160];
+	size_t *order;
+	int ret = ks_format_header(header, sizeof(header), s->when, s->host);
+
+	if (ret)
+		return ret;
+	order = malloc((g->nr_groups ? g->nr_groups : 1) * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_groups; i++)
+		order[i] = i;
+	sort_groups = g;
+	qsort(order, g->nr_groups, sizeof(*order), by_count);
+	fprintf(out, "%s\n%zu tasks, %zu distinct stacks\n\n", header,
+		s->nr_tasks, g->nr_groups);
+	for (size_t i = 0; i < g->nr_groups; i++)
+		print_group(out, s, &g->groups[order[i]]);
+	free(order);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The option grammar of oled kstack plus kstack's own, parsed once for
+ * both the live tool and the crash command.  Numbers are parsed strictly:
+ * "-i 1O" is an error, not 1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum {
+	OPT_JSON = 256,
+	OPT_FOLDED,
+	OPT_CGROUP,
+	OPT_PROC_ROOT,
+	OPT_FOREGROUND,
+	OPT_VMCORE,
+	OPT_VMLINUX,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
+	{ "foreground", no_argument, NULL, OPT_FOREGROUND },
+	{ "vmcore", required_argument, NULL, OPT_VMCORE },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_live[] =
+"usage: kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
+"              [-c|--json|--folded] [-o FILE] [--proc-root DIR] [-v]\n"
+"       kstack -b [-t MINUTES] [-i SECONDS] [-d DIR] [-m MB] [-n FILES]\n"
+"              [-x PERCENT] [--foreground] SELECTION...\n"
+"       kstack -K | -F [-v]\n"
+"       kstack --vmcore VMCORE --vmlinux VMLINUX SELECTION...\n"
+"selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
+"  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
+"output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
+"hooks: -K kprobes, -F ftrace enabled functions\n";
+
+static const char usage_crash[] =
+"kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH] "
+"[-c|--json|--folded] | -K [-v] | -F [-v]\n";
+
+const char *ks_options_usage(enum ks_context ctx)
+{
+	return ctx == KS_CTX_CRASH ? usage_crash : usage_live;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_long(const char *s, long min, long max, long *val_ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*val_ret = v;
+	return 0;
+}
+
+static int parse_pids(struct ks_options *o, const char *arg, char *err,
+		      size_t errlen)
+{
+	const char *p = arg;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char num[16];
+		long pid;
+		int32_t *n;
+
+		if (!len || len >= sizeof(num))
+			return fail(err, errlen, "invalid PID list '%s'", arg);
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (parse_long(num, 0, INT32_MAX, &pid))
+			return fail(err, errlen, "invalid PID '%s'", num);
+		n = realloc(o->pids, (o->nr_pids + 1) * sizeof(*n));
+		if (!n)
+			return fail(err, errlen, "out of memory");
+		o->pids = n;
+		o->pids[o->nr_pids++] = (int32_t)pid;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static void set_defaults(struct ks_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = KS_FMT_TEXT;
+	o->minutes = 30;
+	o->interval = 60;
+	o->dir = "/var/oled/kstack";
+	o->max_mb = 1;
+	o->max_files = 5;
+	o->max_percent = 85;
+	o->proc_root = "/proc";
+}
+
+static int set_format(struct ks_options *o, enum ks_format f, char *err,
+		      size_t errlen)
+{
+	if (o->format != KS_FMT_TEXT && o->format != f)
+		return fail(err, errlen,
+			    "-c, --json and --folded exclude each other");
+	o->format = f;
+	return 0;
+}
+
+struct num_opt {
+	int opt;
+	long min, max;
+	size_t off;
+};
+
+static const struct num_opt num_opts[] = {
+	{ 't', 1, 60L * 24 * 365, offsetof(struct ks_options, minutes) },
+	{ 'i', 1, 86400, offsetof(struct ks_options, interval) },
+	{ 'm', 1, 1024 * 1024, offsetof(struct ks_options, max_mb) },
+	{ 'n', 1, 10000, offsetof(struct ks_options, max_files) },
+	{ 'x', 1, 100, offsetof(struct ks_options, max_percent) },
+};
+
+static int parse_num_opt(struct ks_options *o, int c, const char *arg,
+			 char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
+		const struct num_opt *n = &num_opts[i];
+
+		if (n->opt != c)
+			continue;
+		if (parse_long(arg, n->min, n->max,
+			       (long *)((char *)o + n->off)))
+			return fail(err, errlen,
+				    "option -%c wants a number from %ld to %ld, not '%s'",
+				    c, n->min, n->max, arg);
+		return 0;
+	}
+	return fail(err, errlen, "unknown option -%c", c);
+}
+
+static bool live_only(int c)
+{
+	return strchr("btidmnxo", c) || c == OPT_PROC_ROOT ||
+	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX;
+}
+
+static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
+		     const char *arg, char *err, size_t errlen)
+{
+	if (ctx == KS_CTX_CRASH && live_only(c))
+		return fail(err, errlen, "option %s%c is for the live tool only",
+			    c < 256 ? "-" : "", c < 256 ? c : ' ');
+	switch (c) {
+	case 'a': o->all = true; return 0;
+	case 'D': case 'R': case 'S': case 'Z': case 'I':
+		o->states |= KS_ST_BIT(c);
+		return 0;
+	case 'T':
+		o->states |= KS_ST_BIT('T') | KS_ST_BIT('t');
+		return 0;
+	case 'p': return parse_pids(o, arg, err, errlen);
+	case 'H': o->threads = true; return 0;
+	case 'c': return set_format(o, KS_FMT_SUMMARY, err, errlen);
+	case OPT_JSON: return set_format(o, KS_FMT_JSON, err, errlen);
+	case OPT_FOLDED: return set_format(o, KS_FMT_FOLDED, err, errlen);
+	case OPT_CGROUP: o->cgroup = arg; return 0;
+	case 'K': o->kprobes = true; return 0;
+	case 'F': o->ftrace = true; return 0;
+	case 'v': o->verbose = true; return 0;
+	case 'b': o->background = true; return 0;
+	case OPT_FOREGROUND: o->foreground = true; return 0;
+	case 'd': o->dir = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_PROC_ROOT: o->proc_root = arg; return 0;
+	case OPT_VMCORE: o->vmcore = arg; return 0;
+	case OPT_VMLINUX: o->vmlinux = arg; return 0;
+	case 'h': case OPT_HELP: o->help = true; return 0;
+	default: return parse_num_opt(o, c, arg, err, errlen);
+	}
+}
+
+static int check_combination(struct ks_options *o, char *err, size_t errlen)
+{
+	bool selects = o->all || o->states || o->nr_pids;
+	const char *ms;
+
+	if (o->help)
+		return 0;
+	if (o->kprobes && o->ftrace)
+		return fail(err, errlen, "-K and -F exclude each other");
+	if (o->kprobes || o->ftrace) {
+		if (selects || o->background)
+			return fail(err, errlen,
+				    "-K and -F do not take task selection or -b");
+		return 0;
+	}
+	if (!selects)
+		return fail(err, errlen,
+			    "at least one of -a/-D/-R/-S/-Z/-I/-T/-p must be specified");
+	if (o->foreground)
+		o->background = true;
+	if (o->background && o->output)
+		return fail(err, errlen, "-o is for one sample; -b writes to -d DIR");
+	if (o->background && o->vmcore)
+		return fail(err, errlen, "-b samples a live system, not a vmcore");
+	if (!!o->vmcore != !!o->vmlinux)
+		return fail(err, errlen, "--vmcore and --vmlinux go together");
+	/* Tests shorten the interval; users keep oled's floor of 10 s. */
+	ms = getenv("KSTACK_TEST_INTERVAL_MS");
+	if (ms && *ms) {
+		if (parse_long(ms, 1, 3600000, &o->interval_ms))
+			return fail(err, errlen, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
+		return 0;
+	}
+	if (o->background && o->interval < 10)
+		return fail(err, errlen, "option -i must be >= 10 seconds");
+	o->interval_ms = o->interval * 1000;
+	return 0;
+}
+
+int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
+		     char **argv, char *err, size_t errlen)
+{
+	static const char short_live[] = "+aDRSZITp:HcKFvbt:i:d:m:n:x:o:h";
+	int c;
+
+	set_defaults(o);
+	err[0] = '\0';
+	/* crash calls us many times in one process: restart getopt fully. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_live, long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256)
+				fail(err, errlen, "invalid option or missing value: -%c",
+				     optopt);
+			else
+				fail(err, errlen, "invalid option '%s'",
+				     argv[optind - 1]);
+			goto bad;
+		}
+		if (parse_one(o, ctx, c, optarg, err, errlen))
+			goto bad;
+	}
+	if (optind < argc) {
+		fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+		goto bad;
+	}
+	if (check_combination(o, err, errlen))
+		goto bad;
+	return 0;
+bad:
+	ks_options_release(o);
+	return -1;
+}
+
+void ks_options_release(struct ks_options *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+	o->nr_pids = 0;
+}
