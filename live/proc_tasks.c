@@ -324,6 +324,18 @@ static int list_ids(struct ks_proc *p, const char *dir, int32_t **ids_ret,
 	return 0;
 }
 
+static int read_one(struct ks_proc *p, const struct ks_options *opts,
+		    int32_t pid, struct ks_sample *s, struct ks_proc_status *st)
+{
+	char dir[16];
+	struct task_ref ref = { .pid = pid, .tgid = pid, .dir = dir };
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%d", pid);
+	ret = read_task(p, opts, &ref, s, st);
+	return ret < 0 ? ret : 0;
+}
+
 static int read_threads(struct ks_proc *p, const struct ks_options *opts,
 			int32_t pid, struct ks_sample *s,
 			struct ks_proc_status *st)
@@ -335,6 +347,8 @@ static int read_threads(struct ks_proc *p, const struct ks_options *opts,
 
 	snprintf(dir, sizeof(dir), "%d/task", pid);
 	ret = list_ids(p, dir, &tids, &nr);
+	if (ret == -ENOENT)
+		return read_one(p, opts, pid, s, st);	/* a tree without task/ */
 	if (ret)
 		return gone(-ret) ? 0 : ret;
 	for (size_t i = 0; i < nr && ret >= 0; i++) {
@@ -351,36 +365,19 @@ static int read_process(struct ks_proc *p, const struct ks_options *opts,
 			int32_t pid, struct ks_sample *s,
 			struct ks_proc_status *st)
 {
-	char dir[16];
-	struct task_ref ref = { .pid = pid, .tgid = pid, .dir = dir };
-	int ret;
-
 	if (opts->threads)
 		return read_threads(p, opts, pid, s, st);
-	snprintf(dir, sizeof(dir), "%d", pid);
-	ret = read_task(p, opts, &ref, s, st);
-	return ret < 0 ? ret : 0;
+	return read_one(p, opts, pid, s, st);
 }
 
 static int sample_pids(struct ks_proc *p, const struct ks_options *opts,
 		       struct ks_sample *s, struct ks_proc_status *st)
 {
 	for (size_t i = 0; i < opts->nr_pids; i++) {
-		size_t before = s->nr_tasks, vanished = st->nr_vanished;
 		int ret = read_process(p, opts, opts->pids[i], s, st);
 
 		if (ret)
 			return ret;
-		if (s->nr_tasks == before && st->nr_vanished != vanished)
-			st->nr_missing_pids++;
-		else if (s->nr_tasks == before && opts->threads) {
-			/* no task dir at all: the PID does not exist */
-			char dir[16];
-
-			snprintf(dir, sizeof(dir), "%d", opts->pids[i]);
-			if (faccessat(p->root_fd, dir, F_OK, 0))
-				st->nr_missing_pids++;
-		}
 	}
 	return 0;
 }

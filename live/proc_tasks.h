@@ -16,7 +16,6 @@ struct ks_proc_status {
 	size_t nr_vanished;	/* gone between listing and reading: silent */
 	size_t nr_denied;	/* /proc/PID/stack: EACCES/EPERM */
 	size_t nr_unreadable;	/* any other read error */
-	size_t nr_missing_pids;	/* -p PIDs that do not exist */
 	int last_errno;
 	char first_error[256];	/* the first "other" error, for the message */
 };

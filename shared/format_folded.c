@@ -41,7 +41,8 @@ static void folded_frames(FILE *out, const char *stack)
 static void folded_comm(FILE *out, const char *comm)
 {
 	for (; *comm; comm++)
-		fputc(*comm == ';' || *comm == ' ' ? '_' : *comm, out);
+		fputc(*comm == ';' || (unsigned char)*comm <= ' ' ? '_' : *comm,
+		      out);
 }
 
 int ks_format_folded(FILE *out, const struct ks_sample *s,

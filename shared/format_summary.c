@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "text_escape.h"
 
 #define EXAMPLES 3
 
@@ -62,7 +63,9 @@ static void print_group(FILE *out, const struct ks_sample *s,
 	for (size_t j = 0; j < n && j < EXAMPLES; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];
 
-		fprintf(out, "%s %d (%s)", j ? "," : "", t->pid, t->comm);
+		fprintf(out, "%s %d (", j ? "," : "", t->pid);
+		ks_fputs_escaped(t->comm, out);
+		fputc(')', out);
 	}
 	fprintf(out, "%s\n%s\n", n > EXAMPLES ? " ..." : "", grp->stack);
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "format.h"
+#include "text_escape.h"
 
 int ks_format_header(char *buf, size_t len, time_t when, const char *host)
 {
@@ -38,8 +39,10 @@ static void task_line(FILE *out, const struct ks_task *t)
 	char start[64];
 
 	format_start(start, sizeof(start), t->start_time);
-	fprintf(out, "PID: %5d   State: %2c   Start Time: %s   Cmd: %s\n",
-		t->pid, t->state, start, t->cmd ? t->cmd : t->comm);
+	fprintf(out, "PID: %5d   State: %2c   Start Time: %s   Cmd: ", t->pid,
+		t->state, start);
+	ks_fputs_escaped(t->cmd ? t->cmd : t->comm, out);
+	fputc('\n', out);
 }
 
 int ks_format_text(FILE *out, const struct ks_sample *s,

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Grouping and every output format, on records built here. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "format.h"
+#include "group.h"
+
+#define WAIT "[<0>] do_wait+0x15c/0x2e0\n[<0>] kernel_wait4+0xbc/0x168\n"
+#define SLEEP "[<0>] hrtimer_nanosleep+0x9e/0x170\n[<0>] common_nsleep+0x3f/0x50 [mod]\n"
+
+static void add(struct ks_sample *s, int pid, char state, int64_t start,
+		const char *comm, const char *cmd, const char *stack)
+{
+	struct ks_task t = { .pid = pid, .tgid = pid, .state = state,
+			     .start_time = start };
+
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	t.cmd = strdup(cmd);
+	t.stack = strdup(stack);
+	assert_int_equal(ks_sample_add(s, &t), 0);
+}
+
+/* 1696092438 is Sat Sep 30 16:47:18 UTC 2023 */
+static void make_sample(struct ks_sample *s)
+{
+	ks_sample_init(s, 1696092438, "ol8-1");
+	add(s, 8521, 'S', 1696091809, "bash", "-bash", WAIT);
+	add(s, 8530, 'S', 1696091810, "sleep", "sleep 100", SLEEP);
+	add(s, 8564, 'D', 1696091900, "bash", "-bash", WAIT);
+	add(s, 8600, 'Z', 1696091901, "defunct", "defunct", "");
+	add(s, 8601, 'S', 1696091902, "sleep", "sleep 1", SLEEP);
+	add(s, 8602, 'S', 1696091903, "sleep", "sleep 2", SLEEP);
+	add(s, 8603, 'I', 1696091904, "kworker/0:1", "kworker/0:1", SLEEP);
+}
+
+static char *render(int (*fn)(FILE *, const struct ks_sample *,
+			      const struct ks_groups *),
+		    const struct ks_sample *s)
+{
+	struct ks_groups g;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(ks_group_build(s, &g), 0);
+	assert_int_equal(fn(f, s, &g), 0);
+	fclose(f);
+	ks_group_release(&g);
+	return buf;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	return 0;
+}
+
+static void test_group_order(void **state)
+{
+	struct ks_sample s;
+	struct ks_groups g;
+
+	(void)state;
+	make_sample(&s);
+	assert_int_equal(ks_group_build(&s, &g), 0);
+	assert_int_equal(g.nr_groups, 3);
+	assert_string_equal(g.groups[0].stack, WAIT);
+	assert_int_equal(g.groups[0].nr_members, 2);
+	assert_int_equal(g.groups[0].members[1], 2);
+	assert_string_equal(g.groups[1].stack, SLEEP);
+	assert_int_equal(g.groups[1].nr_members, 4);
+	assert_string_equal(g.groups[2].stack, "");
+	ks_group_release(&g);
+	ks_sample_release(&s);
+}
+
+static void test_group_many(void **state)
+{
+	struct ks_sample s;
+	struct ks_groups g;
+	char stack[64];
+
+	(void)state;
+	ks_sample_init(&s, 0, "h");
+	for (int i = 0; i < 5000; i++) {
+		snprintf(stack, sizeof(stack), "[<0>] f%d+0x1/0x2\n", i % 977);
+		add(&s, i + 1, 'S', 0, "c", "c", stack);
+	}
+	assert_int_equal(ks_group_build(&s, &g), 0);
+	assert_int_equal(g.nr_groups, 977);
+	for (size_t i = 0; i < g.nr_groups; i++) {
+		snprintf(stack, sizeof(stack), "[<0>] f%zu+0x1/0x2\n", i);
+		assert_string_equal(g.groups[i].stack, stack);
+	}
+	ks_group_release(&g);
+	ks_sample_release(&s);
+}
+
+static const char expect_text[] =
+"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
+"\n"
+"PID:  8521   State:  S   Start Time: 2023/09/30 16:36:49   Cmd: -bash\n"
+"PID:  8564   State:  D   Start Time: 2023/09/30 16:38:20   Cmd: -bash\n"
+"Stack:\n"
+"[<0>] do_wait+0x15c/0x2e0\n"
+"[<0>] kernel_wait4+0xbc/0x168\n"
+"\n"
+"PID:  8530   State:  S   Start Time: 2023/09/30 16:36:50   Cmd: sleep 100\n"
+"PID:  8601   State:  S   Start Time: 2023/09/30 16:38:22   Cmd: sleep 1\n"
+"PID:  8602   State:  S   Start Time: 2023/09/30 16:38:23   Cmd: sleep 2\n"
+"PID:  8603   State:  I   Start Time: 2023/09/30 16:38:24   Cmd: kworker/0:1\n"
+"Stack:\n"
+"[<0>] hrtimer_nanosleep+0x9e/0x170\n"
+"[<0>] common_nsleep+0x3f/0x50 [mod]\n"
+"\n"
+"PID:  8600   State:  Z   Start Time: 2023/09/30 16:38:21   Cmd: defunct\n"
+"Stack:\n"
+"\n"
+"\n";
+
+static void test_text_exact(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	make_sample(&s);
+	out = render(ks_format_text, &s);
+	assert_string_equal(out, expect_text);
+	free(out);
+	ks_sample_release(&s);
+}
+
+static void test_summary(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	make_sample(&s);
+	out = render(ks_format_summary, &s);
+	assert_string_equal(out,
+		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
+		"7 tasks, 3 distinct stacks\n"
+		"\n"
+		"4 tasks   States: S 3, I 1   e.g. 8530 (sleep), 8601 (sleep), 8602 (sleep) ...\n"
+		SLEEP "\n"
+		"2 tasks   States: S 1, D 1   e.g. 8521 (bash), 8564 (bash)\n"
+		WAIT "\n"
+		"1 task   States: Z 1   e.g. 8600 (defunct)\n"
+		"\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
+static void test_folded(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	make_sample(&s);
+	out = render(ks_format_folded, &s);
+	assert_string_equal(out,
+		"bash;kernel_wait4;do_wait 2\n"
+		"sleep;common_nsleep;hrtimer_nanosleep 3\n"
+		"kworker/0:1;common_nsleep;hrtimer_nanosleep 1\n"
+		"defunct 1\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
+static void test_json(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	ks_sample_init(&s, 100, "h\"q");
+	add(&s, 5, 'S', 7, "a b", "x\001\"\\\xff\xc3\xa9", "[<0>] f+0x1/0x2\n");
+	out = render(ks_format_json, &s);
+	assert_string_equal(out,
+		"{\"time\":100,\"host\":\"h\\\"q\",\"tasks\":1,\"groups\":["
+		"{\"stack\":[\"f+0x1/0x2\"],\"tasks\":[{\"pid\":5,\"tgid\":5,"
+		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a b\","
+		"\"cmd\":\"x\\u0001\\\"\\\\\\ufffd\xc3\xa9\"}]}]}\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
+static void test_cmd_from_cmdline(void **state)
+{
+	char *c;
+
+	(void)state;
+	c = ks_cmd_from_cmdline("sleep\0" "100\0", 10, "sleep");
+	assert_string_equal(c, "sleep 100");
+	free(c);
+	c = ks_cmd_from_cmdline("", 0, "kthreadd");
+	assert_string_equal(c, "kthreadd");
+	free(c);
+	c = ks_cmd_from_cmdline("\0\0", 2, "z");
+	assert_string_equal(c, "z");
+	free(c);
+	c = ks_cmd_from_cmdline("a\xff\0b", 4, "z");
+	assert_string_equal(c, "a\xff b");
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_group_order),
+		cmocka_unit_test(test_group_many),
+		cmocka_unit_test(test_text_exact),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_cmd_from_cmdline),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "options.h"
+#include "select.h"
+
+static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
+		 char *err, size_t errlen)
+{
+	char *copy = strdup(line), *argv[32], *tok, *save;
+	int argc = 0, ret;
+
+	argv[argc++] = "kstack";
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ret = ks_options_parse(o, ctx, argc, argv, err, errlen);
+	free(copy);
+	return ret;
+}
+
+static void test_oled_defaults(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
+	assert_true(o.all);
+	assert_int_equal(o.minutes, 30);
+	assert_int_equal(o.interval, 60);
+	assert_string_equal(o.dir, "/var/oled/kstack");
+	assert_int_equal(o.max_mb, 1);
+	assert_int_equal(o.max_files, 5);
+	assert_int_equal(o.max_percent, 85);
+	assert_int_equal(o.format, KS_FMT_TEXT);
+	ks_options_release(&o);
+}
+
+static void test_selection_required(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-H", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "-a/-D/-R/-S/-Z/-I/-T/-p"));
+}
+
+static void test_pids_in_order(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-p 30,2,17", err, sizeof(err)), 0);
+	assert_int_equal(o.nr_pids, 3);
+	assert_int_equal(o.pids[0], 30);
+	assert_int_equal(o.pids[1], 2);
+	assert_int_equal(o.pids[2], 17);
+	assert_true(ks_select_pids_only(&o));
+	assert_true(ks_select_match(&o, 2, 'S'));
+	assert_false(ks_select_match(&o, 3, 'S'));
+	ks_options_release(&o);
+}
+
+static void test_bad_numbers(void **state)
+{
+	static const char *bad[] = {
+		"-p 1,,2", "-p x", "-p 1,", "-a -i 1O", "-a -t 0", "-a -x 101",
+		"-a -n -1", "-a -m", "-a extra", "-a --bogus", "-a -c --json",
+		"-K -a", "-K -F", "-b -a -i 5", "-b -a -o f", "--vmcore x -a",
+	};
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(parse(&o, KS_CTX_LIVE, bad[i], err, sizeof(err)), -1);
+		assert_true(strlen(err) > 0);
+	}
+}
+
+static void test_states_or(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-D -Z -T", err, sizeof(err)), 0);
+	assert_true(ks_select_match(&o, 1, 'D'));
+	assert_true(ks_select_match(&o, 1, 'Z'));
+	assert_true(ks_select_match(&o, 1, 'T'));
+	assert_true(ks_select_match(&o, 1, 't'));
+	assert_false(ks_select_match(&o, 1, 'S'));
+	assert_false(ks_select_match(&o, 1, 'I'));
+	assert_false(ks_select_pids_only(&o));
+	ks_options_release(&o);
+}
+
+static void test_crash_rejects_live_options(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -b", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "live tool"));
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --proc-root /x", err,
+			       sizeof(err)), -1);
+	/* and parses twice in one process, as crash calls it */
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -H --folded", err,
+			       sizeof(err)), 0);
+	assert_true(o.threads);
+	assert_int_equal(o.format, KS_FMT_FOLDED);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -v", err, sizeof(err)), 0);
+	assert_true(o.kprobes && o.verbose);
+	ks_options_release(&o);
+}
+
+static void test_test_interval(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	setenv("KSTACK_TEST_INTERVAL_MS", "200", 1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -i 1", err, sizeof(err)), 0);
+	assert_int_equal(o.interval_ms, 200);
+	ks_options_release(&o);
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -i 10", err, sizeof(err)), 0);
+	assert_int_equal(o.interval_ms, 10000);
+	ks_options_release(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_oled_defaults),
+		cmocka_unit_test(test_selection_required),
+		cmocka_unit_test(test_pids_in_order),
+		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_states_or),
+		cmocka_unit_test(test_crash_rejects_live_options),
+		cmocka_unit_test(test_test_interval),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
