@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The live tool on the real /proc: children really sleeping (S), stopped
+# (T), traced (t), zombie (Z), a vfork parent (D), a busy loop (R) and a
+# threaded process.  For each, the state, start time and Cmd printed must
+# be what /proc says, and the printed stack what /proc/PID/stack says.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+tmp=$(mktemp -d)
+helper_pid=
+cleanup() {
+	[ -n "$helper_pid" ] && kill "$helper_pid" 2>/dev/null && wait "$helper_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+if ! cat /proc/self/stack >/dev/null 2>&1; then
+	echo "SKIP: /proc/PID/stack is not readable here (needs root)"
+	echo "live states: 0 passed, 0 failed"
+	exit 0
+fi
+
+${CC:-cc} -O0 -pthread -o "$tmp/children" "$top/tests/integration/helpers/state_children.c"
+"$tmp/children" >"$tmp/pids" &
+helper_pid=$!
+for _ in $(seq 100); do
+	grep -q ready "$tmp/pids" 2>/dev/null && break
+	sleep 0.1
+done
+grep -q ready "$tmp/pids" || { bad "children did not start"; exit 1; }
+pid_of() { awk -v l="$1" '$1 == l { print $2 }' "$tmp/pids"; }
+
+# wait until every child has reached its state (the kernel needs a moment)
+state_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1; }
+for l in S T t Z D R; do
+	for _ in $(seq 50); do
+		[ "$(state_of "$(pid_of "$l")")" = "$l" ] && break
+		sleep 0.1
+	done
+done
+
+export TZ=UTC
+clk=$(getconf CLK_TCK)
+btime=$(awk '/^btime/ { print $2 }' /proc/stat)
+
+# expected "PID: ..." line computed independently of the tool
+expect_line() {
+	local pid=$1 letter=$2 ticks start cmd
+	ticks=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f20)
+	start=$(date -d "@$((btime + ticks / clk))" '+%Y/%m/%d %H:%M:%S')
+	cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" | sed 's/ $//')
+	[ -n "$cmd" ] || cmd=$(sed 's/^[0-9]* (\(.*\)) .*/\1/' "/proc/$pid/stat")
+	printf 'PID: %5d   State: %2s   Start Time: %s   Cmd: %s\n' "$pid" "$letter" "$start" "$cmd"
+}
+
+for l in S T t Z D R; do
+	pid=$(pid_of "$l")
+	"$kstack" -p "$pid" >"$tmp/out.$l" 2>"$tmp/err.$l" || { bad "$l: exit $?"; cat "$tmp/err.$l"; continue; }
+	want=$(expect_line "$pid" "$l")
+	got=$(grep '^PID:' "$tmp/out.$l")
+	[ "$got" = "$want" ] && ok || bad "$l: got '$got' want '$want'"
+	[ "$l" = R ] && continue	# a running task's stack changes under us
+	sed -n '/^Stack:$/,$p' "$tmp/out.$l" | sed '1d' | sed '/^$/d' >"$tmp/stack.$l"
+	sed '/^$/d' "/proc/$pid/stack" >"$tmp/want.$l"
+	if cmp -s "$tmp/stack.$l" "$tmp/want.$l"; then ok; else
+		bad "$l: stack differs"; diff "$tmp/want.$l" "$tmp/stack.$l" || true
+	fi
+done
+
+# every state selector finds its child
+for sel in "-S S" "-T T" "-T t" "-Z Z" "-D D" "-R R"; do
+	set -- $sel
+	pid=$(pid_of "$2")
+	if "$kstack" "$1" | grep -q "^PID: *$pid   State: *$2 "; then ok; else bad "selector $1 misses $2 $pid"; fi
+done
+
+# -a lists processes in ascending PID order, each once
+"$kstack" -a >"$tmp/all" 2>/dev/null
+grep '^PID:' "$tmp/all" | awk '{ print $2 }' >"$tmp/pids.all"
+if sort -n "$tmp/pids.all" | uniq -d | grep -q .; then bad "-a lists a PID twice"; else ok; fi
+for l in S T t Z D R M; do
+	grep -qx "$(pid_of "$l")" "$tmp/pids.all" && ok || bad "-a misses $l"
+done
+
+# -H shows the three threads of M; without it, one line
+m=$(pid_of M)
+n1=$("$kstack" -p "$m" | grep -c '^PID:')
+n3=$("$kstack" -H -p "$m" | grep -c '^PID:')
+[ "$n1" = 1 ] && [ "$n3" = 3 ] && ok || bad "threads: -p gives $n1, -H -p gives $n3"
+
+# grouping: the three sleeping threads share one stack
+g=$("$kstack" -H -p "$m" | grep -c '^Stack:')
+[ "$g" = 1 ] && ok || bad "threads not grouped: $g stacks"
+
+# a PID that vanished before the read
+"$kstack" -p 999999999 >/dev/null 2>"$tmp/err" && bad "missing PID gave 0" ||
+	{ grep -q 'does not exist' "$tmp/err" && ok || bad "missing PID message"; }
+
+# not root: exit 3 and say why (only where setpriv can drop capabilities)
+if command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$kstack" -p "$(pid_of S)" >/dev/null 2>"$tmp/err" || rc=$?
+	[ "$rc" = 3 ] && grep -q CAP_SYS_ADMIN "$tmp/err" && ok ||
+		bad "unprivileged: exit $rc: $(cat "$tmp/err")"
+fi
+
+echo "live states: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
