@@ -79,6 +79,8 @@ tests: $(UNIT_BIN)
 # make check: everything, under ASan/UBSan, in a build folder of its own.
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
+	$(MAKE) all static
+	$(MAKE) vmcore
 	tests/run-all.sh build/san
 
 check-unit:
@@ -100,7 +102,7 @@ demo: deps
 deps:
 	@scripts/install-deps.sh
 
-vmcore: deps static
+vmcore: static
 	vmcores/make-vmcore default basic cache/vmcores/basic
 
 install: all
