@@ -97,7 +97,7 @@ bench: deps
 
 demo: deps
 	$(MAKE) all
-	docs/demo.sh
+	scripts/demo.sh
 
 deps:
 	@scripts/install-deps.sh

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make demo: the main job end to end.  First the live tool on this machine,
+# then a real vmcore of a Debian kernel made in QEMU, read by the crash
+# extension, and compared with what the live tool printed inside that guest
+# just before the dump.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+kstack=build/kstack
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "live: the kernel stack of this shell (kstack -p $$)"
+"$kstack" -p $$
+
+say "live: what are all tasks doing? (kstack -a -c, first 30 lines)"
+"$kstack" -a -c 2>/dev/null | head -30
+
+say "live: tasks stuck in D or running (kstack -D -R)"
+"$kstack" -D -R 2>/dev/null | head -30 || echo "(none)"
+
+say "vmcore: make or reuse a dump of Debian's kernel in QEMU (make vmcore)"
+make --no-print-directory vmcore
+dir=cache/vmcores/basic
+cat "$dir/manifest"
+
+say "crash: extend build/kstack.so; kstack -a -H (first 40 lines)"
+cmds=$(mktemp)
+trap 'rm -f "$cmds"' EXIT
+printf 'extend %s\nkstack -a -H\nquit\n' "$top/build/kstack.so" >"$cmds"
+TZ=UTC crash -s "$dir/vmlinux" "$dir/vmcore" -i "$cmds" </dev/null >"$dir/demo-crash.txt" 2>&1 || true
+head -40 "$dir/demo-crash.txt"
+
+say "the same moment, as the live tool printed it inside the guest (first 40 lines)"
+head -40 "$dir/live/kstack-a.txt"
+
+say "does the dump say what the live system said? (running tasks set aside)"
+if [ -x tests/vmcore/test_crash_kstack.sh ] || [ -f tests/vmcore/test_crash_kstack.sh ]; then
+	KSTACK_VMCORE_DIR=$dir bash tests/vmcore/test_crash_kstack.sh | tail -5
+fi
