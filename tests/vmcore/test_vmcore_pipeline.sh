@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The vmcore pipeline itself: a vmcore folder made by vmcores/make-vmcore must
+# open in crash with the kernel release its manifest names, and its live
+# capture must be complete, because every other vmcore test compares against
+# it. KSTACK_VMCORE_DIR picks the folder (check-more points it at another
+# flavour); without it the basic vmcore is made or reused like `make vmcore`.
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+passed=0
+failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+if [ -n "${KSTACK_VMCORE_DIR:-}" ]; then
+	dir=$KSTACK_VMCORE_DIR
+else
+	dir=$top/cache/vmcores/basic
+	# As `make vmcore`, except that a live tool that does not build yet only
+	# costs the kstack-a.txt check, not the vmcore.
+	make -s -C "$top" static >/dev/null 2>&1 ||
+		echo "note: make static failed; the vmcore is made without the live tool"
+	if "$top/vmcores/make-vmcore" default basic "$dir"; then
+		pass "make-vmcore default basic $dir"
+	else
+		fail "make-vmcore default basic $dir"
+		finish
+	fi
+fi
+
+for f in manifest vmcore vmlinux live/capture.txt; do
+	if [ -s "$dir/$f" ]; then pass "$f present"; else fail "$f missing in $dir"; fi
+done
+[ -s "$dir/manifest" ] || finish
+release=$(sed -n 's/^release: //p' "$dir/manifest")
+scenario=$(sed -n 's/^scenario: //p' "$dir/manifest")
+
+# crash: `sys` must name the release the manifest says (a wrong vmlinux or an
+# unreadable dump fails here).
+cmds=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$cmds" "$out"' EXIT
+printf 'sys\nquit\n' >"$cmds"
+if timeout 300 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$cmds" </dev/null >"$out" 2>&1 &&
+	grep -Eq "^ *RELEASE: $release\$" "$out"; then
+	pass "crash opens the vmcore, RELEASE $release"
+else
+	fail "crash did not show RELEASE $release; its output ends with:"
+	tail -n 15 "$out" | sed 's/^/  | /'
+fi
+
+# The raw copy: one folder per task, with the four files.
+proc=$dir/live/proc
+tids=$(ls "$proc" 2>/dev/null | sort -n)
+ntids=$(echo "$tids" | grep -c . || true)
+copied=$(sed -n 's/^tasks_copied: //p' "$dir/live/capture.txt" 2>/dev/null)
+if [ "$ntids" -gt 0 ] && [ "$ntids" = "$copied" ]; then
+	pass "live/proc holds $ntids tasks, as the capture counted"
+else
+	fail "live/proc holds $ntids tasks, the capture counted ${copied:-?}"
+fi
+incomplete=0
+for t in $tids; do
+	for f in stat status cmdline stack; do
+		[ -e "$proc/$t/$f" ] || { incomplete=$((incomplete + 1)); break; }
+	done
+done
+if [ "$incomplete" -eq 0 ]; then
+	pass "every task has stat, status, cmdline and stack"
+else
+	fail "$incomplete tasks lack some of stat, status, cmdline, stack"
+fi
+
+# Every task of the guest's /proc must have a record in kstack -a -H.
+ka=$dir/live/kstack-a.txt
+if [ ! -s "$ka" ]; then
+	echo "SKIP: live/kstack-a.txt was not made (no static kstack when the vmcore was made)"
+else
+	missing=$(for t in $tids; do
+		grep -Eq "^PID: +$t " "$ka" || echo "$t"
+	done)
+	if [ -z "$missing" ]; then
+		pass "every task in live/proc has a record in kstack-a.txt"
+	else
+		fail "tasks without a record in kstack-a.txt: $(echo $missing | head -c 300)"
+	fi
+fi
+
+# The basic scenario promises one task in every reported state.
+if [ "$scenario" = basic ]; then
+	states=$(for t in $tids; do
+		s=$(cat "$proc/$t/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		echo "${s%% *}"
+	done | sort -u | tr -d '\n')
+	for want in R S D T t Z I; do
+		case $states in
+		*"$want"*) pass "a task in state $want" ;;
+		*) fail "no task in state $want (states seen: $states)" ;;
+		esac
+	done
+	if grep -q '  k  ' "$dir/live/kprobes-list.txt" 2>/dev/null &&
+		grep -q '  r  ' "$dir/live/kprobes-list.txt"; then
+		pass "kprobes-list.txt lists a kprobe and a kretprobe"
+	else
+		fail "kprobes-list.txt lacks a kprobe or a kretprobe"
+	fi
+	if grep -q 'function_trace_call' "$dir/live/enabled_functions.txt" 2>/dev/null; then
+		pass "enabled_functions.txt shows the function tracer"
+	else
+		fail "enabled_functions.txt does not show the function tracer"
+	fi
+fi
+finish
