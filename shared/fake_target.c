@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The hand-made kernel image of fake_target.h.  Everything is a plain
+ * array searched linearly: tests build a few dozen of each.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_target.h"
+
+struct fake_seg {
+	uint64_t addr;
+	size_t len;
+	uint8_t *bytes;
+};
+
+struct fake_sym {
+	char *name;
+	uint64_t addr, size;
+	char *module;
+};
+
+struct fake_member {
+	char *type, *member;	/* member NULL: a type size entry */
+	long offset, size;
+};
+
+struct fake_regs {
+	int cpu;
+	struct ks_regs regs;
+};
+
+struct ks_fake {
+	struct fake_seg *segs;
+	size_t nr_segs;
+	struct fake_sym *syms;
+	size_t nr_syms;
+	struct fake_member *members;
+	size_t nr_members;
+	struct fake_regs *regs;
+	size_t nr_regs;
+	unsigned long reads;
+};
+
+/* Grows *arr by one element of size esize; returns the new slot or NULL. */
+static void *grow(void *arr_p, size_t *nr, size_t esize)
+{
+	void **arr = arr_p;
+	void *p = realloc(*arr, (*nr + 1) * esize);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	p = (char *)p + *nr * esize;
+	memset(p, 0, esize);
+	(*nr)++;
+	return p;
+}
+
+struct ks_fake *ks_fake_create(void)
+{
+	return calloc(1, sizeof(struct ks_fake));
+}
+
+void ks_fake_destroy(struct ks_fake *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr_segs; i++)
+		free(f->segs[i].bytes);
+	for (i = 0; i < f->nr_syms; i++) {
+		free(f->syms[i].name);
+		free(f->syms[i].module);
+	}
+	for (i = 0; i < f->nr_members; i++) {
+		free(f->members[i].type);
+		free(f->members[i].member);
+	}
+	free(f->segs);
+	free(f->syms);
+	free(f->members);
+	free(f->regs);
+	free(f);
+}
+
+int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
+		       size_t len)
+{
+	struct fake_seg *seg;
+	uint8_t *copy = calloc(1, len ? len : 1);
+
+	if (!copy)
+		return -ENOMEM;
+	if (bytes)
+		memcpy(copy, bytes, len);
+	seg = grow(&f->segs, &f->nr_segs, sizeof(*seg));
+	if (!seg) {
+		free(copy);
+		return -ENOMEM;
+	}
+	seg->addr = addr;
+	seg->len = len;
+	seg->bytes = copy;
+	return 0;
+}
+
+/* The segment holding addr, and how many bytes of it follow addr. */
+static struct fake_seg *seg_of(const struct ks_fake *f, uint64_t addr,
+			       size_t *avail_ret)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_segs; i++) {
+		struct fake_seg *seg = &f->segs[i];
+
+		if (addr >= seg->addr && addr - seg->addr < seg->len) {
+			*avail_ret = seg->len - (size_t)(addr - seg->addr);
+			return seg;
+		}
+	}
+	return NULL;
+}
+
+/* Copies between buf and the segments, across adjacent ones. */
+static int mem_copy(const struct ks_fake *f, uint64_t addr, void *buf,
+		    size_t len, bool write)
+{
+	uint8_t *p = buf;
+	struct fake_seg *seg;
+	size_t avail, n;
+
+	while (len) {
+		seg = seg_of(f, addr, &avail);
+		if (!seg)
+			return -EFAULT;
+		n = len < avail ? len : avail;
+		if (write)
+			memcpy(seg->bytes + (addr - seg->addr), p, n);
+		else
+			memcpy(p, seg->bytes + (addr - seg->addr), n);
+		p += n;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int ks_fake_write(struct ks_fake *f, uint64_t addr, const void *bytes,
+		  size_t len)
+{
+	return mem_copy(f, addr, (void *)bytes, len, true);
+}
+
+int ks_fake_write_u64(struct ks_fake *f, uint64_t addr, uint64_t val)
+{
+	return ks_fake_write(f, addr, &val, sizeof(val));
+}
+
+int ks_fake_add_symbol(struct ks_fake *f, const char *name, uint64_t addr,
+		       uint64_t size, const char *module)
+{
+	struct fake_sym *sym = grow(&f->syms, &f->nr_syms, sizeof(*sym));
+
+	if (!sym)
+		return -ENOMEM;
+	sym->name = strdup(name);
+	sym->module = module ? strdup(module) : NULL;
+	sym->addr = addr;
+	sym->size = size;
+	if (!sym->name || (module && !sym->module))
+		return -ENOMEM;
+	return 0;
+}
+
+int ks_fake_add_member(struct ks_fake *f, const char *type, const char *member,
+		       long offset, long size)
+{
+	struct fake_member *m = grow(&f->members, &f->nr_members, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	m->type = strdup(type);
+	m->member = member ? strdup(member) : NULL;
+	m->offset = offset;
+	m->size = size;
+	if (!m->type || (member && !m->member))
+		return -ENOMEM;
+	return 0;
+}
+
+int ks_fake_add_type(struct ks_fake *f, const char *type, long size)
+{
+	return ks_fake_add_member(f, type, NULL, 0, size);
+}
+
+int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs)
+{
+	struct fake_regs *r = grow(&f->regs, &f->nr_regs, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	r->cpu = cpu;
+	r->regs = *regs;
+	return 0;
+}
+
+static int fake_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	struct ks_fake *f = ctx;
+
+	f->reads++;
+	return mem_copy(f, kaddr, buf, len, false);
+}
+
+static int fake_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			  size_t len)
+{
+	(void)ctx;
+	(void)task;
+	(void)uaddr;
+	(void)buf;
+	(void)len;
+	return -EFAULT;
+}
+
+static int fake_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+{
+	struct ks_fake *f = ctx;
+	size_t i;
+
+	for (i = 0; i < f->nr_syms; i++) {
+		if (!strcmp(f->syms[i].name, name)) {
+			*addr_ret = f->syms[i].addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The covering symbol that starts last; the first added wins a tie. */
+static int fake_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+{
+	struct ks_fake *f = ctx;
+	const struct fake_sym *best = NULL;
+	size_t i;
+
+	for (i = 0; i < f->nr_syms; i++) {
+		const struct fake_sym *s = &f->syms[i];
+
+		if (addr < s->addr || addr - s->addr >= s->size)
+			continue;
+		if (!best || s->addr > best->addr)
+			best = s;
+	}
+	if (!best)
+		return -ENOENT;
+	sym_ret->name = best->name;
+	sym_ret->addr = best->addr;
+	sym_ret->size = best->size;
+	sym_ret->module = best->module;
+	return 0;
+}
+
+static const struct fake_member *member_of(const struct ks_fake *f,
+					   const char *type, const char *member)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_members; i++) {
+		const struct fake_member *m = &f->members[i];
+
+		if (strcmp(m->type, type))
+			continue;
+		if (!member ? !m->member : (m->member && !strcmp(m->member, member)))
+			return m;
+	}
+	return NULL;
+}
+
+static long fake_member_offset(void *ctx, const char *type, const char *member)
+{
+	const struct fake_member *m = member_of(ctx, type, member);
+
+	return m ? m->offset : -ENOENT;
+}
+
+static long fake_type_size(void *ctx, const char *type)
+{
+	const struct fake_member *m = member_of(ctx, type, NULL);
+
+	return m && m->size >= 0 ? m->size : -ENOENT;
+}
+
+static long fake_member_size(void *ctx, const char *type, const char *member)
+{
+	const struct fake_member *m = member_of(ctx, type, member);
+
+	return m && m->size >= 0 ? m->size : -ENOENT;
+}
+
+static int fake_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	struct ks_fake *f = ctx;
+	size_t i;
+
+	for (i = 0; i < f->nr_regs; i++) {
+		if (f->regs[i].cpu == cpu) {
+			*regs_ret = f->regs[i].regs;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static const struct ks_target_ops fake_ops = {
+	.read = fake_read,
+	.read_user = fake_read_user,
+	.symbol = fake_symbol,
+	.lookup = fake_lookup,
+	.member_offset = fake_member_offset,
+	.type_size = fake_type_size,
+	.member_size = fake_member_size,
+	.cpu_regs = fake_cpu_regs,
+};
+
+void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
+{
+	t_ret->ops = &fake_ops;
+	t_ret->ctx = f;
+}
+
+unsigned long ks_fake_read_count(const struct ks_fake *f)
+{
+	return f->reads;
+}

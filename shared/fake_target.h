@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A kernel image made by hand, for tests: memory segments, a symbol
+ * table, member offsets and type sizes, behind struct ks_target.  It
+ * lives in shared/ so every unit test links it; nothing else uses it.
+ */
+#ifndef KS_FAKE_TARGET_H
+#define KS_FAKE_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "target.h"
+
+struct ks_fake;
+
+struct ks_fake *ks_fake_create(void);
+void ks_fake_destroy(struct ks_fake *f);
+
+/* A new segment of len bytes at addr: a copy of bytes, or zeros if NULL. */
+int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
+		       size_t len);
+/* Overwrites mapped bytes; -EFAULT when any of them is not mapped. */
+int ks_fake_write(struct ks_fake *f, uint64_t addr, const void *bytes,
+		  size_t len);
+int ks_fake_write_u64(struct ks_fake *f, uint64_t addr, uint64_t val);
+
+/*
+ * A symbol covering [addr, addr + size); size 0 names an address (a
+ * section marker) that lookup never returns.  module NULL for vmlinux.
+ */
+int ks_fake_add_symbol(struct ks_fake *f, const char *name, uint64_t addr,
+		       uint64_t size, const char *module);
+/* size may be -1 for "unknown" (member_size answers -ENOENT). */
+int ks_fake_add_member(struct ks_fake *f, const char *type, const char *member,
+		       long offset, long size);
+int ks_fake_add_type(struct ks_fake *f, const char *type, long size);
+int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs);
+
+/* The target view; valid while f lives. */
+void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret);
+/* Calls of ops->read so far, to check that big tables are read in chunks. */
+unsigned long ks_fake_read_count(const struct ks_fake *f);
+
+#endif /* KS_FAKE_TARGET_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The text /proc/PID/stack would print for a task in a kernel image:
+ * fs/proc/base.c proc_pid_stack() -> stack_trace_save_tsk() ->
+ * arch_stack_walk() with the ORC unwinder, Linux 6.1, x86_64.
+ */
+#ifndef KS_KERNEL_STACK_H
+#define KS_KERNEL_STACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "orc.h"
+#include "target.h"
+
+/* MAX_STACK_TRACE_DEPTH in fs/proc/base.c */
+#define KS_STACK_MAX_FRAMES	64
+
+/* THREAD_SIZE on x86_64 without KASAN: 16 KiB. */
+#define KS_THREAD_SIZE_X86_64	16384
+
+/*
+ * Where a walk starts.  For on_cpu, regs.r[] holds the first 16 words of
+ * struct pt_regs in the kernel's order (r15 r14 r13 r12 bp bx r11 r10 r9
+ * r8 ax cx dx si di orig_ax: index with KS_PT_* from orc.h); ip, sp and
+ * bp are taken from their own fields.
+ */
+struct ks_stack_start {
+	uint64_t stack_base;	/* task->stack */
+	uint64_t stack_size;	/* THREAD_SIZE */
+	uint64_t thread_sp;	/* task->thread.sp, for a blocked task */
+	bool on_cpu;		/* use regs instead */
+	struct ks_regs regs;
+};
+
+/*
+ * The text /proc/PID/stack would print: "[<0>] %pB\n" per frame, at most
+ * 64 frames, without return addresses in [__sched_text_start,
+ * __sched_text_end) or [__lock_text_start, __lock_text_end)
+ * (stack_trace_consume_entry_nosched: they are dropped before they count
+ * towards the 64).  A blocked task's walk starts at the return address
+ * in its inactive_task_frame and skips nothing else; the kernel's extra
+ * skip applies only to a task reading its own stack.
+ *
+ * The kernel prints nothing for a task running on another CPU
+ * (task_on_another_cpu()); that choice is the caller's.  With on_cpu this
+ * prints what stack_trace_save_regs() would: regs.ip first, then the walk
+ * from the registers, filtered the same way.
+ *
+ * Returns 0 and a malloc'ed string (maybe "") in *text_ret, or -errno
+ * (-EINVAL, -ENOMEM).  When the unwinder cannot pass a frame it keeps
+ * what it has, as the kernel does, and *note_ret (a static string, or
+ * NULL when the walk ended normally) says why; note_ret may be NULL.
+ */
+int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
+		  const struct ks_stack_start *st, char **text_ret,
+		  const char **note_ret);
+
+#endif /* KS_KERNEL_STACK_H */

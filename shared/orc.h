@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's ORC unwind tables, read from kernel memory, and a port of
+ * the x86_64 ORC unwinder (arch/x86/kernel/unwind_orc.c, Linux 6.1) that
+ * walks a task's stack through struct ks_target only.
+ *
+ * orc_tables.c loads and searches the tables (unwind_init, orc_find,
+ * __orc_find, orc_module_find); orc_unwind.c holds the unwinder
+ * (__unwind_start, unwind_next_frame, unwind_get_return_address).
+ */
+#ifndef KS_ORC_H
+#define KS_ORC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "target.h"
+
+/* Base registers, arch/x86/include/asm/orc_types.h (same from 4.14 to 6.x). */
+enum {
+	KS_ORC_REG_UNDEFINED	= 0,
+	KS_ORC_REG_PREV_SP	= 1,
+	KS_ORC_REG_DX		= 2,
+	KS_ORC_REG_DI		= 3,
+	KS_ORC_REG_BP		= 4,
+	KS_ORC_REG_SP		= 5,
+	KS_ORC_REG_R10		= 6,
+	KS_ORC_REG_R13		= 7,
+	KS_ORC_REG_BP_INDIRECT	= 8,
+	KS_ORC_REG_SP_INDIRECT	= 9,
+};
+
+/*
+ * Frame types with 6.1's meaning (UNWIND_HINT_TYPE_CALL/REGS/REGS_PARTIAL).
+ * Entries in the 6.4+ layout are normalized on load: END_OF_STACK becomes
+ * sp_reg UNDEFINED with end set, UNDEFINED becomes sp_reg UNDEFINED with
+ * end clear, exactly the two cases 6.1's unwind_next_frame() tells apart.
+ */
+enum {
+	KS_ORC_TYPE_CALL		= 0,
+	KS_ORC_TYPE_REGS		= 1,
+	KS_ORC_TYPE_REGS_PARTIAL	= 2,
+	KS_ORC_TYPE_UNKNOWN		= 15,	/* unwind_next_frame() errs */
+};
+
+/* One decoded struct orc_entry. */
+struct ks_orc_entry {
+	int16_t sp_offset;
+	int16_t bp_offset;
+	uint8_t sp_reg;
+	uint8_t bp_reg;
+	uint8_t type;
+	bool end;
+	bool signal;		/* 6.4+ only; always false for 6.1 */
+};
+
+/* Bytes of one struct orc_entry in memory (__packed, both layouts). */
+#define KS_ORC_ENTRY_SIZE	6
+
+enum ks_orc_layout {
+	KS_ORC_LAYOUT_6_1,	/* sp_reg:4 bp_reg:4 type:2 end:1 (4.14 .. 6.2) */
+	KS_ORC_LAYOUT_6_4,	/* sp_reg:4 bp_reg:4 type:3 signal:1 (6.4 ..) */
+};
+
+/* A sorted table: ip[i] is the absolute address entry orc[i] starts at. */
+struct ks_orc_table {
+	uint64_t *ip;
+	struct ks_orc_entry *orc;
+	size_t num;
+};
+
+struct ks_range {
+	uint64_t start, end;	/* [start, end) */
+};
+
+#define KS_MODULE_NAME_LEN	56	/* MODULE_NAME_LEN on 64-bit */
+#define KS_MODULE_RANGES	7	/* enum mod_mem_type in 6.4+ */
+
+struct ks_orc_module {
+	char name[KS_MODULE_NAME_LEN];
+	uint64_t addr;				/* struct module */
+	struct ks_range text[2];		/* core and init text */
+	struct ks_range all[KS_MODULE_RANGES];	/* within_module() */
+	int nr_all;
+	struct ks_orc_table table;
+};
+
+struct ks_orc {
+	enum ks_orc_layout layout;
+	struct ks_orc_table vmlinux;
+	/* core_kernel_text() and is_kernel_inittext() */
+	struct ks_range stext, inittext;
+	struct ks_orc_module *mods;
+	size_t nr_mods;
+	size_t nr_mods_skipped;		/* unreadable module entries */
+
+	/* Filled by ks_orc_prepare_walk() on first use. */
+	bool walk_ready;
+	struct ks_range sched_text, lock_text;
+	uint64_t ret_from_fork;
+	uint64_t return_to_handler, rethook_trampoline;
+	uint64_t frame_size, frame_bp, frame_ret_addr;	/* inactive_task_frame */
+};
+
+/*
+ * Reads vmlinux's ORC table and every module's.  Returns 0 and a new
+ * struct ks_orc, or -errno (-ENOENT without __start_orc_unwind_ip,
+ * -EINVAL for a malformed table, -ENOTSUP for an orc_entry of another
+ * size, -ENOMEM, -EFAULT).
+ */
+int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret);
+void ks_orc_free(struct ks_orc *orc);
+
+/* orc_find(): the entry for ip, or NULL where the kernel has none. */
+const struct ks_orc_entry *ks_orc_find(const struct ks_orc *orc, uint64_t ip);
+/* __kernel_text_address() as far as a dump can tell (no BPF, trampolines). */
+bool ks_orc_kernel_text(const struct ks_orc *orc, uint64_t addr);
+/* Decodes one 6-byte struct orc_entry of the given layout. */
+void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZE],
+		   struct ks_orc_entry *e);
+
+/* pt_regs words on x86_64, in the kernel's order (arch/x86/include/asm/ptrace.h). */
+enum {
+	KS_PT_R15, KS_PT_R14, KS_PT_R13, KS_PT_R12, KS_PT_BP, KS_PT_BX,
+	KS_PT_R11, KS_PT_R10, KS_PT_R9, KS_PT_R8, KS_PT_AX, KS_PT_CX,
+	KS_PT_DX, KS_PT_SI, KS_PT_DI, KS_PT_ORIG_AX, KS_PT_IP, KS_PT_CS,
+	KS_PT_FLAGS, KS_PT_SP, KS_PT_SS,
+	KS_PT_WORDS
+};
+#define KS_PT_REGS_SIZE		(KS_PT_WORDS * 8)
+#define KS_IRET_FRAME_OFFSET	(KS_PT_IP * 8)
+#define KS_IRET_FRAME_SIZE	((KS_PT_WORDS - KS_PT_IP) * 8)
+
+/* struct unwind_state, with the stack copied in when it can be read whole. */
+struct ks_unwind_state {
+	const struct ks_target *t;
+	const struct ks_orc *orc;
+	struct ks_range stack;		/* the task stack, stack_info */
+	bool stack_known;		/* stack_info.type != STACK_TYPE_UNKNOWN */
+	uint8_t *copy;			/* the whole stack, or NULL */
+	uint64_t ip, sp, bp;
+	bool signal, error;
+	bool regs, full_regs, prev_regs;
+	uint64_t regs_buf[KS_PT_WORDS], prev_buf[KS_PT_WORDS];
+	unsigned long steps;
+	const char *note;		/* why error was set */
+};
+
+/* __unwind_start() for a task that is not running: from thread.sp. */
+void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
+			     const struct ks_orc *orc, struct ks_range stack,
+			     uint64_t thread_sp);
+/* __unwind_start() from registers; regs is in KS_PT_* order. */
+void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
+			  const struct ks_orc *orc, struct ks_range stack,
+			  const uint64_t regs[KS_PT_WORDS]);
+bool ks_unwind_next_frame(struct ks_unwind_state *s);
+uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s);
+void ks_unwind_release(struct ks_unwind_state *s);
+
+static inline bool ks_unwind_done(const struct ks_unwind_state *s)
+{
+	return !s->stack_known;
+}
+
+/* Section bounds and frame layout the walk needs; cached in orc. */
+int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc);
+
+#endif /* KS_ORC_H */

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ORC tables read out of kernel memory, and the lookups the unwinder does
+ * on them.  Mirrors unwind_init(), __orc_find(), orc_find() and
+ * orc_module_find() of arch/x86/kernel/unwind_orc.c (Linux 6.1), and the
+ * text checks of kernel/extable.c (__kernel_text_address).
+ *
+ * The tables are read once, in large chunks (vmlinux's is about 1-2 MB on
+ * a distribution kernel), and kept decoded: absolute ip addresses and
+ * unpacked entries.  vmlinux's table is sorted at build time (sorttable)
+ * and every module's is sorted by unwind_module_init() when it loads, so
+ * the kernel's binary search works on them as they are in memory.  Ours
+ * searches the same bytes and does not sort: an unsorted table would
+ * mislead the kernel the same way.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orc.h"
+
+#define IP_CHUNK	16384		/* entries per read: 64 KiB of ip table */
+#define MAX_MODULES	65536		/* a list longer than this is corrupt */
+
+/* MODULE_STATE_UNFORMED: __module_address() ignores such modules. */
+#define MODULE_STATE_UNFORMED	3
+
+/*
+ * The one place that knows the bit layout of struct orc_entry.  Type
+ * information names the bitfields but a target cannot tell where they
+ * are, so the layout is picked by which members exist (see detect_layout)
+ * and the bits are fixed here, little-endian, as orc_types.h declares:
+ *   6.1:  s16 sp_offset; s16 bp_offset; sp_reg:4 bp_reg:4 type:2 end:1
+ *   6.4:  s16 sp_offset; s16 bp_offset; sp_reg:4 bp_reg:4 type:3 signal:1
+ * 6.3 had type:3 end:1 without signal; it cannot be told from 6.1 by
+ * member names and is not supported.
+ */
+void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZE],
+		   struct ks_orc_entry *e)
+{
+	uint16_t flags = (uint16_t)(raw[4] | (raw[5] << 8));
+	unsigned int type;
+
+	e->sp_offset = (int16_t)(raw[0] | (raw[1] << 8));
+	e->bp_offset = (int16_t)(raw[2] | (raw[3] << 8));
+	e->sp_reg = flags & 0xf;
+	e->bp_reg = (flags >> 4) & 0xf;
+	e->end = false;
+	e->signal = false;
+
+	if (layout == KS_ORC_LAYOUT_6_1) {
+		e->type = (flags >> 8) & 0x3;
+		e->end = (flags >> 10) & 0x1;
+		if (e->type > KS_ORC_TYPE_REGS_PARTIAL)
+			e->type = KS_ORC_TYPE_UNKNOWN;
+		return;
+	}
+
+	/* 6.4: ORC_TYPE_UNDEFINED 0, END_OF_STACK 1, CALL 2, REGS 3, REGS_PARTIAL 4 */
+	type = (flags >> 8) & 0x7;
+	e->signal = (flags >> 11) & 0x1;
+	switch (type) {
+	case 0:
+	case 1:
+		e->sp_reg = KS_ORC_REG_UNDEFINED;
+		e->end = type == 1;
+		e->type = KS_ORC_TYPE_CALL;
+		break;
+	case 2:
+	case 3:
+	case 4:
+		e->type = (uint8_t)(type - 2);
+		break;
+	default:
+		e->type = KS_ORC_TYPE_UNKNOWN;
+		break;
+	}
+}
+
+static int detect_layout(const struct ks_target *t, enum ks_orc_layout *layout_ret)
+{
+	long size = t->ops->type_size(t->ctx, "orc_entry");
+
+	if (size >= 0 && size != KS_ORC_ENTRY_SIZE)
+		return -ENOTSUP;
+	*layout_ret = KS_ORC_LAYOUT_6_1;
+	if (t->ops->member_offset(t->ctx, "orc_entry", "signal") >= 0)
+		*layout_ret = KS_ORC_LAYOUT_6_4;
+	return 0;
+}
+
+static void table_free(struct ks_orc_table *tab)
+{
+	free(tab->ip);
+	free(tab->orc);
+	memset(tab, 0, sizeof(*tab));
+}
+
+/*
+ * Reads num entries of an .orc_unwind_ip array at ip_addr (int32 offsets,
+ * each relative to its own address: orc_ip()) and of the matching
+ * .orc_unwind array at orc_addr, chunk by chunk.
+ */
+static int table_read(const struct ks_target *t, enum ks_orc_layout layout,
+		      uint64_t ip_addr, uint64_t orc_addr, size_t num,
+		      struct ks_orc_table *tab)
+{
+	uint8_t *raw;
+	size_t done, i, n;
+	int ret = -ENOMEM;
+
+	memset(tab, 0, sizeof(*tab));
+	if (!num)
+		return 0;
+	raw = malloc(IP_CHUNK * KS_ORC_ENTRY_SIZE);
+	tab->ip = calloc(num, sizeof(*tab->ip));
+	tab->orc = calloc(num, sizeof(*tab->orc));
+	if (!raw || !tab->ip || !tab->orc)
+		goto out;
+
+	for (done = 0; done < num; done += n) {
+		n = num - done < IP_CHUNK ? num - done : IP_CHUNK;
+		ret = ks_read(t, ip_addr + 4 * done, raw, 4 * n);
+		if (ret)
+			goto out;
+		for (i = 0; i < n; i++) {
+			int32_t off;
+
+			memcpy(&off, raw + 4 * i, sizeof(off));
+			tab->ip[done + i] = ip_addr + 4 * (done + i) + (int64_t)off;
+		}
+		ret = ks_read(t, orc_addr + KS_ORC_ENTRY_SIZE * done, raw,
+			      KS_ORC_ENTRY_SIZE * n);
+		if (ret)
+			goto out;
+		for (i = 0; i < n; i++)
+			ks_orc_decode(layout, raw + KS_ORC_ENTRY_SIZE * i,
+				      &tab->orc[done + i]);
+	}
+	tab->num = num;
+	ret = 0;
+out:
+	free(raw);
+	if (ret)
+		table_free(tab);
+	return ret;
+}
+
+static int sym_range(const struct ks_target *t, const char *start,
+		     const char *end, struct ks_range *r)
+{
+	if (t->ops->symbol(t->ctx, start, &r->start) ||
+	    t->ops->symbol(t->ctx, end, &r->end) || r->end < r->start) {
+		r->start = r->end = 0;
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* unwind_init(): the built-in table, checked the way the kernel checks it. */
+static int load_vmlinux(const struct ks_target *t, struct ks_orc *orc)
+{
+	uint64_t ip_start, ip_stop, orc_start, orc_stop, num;
+	int ret;
+
+	ret = t->ops->symbol(t->ctx, "__start_orc_unwind_ip", &ip_start);
+	if (!ret)
+		ret = t->ops->symbol(t->ctx, "__stop_orc_unwind_ip", &ip_stop);
+	if (!ret)
+		ret = t->ops->symbol(t->ctx, "__start_orc_unwind", &orc_start);
+	if (!ret)
+		ret = t->ops->symbol(t->ctx, "__stop_orc_unwind", &orc_stop);
+	if (ret)
+		return ret;
+	if (ip_stop <= ip_start || orc_stop < orc_start)
+		return -EINVAL;
+	num = (ip_stop - ip_start) / 4;
+	if ((ip_stop - ip_start) % 4 ||
+	    (orc_stop - orc_start) % KS_ORC_ENTRY_SIZE ||
+	    num != (orc_stop - orc_start) / KS_ORC_ENTRY_SIZE)
+		return -EINVAL;
+	ret = table_read(t, orc->layout, ip_start, orc_start, num, &orc->vmlinux);
+	if (ret)
+		return ret;
+
+	/* core_kernel_text(): [_stext, _etext); without them, the table's span. */
+	if (sym_range(t, "_stext", "_etext", &orc->stext)) {
+		orc->stext.start = orc->vmlinux.ip[0];
+		orc->stext.end = orc->vmlinux.ip[num - 1] + 1;
+	}
+	sym_range(t, "_sinittext", "_einittext", &orc->inittext);
+	return 0;
+}
+
+/* Reads an unsigned member of size member_size(), or dflt bytes. */
+static int read_member(const struct ks_target *t, uint64_t base,
+		       const char *type, const char *member, size_t dflt,
+		       uint64_t *val_ret)
+{
+	long off = t->ops->member_offset(t->ctx, type, member);
+	long size = t->ops->member_size(t->ctx, type, member);
+	uint8_t buf[8] = { 0 };
+	uint64_t val = 0;
+	int ret, i;
+
+	if (off < 0)
+		return (int)off;
+	if (size <= 0)
+		size = (long)dflt;
+	if (size > 8)
+		return -EINVAL;
+	ret = ks_read(t, base + (uint64_t)off, buf, (size_t)size);
+	if (ret)
+		return ret;
+	for (i = (int)size - 1; i >= 0; i--)
+		val = (val << 8) | buf[i];
+	*val_ret = val;
+	return 0;
+}
+
+/* 6.1 .. 6.3: struct module_layout core_layout, init_layout. */
+static int module_ranges_layout(const struct ks_target *t, uint64_t mod,
+				struct ks_orc_module *m)
+{
+	static const char *const which[2] = { "core_layout", "init_layout" };
+	uint64_t base, size, text_size;
+	long off;
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		off = t->ops->member_offset(t->ctx, "module", which[i]);
+		if (off < 0)
+			return (int)off;
+		ret = read_member(t, mod + (uint64_t)off, "module_layout", "base", 8, &base);
+		if (!ret)
+			ret = read_member(t, mod + (uint64_t)off, "module_layout", "size", 4, &size);
+		if (!ret)
+			ret = read_member(t, mod + (uint64_t)off, "module_layout",
+					  "text_size", 4, &text_size);
+		if (ret)
+			return ret;
+		m->text[i] = (struct ks_range){ base, base + text_size };
+		m->all[m->nr_all++] = (struct ks_range){ base, base + size };
+	}
+	return 0;
+}
+
+/* 6.4+: struct module_memory mem[MOD_MEM_NUM_TYPES]; MOD_TEXT 0, MOD_INIT_TEXT 4. */
+static int module_ranges_mem(const struct ks_target *t, uint64_t mod,
+			     struct ks_orc_module *m)
+{
+	long off = t->ops->member_offset(t->ctx, "module", "mem");
+	long esize = t->ops->type_size(t->ctx, "module_memory");
+	uint64_t base, size, addr;
+	int i, ret;
+
+	if (off < 0 || esize <= 0)
+		return -ENOENT;
+	for (i = 0; i < KS_MODULE_RANGES; i++) {
+		addr = mod + (uint64_t)off + (uint64_t)esize * (uint64_t)i;
+		ret = read_member(t, addr, "module_memory", "base", 8, &base);
+		if (!ret)
+			ret = read_member(t, addr, "module_memory", "size", 4, &size);
+		if (ret)
+			return ret;
+		m->all[m->nr_all++] = (struct ks_range){ base, base + size };
+	}
+	m->text[0] = m->all[0];
+	m->text[1] = m->all[4];
+	return 0;
+}
+
+static int module_read(const struct ks_target *t, const struct ks_orc *orc,
+		       uint64_t mod, struct ks_orc_module *m)
+{
+	uint64_t state, num, ip_addr, orc_addr;
+	long name_off, arch_off;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->addr = mod;
+	ret = read_member(t, mod, "module", "state", 4, &state);
+	if (ret)
+		return ret;
+	if (state == MODULE_STATE_UNFORMED)
+		return -EAGAIN;
+	name_off = t->ops->member_offset(t->ctx, "module", "name");
+	arch_off = t->ops->member_offset(t->ctx, "module", "arch");
+	if (name_off < 0 || arch_off < 0)
+		return -ENOENT;
+	ret = ks_read(t, mod + (uint64_t)name_off, m->name, sizeof(m->name));
+	if (ret)
+		return ret;
+	m->name[sizeof(m->name) - 1] = '\0';
+
+	if (t->ops->member_offset(t->ctx, "module", "core_layout") >= 0)
+		ret = module_ranges_layout(t, mod, m);
+	else
+		ret = module_ranges_mem(t, mod, m);
+	if (ret)
+		return ret;
+
+	/* orc_module_find(): no table when either pointer is NULL. */
+	mod += (uint64_t)arch_off;
+	ret = read_member(t, mod, "mod_arch_specific", "num_orcs", 4, &num);
+	if (!ret)
+		ret = read_member(t, mod, "mod_arch_specific", "orc_unwind_ip", 8, &ip_addr);
+	if (!ret)
+		ret = read_member(t, mod, "mod_arch_specific", "orc_unwind", 8, &orc_addr);
+	if (ret)
+		return ret;
+	if (!ip_addr || !orc_addr)
+		num = 0;
+	return table_read(t, orc->layout, ip_addr, orc_addr, (size_t)num, &m->table);
+}
+
+static int modules_add(struct ks_orc *orc, const struct ks_orc_module *m,
+		       size_t *cap)
+{
+	struct ks_orc_module *mods;
+
+	if (orc->nr_mods == *cap) {
+		*cap = *cap ? 2 * *cap : 32;
+		mods = realloc(orc->mods, *cap * sizeof(*mods));
+		if (!mods)
+			return -ENOMEM;
+		orc->mods = mods;
+	}
+	orc->mods[orc->nr_mods++] = *m;
+	return 0;
+}
+
+/*
+ * Every module on the `modules` list.  A module that cannot be read is
+ * counted and skipped: its frames then fall back to the frame-pointer
+ * guess, as in the kernel when a module has no ORC data.
+ */
+static int load_modules(const struct ks_target *t, struct ks_orc *orc)
+{
+	uint64_t head, node, mod;
+	long list_off = t->ops->member_offset(t->ctx, "module", "list");
+	struct ks_orc_module m;
+	size_t cap = 0, count;
+	int ret;
+
+	if (list_off < 0 || t->ops->symbol(t->ctx, "modules", &head))
+		return 0;	/* a kernel without modules, or no type data */
+	if (ks_read_u64(t, head, &node))
+		return -EFAULT;
+	for (count = 0; node != head; count++) {
+		if (count >= MAX_MODULES)
+			return -ELOOP;
+		mod = node - (uint64_t)list_off;
+		ret = module_read(t, orc, mod, &m);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret == 0) {
+			ret = modules_add(orc, &m, &cap);
+			if (ret) {
+				table_free(&m.table);
+				return ret;
+			}
+		} else if (ret != -EAGAIN) {
+			orc->nr_mods_skipped++;
+		}
+		if (ks_read_u64(t, node, &node))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret)
+{
+	struct ks_orc *orc;
+	int ret;
+
+	orc = calloc(1, sizeof(*orc));
+	if (!orc)
+		return -ENOMEM;
+	ret = detect_layout(t, &orc->layout);
+	if (!ret)
+		ret = load_vmlinux(t, orc);
+	if (!ret)
+		ret = load_modules(t, orc);
+	if (ret) {
+		ks_orc_free(orc);
+		return ret;
+	}
+	*orc_ret = orc;
+	return 0;
+}
+
+void ks_orc_free(struct ks_orc *orc)
+{
+	size_t i;
+
+	if (!orc)
+		return;
+	table_free(&orc->vmlinux);
+	for (i = 0; i < orc->nr_mods; i++)
+		table_free(&orc->mods[i].table);
+	free(orc->mods);
+	free(orc);
+}
+
+static bool in_range(const struct ks_range *r, uint64_t addr)
+{
+	return addr >= r->start && addr < r->end;
+}
+
+/*
+ * __orc_find(): the rightmost entry whose address is <= ip.  Section
+ * terminators ("weak" entries) share an address with a real entry and sit
+ * left of it, so the rightmost duplicate is the real one.  Like the
+ * kernel, an ip below the first entry gets the first entry.
+ */
+static const struct ks_orc_entry *table_find(const struct ks_orc_table *tab,
+					     uint64_t ip)
+{
+	size_t first = 0, last, mid, found = 0;
+
+	if (!tab->num)
+		return NULL;
+	last = tab->num;	/* one past, so that the loop needs no signed index */
+	while (first < last) {
+		mid = first + (last - first) / 2;
+		if (tab->ip[mid] <= ip) {
+			found = mid;
+			first = mid + 1;
+		} else {
+			last = mid;
+		}
+	}
+	return &tab->orc[found];
+}
+
+/* __module_address(): the formed module whose memory holds addr. */
+static const struct ks_orc_module *module_of(const struct ks_orc *orc,
+					     uint64_t addr)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < orc->nr_mods; i++)
+		for (j = 0; j < orc->mods[i].nr_all; j++)
+			if (in_range(&orc->mods[i].all[j], addr))
+				return &orc->mods[i];
+	return NULL;
+}
+
+/*
+ * orc_find().  The kernel's fast orc_lookup[] table for [_stext, _etext)
+ * only narrows the same search, so a binary search over the whole table
+ * gives the same entry.  orc_ftrace_find() (dynamic ftrace trampolines)
+ * is not ported: such an ip gets NULL and the frame-pointer fallback.
+ */
+const struct ks_orc_entry *ks_orc_find(const struct ks_orc *orc, uint64_t ip)
+{
+	/* null_orc_entry: a call through a NULL function pointer. */
+	static const struct ks_orc_entry null_orc_entry = {
+		.sp_offset = 8,
+		.sp_reg = KS_ORC_REG_SP,
+		.bp_reg = KS_ORC_REG_UNDEFINED,
+		.type = KS_ORC_TYPE_CALL,
+	};
+	const struct ks_orc_module *mod;
+
+	if (ip == 0)
+		return &null_orc_entry;
+	if (in_range(&orc->stext, ip) || in_range(&orc->inittext, ip))
+		return table_find(&orc->vmlinux, ip);
+	mod = module_of(orc, ip);
+	if (mod)
+		return table_find(&mod->table, ip);
+	return NULL;
+}
+
+/*
+ * __kernel_text_address(): core kernel text, init text, module text.  The
+ * kernel also accepts ftrace trampolines, kprobe instruction slots and
+ * BPF programs; a dump's symbol tables do not describe those, so a return
+ * address in them ends our walk where the kernel's would go on.
+ */
+bool ks_orc_kernel_text(const struct ks_orc *orc, uint64_t addr)
+{
+	size_t i;
+
+	if (in_range(&orc->stext, addr) || in_range(&orc->inittext, addr))
+		return true;
+	for (i = 0; i < orc->nr_mods; i++)
+		if (in_range(&orc->mods[i].text[0], addr) ||
+		    in_range(&orc->mods[i].text[1], addr))
+			return true;
+	return false;
+}
