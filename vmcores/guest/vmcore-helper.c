@@ -9,7 +9,8 @@
  * built with `gcc -static` on the host by vmcores/make-vmcore.
  *
  *   vmcore-helper hold [-n COMM] [-z] [ARG...]   sleep forever (argv = cmdline)
- *   vmcore-helper threads N [-n COMM] [-t TNAME] N threads, all blocked
+ *   vmcore-helper threads [-n COMM] [-t TNAME] [-s] N   N threads, all blocked
+ *                                                (-s: in nanosleep, else pause)
  *   vmcore-helper vfork                          parent waits in vfork (D)
  *   vmcore-helper traced                         child stopped under ptrace (t)
  *   vmcore-helper capture DIR [KSTACK]           the live capture, then pause the VM
@@ -96,12 +97,19 @@ static int cmd_hold(int argc, char **argv)
 }
 
 static char *thread_name;
+static int thread_nanosleep;
 
 static void *blocked_thread(void *arg)
 {
 	(void)arg;
 	if (thread_name)
 		prctl(PR_SET_NAME, thread_name, 0, 0, 0);
+	/* -s: a second stack shape (hrtimer_nanosleep) for grouping to tell apart. */
+	while (thread_nanosleep) {
+		struct timespec ts = { .tv_sec = 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
 	forever();
 	return NULL;
 }
@@ -115,9 +123,11 @@ static int cmd_threads(int argc, char **argv)
 	long i, n;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+n:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:st:")) != -1) {
 		if (opt == 'n')
 			comm = optarg;
+		else if (opt == 's')
+			thread_nanosleep = 1;
 		else if (opt == 't')
 			thread_name = optarg;
 		else
