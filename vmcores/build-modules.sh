@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Sourced by make-vmcore (bash, set -euo pipefail): builds every out-of-tree
+# module in vmcores/modules/<name>/ against Debian's headers of the guest
+# kernel, so that a scenario can insmod it. Uses make-vmcore's variables
+# (here, cache, pkg, version, release, scenario) and its log/die/download.
+
+# Debian's headers are three packages: the flavour's (config, Module.symvers,
+# generated headers), the common source headers and the kbuild tools. They are
+# unpacked into the cache, where two absolute paths that assume /usr/src need
+# to be pointed at the copy.
+prepare_headers() {
+	hdir=$cache/headers/${release}_$version
+	[ -f "$hdir/.complete" ] && return 0
+	local hpkg=linux-headers-$release deps d
+	deps=$(apt-cache depends "$hpkg=$version" 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-(headers|kbuild)-/ { print $2 }')
+	[ -n "$deps" ] || die "apt-cache cannot resolve $hpkg $version"
+	rm -rf "$hdir.tmp"
+	mkdir -p "$hdir.tmp"
+	for d in "$hpkg" $deps; do
+		# The common headers carry the same version; linux-kbuild only
+		# promises >=, so take its candidate when the exact one is gone.
+		local v=$version
+		if ! apt-cache show "$d=$v" >/dev/null 2>&1; then
+			v=$(apt-cache policy "$d" | awk '$1 == "Candidate:" { print $2 }')
+		fi
+		download "$d" "$v"
+		dpkg-deb -x "$(deb_file "$d" "$v")" "$hdir.tmp"
+	done
+	sed -i "s|^include /usr/src/|include $hdir/usr/src/|" \
+		"$hdir.tmp/usr/src/linux-headers-$release/Makefile"
+	touch "$hdir.tmp/.complete"
+	rm -rf "$hdir"
+	mv "$hdir.tmp" "$hdir"
+	# The include line names the final folder, which exists only now.
+	[ -f "$hdir/usr/src/linux-headers-$release/Makefile" ] ||
+		die "no linux-headers-$release in the headers package"
+}
+
+# Fills project_modules with the paths of the built .ko files. A build is
+# reused while the module's source files are unchanged.
+build_project_modules() {
+	local src name sum out required
+	required=$(sed -n 's/^#@ *require-modules: *//p' "$scenario" | tail -n 1)
+	for src in "$here"/modules/*/; do
+		src=${src%/}
+		name=$(basename "$src")
+		[ -f "$src/Kbuild" ] || [ -f "$src/Makefile" ] || continue
+		out=$cache/modules/${release}_$version/$name
+		sum=$(cd "$src" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64)
+		if [ ! -f "$out/.sum" ] || [ "$(cat "$out/.sum")" != "$sum" ]; then
+			prepare_headers
+			log "building module $name against linux-headers-$release"
+			rm -rf "$out"
+			mkdir -p "$out/build"
+			# Build in a copy: the source folder stays free of build output.
+			cp -a "$src/." "$out/build/"
+			if make -s -C "$hdir/usr/src/linux-headers-$release" M="$out/build" \
+				modules >"$out/build.log" 2>&1; then
+				find "$out/build" -name '*.ko' -exec cp {} "$out/" \;
+				echo "$sum" >"$out/.sum"
+			else
+				case " $required " in
+				*" $name "*) die "module $name does not build: see $out/build.log" ;;
+				esac
+				log "warning: module $name does not build (see $out/build.log); left out"
+				continue
+			fi
+		fi
+		for ko in "$out"/*.ko; do
+			[ -f "$ko" ] && project_modules+=("$ko")
+		done
+	done
+	for name in $required; do
+		compgen -G "$cache/modules/${release}_$version/$name/*.ko" >/dev/null ||
+			die "the scenario requires module $name, which vmcores/modules/ does not provide"
+	done
+	return 0
+}
