@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The ORC tables, the unwinder and the /proc/PID/stack text, on a kernel
+ * built by hand in a fake target: a few functions with one ORC entry
+ * each, two modules (one with ORC data, one without), and a 16 KiB task
+ * stack that each test fills with the frames it needs.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_target.h"
+#include "kernel_stack.h"
+#include "orc.h"
+
+#define TEXT		0xffffffff81000000ULL
+#define FN(off)		(TEXT + (off))
+#define ORC_IP_ADDR	0xffffffff82000000ULL
+#define ORC_ADDR	0xffffffff82100000ULL
+#define MODULES_ADDR	0xffffffff83000000ULL
+#define MOD_TEXT	0xffffffffc0000000ULL
+#define NOORC_TEXT	0xffffffffc0010000ULL
+#define MOD_STRUCT	0xffff888000100000ULL
+#define NOORC_STRUCT	0xffff888000100400ULL
+#define MOD_ORC_IP	(MOD_TEXT + 0x1800)	/* module data: within int32 reach */
+#define MOD_ORC		(MOD_TEXT + 0x1c00)
+#define STACK		0xffffc90000010000ULL
+#define STACK_SIZE	0x4000ULL
+#define USER_IP		0x00007f0000001234ULL
+
+/* struct module as this fake kernel lays it out */
+#define M_STATE		0
+#define M_LIST		8
+#define M_NAME		24
+#define M_ARCH		80
+#define M_CORE		112
+#define M_INIT		160
+#define M_SIZE		256
+
+enum { F_A, F_B, F_C, F_IRQ, F_KTHREAD, F_X, F_Y, F_REC, F_LOOP, F_SYSCALL,
+       F_FORK, F_SCHED, F_SCHEDULE, F_LOCK, F_MOD, F_NOORC, F_BIG, NR_FN };
+
+static const struct {
+	const char *name;
+	uint64_t addr, size;
+	const char *module;
+} fns[NR_FN] = {
+	[F_A]		= { "func_a", FN(0x1000), 0x100, NULL },
+	[F_B]		= { "func_b", FN(0x2000), 0x100, NULL },
+	[F_C]		= { "func_c", FN(0x3000), 0x100, NULL },
+	[F_IRQ]		= { "irq_entry", FN(0x4000), 0x100, NULL },
+	[F_KTHREAD]	= { "kthread_fn", FN(0x5000), 0x100, NULL },
+	[F_X]		= { "func_x", FN(0x6000), 0x100, NULL },
+	[F_Y]		= { "func_y", FN(0x6100), 0x100, NULL },
+	[F_REC]		= { "recurse_fn", FN(0x7000), 0x100, NULL },
+	[F_LOOP]	= { "loop_fn", FN(0x8000), 0x100, NULL },
+	[F_SYSCALL]	= { "entry_syscall", FN(0x9000), 0x100, NULL },
+	[F_FORK]	= { "ret_from_fork", FN(0xa000), 0x30, NULL },
+	[F_SCHED]	= { "__schedule", FN(0x80000), 0x800, NULL },
+	[F_SCHEDULE]	= { "schedule", FN(0x80800), 0x100, NULL },
+	[F_LOCK]	= { "_raw_spin_lock", FN(0x90000), 0x40, NULL },
+	[F_MOD]		= { "mod_fn", MOD_TEXT + 0x100, 0x80, "mymod" },
+	[F_NOORC]	= { "noorc_fn", NOORC_TEXT + 0x100, 0x80, "noorc" },
+	[F_BIG]		= { "big_frame_fn", FN(0xb000), 0x100, NULL },
+};
+
+#define AT(fn, off)	(fns[fn].addr + (off))
+
+struct orc_spec {
+	uint64_t ip;
+	int sp_reg, sp_offset, bp_reg, bp_offset, type, end;
+};
+
+#define CALL(ip, off) \
+	{ ip, KS_ORC_REG_SP, off, KS_ORC_REG_UNDEFINED, 0, KS_ORC_TYPE_CALL, 0 }
+#define REGS(ip) \
+	{ ip, KS_ORC_REG_SP, 0, KS_ORC_REG_UNDEFINED, 0, KS_ORC_TYPE_REGS, 0 }
+#define UNDEF(ip, end) \
+	{ ip, KS_ORC_REG_UNDEFINED, 0, KS_ORC_REG_UNDEFINED, 0, KS_ORC_TYPE_CALL, end }
+
+/* Sorted by ip, as sorttable leaves vmlinux's table. */
+static const struct orc_spec vmlinux_orc[] = {
+	UNDEF(TEXT, 0),
+	CALL(FN(0x1000), 0x10),		/* func_a */
+	CALL(FN(0x2000), 0x20),		/* func_b */
+	CALL(FN(0x3000), 0x18),		/* func_c */
+	REGS(FN(0x4000)),		/* irq_entry: pt_regs at sp */
+	CALL(FN(0x5000), 0x10),		/* kthread_fn */
+	CALL(FN(0x6000), 0x10),		/* func_x, ends in a noreturn call */
+	UNDEF(FN(0x6100), 0),		/* func_y: no valid ORC */
+	CALL(FN(0x7000), 0x10),		/* recurse_fn */
+	CALL(FN(0x8000), 0x0),		/* loop_fn: sp does not grow */
+	REGS(FN(0x9000)),		/* entry_syscall */
+	UNDEF(FN(0xa000), 1),		/* ret_from_fork: end of stack */
+	CALL(FN(0xb000), 0x4000),	/* big_frame_fn: past the stack */
+	UNDEF(FN(0xc000), 0),		/* a section terminator */
+	{ FN(0x80000), KS_ORC_REG_SP, 0x28, KS_ORC_REG_PREV_SP, -16,
+	  KS_ORC_TYPE_CALL, 0 },	/* __schedule */
+	CALL(FN(0x80800), 0x10),	/* schedule */
+	CALL(FN(0x90000), 0x8),		/* _raw_spin_lock */
+};
+
+static const struct orc_spec mod_orc[] = {
+	UNDEF(MOD_TEXT, 0),
+	CALL(MOD_TEXT + 0x100, 0x10),	/* mod_fn */
+};
+
+struct fixture {
+	struct ks_fake *f;
+	struct ks_target t;
+	struct ks_orc *orc;
+};
+
+static void encode_61(const struct orc_spec *o, uint8_t raw[KS_ORC_ENTRY_SIZE])
+{
+	unsigned int flags = (unsigned int)(o->sp_reg | o->bp_reg << 4 |
+					    o->type << 8 | o->end << 10);
+
+	raw[0] = (uint8_t)o->sp_offset;
+	raw[1] = (uint8_t)((unsigned int)o->sp_offset >> 8);
+	raw[2] = (uint8_t)o->bp_offset;
+	raw[3] = (uint8_t)((unsigned int)o->bp_offset >> 8);
+	raw[4] = (uint8_t)flags;
+	raw[5] = (uint8_t)(flags >> 8);
+}
+
+/* An .orc_unwind_ip array (relative int32) and its .orc_unwind array. */
+static void add_orc_table(struct ks_fake *f, uint64_t ip_addr, uint64_t orc_addr,
+			  const struct orc_spec *o, size_t n)
+{
+	int32_t *ips = calloc(n, sizeof(*ips));
+	uint8_t *raw = calloc(n, KS_ORC_ENTRY_SIZE);
+	size_t i;
+
+	assert_non_null(ips);
+	assert_non_null(raw);
+	for (i = 0; i < n; i++) {
+		ips[i] = (int32_t)(o[i].ip - (ip_addr + 4 * i));
+		encode_61(&o[i], raw + KS_ORC_ENTRY_SIZE * i);
+	}
+	assert_int_equal(ks_fake_add_memory(f, ip_addr, ips, 4 * n), 0);
+	assert_int_equal(ks_fake_add_memory(f, orc_addr, raw, KS_ORC_ENTRY_SIZE * n), 0);
+	free(ips);
+	free(raw);
+}
+
+static void add_types(struct ks_fake *f)
+{
+	ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
+	ks_fake_add_member(f, "orc_entry", "end", 4, -1);
+	ks_fake_add_type(f, "inactive_task_frame", 56);
+	ks_fake_add_member(f, "inactive_task_frame", "bp", 40, 8);
+	ks_fake_add_member(f, "inactive_task_frame", "ret_addr", 48, 8);
+	ks_fake_add_member(f, "module", "state", M_STATE, 4);
+	ks_fake_add_member(f, "module", "list", M_LIST, 16);
+	ks_fake_add_member(f, "module", "name", M_NAME, 56);
+	ks_fake_add_member(f, "module", "arch", M_ARCH, 24);
+	ks_fake_add_member(f, "module", "core_layout", M_CORE, 48);
+	ks_fake_add_member(f, "module", "init_layout", M_INIT, 48);
+	ks_fake_add_member(f, "module_layout", "base", 0, 8);
+	ks_fake_add_member(f, "module_layout", "size", 8, 4);
+	ks_fake_add_member(f, "module_layout", "text_size", 12, 4);
+	ks_fake_add_member(f, "mod_arch_specific", "num_orcs", 0, 4);
+	ks_fake_add_member(f, "mod_arch_specific", "orc_unwind_ip", 8, 8);
+	ks_fake_add_member(f, "mod_arch_specific", "orc_unwind", 16, 8);
+}
+
+static void put_module(struct ks_fake *f, uint64_t mod, const char *name,
+		       uint64_t next, uint64_t text, uint32_t num,
+		       uint64_t ip_tab, uint64_t orc_tab)
+{
+	uint8_t m[M_SIZE] = { 0 };
+	uint32_t size = 0x2000, text_size = 0x1000;
+
+	memcpy(m + M_LIST, &next, 8);
+	strcpy((char *)m + M_NAME, name);
+	memcpy(m + M_ARCH, &num, 4);
+	memcpy(m + M_ARCH + 8, &ip_tab, 8);
+	memcpy(m + M_ARCH + 16, &orc_tab, 8);
+	memcpy(m + M_CORE, &text, 8);
+	memcpy(m + M_CORE + 8, &size, 4);
+	memcpy(m + M_CORE + 12, &text_size, 4);
+	assert_int_equal(ks_fake_add_memory(f, mod, m, sizeof(m)), 0);
+}
+
+static void add_modules(struct ks_fake *f)
+{
+	uint64_t head[2] = { MOD_STRUCT + M_LIST, NOORC_STRUCT + M_LIST };
+	size_t n = sizeof(mod_orc) / sizeof(mod_orc[0]);
+
+	ks_fake_add_symbol(f, "modules", MODULES_ADDR, 0, NULL);
+	assert_int_equal(ks_fake_add_memory(f, MODULES_ADDR, head, sizeof(head)), 0);
+	put_module(f, MOD_STRUCT, "mymod", NOORC_STRUCT + M_LIST, MOD_TEXT,
+		   (uint32_t)n, MOD_ORC_IP, MOD_ORC);
+	put_module(f, NOORC_STRUCT, "noorc", MODULES_ADDR, NOORC_TEXT, 0, 0, 0);
+	add_orc_table(f, MOD_ORC_IP, MOD_ORC, mod_orc, n);
+}
+
+static void add_symbols(struct ks_fake *f)
+{
+	size_t n = sizeof(vmlinux_orc) / sizeof(vmlinux_orc[0]);
+	int i;
+
+	for (i = 0; i < NR_FN; i++)
+		ks_fake_add_symbol(f, fns[i].name, fns[i].addr, fns[i].size,
+				   fns[i].module);
+	ks_fake_add_symbol(f, "_stext", TEXT, 0, NULL);
+	ks_fake_add_symbol(f, "_etext", FN(0x100000), 0, NULL);
+	ks_fake_add_symbol(f, "__sched_text_start", FN(0x80000), 0, NULL);
+	ks_fake_add_symbol(f, "__sched_text_end", FN(0x81000), 0, NULL);
+	ks_fake_add_symbol(f, "__lock_text_start", FN(0x90000), 0, NULL);
+	ks_fake_add_symbol(f, "__lock_text_end", FN(0x91000), 0, NULL);
+	ks_fake_add_symbol(f, "__start_orc_unwind_ip", ORC_IP_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind_ip", ORC_IP_ADDR + 4 * n, 0, NULL);
+	ks_fake_add_symbol(f, "__start_orc_unwind", ORC_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind", ORC_ADDR + KS_ORC_ENTRY_SIZE * n,
+			   0, NULL);
+	add_orc_table(f, ORC_IP_ADDR, ORC_ADDR, vmlinux_orc, n);
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	fx->f = ks_fake_create();
+	assert_non_null(fx->f);
+	ks_fake_target(fx->f, &fx->t);
+	add_types(fx->f);
+	add_symbols(fx->f);
+	add_modules(fx->f);
+	assert_int_equal(ks_fake_add_memory(fx->f, STACK, NULL, STACK_SIZE), 0);
+	assert_int_equal(ks_orc_load(&fx->t, &fx->orc), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	ks_orc_free(fx->orc);
+	ks_fake_destroy(fx->f);
+	free(fx);
+	return 0;
+}
+
+/* A CALL frame of size bytes above sp, returning to ret: the next sp. */
+static uint64_t call_frame(struct fixture *fx, uint64_t sp, uint64_t size,
+			   uint64_t ret)
+{
+	assert_int_equal(ks_fake_write_u64(fx->f, sp + size - 8, ret), 0);
+	return sp + size;
+}
+
+/* inactive_task_frame at thread_sp returning into __schedule; the next sp. */
+static uint64_t switch_frame(struct fixture *fx, uint64_t thread_sp)
+{
+	assert_int_equal(ks_fake_write_u64(fx->f, thread_sp + 40, 0x1111), 0);
+	assert_int_equal(ks_fake_write_u64(fx->f, thread_sp + 48, AT(F_SCHED, 0x50)), 0);
+	return thread_sp + 56;
+}
+
+/* struct pt_regs at sp; returns the sp above it. */
+static uint64_t regs_frame(struct fixture *fx, uint64_t sp, uint64_t ip,
+			   uint64_t regs_sp, uint64_t bp, uint64_t cs)
+{
+	uint64_t regs[KS_PT_WORDS] = { 0 };
+
+	regs[KS_PT_IP] = ip;
+	regs[KS_PT_SP] = regs_sp;
+	regs[KS_PT_BP] = bp;
+	regs[KS_PT_CS] = cs;
+	assert_int_equal(ks_fake_write(fx->f, sp, regs, sizeof(regs)), 0);
+	return sp + KS_PT_REGS_SIZE;
+}
+
+static char *walk(struct fixture *fx, uint64_t thread_sp, const char **note)
+{
+	struct ks_stack_start st = {
+		.stack_base = STACK,
+		.stack_size = STACK_SIZE,
+		.thread_sp = thread_sp,
+	};
+	char *text = NULL;
+
+	assert_int_equal(ks_stack_text(&fx->t, fx->orc, &st, &text, note), 0);
+	assert_non_null(text);
+	return text;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_load(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ks_orc_module *m;
+
+	assert_int_equal(fx->orc->vmlinux.num, sizeof(vmlinux_orc) / sizeof(vmlinux_orc[0]));
+	assert_int_equal(fx->orc->vmlinux.ip[1], FN(0x1000));
+	assert_int_equal(fx->orc->nr_mods, 2);
+	m = &fx->orc->mods[0];
+	assert_string_equal(m->name, "mymod");
+	assert_int_equal(m->table.num, 2);
+	assert_int_equal(m->table.ip[1], MOD_TEXT + 0x100);
+	assert_int_equal(m->text[0].start, MOD_TEXT);
+	assert_int_equal(m->text[0].end, MOD_TEXT + 0x1000);
+	assert_string_equal(fx->orc->mods[1].name, "noorc");
+	assert_int_equal(fx->orc->mods[1].table.num, 0);
+}
+
+static void test_find(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ks_orc_entry *e;
+
+	/* The rightmost entry at or below ip. */
+	e = ks_orc_find(fx->orc, FN(0x2080));
+	assert_non_null(e);
+	assert_int_equal(e->sp_offset, 0x20);
+	e = ks_orc_find(fx->orc, FN(0x80010));
+	assert_int_equal(e->sp_offset, 0x28);
+	assert_int_equal(e->bp_reg, KS_ORC_REG_PREV_SP);
+	assert_int_equal(e->bp_offset, -16);
+	e = ks_orc_find(fx->orc, FN(0xa01f));
+	assert_int_equal(e->sp_reg, KS_ORC_REG_UNDEFINED);
+	assert_true(e->end);
+	e = ks_orc_find(fx->orc, FN(0x4010));
+	assert_int_equal(e->type, KS_ORC_TYPE_REGS);
+	/* Module text uses the module's table. */
+	e = ks_orc_find(fx->orc, MOD_TEXT + 0x120);
+	assert_int_equal(e->sp_offset, 0x10);
+	/* null_orc_entry for ip 0; nothing for a module without ORC or no text. */
+	e = ks_orc_find(fx->orc, 0);
+	assert_int_equal(e->sp_offset, 8);
+	assert_null(ks_orc_find(fx->orc, NOORC_TEXT + 0x110));
+	assert_null(ks_orc_find(fx->orc, 0xffffffff90000000ULL));
+	assert_true(ks_orc_kernel_text(fx->orc, FN(0x10)));
+	assert_true(ks_orc_kernel_text(fx->orc, MOD_TEXT + 0x10));
+	assert_false(ks_orc_kernel_text(fx->orc, MOD_TEXT + 0x1800));	/* module data */
+	assert_false(ks_orc_kernel_text(fx->orc, USER_IP));
+}
+
+/* Weak terminators sit left of a real entry at the same address. */
+static void test_find_duplicate(void **state)
+{
+	static const struct orc_spec dup[] = {
+		UNDEF(FN(0x1000), 0),
+		CALL(FN(0x1000), 0x30),
+		CALL(FN(0x2000), 0x40),
+	};
+	struct ks_fake *f = ks_fake_create();
+	struct ks_target t;
+	struct ks_orc *orc;
+
+	(void)state;
+	ks_fake_target(f, &t);
+	ks_fake_add_symbol(f, "__start_orc_unwind_ip", ORC_IP_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind_ip", ORC_IP_ADDR + 12, 0, NULL);
+	ks_fake_add_symbol(f, "__start_orc_unwind", ORC_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind", ORC_ADDR + 18, 0, NULL);
+	add_orc_table(f, ORC_IP_ADDR, ORC_ADDR, dup, 3);
+	assert_int_equal(ks_orc_load(&t, &orc), 0);
+	assert_int_equal(orc->nr_mods, 0);
+	assert_int_equal(ks_orc_find(orc, FN(0x1000))->sp_offset, 0x30);
+	assert_int_equal(ks_orc_find(orc, FN(0x1fff))->sp_offset, 0x30);
+	assert_int_equal(ks_orc_find(orc, FN(0x2000))->sp_offset, 0x40);
+	ks_orc_free(orc);
+	ks_fake_destroy(f);
+}
+
+/* A vmlinux-sized table is read in a handful of big reads. */
+static void test_load_chunked(void **state)
+{
+	enum { N = 100000 };
+	struct orc_spec *o = calloc(N, sizeof(*o));
+	struct ks_fake *f = ks_fake_create();
+	struct ks_target t;
+	struct ks_orc *orc;
+	size_t i;
+
+	(void)state;
+	assert_non_null(o);
+	for (i = 0; i < N; i++)
+		o[i] = (struct orc_spec)CALL(TEXT + 16 * i, (int)(8 + (i % 64) * 8));
+	ks_fake_target(f, &t);
+	ks_fake_add_symbol(f, "__start_orc_unwind_ip", ORC_IP_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind_ip", ORC_IP_ADDR + 4 * N, 0, NULL);
+	ks_fake_add_symbol(f, "__start_orc_unwind", ORC_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind", ORC_ADDR + KS_ORC_ENTRY_SIZE * N, 0, NULL);
+	add_orc_table(f, ORC_IP_ADDR, ORC_ADDR, o, N);
+	assert_int_equal(ks_orc_load(&t, &orc), 0);
+	assert_true(ks_fake_read_count(f) <= 2 * (N / 16384 + 1));
+	assert_int_equal(orc->vmlinux.num, N);
+	assert_int_equal(ks_orc_find(orc, TEXT + 16 * 777 + 5)->sp_offset,
+			 8 + (777 % 64) * 8);
+	ks_orc_free(orc);
+	ks_fake_destroy(f);
+	free(o);
+}
+
+/* Bad tables are refused the way unwind_init() refuses them. */
+static void test_load_bad(void **state)
+{
+	struct ks_fake *f = ks_fake_create();
+	struct ks_target t;
+	struct ks_orc *orc = NULL;
+
+	(void)state;
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_orc_load(&t, &orc), -ENOENT);
+	ks_fake_add_symbol(f, "__start_orc_unwind_ip", ORC_IP_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind_ip", ORC_IP_ADDR + 8, 0, NULL);
+	ks_fake_add_symbol(f, "__start_orc_unwind", ORC_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind", ORC_ADDR + 18, 0, NULL);
+	assert_int_equal(ks_orc_load(&t, &orc), -EINVAL);	/* 2 ips, 3 entries */
+	ks_fake_add_type(f, "orc_entry", 8);
+	assert_int_equal(ks_orc_load(&t, &orc), -ENOTSUP);
+	assert_null(orc);
+	ks_fake_destroy(f);
+}
+
+static void test_decode_layouts(void **state)
+{
+	/* sp_offset 16, bp_offset -16, sp_reg SP, bp_reg PREV_SP */
+	uint8_t call61[6] = { 0x10, 0, 0xf0, 0xff, 0x15, 0x00 };
+	uint8_t end61[6] = { 0, 0, 0, 0, 0x00, 0x04 };
+	uint8_t call64[6] = { 0x10, 0, 0xf0, 0xff, 0x15, 0x02 };
+	uint8_t end64[6] = { 0, 0, 0, 0, 0x00, 0x01 };
+	uint8_t regs64_signal[6] = { 0, 0, 0, 0, 0x05, 0x0b };
+	struct ks_orc_entry e;
+
+	(void)state;
+	ks_orc_decode(KS_ORC_LAYOUT_6_1, call61, &e);
+	assert_int_equal(e.sp_offset, 16);
+	assert_int_equal(e.bp_offset, -16);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_SP);
+	assert_int_equal(e.bp_reg, KS_ORC_REG_PREV_SP);
+	assert_int_equal(e.type, KS_ORC_TYPE_CALL);
+	assert_false(e.end);
+	ks_orc_decode(KS_ORC_LAYOUT_6_1, end61, &e);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_UNDEFINED);
+	assert_true(e.end);
+	ks_orc_decode(KS_ORC_LAYOUT_6_4, call64, &e);
+	assert_int_equal(e.type, KS_ORC_TYPE_CALL);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_SP);
+	ks_orc_decode(KS_ORC_LAYOUT_6_4, end64, &e);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_UNDEFINED);
+	assert_true(e.end);
+	ks_orc_decode(KS_ORC_LAYOUT_6_4, regs64_signal, &e);
+	assert_int_equal(e.type, KS_ORC_TYPE_REGS);
+	assert_true(e.signal);
+}
+
+/*
+ * A kernel thread blocked in a spinlock's slow path under an interrupt:
+ * sched and lock frames are dropped, the module frame names its module,
+ * the REGS frame resumes at the interrupted ip, ret_from_fork ends it.
+ */
+static void test_blocked_task(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x3000, sp, regs_sp;
+	const char *note = "unset";
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));	/* __schedule */
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));		/* schedule */
+	sp = call_frame(fx, sp, 0x18, AT(F_MOD, 0x30));		/* func_c */
+	sp = call_frame(fx, sp, 0x10, AT(F_LOCK, 0x10));	/* mod_fn */
+	sp = call_frame(fx, sp, 0x8, AT(F_B, 0x40));		/* _raw_spin_lock */
+	sp = call_frame(fx, sp, 0x20, AT(F_IRQ, 0x10));		/* func_b */
+	regs_sp = sp + KS_PT_REGS_SIZE;
+	sp = regs_frame(fx, sp, AT(F_A, 0x20), regs_sp, 0x2222, 0x10);
+	sp = call_frame(fx, sp, 0x10, AT(F_KTHREAD, 0x30));	/* func_a */
+	call_frame(fx, sp, 0x10, AT(F_FORK, 0x1f));		/* kthread_fn */
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text,
+			    "[<0>] func_c+0x15/0x100\n"
+			    "[<0>] mod_fn+0x30/0x80 [mymod]\n"
+			    "[<0>] func_b+0x40/0x100\n"
+			    "[<0>] irq_entry+0x10/0x100\n"
+			    "[<0>] func_a+0x20/0x100\n"
+			    "[<0>] kthread_fn+0x30/0x100\n"
+			    "[<0>] ret_from_fork+0x1f/0x30\n");
+	assert_null(note);
+	free(text);
+}
+
+/* A user task ends at the syscall entry's pt_regs: user ip, no note. */
+static void test_user_task(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t regs_at = STACK + STACK_SIZE - KS_PT_REGS_SIZE;
+	uint64_t thread_sp = regs_at - 0x10 - 0x18 - 0x10 - 0x28 - 56;
+	const char *note = "unset";
+	uint64_t sp;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));
+	sp = call_frame(fx, sp, 0x18, AT(F_KTHREAD, 0x40));	/* func_c */
+	sp = call_frame(fx, sp, 0x10, AT(F_SYSCALL, 0x10));	/* kthread_fn */
+	assert_int_equal(sp, regs_at);
+	regs_frame(fx, sp, USER_IP, 0x7ffc00000000ULL, 0, 0x33);
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text,
+			    "[<0>] func_c+0x15/0x100\n"
+			    "[<0>] kthread_fn+0x40/0x100\n"
+			    "[<0>] entry_syscall+0x10/0x100\n");
+	assert_null(note);
+	free(text);
+}
+
+/*
+ * func_x ends with a call to a noreturn function, so its return address
+ * is func_y's first byte.  ORC and %pB both look at ip - 1: func_x.
+ * (func_y's own ORC entry is undefined: looking it up would stop.)
+ */
+static void test_noreturn_ip_minus_1(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x2000, sp;
+	const char *note = "unset";
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));
+	sp = call_frame(fx, sp, 0x18, AT(F_Y, 0));		/* func_c */
+	sp = call_frame(fx, sp, 0x10, AT(F_KTHREAD, 0x30));	/* func_x */
+	call_frame(fx, sp, 0x10, AT(F_FORK, 0x1f));
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text,
+			    "[<0>] func_c+0x15/0x100\n"
+			    "[<0>] func_x+0x100/0x100\n"
+			    "[<0>] kthread_fn+0x30/0x100\n"
+			    "[<0>] ret_from_fork+0x1f/0x30\n");
+	assert_null(note);
+	free(text);
+}
+
+/* MAX_STACK_TRACE_DEPTH: 64 printed frames; dropped sched frames don't count. */
+static void test_cap_64(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x100, sp;
+	char *text, *last;
+	int i;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_REC, 0x11));
+	for (i = 0; i < 70; i++)
+		sp = call_frame(fx, sp, 0x10, AT(F_REC, 0x11));
+	call_frame(fx, sp, 0x10, AT(F_FORK, 0x1f));
+
+	text = walk(fx, thread_sp, NULL);
+	assert_int_equal(count_lines(text), KS_STACK_MAX_FRAMES);
+	last = strrchr(text, '[');
+	assert_string_equal(last, "[<0>] recurse_fn+0x11/0x100\n");
+	free(text);
+}
+
+/* Bad ORC data that does not move sp: stop, keep the frames so far, say why. */
+static void test_loop_stops(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x1000, sp;
+	const char *note = NULL;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));
+	sp = call_frame(fx, sp, 0x18, AT(F_LOOP, 0x10));	/* func_c */
+	ks_fake_write_u64(fx->f, sp - 8, AT(F_LOOP, 0x10));	/* loop_fn: same slot */
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text,
+			    "[<0>] func_c+0x15/0x100\n"
+			    "[<0>] loop_fn+0x10/0x100\n");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "wrong direction"));
+	free(text);
+}
+
+/* A pt_regs whose sp points back down the stack is a loop too. */
+static void test_regs_loop(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x1800, sp;
+	const char *note = NULL;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_IRQ, 0x10));
+	regs_frame(fx, sp, AT(F_A, 0x20), thread_sp, 0, 0x10);
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text, "[<0>] irq_entry+0x10/0x100\n");
+	assert_non_null(note);
+	free(text);
+}
+
+/* thread.sp outside the task stack: nothing, and a note. */
+static void test_sp_outside(void **state)
+{
+	struct fixture *fx = *state;
+	const char *note = NULL;
+	char *text;
+
+	text = walk(fx, STACK + 0x100000, &note);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	free(text);
+
+	note = NULL;
+	ks_fake_add_memory(fx->f, STACK + 0x10000, NULL, 0x1000);
+	text = walk(fx, STACK + 0x10000, &note);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	free(text);
+}
+
+/* A frame reaching past the top of the stack stops the walk there. */
+static void test_frame_past_stack(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x3e00, sp;
+	const char *note = NULL;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	call_frame(fx, sp, 0x10, AT(F_BIG, 0x10));
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text, "[<0>] big_frame_fn+0x10/0x100\n");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "outside the task stack"));
+	free(text);
+}
+
+/* Module text without ORC: the kernel's frame-pointer guess carries on. */
+static void test_fp_fallback(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x2800, sp, sched_cfa, bp;
+	const char *note = NULL;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sched_cfa = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sched_cfa, 0x10, AT(F_NOORC, 0x10));	/* schedule */
+	/*
+	 * noorc_fn did push %rbp; mov %rsp,%rbp: bp points at the saved bp,
+	 * the return address above it.  __schedule saved that bp (PREV_SP-16).
+	 */
+	bp = sp + 0x20;
+	ks_fake_write_u64(fx->f, sched_cfa - 16, bp);
+	ks_fake_write_u64(fx->f, bp, 0x3333);
+	ks_fake_write_u64(fx->f, bp + 8, AT(F_KTHREAD, 0x30));
+	call_frame(fx, bp + 16, 0x10, AT(F_FORK, 0x1f));
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text,
+			    "[<0>] noorc_fn+0x10/0x80 [noorc]\n"
+			    "[<0>] kthread_fn+0x30/0x100\n"
+			    "[<0>] ret_from_fork+0x1f/0x30\n");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "frame-pointer"));
+	free(text);
+}
+
+/* A kernel-half return address that is not text ends the walk, with a note. */
+static void test_not_text(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x2400, sp;
+	const char *note = NULL;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));
+	call_frame(fx, sp, 0x18, 0xffff888012345678ULL);
+
+	text = walk(fx, thread_sp, &note);
+	assert_string_equal(text, "[<0>] func_c+0x15/0x100\n");
+	assert_non_null(note);
+	free(text);
+}
+
+/* On a CPU: regs.ip first, then the walk from the registers. */
+static void test_on_cpu(void **state)
+{
+	struct fixture *fx = *state;
+	struct ks_stack_start st = {
+		.stack_base = STACK,
+		.stack_size = STACK_SIZE,
+		.on_cpu = true,
+	};
+	uint64_t sp = STACK + 0x3800;
+	const char *note = "unset";
+	char *text = NULL;
+
+	st.regs.ip = AT(F_A, 0x20);
+	st.regs.sp = sp;
+	sp = call_frame(fx, sp, 0x10, AT(F_KTHREAD, 0x30));
+	call_frame(fx, sp, 0x10, AT(F_FORK, 0x1f));
+
+	assert_int_equal(ks_stack_text(&fx->t, fx->orc, &st, &text, &note), 0);
+	assert_string_equal(text,
+			    "[<0>] func_a+0x20/0x100\n"
+			    "[<0>] kthread_fn+0x30/0x100\n"
+			    "[<0>] ret_from_fork+0x1f/0x30\n");
+	assert_null(note);
+	free(text);
+}
+
+static void test_no_stack(void **state)
+{
+	struct fixture *fx = *state;
+	struct ks_stack_start st = { 0 };
+	const char *note = NULL;
+	char *text = NULL;
+
+	assert_int_equal(ks_stack_text(&fx->t, fx->orc, &st, &text, &note), 0);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	free(text);
+	assert_int_equal(ks_stack_text(&fx->t, fx->orc, NULL, &text, &note), -EINVAL);
+}
+
+/* Every stored word of a random stack: the walk must end, whatever it finds. */
+static void test_garbage_stack(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t addrs[] = { AT(F_A, 0x10), AT(F_LOOP, 0x10), AT(F_IRQ, 0x10),
+			     AT(F_REC, 0x11), STACK + 0x2000, AT(F_SCHED, 0x50),
+			     AT(F_Y, 0), MOD_TEXT + 0x130, 0 };
+	unsigned int seed = 1;
+	uint64_t a;
+	char *text;
+	int i, round;
+
+	for (round = 0; round < 50; round++) {
+		for (a = STACK; a < STACK + STACK_SIZE; a += 8) {
+			seed = seed * 1103515245u + 12345u;
+			ks_fake_write_u64(fx->f, a, addrs[(seed >> 16) % 9] +
+					  ((seed >> 8) & 0x38));
+		}
+		for (i = 0; i < 4; i++) {
+			text = walk(fx, STACK + 0x1000 * (uint64_t)i + 0x40, NULL);
+			assert_true(count_lines(text) <= KS_STACK_MAX_FRAMES);
+			free(text);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test(test_find_duplicate),
+		cmocka_unit_test(test_load_chunked),
+		cmocka_unit_test(test_load_bad),
+		cmocka_unit_test(test_decode_layouts),
+		cmocka_unit_test_setup_teardown(test_blocked_task, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_task, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_noreturn_ip_minus_1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cap_64, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loop_stops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_regs_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sp_outside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_past_stack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fp_fallback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_stack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_stack, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
