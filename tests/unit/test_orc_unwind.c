@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -777,6 +778,187 @@ static void test_garbage_stack(void **state)
 	}
 }
 
+/*
+ * Real frames: tests/fixtures/orc/basic.txt holds the used stacks of 24
+ * tasks of a Debian 6.1.0-56-cloud-amd64 guest, the ORC entries their
+ * walks look up, and the guest's own /proc/PID/stack for each (record.sh
+ * says how it was made).  Replayed here, the walk must print exactly what
+ * the running kernel printed.
+ */
+#define FIXTURE		"tests/fixtures/orc/basic.txt"
+#define MAX_TASKS	64
+
+struct replay_task {
+	int pid;
+	uint64_t stack, sp;
+	char expect[4096];
+};
+
+struct replay {
+	struct ks_fake *f;
+	struct orc_spec *orc;
+	size_t nr_orc;
+	struct replay_task tasks[MAX_TASKS];
+	size_t nr_tasks;
+	uint8_t seg[KS_THREAD_SIZE_X86_64];
+	uint64_t seg_addr;
+	size_t seg_len;
+};
+
+static void replay_flush(struct replay *r)
+{
+	if (r->seg_len)
+		assert_int_equal(ks_fake_add_memory(r->f, r->seg_addr, r->seg, r->seg_len), 0);
+	r->seg_len = 0;
+}
+
+/* Consecutive "mem" lines become one segment. */
+static void replay_mem(struct replay *r, uint64_t addr, const char *hex)
+{
+	size_t n = strlen(hex) / 2, i;
+	unsigned int byte;
+
+	if (r->seg_len && (addr != r->seg_addr + r->seg_len ||
+			   r->seg_len + n > sizeof(r->seg)))
+		replay_flush(r);
+	if (!r->seg_len)
+		r->seg_addr = addr;
+	for (i = 0; i < n; i++) {
+		assert_int_equal(sscanf(hex + 2 * i, "%2x", &byte), 1);
+		r->seg[r->seg_len++] = (uint8_t)byte;
+	}
+}
+
+static struct replay_task *replay_task_of(struct replay *r, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks; i++)
+		if (r->tasks[i].pid == pid)
+			return &r->tasks[i];
+	fail_msg("fixture: expect line for unknown pid %d", pid);
+	return NULL;
+}
+
+static void replay_line(struct replay *r, char *line)
+{
+	char name[256], member[256], rest[4096];
+	unsigned long long a, b;
+	struct orc_spec *o;
+	struct replay_task *task;
+	int pid, n;
+
+	if (sscanf(line, "symbol %255s %llx", name, &a) == 2) {
+		ks_fake_add_symbol(r->f, name, a, 0, NULL);
+	} else if (sscanf(line, "sym %255s %llx %llx", name, &a, &b) == 3) {
+		ks_fake_add_symbol(r->f, name, a, b, NULL);
+	} else if (sscanf(line, "type %255s %llu", name, &a) == 2) {
+		ks_fake_add_type(r->f, name, (long)a);
+	} else if (sscanf(line, "member %255s %255s %llu", name, member, &a) == 3) {
+		ks_fake_add_member(r->f, name, member, (long)a, 8);
+	} else if (!strncmp(line, "orc ", 4)) {
+		r->orc = realloc(r->orc, (r->nr_orc + 1) * sizeof(*r->orc));
+		assert_non_null(r->orc);
+		o = &r->orc[r->nr_orc++];
+		n = sscanf(line, "orc %llx %d %d %d %d %d %d", &a, &o->sp_offset,
+			   &o->bp_offset, &o->sp_reg, &o->bp_reg, &o->type, &o->end);
+		assert_int_equal(n, 7);
+		o->ip = a;
+	} else if (sscanf(line, "task %d %llx %llx", &pid, &a, &b) == 3) {
+		assert_true(r->nr_tasks < MAX_TASKS);
+		task = &r->tasks[r->nr_tasks++];
+		task->pid = pid;
+		task->stack = a;
+		task->sp = b;
+	} else if (sscanf(line, "mem %llx %4095s", &a, rest) == 2) {
+		replay_mem(r, a, rest);
+	} else if (sscanf(line, "expect %d %n", &pid, &n) == 1) {
+		task = replay_task_of(r, pid);
+		strncat(task->expect, line + n, sizeof(task->expect) - strlen(task->expect) - 2);
+		strcat(task->expect, "\n");
+	} else if (line[0] && line[0] != '#') {
+		fail_msg("fixture: bad line '%s'", line);
+	}
+}
+
+static int orc_spec_cmp(const void *a, const void *b)
+{
+	const struct orc_spec *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* The recorded entries, sorted and de-duplicated, as vmlinux's table. */
+static void replay_orc(struct replay *r)
+{
+	uint64_t ip_addr, orc_addr;
+	size_t i, n = 0;
+
+	assert_true(r->nr_orc > 0);
+	qsort(r->orc, r->nr_orc, sizeof(*r->orc), orc_spec_cmp);
+	for (i = 0; i < r->nr_orc; i++)
+		if (!n || memcmp(&r->orc[i], &r->orc[n - 1], sizeof(*r->orc)))
+			r->orc[n++] = r->orc[i];
+	/* below the text, within reach of the int32 offsets */
+	ip_addr = (r->orc[0].ip & ~0xfffULL) - 0x10000000;
+	orc_addr = ip_addr + 0x100000;
+	ks_fake_add_symbol(r->f, "__start_orc_unwind_ip", ip_addr, 0, NULL);
+	ks_fake_add_symbol(r->f, "__stop_orc_unwind_ip", ip_addr + 4 * n, 0, NULL);
+	ks_fake_add_symbol(r->f, "__start_orc_unwind", orc_addr, 0, NULL);
+	ks_fake_add_symbol(r->f, "__stop_orc_unwind", orc_addr + KS_ORC_ENTRY_SIZE * n,
+			   0, NULL);
+	add_orc_table(r->f, ip_addr, orc_addr, r->orc, n);
+}
+
+static void test_real_stacks(void **state)
+{
+	struct replay *r = calloc(1, sizeof(*r));
+	struct ks_target t;
+	struct ks_orc *orc;
+	char line[8192];
+	FILE *fp;
+	size_t i;
+
+	(void)state;
+	assert_non_null(r);
+	fp = fopen(FIXTURE, "r");
+	if (!fp)
+		fail_msg("cannot open %s: run the tests from the top of the tree", FIXTURE);
+	r->f = ks_fake_create();
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		replay_line(r, line);
+	}
+	fclose(fp);
+	replay_flush(r);
+	replay_orc(r);
+	ks_fake_target(r->f, &t);
+	assert_int_equal(ks_orc_load(&t, &orc), 0);
+	assert_true(r->nr_tasks >= 20);
+
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct ks_stack_start st = {
+			.stack_base = r->tasks[i].stack,
+			.stack_size = KS_THREAD_SIZE_X86_64,
+			.thread_sp = r->tasks[i].sp,
+		};
+		const char *note = "unset";
+		char *text = NULL;
+
+		assert_int_equal(ks_stack_text(&t, orc, &st, &text, &note), 0);
+		if (strcmp(text, r->tasks[i].expect))
+			print_error("pid %d\n--- live\n%s--- replay\n%s", r->tasks[i].pid,
+				    r->tasks[i].expect, text);
+		assert_string_equal(text, r->tasks[i].expect);
+		assert_null(note);
+		free(text);
+	}
+	ks_orc_free(orc);
+	ks_fake_destroy(r->f);
+	free(r->orc);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -799,6 +981,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_stack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_stack, setup, teardown),
+		cmocka_unit_test(test_real_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
