@@ -1,12 +1,427 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Placeholder until --vmcore lands: fails loudly rather than pretending. */
+/*
+ * --vmcore: the kernel image of a dump, read with libkdumpfile, behind
+ * struct ks_target, so the shared walkers print what the crash extension
+ * prints without crash.
+ *
+ * libkdumpfile gives memory (it translates kernel virtual addresses with
+ * the page tables and KERNELOFFSET from the dump's VMCOREINFO) and the
+ * registers of each CPU's ELF note.  The rest comes from the vmlinux:
+ * symbols from its .symtab, types from its .BTF; module symbols from the
+ * dump itself.  Every libkdumpfile call is in this file, which the static
+ * build leaves out (kdump_absent.c stands in there).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include <libkdumpfile/kdumpfile.h>
+
+#include "btf.h"
+#include "elf_symtab.h"
+#include "format.h"
+#include "kdump_pgtable.h"
+#include "kdump_target.h"
+#include "kdump_run.h"
+#include "live_sample.h"
+#include "module_syms.h"
+#include "orc.h"
 #include "target_kdump.h"
+
+#define BANNER_MAX	1024
+
+struct ks_kdump {
+	kdump_ctx_t *kd;
+	int fd;
+	struct ks_elf_symtab *syms;
+	struct ks_btf *btf;
+	struct ks_module_syms *mods;
+	int64_t kaslr;
+	int pt_levels;
+	uint64_t page_offset;		/* page_offset_base: the direct map */
+	long off_task_mm, off_mm_pgd;	/* -ENOENT until first needed */
+	bool offsets_known;
+};
+
+static int kd_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	struct ks_kdump *kt = ctx;
+	size_t got = len;
+
+	if (kdump_read(kt->kd, KDUMP_KVADDR, kaddr, buf, &got) != KDUMP_OK)
+		return -EFAULT;
+	return 0;
+}
+
+static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_kdump *kt = ctx;
+	size_t got = len;
+
+	if (kdump_read(kt->kd, KDUMP_KPHYSADDR, paddr, buf, &got) != KDUMP_OK)
+		return -EFAULT;
+	return 0;
+}
+
+static long kd_member_offset(void *ctx, const char *type, const char *member)
+{
+	struct ks_kdump *kt = ctx;
+
+	return ks_btf_member_offset(kt->btf, type, member);
+}
+
+static long kd_type_size(void *ctx, const char *type)
+{
+	struct ks_kdump *kt = ctx;
+
+	return ks_btf_type_size(kt->btf, type);
+}
+
+static long kd_member_size(void *ctx, const char *type, const char *member)
+{
+	struct ks_kdump *kt = ctx;
+
+	return ks_btf_member_size(kt->btf, type, member);
+}
+
+/*
+ * User memory of a task, through task->mm->pgd.  A kernel thread has no
+ * mm: -EFAULT, as access_remote_vm() would give nothing.
+ */
+static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			size_t len)
+{
+	struct ks_kdump *kt = ctx;
+	struct ks_pgtable pt = {
+		.read_phys = kd_read_phys,
+		.arg = kt,
+		.levels = kt->pt_levels,
+	};
+	uint64_t mm, pgd;
+	int ret;
+
+	if (!kt->offsets_known) {
+		kt->off_task_mm = ks_btf_member_offset(kt->btf, "task_struct", "mm");
+		kt->off_mm_pgd = ks_btf_member_offset(kt->btf, "mm_struct", "pgd");
+		kt->offsets_known = true;
+	}
+	if (kt->off_task_mm < 0 || kt->off_mm_pgd < 0 || !kt->page_offset)
+		return -ENOENT;
+	ret = kd_read(kt, task + (uint64_t)kt->off_task_mm, &mm, sizeof(mm));
+	if (ret)
+		return ret;
+	if (!mm)
+		return -EFAULT;
+	ret = kd_read(kt, mm + (uint64_t)kt->off_mm_pgd, &pgd, sizeof(pgd));
+	if (ret)
+		return ret;
+	/* mm->pgd is a direct-map address: __pa() is a subtraction. */
+	pt.pgd = pgd - kt->page_offset;
+	return ks_pgtable_read(&pt, uaddr, buf, len);
+}
+
+static int kd_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+{
+	struct ks_kdump *kt = ctx;
+
+	return ks_elf_symtab_addr(kt->syms, name, addr_ret);
+}
+
+static int kd_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+{
+	struct ks_kdump *kt = ctx;
+
+	if (!ks_elf_symtab_lookup(kt->syms, addr, sym_ret))
+		return 0;
+	if (kt->mods)
+		return ks_module_syms_lookup(kt->mods, addr, sym_ret);
+	return -ENOENT;
+}
+
+static int cpu_reg(struct ks_kdump *kt, int cpu, const char *reg,
+		   uint64_t *val_ret)
+{
+	char key[64];
+	kdump_num_t v;
+
+	snprintf(key, sizeof(key), "cpu.%d.reg.%s", cpu, reg);
+	if (kdump_get_number_attr(kt->kd, key, &v) != KDUMP_OK)
+		return -ENOENT;
+	*val_ret = v;
+	return 0;
+}
+
+/* The NT_PRSTATUS registers libkdumpfile names cpu.N.reg.*, in pt_regs order. */
+static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	static const char *const names[16] = {
+		[KS_PT_R15] = "r15", [KS_PT_R14] = "r14", [KS_PT_R13] = "r13",
+		[KS_PT_R12] = "r12", [KS_PT_BP] = "rbp", [KS_PT_BX] = "rbx",
+		[KS_PT_R11] = "r11", [KS_PT_R10] = "r10", [KS_PT_R9] = "r9",
+		[KS_PT_R8] = "r8", [KS_PT_AX] = "rax", [KS_PT_CX] = "rcx",
+		[KS_PT_DX] = "rdx", [KS_PT_SI] = "rsi", [KS_PT_DI] = "rdi",
+		[KS_PT_ORIG_AX] = "orig_rax",
+	};
+	struct ks_kdump *kt = ctx;
+	struct ks_regs r;
+	int i, ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = cpu_reg(kt, cpu, "rip", &r.ip);
+	if (!ret)
+		ret = cpu_reg(kt, cpu, "rsp", &r.sp);
+	if (!ret)
+		ret = cpu_reg(kt, cpu, "rbp", &r.bp);
+	for (i = 0; !ret && i < 16; i++)
+		ret = cpu_reg(kt, cpu, names[i], &r.r[i]);
+	if (ret)
+		return ret;
+	*regs_ret = r;
+	return 0;
+}
+
+static const struct ks_target_ops kdump_ops = {
+	.read = kd_read,
+	.read_user = kd_read_user,
+	.symbol = kd_symbol,
+	.lookup = kd_lookup,
+	.member_offset = kd_member_offset,
+	.type_size = kd_type_size,
+	.member_size = kd_member_size,
+	.cpu_regs = kd_cpu_regs,
+};
+
+void ks_kdump_close(struct ks_kdump *kt)
+{
+	if (!kt)
+		return;
+	ks_module_syms_free(kt->mods);
+	ks_btf_free(kt->btf);
+	ks_elf_symtab_free(kt->syms);
+	if (kt->kd)
+		kdump_free(kt->kd);
+	if (kt->fd >= 0)
+		close(kt->fd);
+	free(kt);
+}
+
+/* A VMCOREINFO line as a number in base; -ENOENT without it. */
+static int vmcoreinfo_num(struct ks_kdump *kt, const char *key, int base,
+			  int64_t *val_ret)
+{
+	char *val = NULL, *end;
+	long long v;
+	int ret = -ENOENT;
+
+	if (kdump_vmcoreinfo_line(kt->kd, key, &val) != KDUMP_OK || !val)
+		goto out;
+	errno = 0;
+	v = strtoll(val, &end, base);
+	if (errno || end == val)
+		goto out;
+	*val_ret = v;
+	ret = 0;
+out:
+	free(val);
+	return ret;
+}
+
+/*
+ * The KASLR shift: VMCOREINFO's KERNELOFFSET (hex), else the distance
+ * between SYMBOL(_stext) there and _stext in the vmlinux, else none.
+ */
+static void find_kaslr(struct ks_kdump *kt)
+{
+	kdump_addr_t stext;
+	uint64_t link;
+	int64_t off;
+
+	if (!vmcoreinfo_num(kt, "KERNELOFFSET", 16, &off)) {
+		kt->kaslr = off;
+		return;
+	}
+	kt->kaslr = 0;
+	if (kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
+	    !ks_elf_symtab_addr(kt->syms, "_stext", &link))
+		kt->kaslr = (int64_t)(stext - link);
+}
+
+static int open_dump(struct ks_kdump *kt, const char *path)
+{
+	kt->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (kt->fd < 0) {
+		fprintf(stderr, "kstack: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	kt->kd = kdump_new();
+	if (!kt->kd) {
+		fprintf(stderr, "kstack: out of memory\n");
+		return -1;
+	}
+	if (kdump_open_fd(kt->kd, kt->fd) != KDUMP_OK) {
+		fprintf(stderr, "kstack: cannot read %s as a dump: %s\n", path,
+			kdump_get_err(kt->kd));
+		return -1;
+	}
+	if (kdump_set_string_attr(kt->kd, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
+		fprintf(stderr, "kstack: %s: cannot set up Linux address translation: %s\n",
+			path, kdump_get_err(kt->kd));
+		return -1;
+	}
+	return 0;
+}
+
+/* A readable printout of a banner for a message: up to the newline. */
+static void print_banner(const char *who, const char *b)
+{
+	fprintf(stderr, "  %s: %.*s\n", who, (int)strcspn(b, "\n"), b);
+}
+
+/*
+ * The vmlinux must be the one the dump ran: its linux_banner string
+ * (version, build host, date) must be in the dump's memory where the
+ * vmlinux says, after the KASLR shift.
+ */
+static int check_banner(struct ks_kdump *kt, const char *vmcore,
+			const char *vmlinux)
+{
+	char want[BANNER_MAX], have[BANNER_MAX];
+	uint64_t addr;
+	size_t len;
+
+	if (ks_elf_symtab_addr(kt->syms, "linux_banner", &addr) ||
+	    ks_elf_read(kt->syms, addr, want, sizeof(want) - 1)) {
+		fprintf(stderr, "kstack: %s has no linux_banner: not a vmlinux?\n",
+			vmlinux);
+		return -1;
+	}
+	want[sizeof(want) - 1] = '\0';
+	len = strlen(want) + 1;
+	if (kd_read(kt, addr, have, len)) {
+		fprintf(stderr, "kstack: %s does not match %s: the dump has no "
+			"memory at linux_banner (0x%" PRIx64 ")\n",
+			vmlinux, vmcore, addr);
+		return -1;
+	}
+	if (memcmp(want, have, len)) {
+		have[sizeof(have) - 1] = '\0';
+		fprintf(stderr, "kstack: %s does not match %s:\n", vmlinux,
+			vmcore);
+		print_banner("vmlinux", want);
+		print_banner("vmcore ", have);
+		return -1;
+	}
+	return 0;
+}
+
+/* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
+static int load_btf(struct ks_kdump *kt, const char *vmlinux)
+{
+	uint64_t start, stop;
+	const void *sec;
+	void *buf;
+	size_t size;
+	int ret;
+
+	sec = ks_elf_section(kt->syms, ".BTF", &size);
+	if (sec) {
+		ret = ks_btf_load(sec, size, &kt->btf);
+		goto out;
+	}
+	ret = -ENOENT;
+	if (ks_elf_symtab_addr(kt->syms, "__start_BTF", &start) ||
+	    ks_elf_symtab_addr(kt->syms, "__stop_BTF", &stop) || stop <= start ||
+	    stop - start > (256u << 20))
+		goto out;
+	size = stop - start;
+	buf = malloc(size);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = kd_read(kt, start, buf, size);
+	if (!ret)
+		ret = ks_btf_load(buf, size, &kt->btf);
+	free(buf);
+out:
+	if (ret)
+		fprintf(stderr, "kstack: no usable BTF in %s or the dump (%s): "
+			"a kernel with CONFIG_DEBUG_INFO_BTF is needed\n",
+			vmlinux, strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+static void find_paging(struct ks_kdump *kt)
+{
+	uint64_t addr;
+	int64_t l5 = 0;
+
+	kt->pt_levels = 4;
+	if (!vmcoreinfo_num(kt, "NUMBER(pgtable_l5_enabled)", 10, &l5) && l5)
+		kt->pt_levels = 5;
+	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
+	if (ks_elf_symtab_addr(kt->syms, "page_offset_base", &addr) ||
+	    kd_read(kt, addr, &kt->page_offset, sizeof(kt->page_offset)))
+		kt->page_offset = 0;
+}
+
+int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
+		  struct ks_kdump **kd_ret, struct ks_target *t_ret)
+{
+	struct ks_kdump *kt;
+	int ret;
+
+	kt = calloc(1, sizeof(*kt));
+	if (!kt) {
+		fprintf(stderr, "kstack: out of memory\n");
+		return -1;
+	}
+	kt->fd = -1;
+	if (open_dump(kt, vmcore))
+		goto fail;
+	ret = ks_elf_symtab_open(vmlinux, &kt->syms);
+	if (ret) {
+		fprintf(stderr, "kstack: cannot read symbols from %s: %s\n",
+			vmlinux, ret == -ENOEXEC ? "not an ELF64 file" :
+			ret == -ENOENT ? "no .symtab" : strerror(-ret));
+		goto fail;
+	}
+	find_kaslr(kt);
+	ks_elf_symtab_set_offset(kt->syms, kt->kaslr);
+	if (check_banner(kt, vmcore, vmlinux) || load_btf(kt, vmlinux))
+		goto fail;
+	find_paging(kt);
+	t_ret->ops = &kdump_ops;
+	t_ret->ctx = kt;
+	/* Without module symbols module frames print as bare addresses. */
+	ret = ks_module_syms_load(t_ret, &kt->mods);
+	if (ret && verbose)
+		fprintf(stderr, "kstack: no module symbols: %s\n", strerror(-ret));
+	*kd_ret = kt;
+	return 0;
+fail:
+	ks_kdump_close(kt);
+	return -1;
+}
 
 int ks_kdump_run(const struct ks_options *opts)
 {
-	(void)opts;
-	fprintf(stderr, "kstack: --vmcore is not available in this build\n");
-	return 4;
+	struct ks_kdump *kt;
+	struct ks_target t;
+	int status;
+
+	if (!opts->vmlinux) {
+		fprintf(stderr, "kstack: --vmcore needs --vmlinux VMLINUX\n");
+		return KS_EXIT_USAGE;
+	}
+	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t))
+		return KS_EXIT_ERROR;
+	status = ks_kdump_sample(&t, opts);
+	ks_kdump_close(kt);
+	return status;
 }

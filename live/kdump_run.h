@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One sample of a kernel image, printed like the crash extension prints
+ * it: the part of --vmcore that knows nothing of libkdumpfile.
+ */
+#ifndef KS_KDUMP_RUN_H
+#define KS_KDUMP_RUN_H
+
+#include "options.h"
+#include "target.h"
+
+/* Walks the tasks of t, prints the sample; returns the exit status. */
+int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts);
+
+#endif /* KS_KDUMP_RUN_H */
