@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Who hooked the kernel: kprobes and ftrace records, shared by both halves.
+ *
+ * The live tool parses /sys/kernel/debug/kprobes/list and
+ * /sys/kernel/tracing/enabled_functions into these records; the crash
+ * extension computes the same records from kernel memory.  One formatter
+ * prints both, so the two outputs agree by construction.  The line formats
+ * are the kernel's own (Linux 6.1 kernel/kprobes.c report_probe() and
+ * kernel/trace/ftrace.c t_show()), trailing spaces included.
+ */
+#ifndef KS_HOOKS_H
+#define KS_HOOKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "target.h"
+
+/* KSYM_NAME_LEN of 6.1 is 512; a %pS text adds offset, size and module. */
+#define KS_HOOK_NAME_LEN	512
+#define KS_HOOK_MOD_LEN		64
+#define KS_HOOK_TEXT_LEN	(KS_HOOK_NAME_LEN + KS_HOOK_MOD_LEN + 48)
+
+/* struct kprobe.flags (include/linux/kprobes.h, unchanged since 4.x). */
+#define KS_KPROBE_FL_GONE	1u
+#define KS_KPROBE_FL_DISABLED	2u
+#define KS_KPROBE_FL_OPTIMIZED	4u
+#define KS_KPROBE_FL_FTRACE	8u
+
+/* What is written at a probed address, as the crash side reads it. */
+enum ks_kprobe_code {
+	KS_CODE_UNKNOWN,	/* not read (live) or unreadable */
+	KS_CODE_INT3,		/* cc: a plain kprobe */
+	KS_CODE_JMP,		/* e9: an optimized kprobe */
+	KS_CODE_CALL,		/* e8: an ftrace call (kprobe on an ftrace site) */
+	KS_CODE_FTRACE_NOP,	/* 0f 1f 44 00 00: an idle ftrace site */
+	KS_CODE_OTHER,		/* anything else: the original instruction */
+};
+
+/* One line of kprobes/list: one real probe (aggregators are unfolded). */
+struct ks_kprobe {
+	uint64_t addr;		/* p->addr, printed with %px */
+	char type;		/* 'k', or 'r' for a kretprobe */
+	bool has_sym;		/* kallsyms knew the address */
+	char sym[KS_HOOK_NAME_LEN];
+	uint64_t offset;
+	char module[KS_HOOK_MOD_LEN];	/* "" for vmlinux */
+	unsigned int flags;	/* GONE / DISABLED, of the probe itself */
+	unsigned int aggr_flags; /* OPTIMIZED / FTRACE, of its aggregator */
+
+	/* Known to the crash side only (valid when "detailed" is set). */
+	bool detailed;
+	uint64_t kaddr;		/* the struct kprobe */
+	uint64_t aggr_kaddr;	/* its aggregator, 0 when not aggregated */
+	uint64_t pre_handler, post_handler;
+	uint64_t ret_handler, entry_handler;	/* kretprobe only */
+	uint64_t nmissed;
+	enum ks_kprobe_code code;
+	uint8_t bytes[8];	/* at addr, as read */
+	uint8_t opcode;		/* kprobe.opcode: the saved first byte */
+	bool code_checked;	/* expected code was computed */
+	bool code_in_place;
+	const char *error;	/* a static reason the probe is only partly known */
+};
+
+/* At most this many trampolines per record (t_show walks every ops). */
+#define KS_FTRACE_MAX_TRAMPS	8
+
+struct ks_ftrace_tramp {
+	char tramp[KS_HOOK_TEXT_LEN];	/* %pS of ops->trampoline */
+	char func[KS_HOOK_TEXT_LEN];	/* %pS of ops->func */
+	char target[KS_HOOK_TEXT_LEN];	/* %pS after " ->", "" for none */
+};
+
+/* One enabled dyn_ftrace record: one line of enabled_functions. */
+struct ks_ftrace_rec {
+	uint64_t ip;		/* crash side only; 0 when parsed */
+	bool invalid;		/* print_rec() failed: the name only */
+	char func[KS_HOOK_NAME_LEN];
+	char module[KS_HOOK_MOD_LEN];	/* "" for vmlinux */
+	long refcount;
+	bool regs, ipmodify, direct;
+	bool tramp_en;
+	bool tramp_error;	/* "\ttramp: ERROR!" */
+	size_t nr_tramps;
+	struct ks_ftrace_tramp tramps[KS_FTRACE_MAX_TRAMPS];
+	char target[KS_HOOK_TEXT_LEN];	/* " ->%pS" without TRAMP_EN */
+	char direct_to[KS_HOOK_TEXT_LEN]; /* "\n\tdirect-->%pS", "" for none */
+};
+
+/* A growable array of records; free with ks_hooks_list_free(). */
+struct ks_kprobe_list {
+	struct ks_kprobe *v;
+	size_t n, cap;
+	size_t unparsed;	/* live: lines kept verbatim in raw */
+};
+
+struct ks_ftrace_list {
+	struct ks_ftrace_rec *v;
+	size_t n, cap;
+};
+
+struct ks_kprobe *ks_kprobe_list_add(struct ks_kprobe_list *l);
+struct ks_ftrace_rec *ks_ftrace_list_add(struct ks_ftrace_list *l);
+void ks_kprobe_list_free(struct ks_kprobe_list *l);
+void ks_ftrace_list_free(struct ks_ftrace_list *l);
+
+/* ------------------------------------------------------------ formatting */
+
+/*
+ * The line report_probe() prints, without the newline.  Returns the
+ * length of the whole text like snprintf.
+ */
+int ks_kprobe_format(const struct ks_kprobe *p, char *buf, size_t len);
+
+/*
+ * The text t_show() prints for one record, without the final newline (a
+ * direct call adds an inner "\n\tdirect-->..." line).  Returns the length
+ * like snprintf.
+ */
+int ks_ftrace_format(const struct ks_ftrace_rec *r, char *buf, size_t len);
+
+/* Parse one line; 0, or -EINVAL when it is not in the kernel's format. */
+int ks_kprobe_parse(const char *line, struct ks_kprobe *p);
+/*
+ * Parse one record: line is the record line, and direct_line the next
+ * line when it starts with "\tdirect-->" (else NULL).
+ */
+int ks_ftrace_parse(const char *line, const char *direct_line,
+		    struct ks_ftrace_rec *r);
+
+/* %pS: "name+0xOFF/0xSIZE [module]" of addr itself, or "0x%lx". */
+int ks_sym_format_pS(const struct ks_target *t, uint64_t addr, char *buf,
+		     size_t len);
+
+/* The module named in a %pS text ("... [mod]"), or "" for vmlinux. */
+void ks_pS_module(const char *text, char *mod, size_t len);
+
+/*
+ * The section that follows the kernel-format lines, headed "== summary":
+ * counts and owner modules, computed from the records alone so that the
+ * live tool and the crash command print the same line.
+ */
+void ks_kprobe_summary(FILE *out, const struct ks_kprobe_list *l);
+void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l);
+
+/* -v detail of one probe (crash side), four spaces indented. */
+void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
+			    const struct ks_kprobe *p);
+
+/* Print every record, one kernel-format line each. */
+void ks_kprobe_print_all(FILE *out, const struct ks_target *t,
+			 const struct ks_kprobe_list *l, bool verbose);
+void ks_ftrace_print_all(FILE *out, const struct ks_ftrace_list *l);
+
+/* ------------------------------------------------------------ walkers */
+
+/* Offsets and addresses the kprobe walker needs, filled once. */
+int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
+		   FILE *err);
+/* kprobes_all_disarmed read from memory: 1 armed, 0 disarmed, <0 error. */
+int ks_kprobes_enabled(const struct ks_target *t);
+
+/* One ftrace_ops on ftrace_ops_list, for -F -v. */
+struct ks_ftrace_ops {
+	uint64_t kaddr;
+	uint64_t func, flags, trampoline, trampoline_size, private_data;
+	uint64_t saved_func;
+	uint64_t filter_hash, notrace_hash;	/* struct ftrace_hash * */
+	uint64_t *filter, *notrace;	/* the ips, malloc'ed */
+	size_t nr_filter, nr_notrace;
+	bool filter_err, notrace_err;
+	const char *error;
+};
+
+struct ks_ftrace_ops_list {
+	struct ks_ftrace_ops *v;
+	size_t n, cap;
+	const char *error;	/* the list ended early: why */
+};
+
+void ks_ftrace_ops_list_free(struct ks_ftrace_ops_list *l);
+int ks_ftrace_ops_walk(const struct ks_target *t,
+		       struct ks_ftrace_ops_list *out, FILE *err);
+/* Fills out from ftrace_pages_start; ops is the walked ftrace_ops_list. */
+int ks_ftrace_walk(const struct ks_target *t,
+		   const struct ks_ftrace_ops_list *ops,
+		   struct ks_ftrace_list *out, FILE *err);
+/* ftrace_ops.flags as "ENABLED|DYNAMIC|...". */
+void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len);
+void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
+			 const struct ks_ftrace_ops_list *l);
+/* Modules owning ops handlers (or the ops), for the crash-only summary. */
+void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
+			  const struct ks_ftrace_ops_list *l);
+void ks_kprobe_owners(FILE *out, const struct ks_target *t,
+		      const struct ks_kprobe_list *l);
+
+#endif /* KS_HOOKS_H */
