@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack --vmcore (libkdumpfile, no crash) against the live capture made in
+# the same guest just before the dump: every task that was not running
+# while `kstack -a -H` ran in the guest must print the same task line
+# (state, start time, command) and the same stack.  Also: a vmlinux that
+# does not belong to the dump and a file that is not a dump are refused.
+# KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
+kstack=${KSTACK:-$top/build/kstack}
+passed=0
+failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ] || [ ! -s "$dir/live/kstack-a.txt" ]; then
+	echo "SKIP: no vmcore in $dir"
+	exit 0
+fi
+if [ ! -x "$kstack" ]; then
+	fail "no kstack binary at $kstack"
+	finish
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# One line per task: "PID<TAB>task line<TAB>stack frames joined by |".
+records() {
+	awk '
+	function flush(i) {
+		for (i = 0; i < n; i++) {
+			split(task[i], f, " +")
+			printf "%s\t%s\t%s\n", f[2], task[i], stack
+		}
+		n = 0; stack = ""; instack = 0
+	}
+	/^zzz </ { next }
+	/^PID:/ { if (instack) flush(); task[n++] = $0; next }
+	/^Stack:$/ { instack = 1; stack = ""; next }
+	/^$/ { if (instack) flush(); next }
+	instack { stack = stack $0 "|" }
+	END { if (instack) flush() }
+	' "$1" | sort -n
+}
+
+start=$(date +%s.%N)
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" -a -H \
+	>"$tmp/dump.txt" 2>"$tmp/err.txt"
+rc=$?
+end=$(date +%s.%N)
+secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+if [ "$rc" -eq 0 ] && [ -s "$tmp/dump.txt" ]; then
+	pass "kstack --vmcore -a -H exits 0 in ${secs}s"
+else
+	fail "kstack --vmcore -a -H exited $rc; stderr:"
+	sed 's/^/  | /' "$tmp/err.txt" | head -n 20
+	finish
+fi
+
+# The header names the guest.
+live_host=$(sed -n '1s/^zzz <.* - //p' "$dir/live/kstack-a.txt")
+dump_host=$(sed -n '1s/^zzz <.* - //p' "$tmp/dump.txt")
+if [ -n "$live_host" ] && [ "$live_host" = "$dump_host" ]; then
+	pass "header names host $dump_host"
+else
+	fail "header host '$dump_host', live capture '$live_host'"
+fi
+
+records "$dir/live/kstack-a.txt" >"$tmp/live.rec"
+records "$tmp/dump.txt" >"$tmp/dump.rec"
+
+# Tasks whose stack was not stable while the live capture ran: those the
+# capture saw running (state R) and the capture's own helper processes.
+{
+	awk -F'\t' '$2 ~ /State: +R /' "$tmp/live.rec" | cut -f1
+	grep -v '^#' "$dir/live/running.txt" 2>/dev/null | awk '{ print $1 }'
+	sed -n 's/^\(helper_pid\|kstack_[A-Za-z]*_pid\): //p' "$dir/live/capture.txt" 2>/dev/null
+} | sort -u >"$tmp/unstable"
+
+# One pass: the dump's records by PID, then every live one against them.
+# Prints up to five differences, then "same differ skipped gone total".
+awk -F'\t' '
+	FILENAME == ARGV[1] { unstable[$1] = 1; next }
+	FILENAME == ARGV[2] { dump[$1] = $2 "\t" $3; next }
+	{
+		total++
+		if ($1 in unstable) { skipped++; next }
+		if (!($1 in dump)) { gone++; next }
+		if (dump[$1] == $2 "\t" $3) { same++; next }
+		if (++differ <= 5) {
+			split(dump[$1], d, "\t")
+			sub(/\|$/, "", $3)
+			sub(/\|$/, "", d[2])
+			gsub(/\|/, "\n          ", $3)
+			gsub(/\|/, "\n          ", d[2])
+			printf "  task %s differs:\n    live: %s\n          %s\n", $1, $2, $3
+			printf "    dump: %s\n          %s\n", d[1], d[2]
+		}
+	}
+	END { printf "%d %d %d %d %d\n", same, differ, skipped, gone, total }
+' "$tmp/unstable" "$tmp/dump.rec" "$tmp/live.rec" >"$tmp/compare.txt"
+head -n -1 "$tmp/compare.txt"
+read -r same differ skipped gone total < <(tail -n 1 "$tmp/compare.txt")
+echo "tasks: $total live, $same match, $differ differ, $skipped running during the capture, $gone not in the dump"
+if [ "$differ" -eq 0 ] && [ "$same" -gt 0 ]; then
+	pass "$same tasks print the same line and stack as in the live capture"
+else
+	fail "$differ of $((same + differ)) stable tasks differ from the live capture"
+fi
+
+# Refusals: a file that is not a dump, and a vmlinux that is not this
+# dump's (an ELF whose linux_banner is not where the dump has it).
+printf 'not a dump\n' >"$tmp/notdump"
+"$kstack" --vmcore "$tmp/notdump" --vmlinux "$dir/vmlinux" -a >/dev/null 2>"$tmp/err1.txt"
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q 'cannot read' "$tmp/err1.txt"; then
+	pass "a file that is not a dump is refused (exit $rc)"
+else
+	fail "not-a-dump: exit $rc, stderr: $(head -c 300 "$tmp/err1.txt")"
+fi
+
+cat >"$tmp/fake.c" <<'EOF'
+const char linux_banner[] = "Linux version 0.0.0-fake (nobody@nowhere) #1\n";
+void _start(void) { for (;;); }
+EOF
+if gcc -nostdlib -static -o "$tmp/fake-vmlinux" "$tmp/fake.c" 2>/dev/null; then
+	"$kstack" --vmcore "$dir/vmcore" --vmlinux "$tmp/fake-vmlinux" -a >/dev/null 2>"$tmp/err2.txt"
+	rc=$?
+	if [ "$rc" -ne 0 ] && grep -q 'does not match' "$tmp/err2.txt"; then
+		pass "a vmlinux of another kernel is refused (exit $rc)"
+	else
+		fail "wrong vmlinux: exit $rc, stderr: $(head -c 300 "$tmp/err2.txt")"
+	fi
+else
+	echo "note: no gcc to build a fake vmlinux; mismatch check not run"
+fi
+
+finish
