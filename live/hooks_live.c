@@ -1,12 +1,269 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Placeholder until -K/-F lands: fails loudly rather than pretending. */
+/*
+ * kstack -K / -F on the running kernel: the kernel's own lists
+ * (debugfs kprobes/list, tracefs enabled_functions) parsed into the shared
+ * records and printed back by the shared formatter, so that the crash
+ * command, which computes the same records from a vmcore, prints the same
+ * lines.  A line the parser does not understand is shown as read: the
+ * kernel is the authority, not our parser.  The live-only sections
+ * (kprobe_events, the tracer and its filters) follow, headed "== ".
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "hooks.h"
 #include "hooks_live.h"
+#include "live_sample.h"
+#include "tracefs.h"
+
+struct lines {
+	char **v;
+	size_t n;
+};
+
+static void lines_free(struct lines *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/* Every line of path without its newline; 0 or -errno. */
+static int read_lines(const char *path, struct lines *out)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, vcap = 0;
+	ssize_t len;
+	int ret = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	if (!f)
+		return -errno;
+	errno = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (out->n == vcap) {
+			size_t ncap = vcap ? vcap * 2 : 64;
+			char **nv = realloc(out->v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				ret = -ENOMEM;
+				break;
+			}
+			out->v = nv;
+			vcap = ncap;
+		}
+		out->v[out->n] = strdup(line);
+		if (!out->v[out->n]) {
+			ret = -ENOMEM;
+			break;
+		}
+		out->n++;
+	}
+	/* getline() sets errno on a read error (EPERM under lockdown) */
+	if (!ret && ferror(f))
+		ret = errno ? -errno : -EIO;
+	free(line);
+	fclose(f);
+	if (ret)
+		lines_free(out);
+	return ret;
+}
+
+static int status_of(int err)
+{
+	return err == -EPERM || err == -EACCES ? KS_EXIT_PERM : KS_EXIT_ERROR;
+}
+
+static void explain(const char *path, int err, const char *missing)
+{
+	if (err == -ENOENT)
+		fprintf(stderr, "kstack: %s does not exist: %s\n", path, missing);
+	else if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "kstack: %s: %s (needs root; a locked-down "
+			"kernel refuses it)\n", path, strerror(-err));
+	else
+		fprintf(stderr, "kstack: %s: %s\n", path, strerror(-err));
+}
+
+/* A headed section with the file's lines, or why there are none. */
+static void section(FILE *out, const char *title, const char *dir,
+		    const char *name, const char *why)
+{
+	char path[PATH_MAX + 64];
+	struct lines l;
+	size_t i;
+	int ret;
+
+	fprintf(out, "== %s\n", title);
+	if (!dir[0]) {
+		fprintf(out, "(not available: %s)\n", why);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = read_lines(path, &l);
+	if (ret) {
+		fprintf(out, "(not available: %s: %s)\n", path, strerror(-ret));
+		return;
+	}
+	if (!l.n)
+		fputs("(none)\n", out);
+	for (i = 0; i < l.n; i++)
+		fprintf(out, "%s\n", l.v[i]);
+	lines_free(&l);
+}
+
+/* The kernel-format lines, checked by a parse and print round trip. */
+static void print_kprobe_lines(FILE *out, const struct lines *in,
+			       struct ks_kprobe_list *l)
+{
+	char buf[KS_HOOK_TEXT_LEN + 128];
+	struct ks_kprobe p;
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		if (!ks_kprobe_parse(in->v[i], &p) &&
+		    ks_kprobe_format(&p, buf, sizeof(buf)) < (int)sizeof(buf) &&
+		    !strcmp(buf, in->v[i])) {
+			struct ks_kprobe *r = ks_kprobe_list_add(l);
+
+			if (r)
+				*r = p;
+			fprintf(out, "%s\n", buf);
+			continue;
+		}
+		if (!l->unparsed++)
+			fprintf(stderr, "kstack: kprobes/list line %zu is not in "
+				"the expected format, shown as read\n", i + 1);
+		fprintf(out, "%s\n", in->v[i]);
+	}
+}
+
+static int do_kprobes(const struct ks_tracefs *fs, FILE *out)
+{
+	struct ks_kprobe_list l = { 0 };
+	char path[PATH_MAX + 64];
+	struct lines in;
+	int ret;
+
+	if (!fs->debugfs[0]) {
+		fprintf(stderr, "kstack: no kprobes list: %s\n", fs->why_debugfs);
+		return KS_EXIT_ERROR;
+	}
+	snprintf(path, sizeof(path), "%s/kprobes/list", fs->debugfs);
+	ret = read_lines(path, &in);
+	if (ret) {
+		explain(path, ret, "this kernel has no kprobes (CONFIG_KPROBES) "
+			"or no debugfs for them");
+		return status_of(ret);
+	}
+	print_kprobe_lines(out, &in, &l);
+	lines_free(&in);
+	ks_kprobe_summary(out, &l);
+	ks_kprobe_list_free(&l);
+	section(out, "kprobes enabled", fs->debugfs, "kprobes/enabled",
+		fs->why_debugfs);
+	section(out, "kprobe_events", fs->tracefs, "kprobe_events",
+		fs->why_tracefs);
+	return KS_EXIT_OK;
+}
+
+static void print_ftrace_lines(FILE *out, const struct lines *in,
+			       struct ks_ftrace_list *l, size_t *unparsed)
+{
+	size_t len = sizeof(struct ks_ftrace_rec) + 256, i;
+	char *buf = malloc(len);
+	struct ks_ftrace_rec *r;
+
+	if (!buf)
+		return;
+	for (i = 0; i < in->n; i++) {
+		const char *direct = NULL;
+
+		/* "\n\tdirect-->%pS" continues the record on a line of its own */
+		if (i + 1 < in->n && !strncmp(in->v[i + 1], "\tdirect-->", 10))
+			direct = in->v[i + 1];
+		r = ks_ftrace_list_add(l);
+		if (r && !ks_ftrace_parse(in->v[i], direct, r) &&
+		    ks_ftrace_format(r, buf, len) < (int)len &&
+		    !strncmp(buf, in->v[i], strlen(in->v[i])) &&
+		    (!direct || (buf[strlen(in->v[i])] == '\n' &&
+				 !strcmp(buf + strlen(in->v[i]) + 1, direct)))) {
+			fprintf(out, "%s\n", buf);
+			i += direct != NULL;
+			continue;
+		}
+		if (r)
+			l->n--;
+		if (!(*unparsed)++)
+			fprintf(stderr, "kstack: enabled_functions line %zu is not "
+				"in the expected format, shown as read\n", i + 1);
+		fprintf(out, "%s\n", in->v[i]);
+	}
+	free(buf);
+}
+
+static int do_ftrace(const struct ks_tracefs *fs, FILE *out)
+{
+	struct ks_ftrace_list l = { 0 };
+	char path[PATH_MAX + 64];
+	size_t unparsed = 0;
+	struct lines in;
+	int ret;
+
+	if (!fs->tracefs[0]) {
+		fprintf(stderr, "kstack: no enabled_functions: %s\n",
+			fs->why_tracefs);
+		return KS_EXIT_ERROR;
+	}
+	snprintf(path, sizeof(path), "%s/enabled_functions", fs->tracefs);
+	ret = read_lines(path, &in);
+	if (ret) {
+		explain(path, ret, "this kernel has no dynamic ftrace "
+			"(CONFIG_DYNAMIC_FTRACE)");
+		return status_of(ret);
+	}
+	print_ftrace_lines(out, &in, &l, &unparsed);
+	lines_free(&in);
+	ks_ftrace_summary(out, &l);
+	if (unparsed)
+		fprintf(out, "%zu lines not in the kernel's format (shown as read)\n",
+			unparsed);
+	ks_ftrace_list_free(&l);
+	section(out, "current_tracer", fs->tracefs, "current_tracer", "");
+	section(out, "set_ftrace_filter", fs->tracefs, "set_ftrace_filter", "");
+	section(out, "set_ftrace_notrace", fs->tracefs, "set_ftrace_notrace", "");
+	return KS_EXIT_OK;
+}
 
 int ks_hooks_live(const struct ks_options *opts)
 {
-	(void)opts;
-	fprintf(stderr, "kstack: -K/-F is not available in this build\n");
-	return 4;
+	struct ks_tracefs fs;
+	int status = KS_EXIT_OK, st;
+
+	ks_tracefs_open(&fs, opts->kprobes);
+	if (opts->kprobes) {
+		st = do_kprobes(&fs, stdout);
+		if (st > status)
+			status = st;
+	}
+	if (opts->ftrace) {
+		st = do_ftrace(&fs, stdout);
+		if (st > status)
+			status = st;
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "kstack: writing stdout: %s\n", strerror(errno));
+		status = KS_EXIT_ERROR;
+	}
+	return status;
 }

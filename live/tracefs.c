@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * debugfs and tracefs for kstack -K/-F.  A system that has not mounted
+ * them keeps it that way: we mount them read-only in a mount namespace of
+ * our own, which disappears with the process.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracefs.h"
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+int ks_tracefs_find(const char *mountinfo, const char *fstype, char *path,
+		    size_t len)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *save, *tok, *mnt = NULL, *sep;
+		int field = 0;
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS...] - TYPE SRC SOPTS" */
+		sep = strstr(line, " - ");
+		if (!sep)
+			continue;
+		*sep = '\0';
+		for (tok = strtok_r(line, " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save))
+			if (++field == 5)
+				mnt = tok;
+		tok = strtok_r(sep + 3, " ", &save);
+		if (!mnt || !tok || strcmp(tok, fstype))
+			continue;
+		unescape(mnt);
+		if (strlen(mnt) < len) {
+			strcpy(path, mnt);
+			ret = 0;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype)
+{
+	FILE *f = fopen(filesystems, "re");
+	char line[256];
+	bool has = false;
+
+	if (!f)
+		return false;
+	while (!has && fgets(line, sizeof(line), f)) {
+		char *name = strrchr(line, '\t');
+
+		name = name ? name + 1 : line;
+		name[strcspn(name, "\n")] = '\0';
+		has = !strcmp(name, fstype);
+	}
+	fclose(f);
+	return has;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Our own mount namespace, with nothing propagating back to the system. */
+static int private_namespace(struct ks_tracefs *fs)
+{
+	if (fs->unshared)
+		return 0;
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	fs->unshared = true;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	return 0;
+}
+
+static int mount_ro(struct ks_tracefs *fs, const char *type, const char *dir)
+{
+	int ret = private_namespace(fs);
+
+	if (ret)
+		return ret;
+	if (!is_dir(dir))
+		return -ENOENT;
+	if (mount(type, dir, type, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL))
+		return -errno;
+	return 0;
+}
+
+static void get_one(struct ks_tracefs *fs, const char *type,
+		    const char *default_dir, const char *env, char *path,
+		    size_t len, char *why, size_t whylen, bool *mounted)
+{
+	const char *over = getenv(env);
+	int ret;
+
+	/* Tests point kstack at fixture directories. */
+	if (over && *over) {
+		snprintf(path, len, "%s", over);
+		return;
+	}
+	if (!ks_tracefs_find("/proc/self/mountinfo", type, path, len))
+		return;
+	path[0] = '\0';
+	if (!ks_tracefs_kernel_has("/proc/filesystems", type)) {
+		snprintf(why, whylen, "this kernel has no %s", type);
+		return;
+	}
+	ret = mount_ro(fs, type, default_dir);
+	if (ret) {
+		snprintf(why, whylen, "%s is not mounted and mounting it on %s "
+			 "failed: %s", type, default_dir, strerror(-ret));
+		return;
+	}
+	snprintf(path, len, "%s", default_dir);
+	*mounted = true;
+}
+
+void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs)
+{
+	char auto_dir[PATH_MAX + 16];
+
+	memset(fs, 0, sizeof(*fs));
+	if (want_debugfs)
+		get_one(fs, "debugfs", "/sys/kernel/debug", "KSTACK_TEST_DEBUGFS",
+			fs->debugfs, sizeof(fs->debugfs), fs->why_debugfs,
+			sizeof(fs->why_debugfs), &fs->mounted_debugfs);
+	get_one(fs, "tracefs", "/sys/kernel/tracing", "KSTACK_TEST_TRACEFS",
+		fs->tracefs, sizeof(fs->tracefs), fs->why_tracefs,
+		sizeof(fs->why_tracefs), &fs->mounted_tracefs);
+	/* Old layouts reach tracefs only through debugfs/tracing. */
+	if (!fs->tracefs[0] && fs->debugfs[0]) {
+		snprintf(auto_dir, sizeof(auto_dir), "%s/tracing", fs->debugfs);
+		if (is_dir(auto_dir) && strlen(auto_dir) < sizeof(fs->tracefs))
+			strcpy(fs->tracefs, auto_dir);
+	}
+}

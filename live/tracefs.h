@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where debugfs and tracefs are, mounting them read-only in a private
+ * mount namespace when they are not mounted, so that kstack -K/-F leaves
+ * the system's mount table as it found it.
+ */
+#ifndef KS_TRACEFS_H
+#define KS_TRACEFS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ks_tracefs {
+	char debugfs[PATH_MAX];		/* "" when not available */
+	char tracefs[PATH_MAX];		/* "" when not available */
+	char why_debugfs[256];		/* why not, for the user */
+	char why_tracefs[256];
+	bool mounted_debugfs;		/* we mounted it (private namespace) */
+	bool mounted_tracefs;
+	bool unshared;
+};
+
+/*
+ * The mount point of the first mount of fstype in mountinfo (a file in
+ * /proc/self/mountinfo format).  0, or -ENOENT.
+ */
+int ks_tracefs_find(const char *mountinfo, const char *fstype, char *path,
+		    size_t len);
+
+/* Is fstype in filesystems (a file in /proc/filesystems format)? */
+bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype);
+
+/*
+ * Finds debugfs (want_debugfs) and tracefs, mounting what is missing.
+ * Never fails as a whole: what cannot be had has its reason set.
+ */
+void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs);
+
+#endif /* KS_TRACEFS_H */
