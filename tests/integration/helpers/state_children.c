@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,8 +66,12 @@ static void do_exit(void)
 
 static void do_vfork(void)
 {
-	/* the child shares our memory: it may only sleep or _exit */
+	/*
+	 * The child shares our memory: it may only make system calls.  It
+	 * must die with us, or it would outlive the test holding its pipes.
+	 */
 	if (vfork() == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;)
 			pause();
 	}
@@ -113,6 +118,7 @@ int main(void)
 	spawn('M', do_threads);
 	printf("ready\n");
 	sigwait(&set, &sig);
+	/* SIGTERM is blocked in every child too: only SIGKILL reaches them */
 	for (int i = 0; i < nr_kids; i++)
 		kill(kids[i], SIGKILL);
 	while (wait(NULL) > 0)
