@@ -142,7 +142,7 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 	struct ks_unwind_state s;
 	int ret;
 
-	if (!t || !orc || !st || !text_ret)
+	if (!t || !orc || !st || !text_ret || (st->stack_base && !st->stack_size))
 		return -EINVAL;
 	if (note_ret)
 		*note_ret = NULL;
@@ -153,10 +153,11 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 	if (ret)
 		return ret;
 
-	/* try_get_task_stack(): a task without a stack has an empty trace. */
-	if (!st->stack_base || !st->stack_size) {
-		if (note_ret)
-			*note_ret = "task has no stack";
+	/*
+	 * try_get_task_stack(): an exited task (a zombie) has freed its stack
+	 * and the kernel prints nothing for it, which is no failure.
+	 */
+	if (!st->stack_base) {
 		*text_ret = w.text;
 		return 0;
 	}

@@ -47,8 +47,11 @@ struct ks_stack_start {
  * prints what stack_trace_save_regs() would: regs.ip first, then the walk
  * from the registers, filtered the same way.
  *
+ * A stack_base of 0 (an exited task, whose stack is freed) gives "", as
+ * try_get_task_stack() failing does in the kernel, with no note.
+ *
  * Returns 0 and a malloc'ed string (maybe "") in *text_ret, or -errno
- * (-EINVAL, -ENOMEM).  When the unwinder cannot pass a frame it keeps
+ * (-EINVAL, also for a stack_size of 0; -ENOMEM).  When the unwinder cannot pass a frame it keeps
  * what it has, as the kernel does, and *note_ret (a static string, or
  * NULL when the walk ended normally) says why; note_ret may be NULL.
  */
