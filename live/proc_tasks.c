@@ -374,8 +374,15 @@ static int sample_pids(struct ks_proc *p, const struct ks_options *opts,
 		       struct ks_sample *s, struct ks_proc_status *st)
 {
 	for (size_t i = 0; i < opts->nr_pids; i++) {
-		int ret = read_process(p, opts, opts->pids[i], s, st);
+		bool seen = false;
+		int ret;
 
+		/* -p 5,5 prints task 5 once */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = opts->pids[j] == opts->pids[i];
+		if (seen)
+			continue;
+		ret = read_process(p, opts, opts->pids[i], s, st);
 		if (ret)
 			return ret;
 	}

@@ -19,7 +19,7 @@ cases=(
 	"all|-a"
 	"threads|-a -H"
 	"d-and-z|-D -Z"
-	"pids-in-order|-p 16,11,1"
+	"pids-in-order|-p 16,11,1,11"
 	"cgroup|-a -H --cgroup /system.slice/app.service"
 	"cgroup-root|-a --cgroup /"
 	"summary|-a -c"
