@@ -199,4 +199,14 @@ void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
 void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 		      const struct ks_kprobe_list *l);
 
+/*
+ * -K and/or -F of a kernel image (crash, or a vmcore opened without it):
+ * the kernel-format lines, "== summary", then the sections only memory
+ * answers.  Returns 0, or a negative errno when the walk could not start
+ * (err has the reason).
+ */
+struct ks_options;
+int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
+		    FILE *out, FILE *err);
+
 #endif /* KS_HOOKS_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hooks.h"
+#include "options.h"
 
 /* ------------------------------------------------------------ lists */
 
@@ -615,4 +616,111 @@ void ks_ftrace_print_all(FILE *out, const struct ks_ftrace_list *l)
 		fprintf(out, "%s\n", line);
 	}
 	free(line);
+}
+
+/* ------------------------------------------------------------ report */
+
+/* A NUL-terminated kernel string of at most len - 1 bytes. */
+static int read_string(const struct ks_target *t, uint64_t addr, char *buf,
+		       size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++) {
+		if (ks_read(t, addr + i, &buf[i], 1))
+			return -EFAULT;
+		if (!buf[i])
+			return 0;
+	}
+	buf[i] = '\0';
+	return 0;
+}
+
+/* global_trace.current_trace->name: what tracefs current_tracer shows. */
+static int current_tracer(const struct ks_target *t, char *buf, size_t len)
+{
+	long cur = t->ops->member_offset(t->ctx, "trace_array", "current_trace");
+	long name = t->ops->member_offset(t->ctx, "tracer", "name");
+	uint64_t gt, tracer, str;
+
+	if (cur < 0 || name < 0 ||
+	    t->ops->symbol(t->ctx, "global_trace", &gt))
+		return -ENOENT;
+	if (ks_read_u64(t, gt + (uint64_t)cur, &tracer) || !tracer ||
+	    ks_read_u64(t, tracer + (uint64_t)name, &str) || !str)
+		return -EFAULT;
+	return read_string(t, str, buf, len);
+}
+
+static int report_kprobes(const struct ks_target *t,
+			  const struct ks_options *opts, FILE *out, FILE *err)
+{
+	struct ks_kprobe_list l = { 0 };
+	int ret, enabled;
+
+	ret = ks_kprobe_walk(t, &l, err);
+	if (ret) {
+		ks_kprobe_list_free(&l);
+		return ret;
+	}
+	ks_kprobe_print_all(out, t, &l, opts->verbose);
+	ks_kprobe_summary(out, &l);
+	enabled = ks_kprobes_enabled(t);
+	fputs("== kprobes enabled\n", out);
+	if (enabled < 0)
+		fprintf(out, "(unknown: %s)\n", strerror(-enabled));
+	else
+		fprintf(out, "%d\n", enabled);
+	fputs("== hook owners\n", out);
+	ks_kprobe_owners(out, t, &l);
+	ks_kprobe_list_free(&l);
+	return 0;
+}
+
+static int report_ftrace(const struct ks_target *t,
+			 const struct ks_options *opts, FILE *out, FILE *err)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_list l = { 0 };
+	char tracer[64];
+	int ret;
+
+	ret = ks_ftrace_ops_walk(t, &ops, err);
+	if (!ret)
+		ret = ks_ftrace_walk(t, &ops, &l, err);
+	if (ret)
+		goto out;
+	ks_ftrace_print_all(out, &l);
+	ks_ftrace_summary(out, &l);
+	fputs("== current_tracer\n", out);
+	if (current_tracer(t, tracer, sizeof(tracer)))
+		fputs("(unknown)\n", out);
+	else
+		fprintf(out, "%s\n", tracer);
+	fputs("== hook owners\n", out);
+	ks_ftrace_ops_owners(out, t, &ops);
+	if (opts->verbose)
+		ks_ftrace_ops_print(out, t, &ops);
+out:
+	ks_ftrace_list_free(&l);
+	ks_ftrace_ops_list_free(&ops);
+	return ret;
+}
+
+int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
+		    FILE *out, FILE *err)
+{
+	int ret = 0, r;
+
+	if (opts->kprobes) {
+		r = report_kprobes(t, opts, out, err);
+		if (r)
+			ret = r;
+	}
+	if (opts->ftrace) {
+		r = report_ftrace(t, opts, out, err);
+		if (r)
+			ret = r;
+	}
+	return ret;
 }

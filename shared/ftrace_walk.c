@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftrace from kernel memory: the ftrace_ops on ftrace_ops_list with their
+ * filter and notrace hashes, and the enabled dyn_ftrace records that
+ * /sys/kernel/tracing/enabled_functions lists (Linux 6.1
+ * kernel/trace/ftrace.c: t_func_next() skips records without
+ * FTRACE_FL_ENABLED, t_show() prints them; ftrace_find_tramp_ops_any/next()
+ * pick the ops whose trampoline a record calls; x86's
+ * arch_ftrace_trampoline_func() names the function a trampoline calls).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks.h"
+
+/*
+ * dyn_ftrace.flags.  These are enum constants, not type layout, so the
+ * target's type information cannot give them: this is the one place the
+ * Linux 6.1 layout (include/linux/ftrace.h) is assumed.  The flag bits
+ * 31..23 stayed put in 6.3 and 6.4, which added flags below them and
+ * shrank the reference count (FTRACE_REF_MAX_SHIFT 23 in 6.1).
+ */
+#define DYN_FL_ENABLED		(1ul << 31)
+#define DYN_FL_REGS		(1ul << 30)
+#define DYN_FL_REGS_EN		(1ul << 29)
+#define DYN_FL_TRAMP		(1ul << 28)
+#define DYN_FL_TRAMP_EN		(1ul << 27)
+#define DYN_FL_IPMODIFY		(1ul << 26)
+#define DYN_FL_DISABLED		(1ul << 25)
+#define DYN_FL_DIRECT		(1ul << 24)
+#define DYN_FL_DIRECT_EN	(1ul << 23)
+#define DYN_REF_MASK		((1ul << 23) - 1)
+
+/* ftrace_ops.flags bit numbers (FTRACE_OPS_FL_*, 6.1). */
+static const char *const ops_flag_names[] = {
+	"ENABLED", "DYNAMIC", "SAVE_REGS", "SAVE_REGS_IF_SUPPORTED",
+	"RECURSION", "STUB", "INITIALIZED", "DELETED", "ADDING", "REMOVING",
+	"MODIFYING", "ALLOC_TRAMP", "IPMODIFY", "PID", "RCU", "TRACE_ARRAY",
+	"PERMANENT", "DIRECT",
+};
+#define OPS_FL_SAVE_REGS	(1ul << 2)
+#define OPS_FL_ALLOC_TRAMP	(1ul << 11)
+
+/* print_rec(): a record further than this into its symbol is invalid. */
+#define FTRACE_MCOUNT_MAX_OFFSET	4	/* ENDBR_INSN_SIZE with IBT */
+
+#define OPS_MAX		1024
+#define HASH_BITS_MAX	20
+#define PAGES_MAX	100000
+#define CALL_INSN_SIZE	5
+
+struct ft_layout {
+	uint64_t ops_list, list_end, pages_start, direct_functions;
+	uint64_t ftrace_call, ftrace_caller, ftrace_regs_call,
+		ftrace_regs_caller;
+	long ops_func, ops_next, ops_flags, ops_private, ops_saved_func,
+		ops_func_hash, ops_tramp, ops_tramp_size;
+	long oh_notrace, oh_filter;
+	long h_size_bits, h_buckets, h_count;
+	long e_hlist, e_ip, e_direct;
+	long head_first, node_next;
+	long pg_next, pg_records, pg_index;
+	long rec_size, rec_ip, rec_flags, rec_flags_size;
+};
+
+static int layout_init(const struct ks_target *t, struct ft_layout *l,
+		       FILE *err)
+{
+	const struct ks_target_ops *o = t->ops;
+	void *c = t->ctx;
+	struct {
+		long *dst;
+		const char *type, *member;
+		bool optional;
+	} m[] = {
+		{ &l->ops_func, "ftrace_ops", "func", false },
+		{ &l->ops_next, "ftrace_ops", "next", false },
+		{ &l->ops_flags, "ftrace_ops", "flags", false },
+		{ &l->ops_private, "ftrace_ops", "private", false },
+		{ &l->ops_saved_func, "ftrace_ops", "saved_func", true },
+		{ &l->ops_func_hash, "ftrace_ops", "func_hash", false },
+		{ &l->ops_tramp, "ftrace_ops", "trampoline", true },
+		{ &l->ops_tramp_size, "ftrace_ops", "trampoline_size", true },
+		{ &l->oh_notrace, "ftrace_ops_hash", "notrace_hash", false },
+		{ &l->oh_filter, "ftrace_ops_hash", "filter_hash", false },
+		{ &l->h_size_bits, "ftrace_hash", "size_bits", false },
+		{ &l->h_buckets, "ftrace_hash", "buckets", false },
+		{ &l->h_count, "ftrace_hash", "count", false },
+		{ &l->e_hlist, "ftrace_func_entry", "hlist", false },
+		{ &l->e_ip, "ftrace_func_entry", "ip", false },
+		{ &l->e_direct, "ftrace_func_entry", "direct", true },
+		{ &l->head_first, "hlist_head", "first", false },
+		{ &l->node_next, "hlist_node", "next", false },
+		{ &l->pg_next, "ftrace_page", "next", false },
+		{ &l->pg_records, "ftrace_page", "records", false },
+		{ &l->pg_index, "ftrace_page", "index", false },
+		{ &l->rec_ip, "dyn_ftrace", "ip", false },
+		{ &l->rec_flags, "dyn_ftrace", "flags", false },
+	};
+	size_t i;
+
+	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
+	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
+		fprintf(err, "kstack: no ftrace_ops_list: this kernel has no function tracer\n");
+		return -ENOENT;
+	}
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		*m[i].dst = o->member_offset(c, m[i].type, m[i].member);
+		if (*m[i].dst < 0 && !m[i].optional) {
+			fprintf(err, "kstack: no member %s.%s in the kernel's types\n",
+				m[i].type, m[i].member);
+			return -ENOENT;
+		}
+	}
+	l->rec_size = o->type_size(c, "dyn_ftrace");
+	l->rec_flags_size = o->member_size(c, "dyn_ftrace", "flags");
+	if (l->rec_size <= 0 || l->rec_flags_size <= 0 ||
+	    l->rec_flags_size > 8) {
+		fprintf(err, "kstack: no size for struct dyn_ftrace\n");
+		return -ENOENT;
+	}
+	/* Optional: without them a record just has no " ->" part. */
+	if (o->symbol(c, "ftrace_pages_start", &l->pages_start))
+		l->pages_start = 0;
+	if (o->symbol(c, "direct_functions", &l->direct_functions))
+		l->direct_functions = 0;
+	if (o->symbol(c, "ftrace_call", &l->ftrace_call) ||
+	    o->symbol(c, "ftrace_caller", &l->ftrace_caller))
+		l->ftrace_call = l->ftrace_caller = 0;
+	if (o->symbol(c, "ftrace_regs_call", &l->ftrace_regs_call) ||
+	    o->symbol(c, "ftrace_regs_caller", &l->ftrace_regs_caller))
+		l->ftrace_regs_call = l->ftrace_regs_caller = 0;
+	return 0;
+}
+
+static int read_field(const struct ks_target *t, uint64_t base, long off,
+		      uint64_t *v)
+{
+	*v = 0;
+	if (off < 0)
+		return 0;
+	return ks_read_u64(t, base + (uint64_t)off, v);
+}
+
+/*
+ * The ips of one ftrace_hash.  Buckets are walked in order; each bucket
+ * is bounded by the hash's own count, so a looping bucket stops.
+ */
+static int read_hash(const struct ks_target *t, const struct ft_layout *l,
+		     uint64_t hash, uint64_t **ips_ret, size_t *n_ret,
+		     uint64_t **directs_ret)
+{
+	uint64_t bits, buckets, count, b, *ips = NULL, *directs = NULL;
+	size_t n = 0;
+
+	*ips_ret = NULL;
+	*n_ret = 0;
+	if (directs_ret)
+		*directs_ret = NULL;
+	if (!hash)
+		return 0;
+	if (read_field(t, hash, l->h_size_bits, &bits) ||
+	    read_field(t, hash, l->h_buckets, &buckets) ||
+	    read_field(t, hash, l->h_count, &count))
+		return -EFAULT;
+	/* ftrace_hash_empty(): no entries means "every function" (filter). */
+	if (!count)
+		return 0;
+	if (bits > HASH_BITS_MAX || count > (1u << 24))
+		return -EINVAL;
+	ips = calloc(count, sizeof(*ips));
+	if (directs_ret)
+		directs = calloc(count, sizeof(*directs));
+	if (!ips || (directs_ret && !directs)) {
+		free(ips);
+		free(directs);
+		return -ENOMEM;
+	}
+	for (b = 0; b < (1ull << bits) && n < count; b++) {
+		uint64_t node;
+		size_t steps = 0;
+
+		if (ks_read_u64(t, buckets + b * 8 + l->head_first, &node))
+			goto fault;
+		while (node && n < count && steps++ <= count) {
+			uint64_t e = node - l->e_hlist;
+
+			if (read_field(t, e, l->e_ip, &ips[n]))
+				goto fault;
+			if (directs && read_field(t, e, l->e_direct, &directs[n]))
+				goto fault;
+			n++;
+			if (ks_read_u64(t, node + l->node_next, &node))
+				goto fault;
+		}
+	}
+	*ips_ret = ips;
+	*n_ret = n;
+	if (directs_ret)
+		*directs_ret = directs;
+	return 0;
+fault:
+	free(ips);
+	free(directs);
+	return -EFAULT;
+}
+
+void ks_ftrace_ops_list_free(struct ks_ftrace_ops_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].filter);
+		free(l->v[i].notrace);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static struct ks_ftrace_ops *ops_add(struct ks_ftrace_ops_list *l)
+{
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 16;
+		struct ks_ftrace_ops *v = realloc(l->v, ncap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->cap = ncap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	return &l->v[l->n++];
+}
+
+int ks_ftrace_ops_walk(const struct ks_target *t,
+		       struct ks_ftrace_ops_list *out, FILE *err)
+{
+	struct ft_layout l;
+	uint64_t op;
+	int ret;
+
+	ret = layout_init(t, &l, err);
+	if (ret)
+		return ret;
+	if (ks_read_u64(t, l.ops_list, &op)) {
+		fprintf(err, "kstack: cannot read ftrace_ops_list\n");
+		return -EFAULT;
+	}
+	/* do_for_each_ftrace_op(): until NULL or &ftrace_list_end */
+	while (op && op != l.list_end) {
+		struct ks_ftrace_ops *o;
+		uint64_t func_hash, next;
+		size_t i;
+
+		for (i = 0; i < out->n; i++)
+			if (out->v[i].kaddr == op)
+				break;
+		if (i < out->n || out->n >= OPS_MAX) {
+			out->error = "ftrace_ops_list loops";
+			fprintf(err, "kstack: ftrace_ops_list loops at 0x%" PRIx64
+				", stopped\n", op);
+			break;
+		}
+		o = ops_add(out);
+		if (!o)
+			return -ENOMEM;
+		o->kaddr = op;
+		if (read_field(t, op, l.ops_func, &o->func) ||
+		    read_field(t, op, l.ops_next, &next) ||
+		    read_field(t, op, l.ops_flags, &o->flags) ||
+		    read_field(t, op, l.ops_private, &o->private_data) ||
+		    read_field(t, op, l.ops_saved_func, &o->saved_func) ||
+		    read_field(t, op, l.ops_tramp, &o->trampoline) ||
+		    read_field(t, op, l.ops_tramp_size, &o->trampoline_size) ||
+		    read_field(t, op, l.ops_func_hash, &func_hash)) {
+			o->error = "cannot read the struct ftrace_ops";
+			out->error = "an ftrace_ops could not be read";
+			fprintf(err, "kstack: cannot read ftrace_ops at 0x%" PRIx64
+				", list stopped\n", op);
+			break;
+		}
+		if (func_hash &&
+		    (read_field(t, func_hash, l.oh_filter, &o->filter_hash) ||
+		     read_field(t, func_hash, l.oh_notrace, &o->notrace_hash)))
+			o->error = "cannot read its ftrace_ops_hash";
+		if (read_hash(t, &l, o->filter_hash, &o->filter, &o->nr_filter,
+			      NULL))
+			o->filter_err = true;
+		if (read_hash(t, &l, o->notrace_hash, &o->notrace,
+			      &o->nr_notrace, NULL))
+			o->notrace_err = true;
+		op = next;
+	}
+	return 0;
+}
+
+static bool ips_contain(const uint64_t *ips, size_t n, uint64_t ip)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ips[i] == ip)
+			return true;
+	return false;
+}
+
+/* hash_contains_ip(): in the filter (or no filter) and not in notrace. */
+static bool ops_traces(const struct ks_ftrace_ops *o, uint64_t ip)
+{
+	return (!o->nr_filter || ips_contain(o->filter, o->nr_filter, ip)) &&
+	       (!o->nr_notrace || !ips_contain(o->notrace, o->nr_notrace, ip));
+}
+
+/* The target of the call instruction at site, as %pS text ("" if unread). */
+static void call_target(const struct ks_target *t, uint64_t site, char *buf,
+			size_t len)
+{
+	uint8_t insn[CALL_INSN_SIZE];
+	int32_t rel;
+
+	buf[0] = '\0';
+	if (ks_read(t, site, insn, sizeof(insn)))
+		return;
+	/* the kernel decodes it as a call without checking the opcode */
+	memcpy(&rel, insn + 1, sizeof(rel));
+	ks_sym_format_pS(t, site + CALL_INSN_SIZE + (int64_t)rel, buf, len);
+}
+
+/* x86 static_tramp_func(NULL, rec): the call in ftrace_(regs_)caller. */
+static void static_target(const struct ks_target *t, const struct ft_layout *l,
+			  uint64_t flags, char *buf, size_t len)
+{
+	uint64_t site = flags & DYN_FL_REGS_EN ? l->ftrace_regs_call :
+						 l->ftrace_call;
+
+	buf[0] = '\0';
+	if (site)
+		call_target(t, site, buf, len);
+}
+
+/* x86 arch_ftrace_trampoline_func(ops, rec) */
+static void tramp_target(const struct ks_target *t, const struct ft_layout *l,
+			 const struct ks_ftrace_ops *o, char *buf, size_t len)
+{
+	uint64_t off;
+
+	buf[0] = '\0';
+	/* static_tramp_func() with a trampoline that was not allocated */
+	if (!(o->flags & OPS_FL_ALLOC_TRAMP))
+		return;
+	if (o->flags & OPS_FL_SAVE_REGS) {
+		if (!l->ftrace_regs_call)
+			return;
+		off = l->ftrace_regs_call - l->ftrace_regs_caller;
+	} else {
+		if (!l->ftrace_call)
+			return;
+		off = l->ftrace_call - l->ftrace_caller;
+	}
+	call_target(t, o->trampoline + off, buf, len);
+}
+
+static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
+		     const struct ks_ftrace_ops_list *ops, uint64_t ip,
+		     uint64_t flags, const uint64_t *dips,
+		     const uint64_t *dtargets, size_t nd,
+		     struct ks_ftrace_rec *r)
+{
+	struct ks_sym sym;
+	size_t i;
+
+	r->ip = ip;
+	if (t->ops->lookup(t->ctx, ip, &sym) || !sym.name || ip < sym.addr ||
+	    (sym.size && ip - sym.addr >= sym.size)) {
+		r->invalid = true;
+		snprintf(r->func, sizeof(r->func), "__ftrace_invalid_address___0");
+		return;
+	}
+	if (sym.module)
+		snprintf(r->module, sizeof(r->module), "%s", sym.module);
+	if (ip - sym.addr > FTRACE_MCOUNT_MAX_OFFSET) {
+		r->invalid = true;
+		snprintf(r->func, sizeof(r->func),
+			 "__ftrace_invalid_address___%ld",
+			 (long)(ip - sym.addr));
+		return;
+	}
+	snprintf(r->func, sizeof(r->func), "%s", sym.name);
+	r->refcount = (long)(flags & DYN_REF_MASK);
+	r->regs = flags & DYN_FL_REGS;
+	r->ipmodify = flags & DYN_FL_IPMODIFY;
+	r->direct = flags & DYN_FL_DIRECT;
+	r->tramp_en = flags & DYN_FL_TRAMP_EN;
+	if (r->tramp_en) {
+		for (i = 0; i < ops->n; i++) {
+			const struct ks_ftrace_ops *o = &ops->v[i];
+			struct ks_ftrace_tramp *tr;
+
+			if (!o->trampoline || !ops_traces(o, ip))
+				continue;
+			if (r->nr_tramps >= KS_FTRACE_MAX_TRAMPS)
+				break;
+			tr = &r->tramps[r->nr_tramps++];
+			ks_sym_format_pS(t, o->trampoline, tr->tramp,
+					 sizeof(tr->tramp));
+			ks_sym_format_pS(t, o->func, tr->func, sizeof(tr->func));
+			tramp_target(t, l, o, tr->target, sizeof(tr->target));
+		}
+		r->tramp_error = !r->nr_tramps;
+	} else {
+		static_target(t, l, flags, r->target, sizeof(r->target));
+	}
+	if (r->direct) {
+		/* ftrace_find_rec_direct(): the entry in direct_functions */
+		for (i = 0; i < nd; i++)
+			if (dips[i] == ip && dtargets[i])
+				ks_sym_format_pS(t, dtargets[i], r->direct_to,
+						 sizeof(r->direct_to));
+	}
+}
+
+int ks_ftrace_walk(const struct ks_target *t,
+		   const struct ks_ftrace_ops_list *ops,
+		   struct ks_ftrace_list *out, FILE *err)
+{
+	uint64_t pg, *dips = NULL, *dtargets = NULL, dhash = 0;
+	struct ft_layout l;
+	uint8_t *buf = NULL;
+	size_t nd = 0, npages = 0;
+	int ret;
+
+	ret = layout_init(t, &l, err);
+	if (ret)
+		return ret;
+	if (!l.pages_start) {
+		fprintf(err, "kstack: no ftrace_pages_start: no dynamic ftrace\n");
+		return -ENOENT;
+	}
+	if (l.direct_functions && !ks_read_u64(t, l.direct_functions, &dhash) &&
+	    read_hash(t, &l, dhash, &dips, &nd, &dtargets))
+		fprintf(err, "kstack: cannot read direct_functions\n");
+	if (ks_read_u64(t, l.pages_start, &pg)) {
+		fprintf(err, "kstack: cannot read ftrace_pages_start\n");
+		ret = -EFAULT;
+		goto out;
+	}
+	while (pg) {
+		uint64_t records, next;
+		int32_t index;
+		long i;
+
+		if (++npages > PAGES_MAX) {
+			fprintf(err, "kstack: ftrace_pages do not end, stopped\n");
+			break;
+		}
+		if (read_field(t, pg, l.pg_next, &next) ||
+		    read_field(t, pg, l.pg_records, &records) ||
+		    ks_read(t, pg + l.pg_index, &index, sizeof(index))) {
+			fprintf(err, "kstack: cannot read ftrace_page 0x%" PRIx64
+				", stopped\n", pg);
+			break;
+		}
+		if (index < 0 || index > (1 << 20)) {
+			fprintf(err, "kstack: ftrace_page 0x%" PRIx64
+				" has a bad index %d, skipped\n", pg, index);
+			pg = next;
+			continue;
+		}
+		free(buf);
+		buf = malloc((size_t)index * l.rec_size + 1);
+		if (!buf) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (index && ks_read(t, records, buf, (size_t)index * l.rec_size)) {
+			fprintf(err, "kstack: cannot read the %d records of "
+				"ftrace_page 0x%" PRIx64 "\n", index, pg);
+			pg = next;
+			continue;
+		}
+		for (i = 0; i < index; i++) {
+			const uint8_t *rec = buf + i * l.rec_size;
+			uint64_t ip = 0, flags = 0;
+			struct ks_ftrace_rec *r;
+
+			memcpy(&ip, rec + l.rec_ip, sizeof(ip));
+			memcpy(&flags, rec + l.rec_flags, (size_t)l.rec_flags_size);
+			if (!(flags & DYN_FL_ENABLED))
+				continue;
+			r = ks_ftrace_list_add(out);
+			if (!r) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			fill_rec(t, &l, ops, ip, flags, dips, dtargets, nd, r);
+		}
+		pg = next;
+	}
+	ret = 0;
+out:
+	free(buf);
+	free(dips);
+	free(dtargets);
+	return ret;
+}
+
+void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len)
+{
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 64 && n < len; i++) {
+		if (!(flags & (1ull << i)))
+			continue;
+		if (i < sizeof(ops_flag_names) / sizeof(ops_flag_names[0]))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      ops_flag_names[i]);
+		else
+			n += snprintf(buf + n, len - n, "%sBIT%zu", n ? "|" : "",
+				      i);
+	}
+	if (!flags)
+		snprintf(buf, len, "none");
+}
+
+#define HASH_PRINT_MAX	64
+
+static void print_ips(FILE *out, const struct ks_target *t, const char *what,
+		      const uint64_t *ips, size_t n, bool failed)
+{
+	char text[KS_HOOK_TEXT_LEN];
+	size_t i;
+
+	fprintf(out, "    %s (%zu):", what, n);
+	if (failed)
+		fputs(" unreadable", out);
+	else if (!n)
+		fputs(" none", out);
+	for (i = 0; i < n && i < HASH_PRINT_MAX; i++) {
+		ks_sym_format_pS(t, ips[i], text, sizeof(text));
+		fprintf(out, " %s", text);
+	}
+	if (n > HASH_PRINT_MAX)
+		fprintf(out, " ... and %zu more", n - HASH_PRINT_MAX);
+	fputc('\n', out);
+}
+
+void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
+			 const struct ks_ftrace_ops_list *l)
+{
+	char name[KS_HOOK_TEXT_LEN], func[KS_HOOK_TEXT_LEN];
+	char flags[512], tramp[KS_HOOK_TEXT_LEN];
+	size_t i;
+
+	fputs("== ftrace_ops\n", out);
+	for (i = 0; i < l->n; i++) {
+		const struct ks_ftrace_ops *o = &l->v[i];
+
+		ks_sym_format_pS(t, o->kaddr, name, sizeof(name));
+		ks_sym_format_pS(t, o->func, func, sizeof(func));
+		ks_ftrace_ops_flags_str(o->flags, flags, sizeof(flags));
+		fprintf(out, "0x%" PRIx64 " %s\n", o->kaddr,
+			name[0] == '0' ? "(allocated)" : name);
+		fprintf(out, "    func: %s\n    flags: 0x%" PRIx64 " %s\n",
+			func, o->flags, flags);
+		if (o->trampoline) {
+			ks_sym_format_pS(t, o->trampoline, tramp, sizeof(tramp));
+			fprintf(out, "    trampoline: %s size 0x%" PRIx64 "\n",
+				tramp, o->trampoline_size);
+		}
+		if (o->private_data)
+			fprintf(out, "    private: 0x%" PRIx64 "\n",
+				o->private_data);
+		if (o->error)
+			fprintf(out, "    error: %s\n", o->error);
+		print_ips(out, t, "filter", o->filter, o->nr_filter,
+			  o->filter_err);
+		print_ips(out, t, "notrace", o->notrace, o->nr_notrace,
+			  o->notrace_err);
+	}
+	if (l->error)
+		fprintf(out, "list incomplete: %s\n", l->error);
+}

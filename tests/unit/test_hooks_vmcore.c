@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The hooks walkers on a real vmcore (read with libkdumpfile, the same
+ * struct ks_target the crash extension fills): -K and -F must print the
+ * lines the guest's own kstack -K / -F printed just before the dump.
+ * Prints SKIP and passes when ${KSTACK_VMCORE_DIR:-cache/vmcores/basic}
+ * or its live capture is absent.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hooks.h"
+#include "kdump_target.h"
+#include "options.h"
+
+static struct ks_kdump *kd;
+static struct ks_target target;
+static char dir[4096];
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	fclose(f);
+	return buf;
+}
+
+/* The text up to the first "== " heading line after the summary's. */
+static void cut_after_summary(char *text)
+{
+	char *s = strstr(text, "== summary\n");
+
+	if (!s)
+		return;
+	s = strchr(s + 11, '\n');
+	if (s)
+		s[1] = '\0';
+}
+
+static char *report(bool kprobes, bool ftrace, bool verbose)
+{
+	struct ks_options o = { .kprobes = kprobes, .ftrace = ftrace,
+				.verbose = verbose };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(ks_hooks_report(&target, &o, f, stderr), 0);
+	fclose(f);
+	return text;
+}
+
+static void compare(const char *capture, bool kprobes)
+{
+	char path[4200], *want, *got;
+
+	snprintf(path, sizeof(path), "%s/live/%s", dir, capture);
+	want = slurp(path);
+	if (!want) {
+		printf("SKIP: no %s\n", path);
+		return;
+	}
+	got = report(kprobes, !kprobes, false);
+	cut_after_summary(want);
+	cut_after_summary(got);
+	if (strcmp(want, got))
+		fprintf(stderr, "--- guest %s\n%s--- vmcore\n%s", capture, want, got);
+	assert_string_equal(want, got);
+	free(want);
+	free(got);
+}
+
+static void test_kprobes_as_live(void **state)
+{
+	(void)state;
+	if (!kd)
+		skip();
+	compare("kstack-K.txt", true);
+}
+
+static void test_ftrace_as_live(void **state)
+{
+	(void)state;
+	if (!kd)
+		skip();
+	compare("kstack-F.txt", false);
+}
+
+/* -v: every probe has its handlers, and the code at each is in place. */
+static void test_verbose(void **state)
+{
+	char *k, *f;
+
+	(void)state;
+	if (!kd)
+		skip();
+	k = report(true, false, true);
+	f = report(false, true, true);
+	printf("%s%s", k, f);
+	assert_non_null(strstr(k, "pre_handler: "));
+	assert_null(strstr(k, "NOT IN PLACE"));
+	assert_non_null(strstr(f, "== ftrace_ops\n"));
+	free(k);
+	free(f);
+}
+
+static int setup(void **state)
+{
+	const char *d = getenv("KSTACK_VMCORE_DIR");
+	char core[4200], vmlinux[4200];
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s", d ? d : "cache/vmcores/basic");
+	snprintf(core, sizeof(core), "%s/vmcore", dir);
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", dir);
+	f = fopen(core, "r");
+	if (!f) {
+		printf("SKIP: no vmcore\n");
+		return 0;
+	}
+	fclose(f);
+	if (ks_kdump_open(core, vmlinux, false, &kd, &target)) {
+		printf("SKIP: the vmcore does not open with libkdumpfile\n");
+		kd = NULL;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (kd)
+		ks_kdump_close(kd);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kprobes_as_live),
+		cmocka_unit_test(test_ftrace_as_live),
+		cmocka_unit_test(test_verbose),
+	};
+	int failed = cmocka_run_group_tests(tests, setup, teardown);
+	int total = (int)(sizeof(tests) / sizeof(tests[0]));
+
+	printf("%d passed, %d failed\n", total - failed, failed);
+	return failed ? 1 : 0;
+}
