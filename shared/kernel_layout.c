@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The offsets table of kernel_layout.h.  Like crash-extensions'
+ * cacheutils.c, every lookup that must succeed goes through one macro
+ * that names the missing member and the line asking for it, so a kernel
+ * whose layout we do not know fails with a message, not a wrong answer.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel_layout.h"
+
+/* What fs/proc/array.c task_state_array holds in 6.1, if memory will not say. */
+static const char default_letters[] = "RSDTtXZPI";
+
+struct lookup {
+	const struct ks_target *t;
+	char *err;
+	size_t errlen;
+	int ret;
+};
+
+static void fail(struct lookup *lk, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lk->ret)
+		return;		/* keep the first reason */
+	lk->ret = ret;
+	va_start(ap, fmt);
+	vsnprintf(lk->err, lk->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static struct ks_field field(const struct ks_target *t, const char *type,
+			     const char *member)
+{
+	struct ks_field f = { -1, -1 };
+	long off = t->ops->member_offset(t->ctx, type, member);
+
+	if (off < 0)
+		return f;
+	f.off = off;
+	f.size = t->ops->member_size(t->ctx, type, member);
+	return f;
+}
+
+/* The first of two spellings of a member that exists. */
+static struct ks_field field2(const struct ks_target *t, const char *type,
+			      const char *m1, const char *m2)
+{
+	struct ks_field f = field(t, type, m1);
+
+	return ks_field_ok(&f) || !m2 ? f : field(t, type, m2);
+}
+
+static void need(struct lookup *lk, const struct ks_field *f, const char *type,
+		 const char *member, const char *file, int line)
+{
+	if (!ks_field_ok(f))
+		fail(lk, -ENOENT, "no member %s.%s in this kernel's types (%s:%d)",
+		     type, member, file, line);
+}
+
+/* A member that must exist and be one of the sizes given (0 ends). */
+static void need_size(struct lookup *lk, const struct ks_field *f,
+		      const char *what, const long *sizes, const char *file,
+		      int line)
+{
+	if (!ks_field_ok(f))
+		return;
+	for (; *sizes; sizes++)
+		if (f->size == *sizes)
+			return;
+	fail(lk, -ENOENT, "%s has an unexpected size %ld (%s:%d)", what, f->size,
+	     file, line);
+}
+
+#define NEED(lk, f, type, member) need(lk, f, type, member, __FILE__, __LINE__)
+#define NEED_SIZE(lk, f, what, ...) \
+	need_size(lk, f, what, (const long[]){ __VA_ARGS__, 0 }, __FILE__, __LINE__)
+
+uint64_t ks_field_get(const void *obj, const struct ks_field *f)
+{
+	const unsigned char *p = (const unsigned char *)obj + f->off;
+	uint64_t v = 0;
+
+	/* x86_64 is little-endian: the low bytes come first. */
+	if (f->size > 0 && f->size <= 8)
+		memcpy(&v, p, (size_t)f->size);
+	return v;
+}
+
+static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	struct ks_field thread, sp, ti, cpu;
+
+	l->task_size = t->ops->type_size(t->ctx, "task_struct");
+	if (l->task_size <= 0)
+		fail(lk, -ENOENT, "no type task_struct (%s:%d)", __FILE__, __LINE__);
+	l->tasks = field(t, "task_struct", "tasks");
+	NEED(lk, &l->tasks, "task_struct", "tasks");
+	l->pid = field(t, "task_struct", "pid");
+	NEED(lk, &l->pid, "task_struct", "pid");
+	NEED_SIZE(lk, &l->pid, "task_struct.pid", 4);
+	l->tgid = field(t, "task_struct", "tgid");
+	NEED(lk, &l->tgid, "task_struct", "tgid");
+	NEED_SIZE(lk, &l->tgid, "task_struct.tgid", 4);
+	/* 5.14 renamed state to __state and made it unsigned int. */
+	l->state = field2(t, "task_struct", "__state", "state");
+	NEED(lk, &l->state, "task_struct", "__state");
+	NEED_SIZE(lk, &l->state, "task_struct.__state", 4, 8);
+	l->exit_state = field(t, "task_struct", "exit_state");
+	NEED(lk, &l->exit_state, "task_struct", "exit_state");
+	NEED_SIZE(lk, &l->exit_state, "task_struct.exit_state", 4);
+	l->flags = field(t, "task_struct", "flags");
+	NEED(lk, &l->flags, "task_struct", "flags");
+	NEED_SIZE(lk, &l->flags, "task_struct.flags", 4);
+	l->comm = field(t, "task_struct", "comm");
+	NEED(lk, &l->comm, "task_struct", "comm");
+	/* 5.5 renamed real_start_time to start_boottime; both count boot ns. */
+	l->start_boottime = field2(t, "task_struct", "start_boottime",
+				   "real_start_time");
+	NEED(lk, &l->start_boottime, "task_struct", "start_boottime");
+	NEED_SIZE(lk, &l->start_boottime, "task_struct.start_boottime", 8);
+	l->stack = field(t, "task_struct", "stack");
+	NEED(lk, &l->stack, "task_struct", "stack");
+	l->stack_refcount = field(t, "task_struct", "stack_refcount");
+	l->mm = field(t, "task_struct", "mm");
+	NEED(lk, &l->mm, "task_struct", "mm");
+
+	thread = field(t, "task_struct", "thread");
+	NEED(lk, &thread, "task_struct", "thread");
+	sp = field(t, "thread_struct", "sp");
+	NEED(lk, &sp, "thread_struct", "sp");
+	l->thread_sp.off = thread.off + sp.off;
+	l->thread_sp.size = 8;
+
+	l->on_cpu = field(t, "task_struct", "on_cpu");
+	/* 5.16 moved cpu from thread_info into task_struct. */
+	l->cpu = field(t, "task_struct", "cpu");
+	if (!ks_field_ok(&l->cpu)) {
+		ti = field(t, "task_struct", "thread_info");
+		cpu = field(t, "thread_info", "cpu");
+		if (ks_field_ok(&ti) && ks_field_ok(&cpu)) {
+			l->cpu.off = ti.off + cpu.off;
+			l->cpu.size = cpu.size;
+		}
+	}
+	/* to_kthread(): worker_private since 5.19, set_child_tid before. */
+	l->worker_private = field2(t, "task_struct", "worker_private",
+				   "set_child_tid");
+	l->cgroups = field(t, "task_struct", "cgroups");
+}
+
+static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+
+	l->signal = field(t, "task_struct", "signal");
+	l->signal_thread_head = field(t, "signal_struct", "thread_head");
+	l->thread_node = field(t, "task_struct", "thread_node");
+	l->thread_group = field(t, "task_struct", "thread_group");
+	/* thread_group went away in 6.7; signal->thread_head is there since 3.13. */
+	l->thread_head = ks_field_ok(&l->signal) &&
+			 ks_field_ok(&l->signal_thread_head) &&
+			 ks_field_ok(&l->thread_node);
+	if (!l->thread_head)
+		NEED(lk, &l->thread_group, "task_struct", "thread_group");
+}
+
+static void mm_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+
+	l->mm_arg_start = field(t, "mm_struct", "arg_start");
+	NEED(lk, &l->mm_arg_start, "mm_struct", "arg_start");
+	l->mm_arg_end = field(t, "mm_struct", "arg_end");
+	NEED(lk, &l->mm_arg_end, "mm_struct", "arg_end");
+	l->mm_env_start = field(t, "mm_struct", "env_start");
+	NEED(lk, &l->mm_env_start, "mm_struct", "env_start");
+	l->mm_env_end = field(t, "mm_struct", "env_end");
+	NEED(lk, &l->mm_env_end, "mm_struct", "env_end");
+}
+
+static void optional_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+
+	l->kthread_full_name = field(t, "kthread", "full_name");
+	l->kthread_data = field(t, "kthread", "data");
+	l->worker_desc = field(t, "worker", "desc");
+	l->worker_current_work = field(t, "worker", "current_work");
+	l->worker_pool = field(t, "worker", "pool");
+	l->css_set_dfl_cgrp = field(t, "css_set", "dfl_cgrp");
+	l->cgroup_kn = field(t, "cgroup", "kn");
+	l->kn_parent = field(t, "kernfs_node", "parent");
+	l->kn_name = field(t, "kernfs_node", "name");
+}
+
+static uint64_t round_up8(uint64_t v)
+{
+	return (v + 7) & ~7ull;
+}
+
+static int read_i64(const struct ks_target *t, uint64_t addr, int64_t *v)
+{
+	return ks_read(t, addr, v, sizeof(*v));
+}
+
+/*
+ * tk_core is an anonymous struct { seqcount_raw_spinlock_t seq; struct
+ * timekeeper timekeeper; } with no type name to ask about, so the
+ * timekeeper's place is sizeof(seq) rounded up to the timekeeper's
+ * alignment (8).  That guess is checked against shadow_timekeeper,
+ * which timekeeping_update() keeps equal in offs_real and offs_boot.
+ */
+static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	uint64_t core, shadow;
+	int64_t a, b, c, d;
+	long seq;
+
+	l->tk_xtime_sec = field(t, "timekeeper", "xtime_sec");
+	NEED(lk, &l->tk_xtime_sec, "timekeeper", "xtime_sec");
+	l->tk_offs_real = field(t, "timekeeper", "offs_real");
+	NEED(lk, &l->tk_offs_real, "timekeeper", "offs_real");
+	l->tk_offs_boot = field(t, "timekeeper", "offs_boot");
+	NEED(lk, &l->tk_offs_boot, "timekeeper", "offs_boot");
+	if (lk->ret)
+		return;
+	if (t->ops->symbol(t->ctx, "shadow_timekeeper", &shadow))
+		shadow = 0;
+	if (t->ops->symbol(t->ctx, "tk_core", &core)) {
+		if (!shadow)
+			fail(lk, -ENOENT, "no symbol tk_core or shadow_timekeeper (%s:%d)",
+			     __FILE__, __LINE__);
+		l->timekeeper = shadow;
+		return;
+	}
+	seq = t->ops->type_size(t->ctx, "seqcount_raw_spinlock");
+	if (seq <= 0)
+		seq = t->ops->type_size(t->ctx, "seqcount");
+	if (seq <= 0) {
+		fail(lk, -ENOENT, "no type seqcount_raw_spinlock for tk_core.seq (%s:%d)",
+		     __FILE__, __LINE__);
+		return;
+	}
+	l->timekeeper = core + round_up8((uint64_t)seq);
+	if (!shadow)
+		return;
+	if (read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &a) ||
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_real.off, &b) ||
+	    read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &c) ||
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_boot.off, &d)) {
+		fail(lk, -EFAULT, "cannot read tk_core.timekeeper at %#llx (%s:%d)",
+		     (unsigned long long)l->timekeeper, __FILE__, __LINE__);
+		return;
+	}
+	if (a != b || c != d)
+		fail(lk, -ENOENT,
+		     "tk_core.timekeeper is not at tk_core+%ld: offs_real/offs_boot differ from shadow_timekeeper (%s:%d)",
+		     (long)(l->timekeeper - core), __FILE__, __LINE__);
+}
+
+static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	struct ks_field name = field(t, "uts_namespace", "name");
+	struct ks_field node = field(t, "new_utsname", "nodename");
+	uint64_t ns;
+
+	NEED(lk, &name, "uts_namespace", "name");
+	NEED(lk, &node, "new_utsname", "nodename");
+	if (lk->ret)
+		return;
+	if (t->ops->symbol(t->ctx, "init_uts_ns", &ns)) {
+		fail(lk, -ENOENT, "no symbol init_uts_ns (%s:%d)", __FILE__, __LINE__);
+		return;
+	}
+	l->nodename = ns + (uint64_t)name.off + (uint64_t)node.off;
+	l->nodename_size = node.size > 0 ? node.size : 65;
+}
+
+/*
+ * The letters of fs/proc/array.c's task_state_array ("R (running)", ...):
+ * read from memory so a kernel with other letters is printed as it would
+ * print itself; the 6.1 table when the symbol or its strings are missing.
+ */
+static void state_letters(const struct ks_target *t, struct ks_kernel_layout *l)
+{
+	const size_t n = sizeof(default_letters) - 1;
+	uint64_t arr, ptrs[sizeof(default_letters) - 1];
+	char s[4];
+
+	memcpy(l->state_letters, default_letters, n + 1);
+	l->nr_states = n;
+	if (t->ops->symbol(t->ctx, "task_state_array", &arr) ||
+	    ks_read(t, arr, ptrs, sizeof(ptrs)))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (ks_read(t, ptrs[i], s, sizeof(s)) || s[1] != ' ' || s[2] != '(')
+			return;		/* not the table we know: keep ours */
+	}
+	for (size_t i = 0; i < n; i++) {
+		ks_read(t, ptrs[i], s, 1);
+		l->state_letters[i] = s[0];
+	}
+}
+
+int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
+		   char *err, size_t errlen)
+{
+	struct lookup lk = { .t = t, .err = err, .errlen = errlen };
+	long tu;
+
+	memset(l, 0, sizeof(*l));
+	if (errlen)
+		err[0] = '\0';
+	task_fields(&lk, l);
+	thread_fields(&lk, l);
+	mm_fields(&lk, l);
+	optional_fields(&lk, l);
+	if (!lk.ret && t->ops->symbol(t->ctx, "init_task", &l->init_task))
+		fail(&lk, -ENOENT, "no symbol init_task (%s:%d)", __FILE__, __LINE__);
+	timekeeper(&lk, l);
+	nodename(&lk, l);
+	if (lk.ret)
+		return lk.ret;
+	/* union thread_union is exactly THREAD_SIZE (16 KiB, 32 KiB with KASAN). */
+	tu = t->ops->type_size(t->ctx, "thread_union");
+	l->thread_size = tu > 0 ? (uint64_t)tu : 16384;
+	state_letters(t, l);
+	return 0;
+}
