@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack -K / -F in crash on a real vmcore: the kernel-format lines and the
+# summary must equal what the guest's own kstack -K / -F printed just before
+# the dump (live/kstack-K.txt, live/kstack-F.txt), line for line; -v must
+# name every probe's handlers, the test module's (kshook) when the scenario
+# loaded it, and find every armed probe's code in place.
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
+so=${KSTACK_SO:-$top/build/kstack.so}
+passed=0
+failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
+	echo "SKIP: no vmcore"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+if [ ! -s "$so" ]; then
+	echo "SKIP: no crash extension at $so"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# One crash session (opening the dump is most of the time): markers split it.
+cat >"$tmp/cmds" <<CMDS
+extend $so
+echo ==KS-K==
+kstack -K
+echo ==KS-F==
+kstack -F
+echo ==KS-KV==
+kstack -K -v
+echo ==KS-FV==
+kstack -F -v
+echo ==KS-END==
+quit
+CMDS
+timeout 600 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" </dev/null >"$tmp/out" 2>&1
+section() {
+	sed -n "/^==KS-$1==\$/,/^==KS-/p" "$tmp/out" | sed '1d;$d'
+}
+for s in K F KV FV; do section "$s" >"$tmp/$s"; done
+
+if grep -q 'command not found' "$tmp/K"; then
+	echo "SKIP: the extension has no kstack command yet"
+	sed -n '1,5p' "$tmp/K"
+	finish
+fi
+
+# The kernel-format part and the summary line, as both tools print them.
+kernel_and_summary() {
+	awk 'found { print; exit } { print } /^== summary$/ { found = 1 }' "$1"
+}
+for opt in K F; do
+	want=$dir/live/kstack-$opt.txt
+	if [ ! -s "$want" ]; then
+		fail "no $want: the guest capture has no kstack -$opt"
+		continue
+	fi
+	kernel_and_summary "$want" >"$tmp/want$opt"
+	kernel_and_summary "$tmp/$opt" >"$tmp/got$opt"
+	if cmp -s "$tmp/want$opt" "$tmp/got$opt"; then
+		pass "crash kstack -$opt equals the guest's kstack -$opt ($(($(wc -l <"$tmp/got$opt") - 2)) lines and the summary)"
+	else
+		fail "crash kstack -$opt differs from the guest's:"
+		diff -u "$tmp/want$opt" "$tmp/got$opt" | head -30 | sed 's/^/  | /'
+	fi
+done
+
+# The guest's raw kernel files agree with its kstack output too.
+for pair in "K kprobes-list.txt" "F enabled_functions.txt"; do
+	set -- $pair
+	if [ -f "$dir/live/$2" ]; then
+		sed '/^== summary$/,$d' "$tmp/got$1" >"$tmp/lines$1"
+		if cmp -s "$dir/live/$2" "$tmp/lines$1"; then
+			pass "crash kstack -$1 lines equal the guest's $2"
+		else
+			fail "crash kstack -$1 lines differ from the guest's $2"
+			diff -u "$dir/live/$2" "$tmp/lines$1" | head -20 | sed 's/^/  | /'
+		fi
+	fi
+done
+
+# -v: handlers for every probe, no probe whose code is missing.
+nprobes=$(sed '/^== summary$/,$d' "$tmp/gotK" | wc -l)
+nhandlers=$(grep -c '^    pre_handler: ' "$tmp/KV")
+if [ "$nprobes" -eq "$nhandlers" ]; then
+	pass "-K -v names the handlers of all $nprobes probes"
+else
+	fail "-K -v: $nhandlers handler lines for $nprobes probes"
+fi
+if grep -q 'NOT IN PLACE' "$tmp/KV"; then
+	fail "-K -v finds a probe whose code is not in place:"
+	grep -B3 'NOT IN PLACE' "$tmp/KV" | sed 's/^/  | /'
+else
+	pass "-K -v finds every armed probe's code in place"
+fi
+if grep -q '^== ftrace_ops$' "$tmp/FV" && grep -q '^    filter (' "$tmp/FV"; then
+	pass "-F -v lists the ftrace_ops with their hashes"
+else
+	fail "-F -v has no ftrace_ops section"
+fi
+
+# The test module, when the scenario loaded it.
+if grep -q '^project_modules:.*kshook' "$dir/manifest" 2>/dev/null; then
+	for h in kshook_pre kshook_post kshook_ret; do
+		if grep -q "$h+0x0/0x[0-9a-f]* \[kshook\]" "$tmp/KV"; then
+			pass "-K -v names $h [kshook]"
+		else
+			fail "-K -v does not name $h [kshook]"
+		fi
+	done
+	if grep -q '^handler owners: .*kshook (' "$tmp/KV"; then
+		pass "-K summary names kshook as a handler owner"
+	else
+		fail "-K summary does not name kshook"
+	fi
+	if grep -q 'kshook_ftrace_func+0x0/0x[0-9a-f]* \[kshook\]' "$tmp/FV" &&
+		grep -q 'IPMODIFY' "$tmp/FV"; then
+		pass "-F -v shows kshook's IPMODIFY ftrace_ops"
+	else
+		fail "-F -v does not show kshook's ftrace_ops"
+	fi
+else
+	echo "SKIP: the vmcore has no kshook module (project_modules in its manifest)"
+fi
+finish
