@@ -159,26 +159,32 @@ static int read_ranges_mem(const struct ks_target *t, const struct layout *l,
 	return 0;
 }
 
-/* A NUL-terminated string, read a page piece at a time. */
+/*
+ * A NUL-terminated string, read in pieces that stay inside a page; a
+ * piece that fails is retried smaller, since the string may end just
+ * before memory the image does not have.
+ */
 static int read_string(const struct ks_target *t, uint64_t addr, char *buf,
 		       size_t cap)
 {
-	size_t got = 0;
+	size_t got = 0, chunk = 64;
 
 	while (got < cap) {
-		size_t chunk = PAGE_SIZE - ((addr + got) % PAGE_SIZE);
-		char *nul;
+		size_t n = PAGE_SIZE - ((addr + got) % PAGE_SIZE);
 
-		if (chunk > 64)
-			chunk = 64;
-		if (chunk > cap - got)
-			chunk = cap - got;
-		if (t->ops->read(t->ctx, addr + got, buf + got, chunk))
-			return -EFAULT;
-		nul = memchr(buf + got, '\0', chunk);
-		if (nul)
+		if (n > chunk)
+			n = chunk;
+		if (n > cap - got)
+			n = cap - got;
+		if (t->ops->read(t->ctx, addr + got, buf + got, n)) {
+			if (n == 1)
+				return -EFAULT;
+			chunk = n / 2;
+			continue;
+		}
+		if (memchr(buf + got, '\0', n))
 			return 0;
-		got += chunk;
+		got += n;
 	}
 	return -EFAULT;
 }
