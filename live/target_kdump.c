@@ -276,10 +276,24 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	return 0;
 }
 
-/* A readable printout of a banner for a message: up to the newline. */
+/* A banner for a message: up to the newline; memory that is none says so. */
 static void print_banner(const char *who, const char *b)
 {
+	if (strncmp(b, "Linux version ", 14)) {
+		fprintf(stderr, "  %s: no banner at that address\n", who);
+		return;
+	}
 	fprintf(stderr, "  %s: %.*s\n", who, (int)strcspn(b, "\n"), b);
+}
+
+/* What VMCOREINFO says the dump's kernel is, to find the right vmlinux. */
+static void print_release(struct ks_kdump *kt)
+{
+	char *rel = NULL;
+
+	if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK && rel)
+		fprintf(stderr, "  the dump is of kernel %s\n", rel);
+	free(rel);
 }
 
 /*
@@ -290,22 +304,28 @@ static void print_banner(const char *who, const char *b)
 static int check_banner(struct ks_kdump *kt, const char *vmcore,
 			const char *vmlinux)
 {
-	char want[BANNER_MAX], have[BANNER_MAX];
+	char want[BANNER_MAX], have[BANNER_MAX] = "";
 	uint64_t addr;
 	size_t len;
 
-	if (ks_elf_symtab_addr(kt->syms, "linux_banner", &addr) ||
-	    ks_elf_read(kt->syms, addr, want, sizeof(want) - 1)) {
+	/* The string may end near the end of its section: try shorter reads. */
+	if (ks_elf_symtab_addr(kt->syms, "linux_banner", &addr))
+		len = 0;
+	else
+		for (len = sizeof(want) - 1; len; len--)
+			if (!ks_elf_read(kt->syms, addr, want, len))
+				break;
+	if (!len || !memchr(want, '\0', len)) {
 		fprintf(stderr, "kstack: %s has no linux_banner: not a vmlinux?\n",
 			vmlinux);
 		return -1;
 	}
-	want[sizeof(want) - 1] = '\0';
 	len = strlen(want) + 1;
 	if (kd_read(kt, addr, have, len)) {
 		fprintf(stderr, "kstack: %s does not match %s: the dump has no "
 			"memory at linux_banner (0x%" PRIx64 ")\n",
 			vmlinux, vmcore, addr);
+		print_release(kt);
 		return -1;
 	}
 	if (memcmp(want, have, len)) {
@@ -314,6 +334,7 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 			vmcore);
 		print_banner("vmlinux", want);
 		print_banner("vmcore ", have);
+		print_release(kt);
 		return -1;
 	}
 	return 0;

@@ -88,8 +88,18 @@ records "$tmp/dump.txt" >"$tmp/dump.rec"
 } | sort -u >"$tmp/unstable"
 
 # One pass: the dump's records by PID, then every live one against them.
-# Prints up to five differences, then "same differ skipped gone total".
+# A kworker's name ends in the workqueue it last served
+# (wq_worker_comm()), which changes whenever it runs, also between the
+# capture and the dump: such a kworker is counted apart, not as a
+# difference, when nothing else differs.
+# Prints up to five differences, then "same differ skipped gone total
+# renamed".
 awk -F'\t' '
+	function kworker_base(line) {
+		if (match(line, /Cmd: kworker\/[^ -]*/))
+			line = substr(line, 1, RSTART + RLENGTH - 1)
+		return line
+	}
 	FILENAME == ARGV[1] { unstable[$1] = 1; next }
 	FILENAME == ARGV[2] { dump[$1] = $2 "\t" $3; next }
 	{
@@ -97,6 +107,12 @@ awk -F'\t' '
 		if ($1 in unstable) { skipped++; next }
 		if (!($1 in dump)) { gone++; next }
 		if (dump[$1] == $2 "\t" $3) { same++; next }
+		split(dump[$1], d, "\t")
+		if ($2 ~ /Cmd: kworker\// && d[2] == $3 &&
+		    kworker_base(d[1]) == kworker_base($2)) {
+			renamed++
+			next
+		}
 		if (++differ <= 5) {
 			split(dump[$1], d, "\t")
 			sub(/\|$/, "", $3)
@@ -107,11 +123,12 @@ awk -F'\t' '
 			printf "    dump: %s\n          %s\n", d[1], d[2]
 		}
 	}
-	END { printf "%d %d %d %d %d\n", same, differ, skipped, gone, total }
+	END { printf "%d %d %d %d %d %d\n", same, differ, skipped, gone, total, renamed }
 ' "$tmp/unstable" "$tmp/dump.rec" "$tmp/live.rec" >"$tmp/compare.txt"
 head -n -1 "$tmp/compare.txt"
-read -r same differ skipped gone total < <(tail -n 1 "$tmp/compare.txt")
-echo "tasks: $total live, $same match, $differ differ, $skipped running during the capture, $gone not in the dump"
+read -r same differ skipped gone total renamed < <(tail -n 1 "$tmp/compare.txt")
+echo "tasks: $total live, $same match, $differ differ, $skipped running during the capture," \
+	"$gone not in the dump, $renamed kworkers served another workqueue since"
 if [ "$differ" -eq 0 ] && [ "$same" -gt 0 ]; then
 	pass "$same tasks print the same line and stack as in the live capture"
 else
