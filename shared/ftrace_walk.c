@@ -547,6 +547,23 @@ static void print_ips(FILE *out, const struct ks_target *t, const char *what,
 	fputc('\n', out);
 }
 
+/*
+ * The variable an ftrace_ops is ("name [module]"), without offset and
+ * size: data symbols' sizes say little, and an allocated ops has no name.
+ */
+static void ops_name(const struct ks_target *t, uint64_t addr, char *buf,
+		     size_t len)
+{
+	struct ks_sym sym;
+
+	if (t->ops->lookup(t->ctx, addr, &sym) || !sym.name || sym.addr != addr)
+		snprintf(buf, len, "(allocated)");
+	else if (sym.module)
+		snprintf(buf, len, "%s [%s]", sym.name, sym.module);
+	else
+		snprintf(buf, len, "%s", sym.name);
+}
+
 void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
 			 const struct ks_ftrace_ops_list *l)
 {
@@ -558,11 +575,10 @@ void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
 	for (i = 0; i < l->n; i++) {
 		const struct ks_ftrace_ops *o = &l->v[i];
 
-		ks_sym_format_pS(t, o->kaddr, name, sizeof(name));
+		ops_name(t, o->kaddr, name, sizeof(name));
 		ks_sym_format_pS(t, o->func, func, sizeof(func));
 		ks_ftrace_ops_flags_str(o->flags, flags, sizeof(flags));
-		fprintf(out, "0x%" PRIx64 " %s\n", o->kaddr,
-			name[0] == '0' ? "(allocated)" : name);
+		fprintf(out, "0x%" PRIx64 " %s\n", o->kaddr, name);
 		fprintf(out, "    func: %s\n    flags: 0x%" PRIx64 " %s\n",
 			func, o->flags, flags);
 		if (o->trampoline) {

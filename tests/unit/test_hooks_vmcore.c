@@ -7,6 +7,7 @@
  * or its live capture is absent.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -103,6 +104,19 @@ static void test_ftrace_as_live(void **state)
 	compare("kstack-F.txt", false);
 }
 
+/* The manifest lists the project modules the guest had. */
+static bool has_kshook(void)
+{
+	char path[4200], *m;
+	bool has;
+
+	snprintf(path, sizeof(path), "%s/manifest", dir);
+	m = slurp(path);
+	has = m && strstr(m, "project_modules: ") && strstr(m, "kshook.ko");
+	free(m);
+	return has;
+}
+
 /* -v: every probe has its handlers, and the code at each is in place. */
 static void test_verbose(void **state)
 {
@@ -117,6 +131,17 @@ static void test_verbose(void **state)
 	assert_non_null(strstr(k, "pre_handler: "));
 	assert_null(strstr(k, "NOT IN PLACE"));
 	assert_non_null(strstr(f, "== ftrace_ops\n"));
+	/* the test module's hooks, when the scenario loaded it */
+	if (has_kshook()) {
+		assert_non_null(strstr(k, "pre_handler: kshook_pre+0x0/"));
+		assert_non_null(strstr(k, "post_handler: kshook_post+0x0/"));
+		assert_non_null(strstr(k, "kretprobe handler: kshook_ret+0x0/"));
+		assert_non_null(strstr(k, "kshook (kshook_pre, kshook_post, kshook_ret)"));
+		assert_non_null(strstr(f, "(kshook_ftrace_func+0x0/"));
+		assert_non_null(strstr(f, "SAVE_REGS|RECURSION|INITIALIZED|ALLOC_TRAMP|IPMODIFY\n"));
+	} else {
+		printf("SKIP: no kshook module in this vmcore\n");
+	}
 	free(k);
 	free(f);
 }

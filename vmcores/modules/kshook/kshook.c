@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kshook: a test module for kstack -K / -F.  It installs, from a module,
+ * the hooks a third party would: a kprobe with pre and post handlers, a
+ * kretprobe, and an ftrace_ops with IPMODIFY (the registration pattern of
+ * ftrace-based function hooking).  The handlers only count: the guest must
+ * behave exactly as without the module, the hooks just have to be there
+ * for the vmcore to show who owns them.
+ *
+ * Three different functions, because an IPMODIFY ops excludes any other on
+ * the same function, and a kprobe with a post handler on an ftrace site
+ * goes through the kernel's own IPMODIFY ops (kprobe_ipmodify_ops).
+ */
+#include <linux/atomic.h>
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+static char *kprobe_func = "do_unlinkat";
+static char *kretprobe_func = "do_mkdirat";
+static char *ftrace_func = "do_rmdir";
+module_param(kprobe_func, charp, 0444);
+module_param(kretprobe_func, charp, 0444);
+module_param(ftrace_func, charp, 0444);
+
+static atomic_t kshook_hits = ATOMIC_INIT(0);
+
+static int kshook_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kshook_hits);
+	return 0;
+}
+
+static void kshook_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	atomic_inc(&kshook_hits);
+}
+
+static int kshook_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&kshook_hits);
+	return 0;
+}
+
+/* Leaves the ip alone: IPMODIFY is claimed, the function still runs as is. */
+static void notrace kshook_ftrace_func(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
+{
+	atomic_inc(&kshook_hits);
+}
+
+static struct kprobe kshook_kp = {
+	.pre_handler = kshook_pre,
+	.post_handler = kshook_post,
+};
+
+static struct kretprobe kshook_krp = {
+	.handler = kshook_ret,
+	.maxactive = 8,
+};
+
+static struct ftrace_ops kshook_ops = {
+	.func = kshook_ftrace_func,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+		 FTRACE_OPS_FL_RECURSION,
+};
+
+static int __init kshook_init(void)
+{
+	int ret;
+
+	kshook_kp.symbol_name = kprobe_func;
+	ret = register_kprobe(&kshook_kp);
+	if (ret) {
+		pr_err("kshook: kprobe on %s: %d\n", kprobe_func, ret);
+		return ret;
+	}
+	kshook_krp.kp.symbol_name = kretprobe_func;
+	ret = register_kretprobe(&kshook_krp);
+	if (ret) {
+		pr_err("kshook: kretprobe on %s: %d\n", kretprobe_func, ret);
+		goto out_kprobe;
+	}
+	ret = ftrace_set_filter(&kshook_ops, (unsigned char *)ftrace_func,
+				strlen(ftrace_func), 0);
+	if (ret) {
+		pr_err("kshook: ftrace filter %s: %d\n", ftrace_func, ret);
+		goto out_kretprobe;
+	}
+	ret = register_ftrace_function(&kshook_ops);
+	if (ret) {
+		pr_err("kshook: ftrace_ops: %d\n", ret);
+		goto out_kretprobe;
+	}
+	pr_info("kshook: kprobe %s, kretprobe %s, ftrace_ops %s\n",
+		kprobe_func, kretprobe_func, ftrace_func);
+	return 0;
+
+out_kretprobe:
+	unregister_kretprobe(&kshook_krp);
+out_kprobe:
+	unregister_kprobe(&kshook_kp);
+	return ret;
+}
+
+static void __exit kshook_exit(void)
+{
+	unregister_ftrace_function(&kshook_ops);
+	ftrace_free_filter(&kshook_ops);
+	unregister_kretprobe(&kshook_krp);
+	unregister_kprobe(&kshook_kp);
+}
+
+module_init(kshook_init);
+module_exit(kshook_exit);
+MODULE_DESCRIPTION("kstack test hooks: kprobe, kretprobe, IPMODIFY ftrace_ops");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The hooks scenario: every kind of kprobe and ftrace user kstack -K/-F must
+# find, from the tracing interface and from a module. kprobe_events: a probe
+# at a function entry (an ftrace site: [FTRACE]), a kretprobe, a probe inside
+# a function (a plain int3, then [OPTIMIZED]) and one defined but never
+# enabled ([DISABLED]); a function tracer filtered to two functions; and the
+# kshook module (vmcores/modules/kshook): a kprobe with pre and post handlers
+# (through kprobe_ipmodify_ops), a kretprobe and its own IPMODIFY ftrace_ops.
+# Runs as busybox sh inside the guest; see vmcores/README.md.
+#
+#@ memory: 1024
+#@ require-modules: kshook
+. "$SCENARIO_LIB"
+
+cd /sys/kernel/tracing || scenario_fail "no tracefs"
+echo 'p:kstack_open do_sys_openat2' >>kprobe_events || scenario_fail "kprobe"
+echo 'r:kstack_read vfs_read' >>kprobe_events || scenario_fail "kretprobe"
+echo 'p:kstack_off do_nanosleep' >>kprobe_events || scenario_fail "kprobe"
+echo 'p:kstack_mid vfs_read+5' >>kprobe_events 2>/dev/null ||
+	echo "hooks.sh: no kprobe at vfs_read+5 on this kernel"
+echo 1 >events/kprobes/kstack_open/enable
+echo 1 >events/kprobes/kstack_read/enable
+[ -d events/kprobes/kstack_mid ] && echo 1 >events/kprobes/kstack_mid/enable
+echo 'vfs_write ksys_write' >set_ftrace_filter
+echo function >current_tracer
+cd /
+
+insmod /modules/kshook.ko || scenario_fail "insmod kshook"
+# Run the hooked functions once, so the handlers have something to count.
+mkdir /tmp/kshook-dir && rmdir /tmp/kshook-dir
+: >/tmp/kshook-file && rm /tmp/kshook-file
+
+sleep 1000000 &
+# The optimizer turns an int3 kprobe into a jump after a few jiffies.
+sleep 1
+scenario_ready
