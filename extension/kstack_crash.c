@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The crash command "kstack": the live tool's selection and formats over
+ * the tasks of the dump.  Options go through the same parser as the live
+ * tool's (shared/options.c); the tasks come from shared/kernel_tasks.c
+ * over the crash target; the text from shared/format*.c.  This file only
+ * glues them to crash: argv, fp, error() and the help text.
+ */
+#include "defs.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "format.h"
+#include "hooks_crash.h"
+#include "kernel_tasks.h"
+#include "options.h"
+#include "select.h"
+#include "target_crash.h"
+
+static struct ks_kernel *kernel;	/* opened on first use, kept */
+
+static char *help_kstack[] = {
+	"kstack",
+	"kernel stacks of tasks, grouped by identical stack",
+	"{-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
+	"        [-c|--json|--folded]",
+	"  Prints what the live tool kstack(8) would have printed on this kernel",
+	"  at the moment of the dump: the tasks, grouped by identical kernel",
+	"  stack, in oled kstack's text.  The header shows the crash time",
+	"  (timekeeper.xtime_sec) in crash's time zone and the dumped kernel's",
+	"  nodename.  Tasks and stacks are read by kstack itself (init_task.tasks,",
+	"  each thread group, and an ORC unwinder), so it works where crash's own",
+	"  task table and bt do not.",
+	" ",
+	"  Selection (OR-ed; at least one is required):",
+	"    -a        all tasks.",
+	"    -D        tasks in uninterruptible sleep (D).",
+	"    -R        running or runnable tasks (R).",
+	"    -S        tasks in interruptible sleep (S).",
+	"    -Z        zombies (Z).",
+	"    -I        idle kernel threads (I).",
+	"    -T        stopped or traced tasks (T, t).",
+	"    -p PID[,PID...]  these processes, in the order given.",
+	" ",
+	"  Scope and filters:",
+	"    -H        every thread of each process, not only the process.",
+	"    --cgroup PATH  only tasks in this cgroup v2 path or below it.",
+	" ",
+	"  Output (text by default):",
+	"    -c        a summary: one line per group with its task count.",
+	"    --json    one JSON object for the sample.",
+	"    --folded  folded stacks, the input of flame graph tools.",
+	" ",
+	"  A task that was on a CPU when the dump was taken is unwound from the",
+	"  registers the dump saved for that CPU (empty when it was in user",
+	"  mode); the live tool prints an empty stack for such a task.  Tasks",
+	"  or lists that cannot be read are reported and the walk goes on.",
+	"\nEXAMPLE",
+	"  Show every task of the dump, threads included:\n",
+	"    %s> kstack -a -H",
+	"    zzz <Sun Nov 22 05:27:24 UTC 2026 - kstack-vm",
+	" ",
+	"    PID:     1   State:  S   Start Time: 2026/11/22 05:27:17   Cmd: /bin/busybox sh /init",
+	"    PID:   116   State:  S   Start Time: 2026/11/22 05:27:20   Cmd: sh -c sleep 1000000",
+	"    Stack:",
+	"    [<0>] do_wait+0x114/0x320",
+	"    [<0>] kernel_wait4+0xb4/0x160",
+	"    [<0>] __do_sys_wait4+0xa2/0xb0",
+	"    [<0>] do_syscall_64+0x5d/0x90",
+	"    [<0>] entry_SYSCALL_64_after_hwframe+0x6e/0xd8",
+	"    ...",
+	"\n  Show the tasks in uninterruptible sleep as a summary:\n",
+	"    %s> kstack -D -c",
+	NULL
+};
+
+static void report(void *arg, const char *msg)
+{
+	(void)arg;
+	error(INFO, "kstack: %s\n", msg);
+}
+
+static bool has_pid(const struct ks_sample *s, int32_t pid)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].pid == pid || s->tasks[i].tgid == pid)
+			return true;
+	return false;
+}
+
+/* The live tool's messages for -p PIDs that are not there and no match. */
+static void report_missing(const struct ks_options *opts,
+			   const struct ks_sample *s)
+{
+	bool missing = false;
+
+	if (ks_select_pids_only(opts)) {
+		for (size_t i = 0; i < opts->nr_pids; i++) {
+			if (has_pid(s, opts->pids[i]))
+				continue;
+			error(INFO, "kstack: PID %d does not exist\n", opts->pids[i]);
+			missing = true;
+		}
+	}
+	if (!s->nr_tasks && !missing)
+		error(INFO, "kstack: no task matched the selection\n");
+}
+
+static int open_kernel(void)
+{
+	char err[512];
+	int ret;
+
+	if (kernel)
+		return 0;
+	ret = ks_kernel_open(ks_crash_target(), &kernel, err, sizeof(err));
+	if (ret) {
+		error(INFO, "kstack: cannot read this kernel's tasks: %s\n",
+		      err[0] ? err : strerror(-ret));
+		kernel = NULL;
+	}
+	return ret;
+}
+
+static void tasks_sample(const struct ks_options *opts)
+{
+	struct ks_kernel_status st;
+	struct ks_sample s;
+	char host[KS_HOST_LEN];
+	time_t when;
+	int ret;
+
+	if (open_kernel())
+		return;
+	ret = ks_kernel_when_host(kernel, &when, host, sizeof(host));
+	if (ret) {
+		error(INFO, "kstack: cannot read the crash time or nodename: %s\n",
+		      strerror(-ret));
+		return;
+	}
+	ks_sample_init(&s, when, host);
+	ret = ks_kernel_sample(kernel, opts, &s, &st, report, NULL);
+	if (ret == -ENOENT && opts->cgroup)
+		error(INFO, "kstack: --cgroup: this kernel's cgroup types are not known\n");
+	else if (ret)
+		error(INFO, "kstack: walking the tasks failed: %s\n", strerror(-ret));
+	if (!ret && s.nr_tasks) {
+		ret = ks_format_sample(fp, &s, opts);
+		if (ret)
+			error(INFO, "kstack: writing the output failed: %s\n",
+			      strerror(-ret));
+	}
+	if (!ret)
+		report_missing(opts, &s);
+	ks_sample_release(&s);
+}
+
+static void cmd_kstack(void)
+{
+	struct ks_options opts;
+	char err[256];
+
+	if (ks_options_parse(&opts, KS_CTX_CRASH, argcnt, args, err, sizeof(err))) {
+		error(INFO, "%s\n", err);
+		cmd_usage(pc->curcmd, SYNOPSIS);
+		return;
+	}
+	if (opts.help) {
+		cmd_usage(pc->curcmd, COMPLETE_HELP);
+	} else if (opts.kprobes || opts.ftrace) {
+		/* -K / -F: the hooks views (extension/hooks_crash.c) */
+		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp);
+
+		if (ret)
+			error(INFO, "kstack: %s failed: %s\n",
+			      opts.kprobes ? "-K" : "-F", strerror(-ret));
+	} else {
+		tasks_sample(&opts);
+	}
+	ks_options_release(&opts);
+}
+
+static struct command_table_entry command_table[] = {
+	{ "kstack", cmd_kstack, help_kstack, 0 },
+	{ NULL },
+};
+
+void __attribute__((constructor)) kstack_init(void)
+{
+	register_extension(command_table);
+}
+
+void __attribute__((destructor)) kstack_fini(void)
+{
+	ks_kernel_close(kernel);
+	kernel = NULL;
+	ks_crash_target_release();
+}

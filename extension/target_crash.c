@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The crash side of struct ks_target.  Every read asks for
+ * QUIET|RETURN_ON_ERROR, so a bad address is -EFAULT for the walker to
+ * report, never a longjmp out of the command.
+ */
+#include "defs.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf_symtab.h"
+#include "module_syms.h"
+#include "target_crash.h"
+
+/* x86_64 page tables (arch/x86/include/asm/pgtable_types.h) */
+#define PTE_PRESENT	0x001ull
+#define PTE_PSE		0x080ull	/* a 1 GiB or 2 MiB leaf above the pte level */
+#define PTE_PFN_MASK	0x000ffffffffff000ull
+
+/* struct elf_prstatus on x86_64: pr_reg (user_regs_struct) is at 112. */
+#define PRSTATUS_PR_REG	112
+#define PRSTATUS_WORDS	27		/* user_regs_struct: 27 longs */
+#define NT_PRSTATUS_TYPE 1
+
+struct crash_ctx {
+	struct ks_elf_symtab *vmlinux;	/* NULL: crash's symbols only */
+	struct ks_module_syms *mods;
+	bool mods_tried;
+	long task_mm, mm_pgd;
+	char name[256];			/* for a crash-table symbol's name */
+	char module[64];
+};
+
+static struct crash_ctx cctx;
+static struct ks_target target;
+static bool target_ready;
+
+static int crash_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (!len)
+		return 0;
+	if (!readmem(kaddr, KVADDR, buf, (long)len, "kstack read",
+		     QUIET | RETURN_ON_ERROR))
+		return -EFAULT;
+	return 0;
+}
+
+static int phys_u64(uint64_t pa, uint64_t *v)
+{
+	if (!readmem(pa, PHYSADDR, v, sizeof(*v), "kstack page table",
+		     QUIET | RETURN_ON_ERROR))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * A user address of one task to a physical one, by walking the task's
+ * page tables from mm->pgd with physical reads.  crash's uvtop() would
+ * want the task's context, which crash 8.0.2 does not have for these
+ * kernels, and it reads mm->pgd with FAULT_ON_ERROR, so one unmapped mm
+ * would end the command: this walk only returns -EFAULT.
+ */
+static int user_vtop(uint64_t pgd_pa, uint64_t va, uint64_t *pa_ret)
+{
+	int levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
+	uint64_t table = pgd_pa, entry;
+	int shift = 12 + 9 * levels - 9;
+
+	for (int level = levels; level >= 1; level--, shift -= 9) {
+		if (phys_u64(table + ((va >> shift) & 511) * 8, &entry))
+			return -EFAULT;
+		if (!(entry & PTE_PRESENT))
+			return -EFAULT;
+		/* a huge page at the pud (1 GiB) or pmd (2 MiB) level */
+		if ((level == 3 || level == 2) && (entry & PTE_PSE)) {
+			uint64_t size = 1ull << shift;
+
+			*pa_ret = (entry & PTE_PFN_MASK & ~(size - 1)) + (va & (size - 1));
+			return 0;
+		}
+		table = entry & PTE_PFN_MASK;
+	}
+	*pa_ret = table + (va & 4095);
+	return 0;
+}
+
+static int crash_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			   size_t len)
+{
+	struct crash_ctx *c = ctx;
+	physaddr_t pgd_pa;
+	uint64_t mm, pgd, pa;
+	char *p = buf;
+
+	if (c->task_mm < 0 || c->mm_pgd < 0)
+		return -ENOENT;
+	if (crash_read(c, task + (uint64_t)c->task_mm, &mm, sizeof(mm)) || !mm ||
+	    crash_read(c, mm + (uint64_t)c->mm_pgd, &pgd, sizeof(pgd)) || !pgd)
+		return -EFAULT;
+	if (!kvtop(NULL, pgd, &pgd_pa, 0))
+		return -EFAULT;
+	while (len) {
+		size_t n = 4096 - (size_t)(uaddr & 4095);
+
+		if (n > len)
+			n = len;
+		if (user_vtop(pgd_pa, uaddr, &pa) ||
+		    !readmem(pa, PHYSADDR, p, (long)n, "kstack user memory",
+			     QUIET | RETURN_ON_ERROR))
+			return -EFAULT;
+		p += n;
+		uaddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int crash_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+{
+	(void)ctx;
+	if (!symbol_exists((char *)name))
+		return -ENOENT;
+	*addr_ret = symbol_value((char *)name);
+	return 0;
+}
+
+/*
+ * The fallback when the vmlinux has no .symtab: crash's own table, sized
+ * by the next symbol at a higher address.  It may pick another alias
+ * than kallsyms would.
+ */
+static int crash_table_lookup(struct crash_ctx *c, uint64_t addr,
+			      struct ks_sym *sym_ret)
+{
+	struct syment *sp, *next;
+	ulong offset;
+
+	sp = value_search(addr, &offset);
+	if (!sp)
+		return -ENOENT;
+	for (next = next_symbol(NULL, sp); next && next->value <= sp->value;)
+		next = next_symbol(NULL, next);
+	snprintf(c->name, sizeof(c->name), "%s", sp->name);
+	sym_ret->name = c->name;
+	sym_ret->addr = sp->value;
+	sym_ret->size = next ? next->value - sp->value : 0;
+	sym_ret->module = NULL;
+	return 0;
+}
+
+static int crash_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+{
+	struct crash_ctx *c = ctx;
+
+	if (c->vmlinux && !ks_elf_symtab_lookup(c->vmlinux, addr, sym_ret))
+		return 0;
+	if (!c->mods_tried) {
+		c->mods_tried = true;
+		if (ks_module_syms_load(&target, &c->mods))
+			c->mods = NULL;
+	}
+	if (c->mods && !ks_module_syms_lookup(c->mods, addr, sym_ret))
+		return 0;
+	if (c->vmlinux)
+		return -ENOENT;
+	return crash_table_lookup(c, addr, sym_ret);
+}
+
+/* crash wants the bare name; our callers may say "struct x" or "union x". */
+static char *bare_type(const char *type)
+{
+	if (!strncmp(type, "struct ", 7))
+		return (char *)type + 7;
+	if (!strncmp(type, "union ", 6))
+		return (char *)type + 6;
+	return (char *)type;
+}
+
+/*
+ * MEMBER_OFFSET knows direct members only; members of anonymous structs
+ * and unions and dotted paths ("thread.sp") need gdb's expression
+ * evaluation, which ANON_MEMBER_OFFSET is.
+ */
+static long crash_member_offset(void *ctx, const char *type, const char *member)
+{
+	char *ty = bare_type(type);
+	long off = -1;
+
+	(void)ctx;
+	if (!strpbrk(member, ".["))
+		off = MEMBER_OFFSET(ty, (char *)member);
+	if (off < 0)
+		off = ANON_MEMBER_OFFSET(ty, (char *)member);
+	return off < 0 ? -ENOENT : off;
+}
+
+static long crash_member_size(void *ctx, const char *type, const char *member)
+{
+	char *ty = bare_type(type);
+	long size = -1;
+
+	(void)ctx;
+	if (!strpbrk(member, ".["))
+		size = MEMBER_SIZE(ty, (char *)member);
+	if (size < 0)
+		size = ANON_MEMBER_SIZE(ty, (char *)member);
+	return size < 0 ? -ENOENT : size;
+}
+
+static long crash_type_size(void *ctx, const char *type)
+{
+	long size;
+
+	(void)ctx;
+	size = STRUCT_SIZE(bare_type(type));
+	return size < 0 ? -ENOENT : size;
+}
+
+/* The NT_PRSTATUS note crash kept for cpu, or NULL. */
+static void *prstatus_note(int cpu)
+{
+	if (NETDUMP_DUMPFILE() || KDUMP_DUMPFILE())
+		return netdump_get_prstatus_percpu(cpu);
+	if (DISKDUMP_DUMPFILE())
+		return diskdump_get_prstatus_percpu(cpu);
+	return NULL;
+}
+
+/* Registers of the task on cpu when the dump was taken, from NT_PRSTATUS. */
+static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	const Elf64_Nhdr *nh;
+	const uint64_t *reg;
+	size_t desc;
+
+	(void)ctx;
+	if (cpu < 0 || cpu >= NR_CPUS)
+		return -ENOENT;
+	nh = prstatus_note(cpu);
+	if (!nh || nh->n_type != NT_PRSTATUS_TYPE ||
+	    nh->n_descsz < PRSTATUS_PR_REG + PRSTATUS_WORDS * 8)
+		return -ENOENT;
+	desc = sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
+	reg = (const uint64_t *)((const char *)nh + desc + PRSTATUS_PR_REG);
+	memset(regs_ret, 0, sizeof(*regs_ret));
+	/* user_regs_struct starts with pt_regs' order: r15 ... orig_ax */
+	memcpy(regs_ret->r, reg, sizeof(regs_ret->r));
+	regs_ret->bp = reg[4];
+	regs_ret->ip = reg[16];
+	regs_ret->sp = reg[19];
+	return 0;
+}
+
+static const struct ks_target_ops crash_ops = {
+	.read = crash_read,
+	.read_user = crash_read_user,
+	.symbol = crash_symbol,
+	.lookup = crash_lookup,
+	.member_offset = crash_member_offset,
+	.type_size = crash_type_size,
+	.member_size = crash_member_size,
+	.cpu_regs = crash_cpu_regs,
+};
+
+/* kallsyms names from the vmlinux file, moved by the KASLR offset. */
+static void open_vmlinux(struct crash_ctx *c)
+{
+	uint64_t link;
+
+	if (!pc->namelist || ks_elf_symtab_open(pc->namelist, &c->vmlinux))
+		return;
+	if (!symbol_exists("_stext") ||
+	    ks_elf_symtab_addr(c->vmlinux, "_stext", &link)) {
+		ks_elf_symtab_free(c->vmlinux);
+		c->vmlinux = NULL;
+		return;
+	}
+	ks_elf_symtab_set_offset(c->vmlinux,
+				 (int64_t)(symbol_value("_stext") - link));
+}
+
+const struct ks_target *ks_crash_target(void)
+{
+	if (target_ready)
+		return &target;
+	memset(&cctx, 0, sizeof(cctx));
+	cctx.task_mm = MEMBER_OFFSET("task_struct", "mm");
+	cctx.mm_pgd = MEMBER_OFFSET("mm_struct", "pgd");
+	open_vmlinux(&cctx);
+	target.ops = &crash_ops;
+	target.ctx = &cctx;
+	target_ready = true;
+	return &target;
+}
+
+void ks_crash_target_release(void)
+{
+	if (!target_ready)
+		return;
+	ks_elf_symtab_free(cctx.vmlinux);
+	ks_module_syms_free(cctx.mods);
+	memset(&cctx, 0, sizeof(cctx));
+	target_ready = false;
+}
