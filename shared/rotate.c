@@ -243,30 +243,58 @@ out:
 	return ret;
 }
 
-/* A stamp whose archive and pending names are both free. */
-static int free_stamp(const struct ks_rotate *r, struct stamp *st)
+/* prototypes for the helpers below that the rotation itself needs */
+static int list_stamps(const struct ks_rotate *r, const char *ext,
+		       struct stamp **out, size_t *nr);
+static int cmp_stamp_desc(const void *a, const void *b);
+
+/* The newest stamp among files NAME-...EXT into *newest, if newer. */
+static int newest_stamp(const struct ks_rotate *r, const char *ext,
+			struct stamp *newest, bool *found)
 {
-	char file[KS_ROTATE_NAME_MAX];
+	struct stamp *v;
+	size_t n;
+	int ret = list_stamps(r, ext, &v, &n);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		if (*found && cmp_stamp_desc(&v[i], newest) >= 0)
+			continue;
+		*newest = v[i];
+		*found = true;
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * The stamp of a new archive: now, or, when an archive or pending file
+ * of this second (or a later one, after the clock stepped back) exists,
+ * one past the newest.  So the archive just made always sorts newest and
+ * pruning never takes it, and a name freed by pruning is never reused
+ * for younger data.
+ */
+static int new_stamp(const struct ks_rotate *r, struct stamp *st)
+{
+	struct stamp newest = { 0, 0 };
+	bool any = false;
 	int ret;
 
+	ret = newest_stamp(r, EXT_GZ, &newest, &any);
+	if (!ret)
+		ret = newest_stamp(r, EXT_PENDING, &newest, &any);
+	if (ret)
+		return ret;
 	st->epoch = (uint64_t)(r->now ? r->now() : time(NULL));
-	for (st->seq = 0; st->seq < MAX_SEQ; st->seq++) {
-		ret = name_with(file, sizeof(file), r->name, *st, EXT_GZ);
-		if (!ret)
-			ret = absent(r->dirfd, file);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			continue;
-		ret = name_with(file, sizeof(file), r->name, *st, EXT_PENDING);
-		if (!ret)
-			ret = absent(r->dirfd, file);
-		if (ret < 0)
-			return ret;
-		if (ret)
-			return 0;
-	}
-	return -EEXIST;
+	st->seq = 0;
+	if (!any || st->epoch > newest.epoch)
+		return 0;
+	if (newest.seq + 1 >= MAX_SEQ)
+		return -EEXIST;
+	st->epoch = newest.epoch;
+	st->seq = newest.seq + 1;
+	return 0;
 }
 
 int ks_rotate(const struct ks_rotate *r, bool force,
@@ -287,7 +315,7 @@ int ks_rotate(const struct ks_rotate *r, bool force,
 		return -EINVAL;
 	if (!sb.st_size || (!force && (uint64_t)sb.st_size <= r->max_bytes))
 		return 0;
-	ret = free_stamp(r, &st);
+	ret = new_stamp(r, &st);
 	if (!ret)
 		ret = name_with(pending, sizeof(pending), r->name, st, EXT_PENDING);
 	if (!ret)

@@ -18,8 +18,13 @@
  * step 2 completed and the pending copy is dropped; else it is compressed
  * again.  Nothing is lost and nothing is archived twice.
  *
- * Two rotations in the same second get NAME-EPOCH.gz, NAME-EPOCH-1.gz,
- * NAME-EPOCH-2.gz...; archives sort by (EPOCH, SEQ) as numbers.
+ * Archives sort by (EPOCH, SEQ) as numbers, newest first, and the newest
+ * max_files are kept.  A new archive is stamped with the current second;
+ * if an archive or pending file of that second (or of a later one: the
+ * clock stepped back) exists, it takes the newest stamp's EPOCH and the
+ * next SEQ instead: NAME-EPOCH.gz, NAME-EPOCH-1.gz, NAME-EPOCH-2.gz...
+ * So an archive is never overwritten, the one just made always sorts
+ * newest, and a name freed by pruning is never reused.
  */
 #ifndef KS_ROTATE_H
 #define KS_ROTATE_H

@@ -298,6 +298,49 @@ static void test_same_second(void **state)
 	assert_true(exists(f, LOG "-1002.pending"));
 }
 
+static void test_no_reuse_after_prune(void **state)
+{
+	struct fixture *f = *state;
+	struct ks_rotate_result res;
+	char data[8];
+	int i;
+
+	/*
+	 * Keep 2 with five rotations in one second: -1000.gz is pruned by
+	 * the third; the next must not take its freed name, or the newest
+	 * data would sort oldest and be pruned at once.
+	 */
+	f->r.max_files = 2;
+	for (i = 0; i < 5; i++) {
+		snprintf(data, sizeof(data), "n%d", i);
+		put(f, LOG, data, 2);
+		assert_int_equal(ks_rotate(&f->r, true, &res), 1);
+	}
+	assert_string_equal(res.archive, LOG "-1000-4.gz");
+	assert_int_equal(count_files(f), 2);
+	assert_archive(f, LOG "-1000-3.gz", "n3", 2);
+	assert_archive(f, LOG "-1000-4.gz", "n4", 2);
+}
+
+static void test_clock_backwards(void **state)
+{
+	struct fixture *f = *state;
+	struct ks_rotate_result res;
+
+	/* after a clock step back, the new archive still sorts newest */
+	fake_now_value = 5000;
+	put(f, LOG, "before", 6);
+	assert_int_equal(ks_rotate(&f->r, true, &res), 1);
+	fake_now_value = 4000;
+	put(f, LOG, "after", 5);
+	assert_int_equal(ks_rotate(&f->r, true, &res), 1);
+	assert_string_equal(res.archive, LOG "-5000-1.gz");
+	f->r.max_files = 1;
+	assert_int_equal(ks_rotate_prune(&f->r, NULL), 0);
+	assert_archive(f, LOG "-5000-1.gz", "after", 5);
+	assert_false(exists(f, LOG "-5000.gz"));
+}
+
 static void test_retention_numeric(void **state)
 {
 	struct fixture *f = *state;
@@ -441,6 +484,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_force, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_second, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_retention_numeric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_reuse_after_prune, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_backwards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recover, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_not_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_archive_mode, setup, teardown),
