@@ -1,0 +1,431 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Background mode end to end, in seconds rather than minutes thanks to the
+# test-only knobs KSTACK_TEST_INTERVAL_MS, KSTACK_TEST_DURATION_MS and
+# KSTACK_TEST_MAX_BYTES: the schedule, well-formed samples, rotation and
+# retention, the disk guard on a small tmpfs, SIGTERM, the lock, daemonizing,
+# SIGKILL during heavy rotation, symlinks and file modes.
+#
+# "Well formed" is checked by a grammar of oled's text (check_samples): a
+# file is a run of samples, each "zzz <..." and an empty line, then groups
+# of PID lines, "Stack:", frames and an empty line (two for an empty stack).
+# A sample cut short can only be the last one in a file; that happens only
+# when a kstack is killed inside the write() of that sample (the next run
+# archives that file as it is).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok; else bad "$what"; fi
+}
+
+name="kstack_$(uname -n | tr / _).out"
+
+# Polls "$@" every 50 ms for at most $1 seconds.
+wait_until() {
+	local tries=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+alive() { [ -d "/proc/$1" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" != Z ]; }
+gone() { ! alive "$1"; }
+# Waits at most $2 s for our child $1 to exit and returns its status;
+# a child that hangs is killed and reported as 124.
+wait_exit() {
+	if ! wait_until "$2" gone "$1"; then
+		kill -KILL "$1" 2>/dev/null || true
+		wait "$1" 2>/dev/null || true
+		return 124
+	fi
+	local rc=0
+	wait "$1" || rc=$?
+	return "$rc"
+}
+
+# check_samples FILE: prints "SAMPLES TORN" (TORN 0 or 1: the last sample
+# is cut short) or "BAD line N: ..." when the file is not a run of whole
+# samples with at most a torn last one.
+check_samples() {
+	local partial=0
+	[ -s "$1" ] && [ -n "$(tail -c1 "$1")" ] && partial=1
+	awk -v partial="$partial" '
+	function bad(msg) { if (!err) err = "BAD line " NR - 1 ": " msg ": " prev; }
+	function step(line) {
+		if (st == "H") { if (line ~ /^zzz </) { n++; st = "B" } else bad("no header"); return }
+		if (st == "B") { if (line == "") st = "G"; else bad("no empty line after the header"); return }
+		if (st == "G") {
+			if (line ~ /^zzz </) { n++; st = "B" }
+			else if (line ~ /^PID: +[0-9]+   State: +[A-Za-z]   Start Time: [0-9/]+ [0-9:]+   Cmd: /) st = "P"
+			else bad("sample or group expected")
+			return
+		}
+		if (st == "P") {
+			if (line ~ /^PID: +[0-9]+   State: /) return
+			if (line == "Stack:") { st = "F"; frames = 0; return }
+			bad("PID or Stack: expected"); return
+		}
+		if (st == "F") {
+			if (line ~ /^\[<[0-9a-f]+>\] /) { frames++; return }
+			if (line == "") { st = frames ? "G" : "E"; return }
+			bad("frame expected"); return
+		}
+		if (st == "E") { if (line == "") st = "G"; else bad("second empty line expected") }
+	}
+	BEGIN { st = "H"; n = 0; err = "" }
+	NR > 1 { step(prev) }
+	{ prev = $0 }
+	END {
+		# a last line without its newline is a torn write: any prefix goes
+		if (NR && !partial) step(prev)
+		if (err) { print err; exit }
+		print n, (partial || (NR && st != "G")) ? 1 : 0
+	}' "$1"
+}
+
+# every archive and the live file: valid gzip, whole samples
+check_dir_samples() {
+	local dir=$1 f r
+	for f in "$dir"/"$name"-*.gz; do
+		[ -e "$f" ] || continue
+		gzip -t "$f" || { echo "BAD gzip $f"; return 1; }
+		gzip -dc "$f" >"$dir.check"
+		r=$(check_samples "$dir.check")
+		case $r in BAD*) echo "$f: $r"; return 1 ;; esac
+	done
+	if [ -e "$dir/$name" ]; then
+		r=$(check_samples "$dir/$name")
+		case $r in BAD*) echo "$dir/$name: $r"; return 1 ;; esac
+	fi
+	rm -f "$dir.check"
+}
+
+count_samples() {
+	local f n total=0
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		case $f in
+		*.gz) n=$(gzip -dc "$f" 2>/dev/null | grep -c '^zzz <' || true) ;;
+		*) n=$(grep -c '^zzz <' "$f" 2>/dev/null || true) ;;
+		esac
+		total=$((total + ${n:-0}))
+	done
+	echo "$total"
+}
+
+mode_of() { stat -c %a "$1"; }
+between() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+
+# ---------------------------------------------------------------------------
+# Disk guard on a 2 MB tmpfs, run inside "unshare -m" by the main part.
+if [ "${1:-}" = --tmpfs-part ]; then
+	tmp=$2
+	sleeper=$3
+	mnt=$tmp/mnt
+	mkdir -p "$mnt"
+	mount -t tmpfs -o size=2m,mode=0755 tmpfs "$mnt"
+	out=$mnt/out
+	# fill FILE KB: pushes the file system to or past 50%
+	fill() { dd if=/dev/zero of="$mnt/fill" bs=1k count="$1" status=none; }
+	used_pct() {
+		local b f
+		read -r b f < <(stat -f -c '%b %f' "$mnt")
+		echo $((((b - f) * 100 + b - 1) / b))
+	}
+
+	# refused at start, with oled's message and the used% oled computes
+	fill 1400
+	rc=0
+	KSTACK_TEST_INTERVAL_MS=100 "$kstack" --foreground -x 50 -p "$sleeper" \
+		-d "$out" 2>"$tmp/guard0.log" || rc=$?
+	want="ERROR - Maximum filesystem space reached. Used: $(used_pct)%, Threshold: 50%"
+	check "full at start: exit 4, got $rc" [ "$rc" = 4 ]
+	check "full at start: '$want' in $(cat "$tmp/guard0.log")" grep -q -- "$want\$" "$tmp/guard0.log"
+	check "full at start: nothing written" [ ! -e "$out/$name" ]
+	rm -f "$mnt/fill"
+
+	# running: writing stops with one line and resumes when space returns
+	KSTACK_TEST_INTERVAL_MS=100 KSTACK_TEST_DURATION_MS=60000 \
+		"$kstack" --foreground -v -x 50 -p "$sleeper" -d "$out" 2>"$tmp/guard.log" &
+	kpid=$!
+	nsamples() { count_samples "$out/$name"; }
+	at_least() { [ "$(nsamples)" -ge "$1" ]; }
+	check "guard: samples before the fill" wait_until 10 at_least 3
+	fill 1400
+	logged() { grep -q -- "$1" "$tmp/guard.log"; }
+	check "guard: 'writing paused' logged" wait_until 10 logged "WARNING - Maximum filesystem space reached. Used: [0-9]*%, Threshold: 50%; writing paused"
+	before=$(nsamples)
+	sleep 1.2	# a dozen intervals
+	check "guard: no sample written while full ($before -> $(nsamples))" [ "$(nsamples)" = "$before" ]
+	n=$(grep -c "Maximum filesystem space reached" "$tmp/guard.log" || true)
+	check "guard: logged once, not $n times" [ "$n" = 1 ]
+	rm -f "$mnt/fill"
+	check "guard: 'writing resumed' logged" wait_until 10 logged "INFO - Filesystem space below the threshold again. Used: [0-9]*%, Threshold: 50%; writing resumed"
+	check "guard: samples written again" wait_until 10 at_least $((before + 3))
+	kill -TERM "$kpid"
+	rc=0
+	wait_exit "$kpid" 10 || rc=$?
+	check "guard: SIGTERM exit 0, got $rc" [ "$rc" = 0 ]
+	check "guard: skipped samples counted" grep -q "INFO - [0-9]* sample(s) not written: filesystem full" "$tmp/guard.log"
+	r=$(check_samples "$out/$name")
+	check "guard: whole samples ($r)" [ "${r#* }" = 0 ]
+	umount "$mnt"
+	echo "$passed $failed" >"$tmp/tmpfs-counts"
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ] || ! cat /proc/self/stack >/dev/null 2>&1; then
+	echo "SKIP: background mode needs root (/proc/PID/stack)"
+	echo "background: 0 passed, 0 failed"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+sleeper=
+children=()
+cleanup() {
+	for p in "${children[@]}" $sleeper; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# a quiet task to sample with -p: small samples, a stable stack
+sleep 1000 &
+sleeper=$!
+disown	# no "Killed" line when cleanup ends it
+export KSTACK_TEST_INTERVAL_MS=200
+
+# --- schedule, duration, well-formed samples, modes ------------------------
+d=$tmp/sched/out
+rc=0
+KSTACK_TEST_INTERVAL_MS=100 KSTACK_TEST_DURATION_MS=2000 timeout 20 \
+	"$kstack" --foreground -v -p "$sleeper" -d "$d" 2>"$tmp/sched.log" || rc=$?
+check "duration: exits 0 by itself, got $rc" [ "$rc" = 0 ]
+n=$(count_samples "$d/$name")
+# deadlines 0, 100, ..., 2000 ms: 21 samples unless the machine stalled
+check "duration: 21 samples, got $n" between "$n" 19 21
+r=$(check_samples "$d/$name")
+check "schedule: whole samples, none torn ($r)" [ "$r" = "$n 0" ]
+check "schedule: the sleeper's line" grep -q "^PID: *$sleeper   State:  S   Start Time: " "$d/$name"
+# no drift: each sample within 100 ms of its absolute deadline, the last too
+drift=$(sed -n 's/.*DEBUG - Sample [0-9]* at +\([0-9]*\) ms (due +\([0-9]*\) ms).*/\1 \2/p' \
+	"$tmp/sched.log" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0, NR }')
+check "schedule: max lateness ${drift% *} ms over ${drift#* } samples" [ "${drift% *}" -lt 100 ]
+check "schedule: last deadline +2000 ms" grep -q "(due +2000 ms)" "$tmp/sched.log"
+check "log: start line" grep -Eq "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} INFO - This script will run up to: [0-9-]+ [0-9:]+$" "$tmp/sched.log"
+check "log: directory line" grep -q "INFO - The requested data will be written to the directory: $d\$" "$tmp/sched.log"
+check "log: finished line" grep -q "INFO - Finished: $n sample(s) written" "$tmp/sched.log"
+check "modes: new dir 0700, got $(mode_of "$d")" [ "$(mode_of "$d")" = 700 ]
+check "modes: log 0600, got $(mode_of "$d/$name")" [ "$(mode_of "$d/$name")" = 600 ]
+check "modes: lock 0600" [ "$(mode_of "$d/.kstack.lock")" = 600 ]
+# a new run archives the previous log first (oled's forced rotation)
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -p "$sleeper" -d "$d" 2>/dev/null
+gz=("$d/$name"-*.gz)
+check "restart: previous log archived" test "${#gz[@]}" = 1 -a -e "${gz[0]}"
+check "restart: archive 0600" [ "$(mode_of "${gz[0]}")" = 600 ]
+check "restart: archive holds the previous samples" [ "$(count_samples "${gz[0]}")" = "$n" ]
+check "restart: new log holds one sample" [ "$(count_samples "$d/$name")" = 1 ]
+# an existing directory is used as it is
+mkdir -m 0750 "$tmp/existing"
+(umask 000 && KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -p "$sleeper" \
+	-d "$tmp/existing" 2>/dev/null)
+check "modes: existing dir kept 0750" [ "$(mode_of "$tmp/existing")" = 750 ]
+check "modes: log 0600 under umask 000" [ "$(mode_of "$tmp/existing/$name")" = 600 ]
+check "modes: lock 0600 under umask 000" [ "$(mode_of "$tmp/existing/.kstack.lock")" = 600 ]
+
+# --- rotation by size, retention, same-second names -----------------------
+d=$tmp/rot
+rc=0
+KSTACK_TEST_INTERVAL_MS=50 KSTACK_TEST_DURATION_MS=3000 KSTACK_TEST_MAX_BYTES=1000 \
+	timeout 30 "$kstack" --foreground -v -n 3 -p "$sleeper" -d "$d" 2>"$tmp/rot.log" || rc=$?
+check "rotation: exit 0, got $rc" [ "$rc" = 0 ]
+made=$(sed -n "s/.*DEBUG - Rotated $name to \\(.*\\) (.*/\\1/p" "$tmp/rot.log")
+nmade=$(echo "$made" | grep -c . || true)
+check "rotation: many rotations, got $nmade" [ "$nmade" -ge 10 ]
+kept=$(cd "$d" && ls "$name"-*.gz | sort)
+want=$(echo "$made" | tail -n 3 | sort)
+check "retention: the newest 3 kept: '$kept' vs '$want'" [ "$kept" = "$want" ]
+check "rotation: same-second archives get a suffix" grep -Eq "Rotated $name to $name-[0-9]+-[0-9]+\.gz" "$tmp/rot.log"
+check "rotation: no archive overwritten" [ "$(echo "$made" | sort -u | wc -l)" = "$nmade" ]
+check "rotation: archives valid, whole samples" check_dir_samples "$d"
+size=$(stat -c %s "$d/$name")
+check "rotation: log stays near the limit ($size bytes)" [ "$size" -le 1500 ]
+check "rotation: no temporary file left" [ -z "$(cd "$d" && ls | grep -E '\.(pending|tmp)$' || true)" ]
+
+# --- SIGTERM and SIGINT: the current sample finishes, exit 0 --------------
+for sig in TERM INT; do
+	d=$tmp/sig$sig
+	"$kstack" --foreground -v -p "$sleeper" -d "$d" 2>"$tmp/sig$sig.log" &
+	kpid=$!
+	children+=("$kpid")
+	has_two() { [ "$(count_samples "$d/$name")" -ge 2 ]; }
+	check "SIG$sig: samples appear" wait_until 10 has_two
+	kill -"$sig" "$kpid"
+	rc=0
+	wait_exit "$kpid" 10 || rc=$?
+	check "SIG$sig: exit 0, got $rc" [ "$rc" = 0 ]
+	check "SIG$sig: logged" grep -q "INFO - Received SIG$sig: stopping after [0-9]* sample(s)" "$tmp/sig$sig.log"
+	r=$(check_samples "$d/$name")
+	check "SIG$sig: whole samples only ($r)" [ "${r#* }" = 0 ]
+done
+# a signal during a long sleep ends the run at once, not at the next deadline
+d=$tmp/sigsleep
+KSTACK_TEST_INTERVAL_MS=60000 "$kstack" --foreground -p "$sleeper" -d "$d" 2>/dev/null &
+kpid=$!
+children+=("$kpid")
+has_one() { [ "$(count_samples "$d/$name")" -ge 1 ]; }
+check "SIGTERM in sleep: first sample" wait_until 10 has_one
+kill -TERM "$kpid"
+rc=0
+wait_exit "$kpid" 3 || rc=$?
+check "SIGTERM in sleep: exit 0 within 3 s, got $rc" [ "$rc" = 0 ]
+
+# --- daemonizing, the lock, SIGTERM to the daemon --------------------------
+d=$tmp/daemon
+rc=0
+timeout 20 "$kstack" -b -p "$sleeper" -d "$d" 2>"$tmp/daemon.log" || rc=$?
+check "daemon: parent exits 0, got $rc" [ "$rc" = 0 ]
+check "daemon: spawning line" grep -q "INFO - Spawning process to run in background...$" "$tmp/daemon.log"
+dpid=$(sed -n 's/.*INFO - Background PID: \([0-9]*\)$/\1/p' "$tmp/daemon.log")
+check "daemon: Background PID line" [ -n "$dpid" ]
+dpid=${dpid:-0}
+children+=("$dpid")
+check "daemon: running" alive "$dpid"
+if alive "$dpid"; then
+	read -r ppid sid < <(ps -o ppid=,sid= -p "$dpid")
+	check "daemon: not our child (ppid $ppid)" [ "$ppid" != $$ ]
+	check "daemon: not a session leader" [ "$sid" != "$dpid" ]
+	check "daemon: stdin /dev/null" [ "$(readlink "/proc/$dpid/fd/0")" = /dev/null ]
+	check "daemon: stderr kept" [ "$(readlink "/proc/$dpid/fd/2")" = "$tmp/daemon.log" ]
+	check "daemon: lock names it" [ "$(cat "$d/.kstack.lock")" = "$dpid" ]
+fi
+check "daemon: samples appear" wait_until 10 has_one
+# a second instance on the same directory is refused, naming the holder
+rc=0
+timeout 20 "$kstack" -b -p "$sleeper" -d "$d" 2>"$tmp/second.log" || rc=$?
+check "lock: second instance exit 4, got $rc" [ "$rc" = 4 ]
+check "lock: message names PID $dpid: $(cat "$tmp/second.log")" \
+	grep -q "ERROR - Another kstack (PID $dpid) is already writing to $d: $d/.kstack.lock is locked" "$tmp/second.log"
+rc=0
+timeout 20 "$kstack" --foreground -p "$sleeper" -d "$d" 2>/dev/null || rc=$?
+check "lock: --foreground refused too, got $rc" [ "$rc" = 4 ]
+check "lock: the refused runs did not rotate" [ -z "$(ls "$d" | grep '\.gz$' || true)" ]
+kill -TERM "$dpid" 2>/dev/null || true
+check "daemon: SIGTERM stops it" wait_until 10 gone "$dpid"
+check "daemon: stop logged" wait_until 5 grep -q "INFO - Received SIGTERM" "$tmp/daemon.log"
+r=$(check_samples "$d/$name")
+check "daemon: whole samples ($r)" [ "${r#* }" = 0 ]
+# the lock is free again once it has gone
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -p "$sleeper" -d "$d" 2>/dev/null || rc=$?
+check "lock: free after the daemon stopped, got $rc" [ "$rc" = 0 ]
+
+# --- SIGKILL during heavy rotation, repeated ------------------------------
+# Every sample of -a rotates (limit 1 byte): the kill lands in compression,
+# fsync, renames or the append.  -n keeps every archive, so the samples
+# can be counted: each sample logged as written must be in the files
+# (nothing lost), and at most one unlogged sample per kill may be there
+# (nothing archived twice).
+d=$tmp/kill
+kills=0
+bad_gz=0
+for i in 1 2 3 4 5 6 7 8; do
+	KSTACK_TEST_INTERVAL_MS=5 KSTACK_TEST_MAX_BYTES=1 "$kstack" --foreground -v \
+		-n 10000 -a -d "$d" 2>>"$tmp/kill.log" &
+	kpid=$!
+	children+=("$kpid")
+	wait_until 10 has_one || true
+	sleep "0.$((RANDOM % 5 + 1))$((RANDOM % 10))"
+	kill -KILL "$kpid"
+	wait "$kpid" 2>/dev/null || true
+	kills=$((kills + 1))
+	# right after the kill: what is under a final name is valid
+	for f in "$d/$name"-*.gz; do
+		[ -e "$f" ] && ! gzip -t "$f" 2>/dev/null && bad_gz=$((bad_gz + 1))
+	done
+	# (it may be missing: killed between a rotation and the next append)
+	r=$(if [ -e "$d/$name" ]; then check_samples "$d/$name"; fi)
+	case $r in BAD*) bad "kill $i: live file: $r" ;; *) ok ;; esac
+done
+check "SIGKILL: every .gz valid after each kill ($bad_gz bad)" [ "$bad_gz" = 0 ]
+# a clean run finishes what the kills interrupted
+rc=0
+KSTACK_TEST_DURATION_MS=0 KSTACK_TEST_MAX_BYTES=1 timeout 60 "$kstack" --foreground -v \
+	-n 10000 -a -d "$d" 2>>"$tmp/kill.log" || rc=$?
+check "SIGKILL: clean run after the kills, got $rc" [ "$rc" = 0 ]
+check "SIGKILL: no pending or temporary file left" [ -z "$(ls "$d" | grep -E '\.(pending|tmp)$' || true)" ]
+check "SIGKILL: all archives valid, whole samples" check_dir_samples "$d"
+logged=$(grep -c "DEBUG - Sample [0-9]* at " "$tmp/kill.log" || true)
+found=$(count_samples "$d/$name" "$d/$name"-*.gz)
+check "SIGKILL: no sample lost ($logged logged, $found found)" [ "$found" -ge "$logged" ]
+check "SIGKILL: none doubled ($found found <= $logged + $kills)" [ "$found" -le $((logged + kills)) ]
+check "SIGKILL: rotations happened ($(ls "$d" | grep -c '\.gz$') archives)" [ "$(ls "$d" | grep -c '\.gz$')" -ge 10 ]
+
+# --- symlinks --------------------------------------------------------------
+d=$tmp/link
+mkdir -m 0700 "$d"
+echo precious >"$tmp/target"
+ln -s "$tmp/target" "$d/$name"
+rc=0
+timeout 20 "$kstack" --foreground -p "$sleeper" -d "$d" 2>"$tmp/link.log" || rc=$?
+check "symlink at start: refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "symlink at start: message" grep -q "ERROR - $d/$name is not a regular file but a symbolic link: refusing to use it" "$tmp/link.log"
+check "symlink at start: target untouched" [ "$(cat "$tmp/target")" = precious ]
+check "symlink at start: link left alone" [ -L "$d/$name" ]
+rm "$d/$name"
+# planted while running: not followed, logged once, writing resumes after
+"$kstack" --foreground -v -p "$sleeper" -d "$d" 2>"$tmp/link2.log" &
+kpid=$!
+children+=("$kpid")
+check "symlink: samples appear" wait_until 10 has_one
+mv "$d/$name" "$tmp/moved"
+ln -s "$tmp/target" "$d/$name"
+sleep 1
+check "symlink planted: target untouched" [ "$(cat "$tmp/target")" = precious ]
+n=$(grep -c "ERROR - writing $d/$name: Too many levels of symbolic links" "$tmp/link2.log" || true)
+check "symlink planted: write refused, logged once ($n)" [ "$n" = 1 ]
+rm "$d/$name"
+check "symlink removed: writing resumes" wait_until 10 has_one
+check "symlink removed: logged" grep -q "INFO - writing $d/$name succeeded again" "$tmp/link2.log"
+kill -TERM "$kpid"
+wait_exit "$kpid" 10 || true
+# a symlink as the directory itself
+ln -s "$tmp/sched/out" "$tmp/dirlink"
+rc=0
+timeout 20 "$kstack" --foreground -p "$sleeper" -d "$tmp/dirlink" 2>"$tmp/dirlink.log" || rc=$?
+check "symlinked -d refused, got $rc" [ "$rc" = 4 ]
+check "symlinked -d message" grep -q "ERROR - $tmp/dirlink is not a directory (a symbolic link is refused)" "$tmp/dirlink.log"
+rc=0
+timeout 20 "$kstack" --foreground -p "$sleeper" -d "$tmp/dirlink/" 2>/dev/null || rc=$?
+check "symlinked -d/ refused too, got $rc" [ "$rc" = 4 ]
+
+# --- the disk guard on a tmpfs of its own ---------------------------------
+if unshare -m true 2>/dev/null; then
+	rc=0
+	unshare -m --propagation private bash "$self" --tmpfs-part "$tmp" "$sleeper" || rc=$?
+	if [ -s "$tmp/tmpfs-counts" ]; then
+		read -r p f <"$tmp/tmpfs-counts"
+		passed=$((passed + p))
+		failed=$((failed + f))
+	else
+		bad "tmpfs part did not finish (exit $rc)"
+	fi
+else
+	echo "SKIP: unshare -m not permitted: disk guard on tmpfs not tested"
+fi
+
+echo "background: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
