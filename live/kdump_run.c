@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_tasks.h"
 #include "live_sample.h"
@@ -90,6 +91,16 @@ static int write_sample(const struct ks_options *opts, const struct ks_sample *s
 	return KS_EXIT_OK;
 }
 
+/* -K / -F: the same report the crash command prints for the image. */
+static int hooks(const struct ks_target *t, const struct ks_options *opts)
+{
+	int ret = ks_hooks_report(t, opts, stdout, stderr);
+
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
 int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
 {
 	struct report_ctx rctx = { .verbose = opts->verbose };
@@ -100,6 +111,8 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
 	time_t when;
 	int ret, status, missing;
 
+	if (opts->kprobes || opts->ftrace)
+		return hooks(t, opts);
 	ret = ks_kernel_open(t, &k, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", err);

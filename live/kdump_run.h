@@ -9,7 +9,10 @@
 #include "options.h"
 #include "target.h"
 
-/* Walks the tasks of t, prints the sample; returns the exit status. */
+/*
+ * Walks the tasks of t and prints the sample, or with -K / -F the hooks
+ * report; returns the exit status.
+ */
 int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts);
 
 #endif /* KS_KDUMP_RUN_H */

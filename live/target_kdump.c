@@ -407,9 +407,12 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 		goto fail;
 	ret = ks_elf_symtab_open(vmlinux, &kt->syms);
 	if (ret) {
+		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
 		fprintf(stderr, "kstack: cannot read symbols from %s: %s\n",
-			vmlinux, ret == -ENOEXEC ? "not an ELF64 file" :
-			ret == -ENOENT ? "no .symtab" : strerror(-ret));
+			vmlinux, ret == -ENOEXEC ? "not an ELF64 file (the "
+			"uncompressed debug vmlinux is needed, not vmlinuz)" :
+			ret == -ENODATA ? "no .symtab (stripped? the debug "
+			"vmlinux is needed)" : strerror(-ret));
 		goto fail;
 	}
 	find_kaslr(kt);

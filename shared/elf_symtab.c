@@ -208,7 +208,7 @@ static int read_symbols(struct ks_elf_symtab *tab)
 		if (tab->shdr[i].sh_type == SHT_SYMTAB)
 			symsh = &tab->shdr[i];
 	if (!symsh || symsh->sh_entsize != sizeof(Elf64_Sym))
-		return -ENOENT;
+		return -ENODATA;
 	strsh = section(tab, symsh->sh_link);
 	st = (const Elf64_Sym *)section_bytes(tab, symsh);
 	str = strsh ? (const char *)section_bytes(tab, strsh) : NULL;

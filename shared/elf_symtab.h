@@ -23,7 +23,8 @@ struct ks_elf_symtab;
 
 /*
  * Maps path and reads its symbols.  Returns 0, or -errno: -ENOEXEC for a
- * file that is not a little-endian ELF64, -ENOENT without .symtab.
+ * file that is not a little-endian ELF64, -ENODATA without .symtab (a
+ * stripped file), else open()'s error.
  */
 int ks_elf_symtab_open(const char *path, struct ks_elf_symtab **tab_ret);
 /* The same from an image in memory, which must outlive the table. */

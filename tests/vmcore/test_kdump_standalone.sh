@@ -4,7 +4,8 @@
 # kstack --vmcore (libkdumpfile, no crash) against the live capture made in
 # the same guest just before the dump: every task that was not running
 # while `kstack -a -H` ran in the guest must print the same task line
-# (state, start time, command) and the same stack.  Also: a vmlinux that
+# (state, start time, command) and the same stack; -K and -F must print
+# the guest's kprobes/list and enabled_functions.  Also: a vmlinux that
 # does not belong to the dump and a file that is not a dump are refused.
 # KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
 set -uo pipefail
@@ -134,6 +135,28 @@ if [ "$differ" -eq 0 ] && [ "$same" -gt 0 ]; then
 else
 	fail "$differ of $((same + differ)) stable tasks differ from the live capture"
 fi
+
+# -K / -F: the kernel-format lines (before "== summary") must be the
+# guest's own kprobes/list and enabled_functions.
+hooks() {
+	local opt=$1 want=$2 name=$3
+	[ -s "$want" ] || { echo "note: no $(basename "$want") in the capture; $opt not checked"; return; }
+	"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" "$opt" \
+		>"$tmp/hooks.txt" 2>"$tmp/hooks.err"
+	if ! grep -q '^== summary' "$tmp/hooks.txt"; then
+		# live/main.c dispatches -K/-F before --vmcore: the live system answered.
+		echo "SKIP: $opt with --vmcore did not reach the vmcore: $(head -c 200 "$tmp/hooks.err")"
+		return
+	fi
+	if sed '/^== summary/,$d' "$tmp/hooks.txt" | cmp -s - "$want"; then
+		pass "$opt prints the guest's $name"
+	else
+		fail "$opt differs from the guest's $name:"
+		sed '/^== summary/,$d' "$tmp/hooks.txt" | diff - "$want" | head -n 10 | sed 's/^/  | /'
+	fi
+}
+hooks -K "$dir/live/kprobes-list.txt" "kprobes/list"
+hooks -F "$dir/live/enabled_functions.txt" "enabled_functions"
 
 # Refusals: a file that is not a dump, and a vmlinux that is not this
 # dump's (an ELF whose linux_banner is not where the dump has it).
