@@ -281,6 +281,7 @@ int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
 		}
 		while (node) {
 			uint64_t p = node - l.kp_hlist, addr;
+			char name[KS_HOOK_NAME_LEN], mod[KS_HOOK_MOD_LEN];
 			struct ks_sym sym;
 			bool has_sym;
 
@@ -300,6 +301,14 @@ int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
 			has_sym = !t->ops->lookup(t->ctx, addr, &sym) &&
 				  sym.name && addr >= sym.addr &&
 				  (!sym.size || addr - sym.addr < sym.size);
+			/* the target's strings live only until its next lookup */
+			if (has_sym) {
+				snprintf(name, sizeof(name), "%s", sym.name);
+				snprintf(mod, sizeof(mod), "%s",
+					 sym.module ? sym.module : "");
+				sym.name = name;
+				sym.module = mod[0] ? mod : NULL;
+			}
 			if (l.aggr_pre && get_u64(pbuf, l.kp_pre) == l.aggr_pre)
 				ret = walk_aggr(t, &l, p, pbuf, &sym, has_sym,
 						armed, kbuf, out, err);
