@@ -94,7 +94,7 @@ records "$tmp/dump.txt" >"$tmp/dump.rec"
 # capture and the dump: such a kworker is counted apart, not as a
 # difference, when nothing else differs.
 # Prints up to five differences, then "same differ skipped gone total
-# renamed".
+# renamed woken".
 awk -F'\t' '
 	function kworker_base(line) {
 		if (match(line, /Cmd: kworker\/[^ -]*/))
@@ -109,6 +109,9 @@ awk -F'\t' '
 		if (!($1 in dump)) { gone++; next }
 		if (dump[$1] == $2 "\t" $3) { same++; next }
 		split(dump[$1], d, "\t")
+		# Runnable in the dump: woken since the capture (an RCU or
+		# timer kthread), so it may have moved on.
+		if (d[1] ~ /State: +R /) { woken++; next }
 		if ($2 ~ /Cmd: kworker\// && d[2] == $3 &&
 		    kworker_base(d[1]) == kworker_base($2)) {
 			renamed++
@@ -124,12 +127,16 @@ awk -F'\t' '
 			printf "    dump: %s\n          %s\n", d[1], d[2]
 		}
 	}
-	END { printf "%d %d %d %d %d %d\n", same, differ, skipped, gone, total, renamed }
+	END {
+		printf "%d %d %d %d %d %d %d\n", same, differ, skipped, gone, total,
+			renamed, woken
+	}
 ' "$tmp/unstable" "$tmp/dump.rec" "$tmp/live.rec" >"$tmp/compare.txt"
 head -n -1 "$tmp/compare.txt"
-read -r same differ skipped gone total renamed < <(tail -n 1 "$tmp/compare.txt")
+read -r same differ skipped gone total renamed woken < <(tail -n 1 "$tmp/compare.txt")
 echo "tasks: $total live, $same match, $differ differ, $skipped running during the capture," \
-	"$gone not in the dump, $renamed kworkers served another workqueue since"
+	"$gone not in the dump, $woken runnable in the dump," \
+	"$renamed kworkers served another workqueue since"
 if [ "$differ" -eq 0 ] && [ "$same" -gt 0 ]; then
 	pass "$same tasks print the same line and stack as in the live capture"
 else
