@@ -24,7 +24,8 @@ static char *help_kstack[] = {
 	"kstack",
 	"kernel stacks of tasks, grouped by identical stack",
 	"{-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
-	"        [-c|--json|--folded]",
+	"        [-c|--json|--folded] [-v]\n"
+	"  kstack -K|-F [-v]",
 	"  Prints what the live tool kstack(8) would have printed on this kernel",
 	"  at the moment of the dump: the tasks, grouped by identical kernel",
 	"  stack, in oled kstack's text.  The header shows the crash time",
@@ -51,6 +52,7 @@ static char *help_kstack[] = {
 	"    -c        a summary: one line per group with its task count.",
 	"    --json    one JSON object for the sample.",
 	"    --folded  folded stacks, the input of flame graph tools.",
+	"    -v        after the output, why a stack is empty or short, and counts.",
 	" ",
 	"  A task that was on a CPU when the dump was taken is unwound from the",
 	"  registers the dump saved for that CPU (empty when it was in user",
@@ -78,7 +80,7 @@ static char *help_kstack[] = {
 static void report(void *arg, const char *msg)
 {
 	(void)arg;
-	error(INFO, "kstack: %s\n", msg);
+	error(INFO, "%s\n", msg);
 }
 
 static bool has_pid(const struct ks_sample *s, int32_t pid)
@@ -99,12 +101,26 @@ static void report_missing(const struct ks_options *opts,
 		for (size_t i = 0; i < opts->nr_pids; i++) {
 			if (has_pid(s, opts->pids[i]))
 				continue;
-			error(INFO, "kstack: PID %d does not exist\n", opts->pids[i]);
+			error(INFO, "PID %d does not exist\n", opts->pids[i]);
 			missing = true;
 		}
 	}
 	if (!s->nr_tasks && !missing)
-		error(INFO, "kstack: no task matched the selection\n");
+		error(INFO, "no task matched the selection\n");
+}
+
+/* -v: why each stack that is empty or short is so, and the counts. */
+static void report_notes(const struct ks_sample *s,
+			 const struct ks_kernel_status *st)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].note)
+			error(INFO, "PID %d: %s\n", s->tasks[i].pid,
+			      s->tasks[i].note);
+	error(INFO, "%zu tasks on the lists, %zu printed, %zu on a CPU, "
+	      "%zu unreadable, %zu broken lists, %zu short stacks\n",
+	      st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
+	      st->nr_list_errors, st->nr_stack_notes);
 }
 
 static int open_kernel(void)
@@ -116,7 +132,7 @@ static int open_kernel(void)
 		return 0;
 	ret = ks_kernel_open(ks_crash_target(), &kernel, err, sizeof(err));
 	if (ret) {
-		error(INFO, "kstack: cannot read this kernel's tasks: %s\n",
+		error(INFO, "cannot read this kernel's tasks: %s\n",
 		      err[0] ? err : strerror(-ret));
 		kernel = NULL;
 	}
@@ -135,24 +151,26 @@ static void tasks_sample(const struct ks_options *opts)
 		return;
 	ret = ks_kernel_when_host(kernel, &when, host, sizeof(host));
 	if (ret) {
-		error(INFO, "kstack: cannot read the crash time or nodename: %s\n",
+		error(INFO, "cannot read the crash time or nodename: %s\n",
 		      strerror(-ret));
 		return;
 	}
 	ks_sample_init(&s, when, host);
 	ret = ks_kernel_sample(kernel, opts, &s, &st, report, NULL);
 	if (ret == -ENOENT && opts->cgroup)
-		error(INFO, "kstack: --cgroup: this kernel's cgroup types are not known\n");
+		error(INFO, "--cgroup: this kernel's cgroup types are not known\n");
 	else if (ret)
-		error(INFO, "kstack: walking the tasks failed: %s\n", strerror(-ret));
+		error(INFO, "walking the tasks failed: %s\n", strerror(-ret));
 	if (!ret && s.nr_tasks) {
 		ret = ks_format_sample(fp, &s, opts);
 		if (ret)
-			error(INFO, "kstack: writing the output failed: %s\n",
+			error(INFO, "writing the output failed: %s\n",
 			      strerror(-ret));
 	}
 	if (!ret)
 		report_missing(opts, &s);
+	if (!ret && opts->verbose)
+		report_notes(&s, &st);
 	ks_sample_release(&s);
 }
 
@@ -173,7 +191,7 @@ static void cmd_kstack(void)
 		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp);
 
 		if (ret)
-			error(INFO, "kstack: %s failed: %s\n",
+			error(INFO, "%s failed: %s\n",
 			      opts.kprobes ? "-K" : "-F", strerror(-ret));
 	} else {
 		tasks_sample(&opts);

@@ -565,8 +565,13 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return a / b - (a % b < 0);
 }
 
-/* Reads the task whole and adds its record if opts selects it. */
-static int emit(struct walk *w, const struct entry *e)
+/*
+ * Reads the task whole and adds its record if opts selects it by its PID,
+ * its TGID or asked (the PID of the /proc/PID directory it was read
+ * from: with -p TID -H the live tool lists /proc/TID/task, the whole
+ * group, and selects each thread by TID, so asked may be neither).
+ */
+static int emit(struct walk *w, const struct entry *e, int32_t asked)
 {
 	struct ks_kernel *k = w->k;
 	const struct ks_kernel_layout *l = &k->l;
@@ -585,7 +590,8 @@ static int emit(struct walk *w, const struct entry *e)
 	t.state = ks_task_state_letter(l, ks_field_get(tb, &l->state),
 				       ks_field_get(tb, &l->exit_state));
 	if (!ks_select_match(w->opts, t.pid, t.state) &&
-	    !ks_select_match(w->opts, t.tgid, t.state))
+	    !ks_select_match(w->opts, t.tgid, t.state) &&
+	    !ks_select_match(w->opts, asked, t.state))
 		return 0;
 	if (w->opts->cgroup && !in_cgroup(w, tb, t.pid))
 		return 0;
@@ -624,14 +630,14 @@ static int emit_pids(struct walk *w)
 		if (!e)
 			continue;	/* the caller reports PIDs that do not exist */
 		if (!w->opts->threads) {
-			ret = emit(w, e);
+			ret = emit(w, e, e->pid);
 		} else {
 			/* /proc/TID/task lists the whole group of TID */
 			int32_t tgid = e->tgid;
 
 			for (size_t j = 0; j < w->nr && !ret; j++)
 				if (w->e[j].tgid == tgid)
-					ret = emit(w, &w->e[j]);
+					ret = emit(w, &w->e[j], e->pid);
 		}
 		if (ret)
 			return ret;
@@ -647,7 +653,7 @@ static int emit_all(struct walk *w)
 		/* without -H only /proc/PID itself: thread group leaders */
 		if (!w->opts->threads && w->e[i].pid != w->e[i].tgid)
 			continue;
-		ret = emit(w, &w->e[i]);
+		ret = emit(w, &w->e[i], w->e[i].tgid);
 		if (ret)
 			return ret;
 	}
