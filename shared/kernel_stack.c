@@ -116,9 +116,9 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 			memset(s, 0, sizeof(*s));
 			return;
 		}
-		ks_unwind_start_regs(s, w->t, w->orc, stack, pt);
+		ks_unwind_start_regs(s, w->t, w->orc, st->task, stack, pt);
 	} else {
-		ks_unwind_start_blocked(s, w->t, w->orc, stack, st->thread_sp);
+		ks_unwind_start_blocked(s, w->t, w->orc, st->task, stack, st->thread_sp);
 	}
 
 	for (; !ks_unwind_done(s); ks_unwind_next_frame(s)) {

@@ -31,6 +31,13 @@ struct ks_stack_start {
 	uint64_t thread_sp;	/* task->thread.sp, for a blocked task */
 	bool on_cpu;		/* use regs instead */
 	struct ks_regs regs;
+	/*
+	 * The task_struct, or 0.  Needed only to recover return addresses
+	 * that a kretprobe or the function-graph tracer replaced (the
+	 * kernel keeps the real ones in the task); without it those frames
+	 * print as the trampoline and a note says so.
+	 */
+	uint64_t task;
 };
 
 /*

@@ -86,6 +86,19 @@ struct ks_orc_module {
 	struct ks_orc_table table;
 };
 
+/*
+ * Where kretprobes (rethook) and the function-graph tracer keep the
+ * return addresses they replaced on a task's stack.  -1 for a member the
+ * kernel does not have: such a return address then stays unrecovered.
+ */
+struct ks_ret_layout {
+	long task_state;		/* task_struct.__state */
+	long curr_ret_stack, ret_stack;	/* task_struct, CONFIG_FUNCTION_GRAPH_TRACER */
+	long frs_size, frs_ret, frs_retp;	/* struct ftrace_ret_stack */
+	long rethooks;			/* task_struct.rethooks, an llist_head */
+	long rhn_llist, rhn_ret_addr, rhn_frame;	/* struct rethook_node */
+};
+
 struct ks_orc {
 	enum ks_orc_layout layout;
 	struct ks_orc_table vmlinux;
@@ -101,6 +114,7 @@ struct ks_orc {
 	uint64_t ret_from_fork;
 	uint64_t return_to_handler, rethook_trampoline;
 	uint64_t frame_size, frame_bp, frame_ret_addr;	/* inactive_task_frame */
+	struct ks_ret_layout ret;
 };
 
 /*
@@ -136,6 +150,8 @@ enum {
 struct ks_unwind_state {
 	const struct ks_target *t;
 	const struct ks_orc *orc;
+	uint64_t task;			/* task_struct, or 0 if unknown */
+	uint64_t kr_cur;		/* rethook list cursor, an llist_node */
 	struct ks_range stack;		/* the task stack, stack_info */
 	bool stack_known;		/* stack_info.type != STACK_TYPE_UNKNOWN */
 	uint8_t *copy;			/* the whole stack, or NULL */
@@ -147,14 +163,18 @@ struct ks_unwind_state {
 	const char *note;		/* why error was set */
 };
 
-/* __unwind_start() for a task that is not running: from thread.sp. */
+/*
+ * __unwind_start() for a task that is not running: from thread.sp.  task
+ * (the task_struct, or 0) lets replaced return addresses be recovered.
+ * Call ks_orc_prepare_walk() once before.
+ */
 void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
-			     const struct ks_orc *orc, struct ks_range stack,
-			     uint64_t thread_sp);
+			     const struct ks_orc *orc, uint64_t task,
+			     struct ks_range stack, uint64_t thread_sp);
 /* __unwind_start() from registers; regs is in KS_PT_* order. */
 void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
-			  const struct ks_orc *orc, struct ks_range stack,
-			  const uint64_t regs[KS_PT_WORDS]);
+			  const struct ks_orc *orc, uint64_t task,
+			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS]);
 bool ks_unwind_next_frame(struct ks_unwind_state *s);
 uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s);
 void ks_unwind_release(struct ks_unwind_state *s);

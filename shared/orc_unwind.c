@@ -15,9 +15,11 @@
  * THREAD_SIZE), and since every step must move sp up inside it, every
  * walk ends.
  *
- * Not ported: return addresses replaced by the function-graph tracer or
- * by rethook (kretprobes) are not recovered (unwind_recover_ret_addr);
- * the walk goes on with the trampoline's address and says so in a note.
+ * Return addresses that the function-graph tracer or a kretprobe
+ * (rethook) replaced with their trampolines are recovered from the task's
+ * ret_stack and rethooks list, as unwind_recover_ret_addr() does; that
+ * needs the task_struct address, without which the trampoline stays and
+ * a note says so.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +30,9 @@
 #define PAGE_SIZE	4096ULL
 /* Far more steps than a 16 KiB stack can hold; a guard, not a rule. */
 #define MAX_STEPS	100000
+/* FTRACE_RETFUNC_DEPTH; and a bound on a corrupt rethook list. */
+#define RET_STACK_DEPTH	50
+#define MAX_RETHOOKS	4096
 
 /* struct inactive_task_frame on x86_64 6.1, used without type data. */
 #define FRAME_SIZE_DFLT		56
@@ -198,12 +203,109 @@ static bool find_prev_sp(struct ks_unwind_state *s, const struct ks_orc_entry *o
 	return true;
 }
 
-/* The return address was swapped for a tracing trampoline: not recovered. */
-static void check_trampoline(struct ks_unwind_state *s)
+static bool task_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
+		      size_t len)
 {
-	if ((s->orc->return_to_handler && s->ip == s->orc->return_to_handler) ||
-	    (s->orc->rethook_trampoline && s->ip == s->orc->rethook_trampoline))
-		note_soft(s, "return address replaced by ftrace/rethook, not recovered");
+	if (ks_read(s->t, addr, buf, len) == 0)
+		return true;
+	note_soft(s, "task memory for a replaced return address is not readable");
+	return false;
+}
+
+/*
+ * ftrace_graph_ret_addr() (kernel/trace/fgraph.c, with
+ * HAVE_FUNCTION_GRAPH_RET_ADDR_PTR): the function-graph tracer saved the
+ * real return address in task->ret_stack[], next to the stack slot (retp)
+ * it replaced with return_to_handler.
+ */
+static uint64_t graph_ret_addr(struct ks_unwind_state *s, uint64_t ret,
+			       uint64_t retp)
+{
+	const struct ks_ret_layout *l = &s->orc->ret;
+	uint64_t stack, entry, slot;
+	int32_t index;
+	int i;
+
+	if (!s->orc->return_to_handler || ret != s->orc->return_to_handler)
+		return ret;
+	if (!s->task || l->curr_ret_stack < 0 || l->ret_stack < 0 ||
+	    l->frs_size <= 0 || l->frs_ret < 0 || l->frs_retp < 0) {
+		note_soft(s, "return address replaced by the function-graph tracer, not recovered");
+		return ret;
+	}
+	if (!task_read(s, s->task + (uint64_t)l->curr_ret_stack, &index, 4) ||
+	    !task_read(s, s->task + (uint64_t)l->ret_stack, &stack, 8))
+		return ret;
+	for (i = 0; i <= index && i < RET_STACK_DEPTH; i++) {
+		entry = stack + (uint64_t)i * (uint64_t)l->frs_size;
+		if (!task_read(s, entry + (uint64_t)l->frs_retp, &slot, 8))
+			return ret;
+		if (slot == retp) {
+			task_read(s, entry + (uint64_t)l->frs_ret, &ret, 8);
+			return ret;
+		}
+	}
+	return ret;
+}
+
+/* __rethook_find_ret_addr(): the next node after kr_cur not for the trampoline. */
+static uint64_t rethook_next(struct ks_unwind_state *s)
+{
+	const struct ks_ret_layout *l = &s->orc->ret;
+	uint64_t node, ret_addr;
+	int n;
+
+	/* llist_head.first and llist_node.next are both at offset 0 */
+	if (!task_read(s, s->kr_cur ? s->kr_cur : s->task + (uint64_t)l->rethooks,
+		       &node, 8))
+		return 0;
+	for (n = 0; node && n < MAX_RETHOOKS; n++) {
+		if (!task_read(s, node - (uint64_t)l->rhn_llist + (uint64_t)l->rhn_ret_addr,
+			       &ret_addr, 8))
+			return 0;
+		if (ret_addr != s->orc->rethook_trampoline) {
+			s->kr_cur = node;
+			return ret_addr;
+		}
+		if (!task_read(s, node, &node, 8))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * unwind_recover_rethook() -> rethook_find_ret_addr(): a kretprobe put
+ * arch_rethook_trampoline in the slot at addr_p and kept the real address
+ * in a rethook_node whose frame is addr_p.  0 when none is found, and for
+ * a task that is running (the kernel warns and gives up), which ends the
+ * walk at the next frame as it ends the kernel's.
+ */
+static uint64_t rethook_ret_addr(struct ks_unwind_state *s, uint64_t addr,
+				 uint64_t addr_p)
+{
+	const struct ks_ret_layout *l = &s->orc->ret;
+	uint64_t ret, frame;
+	uint32_t state;
+
+	if (!s->orc->rethook_trampoline || addr != s->orc->rethook_trampoline)
+		return addr;
+	if (!s->task || l->rethooks < 0 || l->rhn_llist < 0 ||
+	    l->rhn_ret_addr < 0 || l->rhn_frame < 0) {
+		note_soft(s, "return address replaced by a kretprobe, not recovered");
+		return addr;
+	}
+	if (l->task_state >= 0 &&
+	    task_read(s, s->task + (uint64_t)l->task_state, &state, 4) && state == 0)
+		return 0;	/* task_is_running() */
+	do {
+		ret = rethook_next(s);
+		if (!ret)
+			break;
+		if (!task_read(s, s->kr_cur - (uint64_t)l->rhn_llist +
+				  (uint64_t)l->rhn_frame, &frame, 8))
+			return 0;
+	} while (frame != addr_p);
+	return ret;
 }
 
 /* unwind_next_frame(), second part: ip, sp and maybe regs of the caller. */
@@ -214,7 +316,9 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 	case KS_ORC_TYPE_CALL:
 		if (!deref_stack_reg(s, sp - 8, &s->ip))
 			return false;
-		check_trampoline(s);
+		/* unwind_recover_ret_addr() */
+		s->ip = graph_ret_addr(s, s->ip, sp - 8);
+		s->ip = rethook_ret_addr(s, s->ip, sp - 8);
 		s->sp = sp;
 		s->regs = false;
 		s->prev_regs = false;
@@ -225,7 +329,7 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 			note_hard(s, "can't access registers saved on the stack");
 			return false;
 		}
-		check_trampoline(s);
+		s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
 		s->regs = true;
 		s->prev_regs = false;
 		s->full_regs = true;
@@ -236,7 +340,7 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 			note_hard(s, "can't access iret registers saved on the stack");
 			return false;
 		}
-		check_trampoline(s);
+		s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
 		s->regs = true;
 		s->full_regs = false;
 		s->signal = true;
@@ -350,13 +454,14 @@ static void find_stack(struct ks_unwind_state *s)
 }
 
 static void state_init(struct ks_unwind_state *s, const struct ks_target *t,
-		       const struct ks_orc *orc, struct ks_range stack)
+		       const struct ks_orc *orc, uint64_t task, struct ks_range stack)
 {
 	size_t len = stack.end > stack.start ? stack.end - stack.start : 0;
 
 	memset(s, 0, sizeof(*s));
 	s->t = t;
 	s->orc = orc;
+	s->task = task;
 	s->stack = stack;
 	/* One read for the whole stack; a dump missing a page reads per word. */
 	if (len && len <= (1u << 20)) {
@@ -369,13 +474,13 @@ static void state_init(struct ks_unwind_state *s, const struct ks_target *t,
 }
 
 void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
-			     const struct ks_orc *orc, struct ks_range stack,
-			     uint64_t thread_sp)
+			     const struct ks_orc *orc, uint64_t task,
+			     struct ks_range stack, uint64_t thread_sp)
 {
 	uint64_t frame_size = FRAME_SIZE_DFLT, off_bp = FRAME_BP_DFLT;
 	uint64_t off_ret = FRAME_RET_ADDR_DFLT, first_frame = thread_sp;
 
-	state_init(s, t, orc, stack);
+	state_init(s, t, orc, task, stack);
 	if (orc->walk_ready) {
 		frame_size = orc->frame_size;
 		off_bp = orc->frame_bp;
@@ -403,10 +508,10 @@ void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *
 }
 
 void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
-			  const struct ks_orc *orc, struct ks_range stack,
-			  const uint64_t regs[KS_PT_WORDS])
+			  const struct ks_orc *orc, uint64_t task,
+			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS])
 {
-	state_init(s, t, orc, stack);
+	state_init(s, t, orc, task, stack);
 	if (user_mode(regs))
 		return;
 	memcpy(s->regs_buf, regs, sizeof(s->regs_buf));
@@ -453,6 +558,25 @@ static struct ks_range sym_range(const struct ks_target *t, const char *start,
 	return r;
 }
 
+/* struct ks_ret_layout from type data; -1 where a member is missing. */
+static void ret_layout(const struct ks_target *t, struct ks_ret_layout *l)
+{
+	void *c = t->ctx;
+
+	l->task_state = t->ops->member_offset(c, "task_struct", "__state");
+	if (l->task_state < 0)
+		l->task_state = t->ops->member_offset(c, "task_struct", "state");
+	l->curr_ret_stack = t->ops->member_offset(c, "task_struct", "curr_ret_stack");
+	l->ret_stack = t->ops->member_offset(c, "task_struct", "ret_stack");
+	l->frs_size = t->ops->type_size(c, "ftrace_ret_stack");
+	l->frs_ret = t->ops->member_offset(c, "ftrace_ret_stack", "ret");
+	l->frs_retp = t->ops->member_offset(c, "ftrace_ret_stack", "retp");
+	l->rethooks = t->ops->member_offset(c, "task_struct", "rethooks");
+	l->rhn_llist = t->ops->member_offset(c, "rethook_node", "llist");
+	l->rhn_ret_addr = t->ops->member_offset(c, "rethook_node", "ret_addr");
+	l->rhn_frame = t->ops->member_offset(c, "rethook_node", "frame");
+}
+
 static uint64_t layout_or(long val, uint64_t dflt)
 {
 	return val >= 0 ? (uint64_t)val : dflt;
@@ -475,6 +599,7 @@ int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc)
 	orc->frame_ret_addr = layout_or(t->ops->member_offset(t->ctx, "inactive_task_frame",
 							      "ret_addr"),
 					FRAME_RET_ADDR_DFLT);
+	ret_layout(t, &orc->ret);
 	orc->walk_ready = true;
 	return 0;
 }

@@ -802,7 +802,7 @@ static void test_garbage_stack(void **state)
 
 struct replay_task {
 	int pid;
-	uint64_t stack, sp;
+	uint64_t stack, sp, task;
 	char expect[4096];
 };
 
@@ -918,12 +918,13 @@ static void replay_line(struct replay *r, char *line)
 		mod->core_end = c;
 	} else if (sscanf(line, "morc %255s %n", name, &n) == 1) {
 		replay_entry(&replay_mod_of(r, name)->orc, line + n);
-	} else if (sscanf(line, "task %d %llx %llx", &pid, &a, &b) == 3) {
+	} else if (sscanf(line, "task %d %llx %llx %llx", &pid, &a, &b, &c) >= 3) {
 		assert_true(r->nr_tasks < MAX_TASKS);
 		task = &r->tasks[r->nr_tasks++];
 		task->pid = pid;
 		task->stack = a;
 		task->sp = b;
+		task->task = sscanf(line, "task %*d %*x %*x %llx", &c) == 1 ? c : 0;
 	} else if (sscanf(line, "mem %llx %4095s", &a, rest) == 2) {
 		replay_mem(r, a, rest);
 	} else if (sscanf(line, "expect %d %n", &pid, &n) == 1) {
@@ -1049,6 +1050,7 @@ static void replay_check(const char *path, size_t min_tasks, size_t min_mods)
 			.stack_base = r->tasks[i].stack,
 			.stack_size = KS_THREAD_SIZE_X86_64,
 			.thread_sp = r->tasks[i].sp,
+			.task = r->tasks[i].task,
 		};
 		const char *note = "unset";
 		char *text = NULL;
@@ -1080,6 +1082,17 @@ static void test_real_stacks_generic(void **state)
 	replay_check(FIXTURES "basic-generic.txt", 5, 1);
 }
 
+/*
+ * Kretprobes on pipe_read and do_wait, the function-graph tracer on
+ * hrtimer_nanosleep: return addresses on these stacks are trampolines,
+ * and the real ones come from the task's rethooks list and ret_stack.
+ */
+static void test_real_stacks_traced(void **state)
+{
+	(void)state;
+	replay_check(FIXTURES "trace.txt", 5, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1104,6 +1117,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_garbage_stack, setup, teardown),
 		cmocka_unit_test(test_real_stacks_cloud),
 		cmocka_unit_test(test_real_stacks_generic),
+		cmocka_unit_test(test_real_stacks_traced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
