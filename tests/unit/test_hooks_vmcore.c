@@ -23,6 +23,7 @@
 static struct ks_kdump *kd;
 static struct ks_target target;
 static char dir[4096];
+static bool opened;
 
 static char *slurp(const char *path)
 {
@@ -104,15 +105,18 @@ static void test_ftrace_as_live(void **state)
 	compare("kstack-F.txt", false);
 }
 
-/* The manifest lists the project modules the guest had. */
+/*
+ * Did the guest load kshook?  Its ftrace_ops then shows in the guest's
+ * enabled_functions (the manifest's project_modules says only "built").
+ */
 static bool has_kshook(void)
 {
 	char path[4200], *m;
 	bool has;
 
-	snprintf(path, sizeof(path), "%s/manifest", dir);
+	snprintf(path, sizeof(path), "%s/live/enabled_functions.txt", dir);
 	m = slurp(path);
-	has = m && strstr(m, "project_modules: ") && strstr(m, "kshook.ko");
+	has = m && strstr(m, "[kshook]");
 	free(m);
 	return has;
 }
@@ -172,8 +176,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (kd)
+	if (kd) {
+		opened = true;
 		ks_kdump_close(kd);
+	}
 	return 0;
 }
 
@@ -187,6 +193,9 @@ int main(void)
 	int failed = cmocka_run_group_tests(tests, setup, teardown);
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));
 
+	/* skipped for want of a vmcore: nothing passed */
+	if (!opened)
+		total = failed;
 	printf("%d passed, %d failed\n", total - failed, failed);
 	return failed ? 1 : 0;
 }
