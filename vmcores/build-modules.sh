@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Sourced by make-vmcore (bash, set -euo pipefail): builds every out-of-tree
 # module in vmcores/modules/<name>/ against Debian's headers of the guest
 # kernel, so that a scenario can insmod it. Uses make-vmcore's variables
 # (here, cache, pkg, version, release, scenario) and its log/die/download.
+# shellcheck disable=SC2154
 
 # Debian's headers are three packages: the flavour's (config, Module.symvers,
 # generated headers), the common source headers and the kbuild tools. They are

@@ -58,7 +58,7 @@ fi
 
 # The raw copy: one folder per task, with the four files.
 proc=$dir/live/proc
-tids=$(ls "$proc" 2>/dev/null | sort -n)
+tids=$(find "$proc" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort -n)
 ntids=$(echo "$tids" | grep -c . || true)
 copied=$(sed -n 's/^tasks_copied: //p' "$dir/live/capture.txt" 2>/dev/null)
 if [ "$ntids" -gt 0 ] && [ "$ntids" = "$copied" ]; then
@@ -89,7 +89,7 @@ else
 	if [ -z "$missing" ]; then
 		pass "every task in live/proc has a record in kstack-a.txt"
 	else
-		fail "tasks without a record in kstack-a.txt: $(echo $missing | head -c 300)"
+		fail "tasks without a record in kstack-a.txt: $(echo "$missing" | tr '\n' ' ' | head -c 300)"
 	fi
 fi
 

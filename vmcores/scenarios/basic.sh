@@ -8,6 +8,7 @@
 #
 #@ memory: 1024
 #@ kernel-modules: brd crc32c_generic ext4
+# shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 
 # R: a busy loop. With -smp 2 it owns one vCPU, the capture runs on the other.
@@ -58,6 +59,7 @@ vmcore-helper threads -n 'threads (64)' -t 'worker) (x' 64 &
 # longer than a page (the kernel reads cmdline across page boundaries).
 vmcore-helper hold -n 'a b (c) d)' 'arg with spaces' '(parens)' &
 vmcore-helper hold -n ') (' &
+# shellcheck disable=SC2046 # one argument per word is the point
 vmcore-helper hold -n 'long cmdline' $(i=0; while [ $i -lt 400 ]; do
 	printf 'argument-%04d ' $i; i=$((i + 1)); done) &
 

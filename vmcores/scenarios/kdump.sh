@@ -13,10 +13,12 @@
 #@ host-binaries: /sbin/kexec /usr/bin/makedumpfile
 #@ dump-level: 31
 #@ ready-timeout: 300
+# shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 
-[ -r /boot/vmlinuz ] && [ -r /boot/kdump-initrd.img ] ||
+if [ ! -r /boot/vmlinuz ] || [ ! -r /boot/kdump-initrd.img ]; then
 	scenario_fail "no /boot/vmlinuz or /boot/kdump-initrd.img in the initramfs"
+fi
 grep -q crashkernel= /proc/cmdline || scenario_fail "booted without crashkernel="
 # One CPU and reset devices in the capture kernel: the usual kdump options,
 # and irqpoll because interrupts routed to the dead CPU never arrive.

@@ -8,6 +8,7 @@
 #
 #@ memory: 2048
 #@ ready-timeout: 600
+# shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 
 pids=
@@ -28,7 +29,7 @@ n=0
 while :; do
 	total=0
 	for p in $pids; do
-		c=$(ls "/proc/$p/task" 2>/dev/null | wc -l)
+		c=$(find "/proc/$p/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
 		total=$((total + c))
 	done
 	[ "$total" -ge 10005 ] && break
