@@ -161,6 +161,7 @@ struct ks_unwind_state {
 	uint64_t regs_buf[KS_PT_WORDS], prev_buf[KS_PT_WORDS];
 	unsigned long steps;
 	const char *note;		/* why error was set */
+	bool note_is_cause;		/* note names a frame known to be wrong */
 };
 
 /*

@@ -45,10 +45,19 @@ static void note_soft(struct ks_unwind_state *s, const char *why)
 		s->note = why;
 }
 
-/* The reason the walk stopped outranks an earlier doubt. */
+/* The reason the walk stopped outranks an earlier doubt... */
 static void note_hard(struct ks_unwind_state *s, const char *why)
 {
-	s->note = why;
+	if (!s->note_is_cause)
+		s->note = why;
+}
+
+/* ...but not a frame we know we got wrong: the stop follows from that. */
+static void note_cause(struct ks_unwind_state *s, const char *why)
+{
+	if (!s->note_is_cause)
+		s->note = why;
+	s->note_is_cause = true;
 }
 
 /* on_stack(): the whole [addr, addr + len) inside the known stack. */
@@ -208,7 +217,7 @@ static bool task_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
 {
 	if (ks_read(s->t, addr, buf, len) == 0)
 		return true;
-	note_soft(s, "task memory for a replaced return address is not readable");
+	note_cause(s, "task memory for a replaced return address is not readable");
 	return false;
 }
 
@@ -230,7 +239,7 @@ static uint64_t graph_ret_addr(struct ks_unwind_state *s, uint64_t ret,
 		return ret;
 	if (!s->task || l->curr_ret_stack < 0 || l->ret_stack < 0 ||
 	    l->frs_size <= 0 || l->frs_ret < 0 || l->frs_retp < 0) {
-		note_soft(s, "return address replaced by the function-graph tracer, not recovered");
+		note_cause(s, "return address replaced by the function-graph tracer, not recovered");
 		return ret;
 	}
 	if (!task_read(s, s->task + (uint64_t)l->curr_ret_stack, &index, 4) ||
@@ -291,7 +300,7 @@ static uint64_t rethook_ret_addr(struct ks_unwind_state *s, uint64_t addr,
 		return addr;
 	if (!s->task || l->rethooks < 0 || l->rhn_llist < 0 ||
 	    l->rhn_ret_addr < 0 || l->rhn_frame < 0) {
-		note_soft(s, "return address replaced by a kretprobe, not recovered");
+		note_cause(s, "return address replaced by a kretprobe, not recovered");
 		return addr;
 	}
 	if (l->task_state >= 0 &&
