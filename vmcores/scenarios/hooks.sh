@@ -5,7 +5,8 @@
 # find, from the tracing interface and from a module. kprobe_events: a probe
 # at a function entry (an ftrace site: [FTRACE]), a kretprobe, a probe inside
 # a function (a plain int3, then [OPTIMIZED]) and one defined but never
-# enabled ([DISABLED]); a function tracer filtered to two functions; and the
+# enabled ([DISABLED]); a function tracer filtered to three functions, one
+# shared with the kretprobe; and the
 # kshook module (vmcores/modules/kshook): a kprobe with pre and post handlers
 # (through kprobe_ipmodify_ops), a kretprobe and its own IPMODIFY ftrace_ops.
 # Runs as busybox sh inside the guest; see vmcores/README.md.
@@ -23,7 +24,9 @@ echo 'p:kstack_mid vfs_read+5' >>kprobe_events 2>/dev/null ||
 echo 1 >events/kprobes/kstack_open/enable
 echo 1 >events/kprobes/kstack_read/enable
 [ -d events/kprobes/kstack_mid ] && echo 1 >events/kprobes/kstack_mid/enable
-echo 'vfs_write ksys_write' >set_ftrace_filter
+# vfs_read is also under the kretprobe: a record two ops share calls the
+# list function, not a trampoline (the " ->" form of enabled_functions).
+echo 'vfs_write ksys_write vfs_read' >set_ftrace_filter
 echo function >current_tracer
 cd /
 
