@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The task walker (shared/kernel_tasks.c) on a kernel made by hand in a
+ * fake target: init_task and a few processes linked in a scrambled
+ * order, a threaded process, a kworker and a long-named kernel thread,
+ * command lines in "user memory", a timekeeper and a nodename.  The
+ * fake has no ORC tables, so every stack is empty with a note: the
+ * unwinder has tests of its own.  Also the hard cases: a task list that
+ * loops, a task that cannot be read, a layout without a needed member.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_target.h"
+#include "kernel_tasks.h"
+#include "options.h"
+
+#define TASKS		0xffff888000100000ULL	/* task_struct i at TASK(i) */
+#define TASK(i)		(TASKS + (uint64_t)(i) * 0x1000)
+#define SIGNALS		0xffff888000400000ULL
+#define MMS		0xffff888000500000ULL
+#define KTHREADS	0xffff888000600000ULL
+#define STRINGS		0xffff888000700000ULL
+#define TK_CORE		0xffffffff82000000ULL
+#define SHADOW_TK	0xffffffff82001000ULL
+#define UTS		0xffffffff82002000ULL
+#define STATE_ARRAY	0xffffffff82003000ULL
+#define STATE_STRS	0xffffffff82003100ULL
+#define USER		0x00007ff000000000ULL
+
+/* task_struct as this fake kernel lays it out */
+#define T_TASKS		0x00
+#define T_PID		0x10
+#define T_TGID		0x14
+#define T_STATE		0x18
+#define T_EXIT		0x1c
+#define T_FLAGS		0x20
+#define T_COMM		0x24
+#define T_START		0x38
+#define T_STACK		0x40
+#define T_MM		0x48
+#define T_ON_CPU	0x50
+#define T_CPU		0x54
+#define T_WPRIV		0x58
+#define T_SIGNAL	0x60
+#define T_THREAD_NODE	0x68
+#define T_REFCOUNT	0x78
+#define T_THREAD	0x100
+#define T_SIZE		0x200
+
+#define BTIME		1795325237LL
+#define NSEC		1000000000LL
+
+struct fake_task {
+	int pid, tgid;
+	uint32_t state, exit_state, flags;
+	const char *comm;
+	int64_t start_ns;
+};
+
+/* index 0 is init_task (pid 0); the rest are listed in this order */
+enum { INIT, P1, P7, P3, KW, KT, T5, T6, ZOMBIE, NR_TASKS };
+static const struct fake_task tasks[NR_TASKS] = {
+	[INIT]	 = { 0, 0, 0, 0, 0x00200000, "swapper/0", 0 },
+	[P1]	 = { 1, 1, 0x1, 0, 0, "init", 1 * NSEC },
+	[P7]	 = { 7, 7, 0x102, 0, 0, "vforker", 7 * NSEC + 5 },
+	[P3]	 = { 3, 3, 0x1, 0, 0, "threads", 3 * NSEC + 999999999 },
+	[KW]	 = { 4, 4, 0x402, 0, 0x00200020, "kworker/0:1", 2 * NSEC },
+	[KT]	 = { 2, 2, 0x1, 0, 0x00200000, "a_very_long_kth", 0 },
+	[T5]	 = { 5, 3, 0x4, 0, 0, "worker", 4 * NSEC },
+	[T6]	 = { 6, 3, 0x1, 0, 0, "worker", 4 * NSEC },
+	[ZOMBIE] = { 8, 8, 0, 0x20, 0, "defunct", 9 * NSEC },
+};
+
+struct env {
+	struct ks_fake *f;
+	struct ks_target t;
+	struct ks_target_ops ops;
+	const struct ks_target_ops *fake_ops;
+	char msgs[2048];
+	int nr_msgs;
+};
+
+static struct env *cur_env;
+
+/* User memory is fake memory at low addresses: any task sees it. */
+static int user_read(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+		     size_t len)
+{
+	(void)task;
+	return cur_env->fake_ops->read(ctx, uaddr, buf, len);
+}
+
+static void member(struct env *e, const char *type, const char *m, long off,
+		   long size)
+{
+	assert_int_equal(ks_fake_add_member(e->f, type, m, off, size), 0);
+}
+
+static void layout(struct env *e)
+{
+	static const struct { const char *m; long off, size; } tm[] = {
+		{ "tasks", T_TASKS, 16 }, { "pid", T_PID, 4 }, { "tgid", T_TGID, 4 },
+		{ "__state", T_STATE, 4 }, { "exit_state", T_EXIT, 4 },
+		{ "flags", T_FLAGS, 4 }, { "comm", T_COMM, 16 },
+		{ "start_boottime", T_START, 8 }, { "stack", T_STACK, 8 },
+		{ "mm", T_MM, 8 }, { "on_cpu", T_ON_CPU, 4 }, { "cpu", T_CPU, 4 },
+		{ "worker_private", T_WPRIV, 8 }, { "signal", T_SIGNAL, 8 },
+		{ "thread_node", T_THREAD_NODE, 16 },
+		{ "stack_refcount", T_REFCOUNT, 4 }, { "thread", T_THREAD, 64 },
+	};
+
+	for (size_t i = 0; i < sizeof(tm) / sizeof(tm[0]); i++)
+		member(e, "task_struct", tm[i].m, tm[i].off, tm[i].size);
+	assert_int_equal(ks_fake_add_type(e->f, "task_struct", T_SIZE), 0);
+	member(e, "thread_struct", "sp", 8, 8);
+	member(e, "signal_struct", "thread_head", 0x10, 16);
+	member(e, "mm_struct", "arg_start", 0, 8);
+	member(e, "mm_struct", "arg_end", 8, 8);
+	member(e, "mm_struct", "env_start", 16, 8);
+	member(e, "mm_struct", "env_end", 24, 8);
+	member(e, "kthread", "data", 0x8, 8);
+	member(e, "kthread", "full_name", 0x10, 8);
+	member(e, "worker", "current_work", 0x8, 8);
+	member(e, "worker", "pool", 0x10, 8);
+	member(e, "worker", "desc", 0x20, 24);
+	member(e, "timekeeper", "xtime_sec", 0x10, 8);
+	member(e, "timekeeper", "offs_real", 0x20, 8);
+	member(e, "timekeeper", "offs_boot", 0x28, 8);
+	assert_int_equal(ks_fake_add_type(e->f, "seqcount_raw_spinlock", 4), 0);
+	member(e, "uts_namespace", "name", 8, 390);
+	member(e, "new_utsname", "nodename", 65, 65);
+}
+
+static void put(struct env *e, uint64_t addr, const void *p, size_t n)
+{
+	assert_int_equal(ks_fake_write(e->f, addr, p, n), 0);
+}
+
+static void put64(struct env *e, uint64_t addr, uint64_t v)
+{
+	assert_int_equal(ks_fake_write_u64(e->f, addr, v), 0);
+}
+
+static void put32(struct env *e, uint64_t addr, uint32_t v)
+{
+	put(e, addr, &v, 4);
+}
+
+static void write_task(struct env *e, int i)
+{
+	const struct fake_task *ft = &tasks[i];
+	uint64_t t = TASK(i);
+	char comm[16] = { 0 };
+
+	strncpy(comm, ft->comm, sizeof(comm) - 1);
+	put32(e, t + T_PID, (uint32_t)ft->pid);
+	put32(e, t + T_TGID, (uint32_t)ft->tgid);
+	put32(e, t + T_STATE, ft->state);
+	put32(e, t + T_EXIT, ft->exit_state);
+	put32(e, t + T_FLAGS, ft->flags);
+	put(e, t + T_COMM, comm, sizeof(comm));
+	put64(e, t + T_START, (uint64_t)ft->start_ns);
+	put64(e, t + T_STACK, 0xffffc90000000000ULL + (uint64_t)i * 0x4000);
+	put32(e, t + T_REFCOUNT, ft->exit_state ? 0 : 1);
+	put64(e, t + T_SIGNAL, SIGNALS + (uint64_t)ft->tgid * 0x100);
+}
+
+/* A circular list through the member at off of the tasks given. */
+static void link_list(struct env *e, uint64_t head, const int *idx, size_t n,
+		      long off)
+{
+	uint64_t prev = head;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t node = TASK(idx[i]) + (uint64_t)off;
+
+		put64(e, prev, node);
+		put64(e, node + 8, prev);
+		prev = node;
+	}
+	put64(e, prev, head);
+	put64(e, head + 8, prev);
+}
+
+static void cmdline(struct env *e, int i, uint64_t at, const char *args,
+		    size_t len, const char *env, size_t envlen)
+{
+	uint64_t mm = MMS + (uint64_t)i * 0x100;
+
+	put(e, at, args, len);
+	put(e, at + len, env, envlen);
+	put64(e, TASK(i) + T_MM, mm);
+	put64(e, mm + 0, at);
+	put64(e, mm + 8, at + len);
+	put64(e, mm + 16, at + len);
+	put64(e, mm + 24, at + len + envlen);
+}
+
+static void strings(struct env *e)
+{
+	static const char *const st[] = { "R (running)", "S (sleeping)",
+		"D (disk sleep)", "T (stopped)", "t (tracing stop)", "X (dead)",
+		"Z (zombie)", "P (parked)", "I (idle)" };
+	uint64_t kt = KTHREADS, worker = KTHREADS + 0x100;
+	char desc[24] = "events_power";
+
+	for (size_t i = 0; i < 9; i++) {
+		put(e, STATE_STRS + i * 32, st[i], strlen(st[i]) + 1);
+		put64(e, STATE_ARRAY + i * 8, STATE_STRS + i * 32);
+	}
+	/* the kworker: kthread->data is its struct worker, idle (no current work) */
+	put64(e, TASK(KW) + T_WPRIV, kt);
+	put64(e, kt + 0x8, worker);
+	put64(e, worker + 0x10, 0xffff888000680000ULL);
+	put(e, worker + 0x20, desc, sizeof(desc));
+	/* the long-named kernel thread */
+	put64(e, TASK(KT) + T_WPRIV, kt + 0x80);
+	put64(e, kt + 0x80 + 0x10, STRINGS);
+	put(e, STRINGS, "a_very_long_kthread_name", 25);
+}
+
+static void timekeeping(struct env *e)
+{
+	int64_t real = BTIME * NSEC + 123456789, boot = 0;
+	char node[65] = "fakehost";
+
+	/* timekeeper at tk_core + 8, as sizeof(seq) = 4 rounds up */
+	put64(e, TK_CORE + 8 + 0x10, (uint64_t)(BTIME + 100));
+	put64(e, TK_CORE + 8 + 0x20, (uint64_t)real);
+	put64(e, TK_CORE + 8 + 0x28, (uint64_t)boot);
+	put64(e, SHADOW_TK + 0x20, (uint64_t)real);
+	put64(e, SHADOW_TK + 0x28, (uint64_t)boot);
+	put(e, UTS + 8 + 65, node, sizeof(node));
+}
+
+static int setup(void **state)
+{
+	static const int procs[] = { P1, P7, P3, KW, KT, ZOMBIE };
+	static const int threads3[] = { P3, T6, T5 };
+	struct env *e = calloc(1, sizeof(*e));
+	const char args1[] = "/sbin/init\0splash";
+	const char args7[] = "vforker -x";	/* setproctitle() wrote over the NULs */
+
+	assert_non_null(e);
+	cur_env = e;
+	e->f = ks_fake_create();
+	assert_non_null(e->f);
+	layout(e);
+	assert_int_equal(ks_fake_add_memory(e->f, TASKS, NULL, NR_TASKS * 0x1000), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, SIGNALS, NULL, 0x1000), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, MMS, NULL, 0x1000), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, KTHREADS, NULL, 0x1000), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, STRINGS, NULL, 0x100), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, TK_CORE, NULL, 0x4000), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, USER, NULL, 0x3000), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "init_task", TASK(INIT), T_SIZE, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "tk_core", TK_CORE, 0x100, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "shadow_timekeeper", SHADOW_TK, 0x100, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "init_uts_ns", UTS, 0x200, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "task_state_array", STATE_ARRAY, 72, NULL), 0);
+	for (int i = 0; i < NR_TASKS; i++)
+		write_task(e, i);
+	link_list(e, TASK(INIT) + T_TASKS, procs, 6, T_TASKS);
+	link_list(e, SIGNALS + 3 * 0x100 + 0x10, threads3, 3, T_THREAD_NODE);
+	for (size_t i = 0; i < 6; i++) {
+		int p = procs[i];
+
+		if (p != P3)
+			link_list(e, SIGNALS + (uint64_t)tasks[p].tgid * 0x100 + 0x10,
+				  &procs[i], 1, T_THREAD_NODE);
+	}
+	cmdline(e, P1, USER, args1, sizeof(args1), "HOME=/\0", 8);
+	/* setproctitle(): argv's last NUL overwritten, the text runs into env */
+	cmdline(e, P7, USER + 0x1000, args7, sizeof(args7) - 1, "Y title\0rest", 12);
+	put64(e, TASK(P3) + T_MM, MMS + 0xf00);		/* no cmdline: the comm */
+	put64(e, TASK(T5) + T_MM, MMS + 0xf00);
+	put64(e, TASK(T6) + T_MM, MMS + 0xf00);
+	strings(e);
+	timekeeping(e);
+	ks_fake_target(e->f, &e->t);
+	e->fake_ops = e->t.ops;
+	e->ops = *e->t.ops;
+	e->ops.read_user = user_read;
+	e->t.ops = &e->ops;
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	ks_fake_destroy(e->f);
+	free(e);
+	return 0;
+}
+
+static void collect(void *arg, const char *msg)
+{
+	struct env *e = arg;
+	size_t used = strlen(e->msgs);
+
+	snprintf(e->msgs + used, sizeof(e->msgs) - used, "%s\n", msg);
+	e->nr_msgs++;
+}
+
+/* Runs the walk with argv; returns the walk's result. */
+static int sample(struct env *e, const char *args, struct ks_sample *s,
+		  struct ks_kernel_status *st)
+{
+	char buf[256], err[256], *argv[16];
+	struct ks_options opts;
+	struct ks_kernel *k;
+	int argc = 0, ret;
+
+	snprintf(buf, sizeof(buf), "kstack %s", args);
+	for (char *p = strtok(buf, " "); p && argc < 15; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	assert_int_equal(ks_options_parse(&opts, KS_CTX_CRASH, argc, argv, err,
+					  sizeof(err)), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, err, sizeof(err)), 0);
+	ks_sample_init(s, 0, "x");
+	e->msgs[0] = '\0';
+	e->nr_msgs = 0;
+	ret = ks_kernel_sample(k, &opts, s, st, collect, e);
+	ks_kernel_close(k);
+	ks_options_release(&opts);
+	return ret;
+}
+
+static void expect_pids(const struct ks_sample *s, const int *pids, size_t n)
+{
+	assert_int_equal(s->nr_tasks, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(s->tasks[i].pid, pids[i]);
+}
+
+static const struct ks_task *find(const struct ks_sample *s, int pid)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].pid == pid)
+			return &s->tasks[i];
+	fail_msg("PID %d not in the sample", pid);
+	return NULL;
+}
+
+static void test_processes(void **state)
+{
+	static const int order[] = { 1, 2, 3, 4, 7, 8 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	/* ascending PID like a walk of /proc, init_task (pid 0) left out */
+	expect_pids(&s, order, 6);
+	assert_int_equal(st.nr_seen, 6);	/* threads are not walked without -H */
+	assert_int_equal(st.nr_list_errors, 0);
+	assert_int_equal(find(&s, 1)->state, 'S');
+	assert_int_equal(find(&s, 7)->state, 'D');	/* TASK_KILLABLE */
+	assert_int_equal(find(&s, 4)->state, 'I');	/* TASK_IDLE */
+	assert_int_equal(find(&s, 8)->state, 'Z');
+	/* btime is floor(offs_real - offs_boot); start adds whole seconds */
+	assert_int_equal(find(&s, 1)->start_time, BTIME + 1);
+	assert_int_equal(find(&s, 3)->start_time, BTIME + 3);
+	assert_int_equal(find(&s, 2)->start_time, BTIME);
+	assert_string_equal(find(&s, 1)->cmd, "/sbin/init splash");
+	assert_string_equal(find(&s, 7)->cmd, "vforker -xY title");
+	assert_string_equal(find(&s, 3)->cmd, "threads");
+	assert_string_equal(find(&s, 8)->cmd, "defunct");
+	/* proc_task_name(): a worker's last work, a kthread's full name */
+	assert_string_equal(find(&s, 4)->cmd, "kworker/0:1-events_power");
+	assert_string_equal(find(&s, 4)->comm, "kworker/0:1-events_power");
+	assert_string_equal(find(&s, 2)->cmd, "a_very_long_kthread_name");
+	/* no ORC tables in the fake: every stack is empty and says why */
+	assert_string_equal(find(&s, 1)->stack, "");
+	assert_non_null(find(&s, 1)->note);
+	ks_sample_release(&s);
+}
+
+static void test_threads(void **state)
+{
+	static const int order[] = { 1, 2, 3, 5, 6, 4, 7, 8 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	assert_int_equal(sample(e, "-a -H", &s, &st), 0);
+	/* each group by ascending TID, as /proc/PID/task sorted */
+	expect_pids(&s, order, 8);
+	assert_int_equal(find(&s, 5)->tgid, 3);
+	assert_int_equal(find(&s, 5)->state, 'T');
+	assert_string_equal(find(&s, 5)->cmd, "worker");
+	ks_sample_release(&s);
+}
+
+static void test_pids_in_order(void **state)
+{
+	static const int order[] = { 7, 1 };
+	static const int group[] = { 3, 5, 6 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	assert_int_equal(sample(e, "-p 7,99,1", &s, &st), 0);
+	expect_pids(&s, order, 2);
+	ks_sample_release(&s);
+	/* a thread's TID with -H lists its whole group, like /proc/TID/task */
+	assert_int_equal(sample(e, "-p 6 -H", &s, &st), 0);
+	expect_pids(&s, group, 3);
+	ks_sample_release(&s);
+	/* without -H, /proc/TID is that thread alone */
+	assert_int_equal(sample(e, "-p 6", &s, &st), 0);
+	expect_pids(&s, &group[2], 1);
+	ks_sample_release(&s);
+}
+
+static void test_states_select(void **state)
+{
+	static const int d[] = { 7 };
+	static const int zi[] = { 4, 8 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	assert_int_equal(sample(e, "-D", &s, &st), 0);
+	expect_pids(&s, d, 1);
+	ks_sample_release(&s);
+	assert_int_equal(sample(e, "-Z -I", &s, &st), 0);
+	expect_pids(&s, zi, 2);
+	ks_sample_release(&s);
+}
+
+static void test_list_loop(void **state)
+{
+	static const int order[] = { 1, 3, 7 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	/* P3's next points back at P7: P1 -> P7 -> P3 -> P7 ... */
+	put64(e, TASK(P3) + T_TASKS, TASK(P7) + T_TASKS);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	expect_pids(&s, order, 3);
+	assert_int_equal(st.nr_list_errors, 1);
+	assert_non_null(strstr(e->msgs, "loops"));
+	ks_sample_release(&s);
+}
+
+static void test_list_broken(void **state)
+{
+	static const int order[] = { 1, 7 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	/* P7's next is outside the image */
+	put64(e, TASK(P7) + T_TASKS, 0xffff888077770000ULL);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	expect_pids(&s, order, 2);
+	assert_int_equal(st.nr_list_errors, 1);
+	ks_sample_release(&s);
+	/* and a NULL link */
+	put64(e, TASK(P7) + T_TASKS, 0);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	expect_pids(&s, order, 2);
+	assert_int_equal(st.nr_list_errors, 1);
+	assert_non_null(strstr(e->msgs, "breaks off"));
+	ks_sample_release(&s);
+}
+
+static void test_unreadable_task(void **state)
+{
+	static const int order[] = { 1, 2, 3, 4, 8 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+	uint64_t bad = 0xffff888000900000ULL;
+
+	/* P1 -> a node whose list_head reads but whose pid does not -> P3 */
+	assert_int_equal(ks_fake_add_memory(e->f, bad, NULL, 16), 0);
+	put64(e, TASK(P1) + T_TASKS, bad);
+	put64(e, bad, TASK(P3) + T_TASKS);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_int_equal(st.nr_unreadable, 1);
+	assert_non_null(strstr(e->msgs, "cannot be read"));
+	/* P7 is off the list now; every other task is there */
+	expect_pids(&s, order, 5);
+	ks_sample_release(&s);
+}
+
+static void test_missing_member(void **state)
+{
+	struct ks_fake *f = ks_fake_create();
+	struct ks_kernel *k;
+	struct ks_target t;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ks_fake_add_type(f, "task_struct", T_SIZE), 0);
+	assert_int_equal(ks_fake_add_member(f, "task_struct", "pid", T_PID, 4), 0);
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_kernel_open(&t, &k, err, sizeof(err)), -ENOENT);
+	/* the first missing member, with the line asking for it */
+	assert_non_null(strstr(err, "task_struct.tasks"));
+	assert_non_null(strstr(err, "kernel_layout.c:"));
+	ks_fake_destroy(f);
+}
+
+static void test_wrong_size(void **state)
+{
+	struct env tmp = { .f = ks_fake_create() };
+	struct ks_kernel *k;
+	struct ks_target t;
+	char err[256];
+
+	(void)state;
+	/* a 2-byte pid is no layout we know: refuse, do not guess (the
+	 * fake answers with the first entry of a name) */
+	member(&tmp, "task_struct", "pid", T_PID, 2);
+	layout(&tmp);
+	ks_fake_target(tmp.f, &t);
+	assert_int_equal(ks_kernel_open(&t, &k, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "task_struct.pid"));
+	ks_fake_destroy(tmp.f);
+}
+
+static void test_state_letters(void **state)
+{
+	struct ks_kernel_layout l = { .state_letters = "RSDTtXZPI", .nr_states = 9 };
+
+	(void)state;
+	assert_int_equal(ks_task_state_letter(&l, 0, 0), 'R');
+	assert_int_equal(ks_task_state_letter(&l, 0x1, 0), 'S');
+	assert_int_equal(ks_task_state_letter(&l, 0x2, 0), 'D');
+	assert_int_equal(ks_task_state_letter(&l, 0x102, 0), 'D');	/* KILLABLE */
+	assert_int_equal(ks_task_state_letter(&l, 0x104, 0), 'T');	/* STOPPED */
+	assert_int_equal(ks_task_state_letter(&l, 0x108, 0), 't');	/* TRACED */
+	assert_int_equal(ks_task_state_letter(&l, 0x402, 0), 'I');	/* IDLE */
+	assert_int_equal(ks_task_state_letter(&l, 0x2402, 0), 'I');	/* IDLE|FREEZABLE */
+	assert_int_equal(ks_task_state_letter(&l, 0x1000, 0), 'D');	/* RTLOCK_WAIT */
+	assert_int_equal(ks_task_state_letter(&l, 0x8000, 0), 'D');	/* FROZEN */
+	assert_int_equal(ks_task_state_letter(&l, 0, 0x20), 'Z');
+	assert_int_equal(ks_task_state_letter(&l, 0, 0x10), 'X');
+	assert_int_equal(ks_task_state_letter(&l, 0x40, 0), 'P');	/* PARKED */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pids_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_states_select, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_broken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_task, setup, teardown),
+		cmocka_unit_test(test_missing_member),
+		cmocka_unit_test(test_wrong_size),
+		cmocka_unit_test(test_state_letters),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
