@@ -24,7 +24,6 @@
 
 #include "btf.h"
 #include "elf_symtab.h"
-#include "format.h"
 #include "kdump_pgtable.h"
 #include "kdump_target.h"
 #include "kdump_run.h"
@@ -44,7 +43,7 @@ struct ks_kdump {
 	int64_t kaslr;
 	int pt_levels;
 	uint64_t page_offset;		/* page_offset_base: the direct map */
-	long off_task_mm, off_mm_pgd;	/* -ENOENT until first needed */
+	long off_task_mm, off_mm_pgd;	/* looked up on the first read_user */
 	bool offsets_known;
 };
 
@@ -286,13 +285,20 @@ static void print_banner(const char *who, const char *b)
 	fprintf(stderr, "  %s: %.*s\n", who, (int)strcspn(b, "\n"), b);
 }
 
-/* What VMCOREINFO says the dump's kernel is, to find the right vmlinux. */
+/*
+ * What VMCOREINFO says the dump's kernel is, to find the right vmlinux.
+ * Without VMCOREINFO neither KASLR nor the page tables are known, and no
+ * vmlinux can match: say how QEMU dumps get one.
+ */
 static void print_release(struct ks_kdump *kt)
 {
 	char *rel = NULL;
 
 	if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK && rel)
 		fprintf(stderr, "  the dump is of kernel %s\n", rel);
+	else
+		fprintf(stderr, "  the dump has no VMCOREINFO (a QEMU dump needs "
+			"-device vmcoreinfo and qemu_fw_cfg loaded in the guest)\n");
 	free(rel);
 }
 
