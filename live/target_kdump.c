@@ -268,7 +268,7 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 		return -1;
 	}
 	if (kdump_set_string_attr(kt->kd, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
-		fprintf(stderr, "kstack: %s: cannot set up Linux address translation: %s\n",
+		fprintf(stderr, "kstack: %s: no Linux address translation: %s\n",
 			path, kdump_get_err(kt->kd));
 		return -1;
 	}

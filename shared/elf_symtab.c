@@ -75,7 +75,8 @@ static const char *const ignored_names[] = {
 
 /* is_ignored_symbol()'s prefixes: local labels, modversions, CFI, thunks. */
 static const char *const ignored_prefixes[] = {
-	"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_", "__efistub_", "__kvm_nvhe_$", "__kvm_nvhe_.L",
+	"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_", "__efistub_",
+	"__kvm_nvhe_$", "__kvm_nvhe_.L",
 	"__AArch64ADRPThunk_", "__ARMV5PureThunk_", "__ARMV7PILongThunk_",
 	"__ThumbV7PILongThunk_", "__LA25Thunk_", "__microLA25Thunk_",
 	"__kcfi_typeid_", NULL
