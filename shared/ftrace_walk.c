@@ -415,9 +415,11 @@ static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
 	if (r->direct) {
 		/* ftrace_find_rec_direct(): the entry in direct_functions */
 		for (i = 0; i < nd; i++)
-			if (dips[i] == ip && dtargets[i])
+			if (dips[i] == ip && dtargets[i]) {
+				r->direct_addr = dtargets[i];
 				ks_sym_format_pS(t, dtargets[i], r->direct_to,
 						 sizeof(r->direct_to));
+			}
 	}
 }
 

@@ -89,6 +89,7 @@ struct ks_ftrace_rec {
 	struct ks_ftrace_tramp tramps[KS_FTRACE_MAX_TRAMPS];
 	char target[KS_HOOK_TEXT_LEN];	/* " ->%pS" without TRAMP_EN */
 	char direct_to[KS_HOOK_TEXT_LEN]; /* "\n\tdirect-->%pS", "" for none */
+	uint64_t direct_addr;	/* crash side: the direct call's target */
 };
 
 /* A growable array of records; free with ks_hooks_list_free(). */
@@ -193,9 +194,13 @@ int ks_ftrace_walk(const struct ks_target *t,
 void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len);
 void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
 			 const struct ks_ftrace_ops_list *l);
-/* Modules owning ops handlers (or the ops), for the crash-only summary. */
+/*
+ * Modules owning ops handlers and direct-call trampolines, for the
+ * crash-only "== hook owners" section.
+ */
 void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l);
+			  const struct ks_ftrace_ops_list *l,
+			  const struct ks_ftrace_list *recs);
 void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 		      const struct ks_kprobe_list *l);
 

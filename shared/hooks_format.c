@@ -698,7 +698,7 @@ static int report_ftrace(const struct ks_target *t,
 	else
 		fprintf(out, "%s\n", tracer);
 	fputs("== hook owners\n", out);
-	ks_ftrace_ops_owners(out, t, &ops);
+	ks_ftrace_ops_owners(out, t, &ops, &l);
 	if (opts->verbose)
 		ks_ftrace_ops_print(out, t, &ops);
 out:

@@ -411,13 +411,17 @@ void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 }
 
 void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l)
+			  const struct ks_ftrace_ops_list *l,
+			  const struct ks_ftrace_list *recs)
 {
 	struct owner o[32];
 	size_t n = 0, i;
 
 	for (i = 0; i < l->n; i++)
 		owner_add(o, &n, 32, t, l->v[i].func);
+	/* direct calls bypass the ops' func: their targets own the hook */
+	for (i = 0; recs && i < recs->n; i++)
+		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
 	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
 	ks_hooks_owners_print(out, "handler owners", o, n);
 }

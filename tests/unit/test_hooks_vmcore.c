@@ -153,6 +153,9 @@ static void test_verbose(void **state)
 		}
 		assert_non_null(strstr(f, "(kshook_ftrace_func+0x0/"));
 		assert_non_null(strstr(f, "SAVE_REGS|RECURSION|INITIALIZED|ALLOC_TRAMP|IPMODIFY\n"));
+		/* its direct trampoline, when the kernel took it */
+		if (strstr(f, "\tdirect-->kshook_direct_tramp"))
+			assert_non_null(strstr(f, "kshook_direct_tramp)"));
 	} else {
 		printf("SKIP: no kshook module in this vmcore\n");
 	}

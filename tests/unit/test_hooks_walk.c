@@ -411,7 +411,7 @@ static void test_ftrace_records(void **state)
 	assert_int_equal(ops.n, 2);
 	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, e), 0);
 	ks_ftrace_print_all(o, &l);
-	ks_ftrace_ops_owners(o, &t, &ops);
+	ks_ftrace_ops_owners(o, &t, &ops, &l);
 	ks_ftrace_ops_print(o, &t, &ops);
 	fclose(o);
 	fclose(e);

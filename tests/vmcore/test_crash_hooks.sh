@@ -138,6 +138,13 @@ if grep -q '\[kshook\]' "$dir/live/enabled_functions.txt" 2>/dev/null; then
 	else
 		fail "-F -v does not show kshook's ftrace_ops"
 	fi
+	if grep -q 'direct-->kshook_direct_tramp' "$dir/live/enabled_functions.txt"; then
+		if grep -q '^handler owners: .*kshook_direct_tramp' "$tmp/F"; then
+			pass "-F names kshook's direct trampoline as a hook owner"
+		else
+			fail "-F does not name kshook's direct trampoline"
+		fi
+	fi
 else
 	echo "SKIP: the guest did not load the kshook module"
 fi

@@ -10,12 +10,22 @@
  * Three different functions, because an IPMODIFY ops excludes any other on
  * the same function, and a kprobe with a post handler on an ftrace site
  * goes through the kernel's own IPMODIFY ops (kprobe_ipmodify_ops).
+ *
+ * On x86_64 it also attaches a direct trampoline to wake_up_process (the
+ * pattern of BPF trampolines; the "D" and "direct-->" of enabled_functions),
+ * as Linux 6.1's samples/ftrace/ftrace-direct.c does.  That part is
+ * optional: when the kernel refuses it, the other hooks stay.
  */
 #include <linux/atomic.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/string.h>
+#ifdef CONFIG_X86_64
+#include <asm/ibt.h>
+#include <asm/linkage.h>
+#endif
 
 static char *kprobe_func = "do_unlinkat";
 static char *kretprobe_func = "do_mkdirat";
@@ -51,6 +61,39 @@ static void notrace kshook_ftrace_func(unsigned long ip, unsigned long parent_ip
 {
 	atomic_inc(&kshook_hits);
 }
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define KSHOOK_DIRECT 1
+static bool direct = true;
+module_param(direct, bool, 0444);
+static bool direct_registered;
+
+/* Called by the trampoline with the traced function's first argument. */
+void kshook_direct_func(struct task_struct *p);
+void kshook_direct_func(struct task_struct *p)
+{
+	atomic_inc(&kshook_hits);
+}
+
+void kshook_direct_tramp(void);
+/* wake_up_process() has one argument: %rdi is all there is to keep. */
+asm(
+"	.pushsection	.text, \"ax\", @progbits\n"
+"	.type		kshook_direct_tramp, @function\n"
+"	.globl		kshook_direct_tramp\n"
+"   kshook_direct_tramp:"
+	ASM_ENDBR
+"	pushq %rbp\n"
+"	movq %rsp, %rbp\n"
+"	pushq %rdi\n"
+"	call kshook_direct_func\n"
+"	popq %rdi\n"
+"	leave\n"
+	ASM_RET
+"	.size		kshook_direct_tramp, .-kshook_direct_tramp\n"
+"	.popsection\n"
+);
+#endif
 
 static struct kprobe kshook_kp = {
 	.pre_handler = kshook_pre,
@@ -95,6 +138,17 @@ static int __init kshook_init(void)
 		pr_err("kshook: ftrace_ops: %d\n", ret);
 		goto out_kretprobe;
 	}
+#ifdef KSHOOK_DIRECT
+	if (direct) {
+		int err = register_ftrace_direct((unsigned long)wake_up_process,
+						 (unsigned long)kshook_direct_tramp);
+
+		if (err)
+			pr_warn("kshook: direct call on wake_up_process: %d\n",
+				err);
+		direct_registered = !err;
+	}
+#endif
 	pr_info("kshook: kprobe %s, kretprobe %s, ftrace_ops %s\n",
 		kprobe_func, kretprobe_func, ftrace_func);
 	return 0;
@@ -108,6 +162,11 @@ out_kprobe:
 
 static void __exit kshook_exit(void)
 {
+#ifdef KSHOOK_DIRECT
+	if (direct_registered)
+		unregister_ftrace_direct((unsigned long)wake_up_process,
+					 (unsigned long)kshook_direct_tramp);
+#endif
 	unregister_ftrace_function(&kshook_ops);
 	ftrace_free_filter(&kshook_ops);
 	unregister_kretprobe(&kshook_krp);
