@@ -45,6 +45,8 @@ struct ks_kdump {
 	uint64_t page_offset;		/* page_offset_base: the direct map */
 	long off_task_mm, off_mm_pgd;	/* looked up on the first read_user */
 	bool offsets_known;
+	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
+	int nr_cpu_map;
 };
 
 static int kd_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
@@ -142,13 +144,13 @@ static int kd_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 	return -ENOENT;
 }
 
-static int cpu_reg(struct ks_kdump *kt, int cpu, const char *reg,
+static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 		   uint64_t *val_ret)
 {
 	char key[64];
 	kdump_num_t v;
 
-	snprintf(key, sizeof(key), "cpu.%d.reg.%s", cpu, reg);
+	snprintf(key, sizeof(key), "cpu.%d.reg.%s", note, reg);
 	if (kdump_get_number_attr(kt->kd, key, &v) != KDUMP_OK)
 		return -ENOENT;
 	*val_ret = v;
@@ -168,16 +170,20 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	};
 	struct ks_kdump *kt = ctx;
 	struct ks_regs r;
-	int i, ret;
+	int i, ret, note = cpu;
 
+	if (kt->note_of_cpu)
+		note = cpu >= 0 && cpu < kt->nr_cpu_map ? kt->note_of_cpu[cpu] : -1;
+	if (note < 0)
+		return -ENOENT;
 	memset(&r, 0, sizeof(r));
-	ret = cpu_reg(kt, cpu, "rip", &r.ip);
+	ret = cpu_reg(kt, note, "rip", &r.ip);
 	if (!ret)
-		ret = cpu_reg(kt, cpu, "rsp", &r.sp);
+		ret = cpu_reg(kt, note, "rsp", &r.sp);
 	if (!ret)
-		ret = cpu_reg(kt, cpu, "rbp", &r.bp);
+		ret = cpu_reg(kt, note, "rbp", &r.bp);
 	for (i = 0; !ret && i < 16; i++)
-		ret = cpu_reg(kt, cpu, names[i], &r.r[i]);
+		ret = cpu_reg(kt, note, names[i], &r.r[i]);
 	if (ret)
 		return ret;
 	*regs_ret = r;
@@ -199,6 +205,7 @@ void ks_kdump_close(struct ks_kdump *kt)
 {
 	if (!kt)
 		return;
+	free(kt->note_of_cpu);
 	ks_module_syms_free(kt->mods);
 	ks_btf_free(kt->btf);
 	ks_elf_symtab_free(kt->syms);
@@ -397,6 +404,48 @@ static void find_paging(struct ks_kdump *kt)
 		kt->page_offset = 0;
 }
 
+/*
+ * Which PRSTATUS note belongs to which CPU.  A kdump kernel writes one
+ * note per CPU that stopped and /proc/vmcore drops empty ones, so with a
+ * CPU offline the n-th note is the n-th online CPU's: when there are as
+ * many notes as online CPUs, map them so (crash's map_cpus_to_prstatus()
+ * does the same).  Otherwise, and for QEMU's one note per vCPU, the n-th
+ * note is CPU n.
+ */
+static void map_cpu_notes(struct ks_kdump *kt)
+{
+	uint64_t addr, word;
+	kdump_num_t nr_notes;
+	long size;
+	int bit, online = 0, n = 0, *map;
+
+	if (kdump_get_number_attr(kt->kd, KDUMP_ATTR_NUM_CPUS, &nr_notes) != KDUMP_OK ||
+	    ks_elf_symtab_addr(kt->syms, "__cpu_online_mask", &addr))
+		return;
+	size = ks_btf_type_size(kt->btf, "cpumask");
+	if (size <= 0 || size > 65536)
+		return;
+	for (bit = 0; bit < size * 8; bit++) {
+		if (bit % 64 == 0 && kd_read(kt, addr + bit / 8, &word, sizeof(word)))
+			return;
+		online += (word >> (bit % 64)) & 1;
+	}
+	if ((kdump_num_t)online != nr_notes)
+		return;
+	map = malloc(size * 8 * sizeof(*map));
+	if (!map)
+		return;
+	for (bit = 0; bit < size * 8; bit++) {
+		if (bit % 64 == 0 && kd_read(kt, addr + bit / 8, &word, sizeof(word))) {
+			free(map);
+			return;
+		}
+		map[bit] = (word >> (bit % 64)) & 1 ? n++ : -1;
+	}
+	kt->note_of_cpu = map;
+	kt->nr_cpu_map = (int)(size * 8);
+}
+
 int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 		  struct ks_kdump **kd_ret, struct ks_target *t_ret)
 {
@@ -426,6 +475,7 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 	if (check_banner(kt, vmcore, vmlinux) || load_btf(kt, vmlinux))
 		goto fail;
 	find_paging(kt);
+	map_cpu_notes(kt);
 	t_ret->ops = &kdump_ops;
 	t_ret->ctx = kt;
 	/* Without module symbols module frames print as bare addresses. */
