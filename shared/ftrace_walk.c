@@ -60,8 +60,8 @@ struct ft_layout {
 	long oh_notrace, oh_filter;
 	long h_size_bits, h_buckets, h_count;
 	long e_hlist, e_ip, e_direct;
-	long head_first, node_next;
-	long pg_next, pg_records, pg_index;
+	long head_first, node_next, head_size;
+	long pg_next, pg_records, pg_index, pg_index_size;
 	long rec_size, rec_ip, rec_flags, rec_flags_size;
 };
 
@@ -113,6 +113,12 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 				m[i].type, m[i].member);
 			return -ENOENT;
 		}
+	}
+	l->head_size = o->type_size(c, "hlist_head");
+	l->pg_index_size = o->member_size(c, "ftrace_page", "index");
+	if (l->head_size <= 0 || l->pg_index_size <= 0 || l->pg_index_size > 8) {
+		fprintf(err, "kstack: no size for hlist_head or ftrace_page.index\n");
+		return -ENOENT;
 	}
 	l->rec_size = o->type_size(c, "dyn_ftrace");
 	l->rec_flags_size = o->member_size(c, "dyn_ftrace", "flags");
@@ -182,7 +188,8 @@ static int read_hash(const struct ks_target *t, const struct ft_layout *l,
 		uint64_t node;
 		size_t steps = 0;
 
-		if (ks_read_u64(t, buckets + b * 8 + l->head_first, &node))
+		if (ks_read_u64(t, buckets + b * (uint64_t)l->head_size +
+					   (uint64_t)l->head_first, &node))
 			goto fault;
 		while (node && n < count && steps++ <= count) {
 			uint64_t e = node - l->e_hlist;
@@ -449,9 +456,8 @@ int ks_ftrace_walk(const struct ks_target *t,
 		goto out;
 	}
 	while (pg) {
-		uint64_t records, next;
-		int32_t index;
-		long i;
+		uint64_t records, next, raw = 0;
+		long i, index;
 
 		if (++npages > PAGES_MAX) {
 			fprintf(err, "kstack: ftrace_pages do not end, stopped\n");
@@ -459,14 +465,18 @@ int ks_ftrace_walk(const struct ks_target *t,
 		}
 		if (read_field(t, pg, l.pg_next, &next) ||
 		    read_field(t, pg, l.pg_records, &records) ||
-		    ks_read(t, pg + l.pg_index, &index, sizeof(index))) {
+		    ks_read(t, pg + l.pg_index, &raw, (size_t)l.pg_index_size)) {
 			fprintf(err, "kstack: cannot read ftrace_page 0x%" PRIx64
 				", stopped\n", pg);
 			break;
 		}
+		/* an int: sign-extend from its size (little-endian) */
+		if (l.pg_index_size < 8 && raw >> (8 * l.pg_index_size - 1) & 1)
+			raw |= ~0ull << (8 * l.pg_index_size);
+		index = (long)raw;
 		if (index < 0 || index > (1 << 20)) {
 			fprintf(err, "kstack: ftrace_page 0x%" PRIx64
-				" has a bad index %d, skipped\n", pg, index);
+				" has a bad index %ld, skipped\n", pg, index);
 			pg = next;
 			continue;
 		}
@@ -477,7 +487,7 @@ int ks_ftrace_walk(const struct ks_target *t,
 			goto out;
 		}
 		if (index && ks_read(t, records, buf, (size_t)index * l.rec_size)) {
-			fprintf(err, "kstack: cannot read the %d records of "
+			fprintf(err, "kstack: cannot read the %ld records of "
 				"ftrace_page 0x%" PRIx64 "\n", index, pg);
 			pg = next;
 			continue;

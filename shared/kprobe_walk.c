@@ -114,8 +114,7 @@ int ks_kprobes_enabled(const struct ks_target *t)
 }
 
 static void classify_code(const struct ks_target *t, struct ks_kprobe *r,
-			  unsigned int own_flags, unsigned int probe_flags,
-			  int armed)
+			  unsigned int own_flags, int armed)
 {
 	static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -140,7 +139,6 @@ static void classify_code(const struct ks_target *t, struct ks_kprobe *r,
 	 * and a disarmed or disabled probe on an ftrace site may still share
 	 * the call with other ftrace users: nothing to expect then.
 	 */
-	(void)probe_flags;
 	if (armed < 0 || (own_flags & KS_KPROBE_FL_GONE))
 		return;
 	r->code_checked = true;
@@ -200,8 +198,9 @@ static int report(const struct ks_target *t, const struct kp_layout *l,
 		    ks_read_u64(t, kret + l->kret_entry, &r->entry_handler))
 			r->error = "cannot read the struct kretprobe";
 	}
-	classify_code(t, r, aggr_kaddr ? aggr_flags | (flags & KS_KPROBE_FL_GONE) : flags,
-		      flags, armed);
+	classify_code(t, r,
+		      aggr_kaddr ? aggr_flags | (flags & KS_KPROBE_FL_GONE) : flags,
+		      armed);
 	return 0;
 }
 
@@ -375,10 +374,8 @@ static void owner_add(struct owner *o, size_t *n, size_t max,
 		 len ? ", " : "", text);
 }
 
-void ks_hooks_owners_print(FILE *out, const char *what, struct owner *o,
-			   size_t n);
-void ks_hooks_owners_print(FILE *out, const char *what, struct owner *o,
-			   size_t n)
+static void owners_print(FILE *out, const char *what, struct owner *o,
+			 size_t n)
 {
 	size_t i;
 
@@ -407,7 +404,7 @@ void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 		owner_add(o, &n, 32, t, p->ret_handler);
 		owner_add(o, &n, 32, t, p->entry_handler);
 	}
-	ks_hooks_owners_print(out, "handler owners", o, n);
+	owners_print(out, "handler owners", o, n);
 }
 
 void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
@@ -423,5 +420,5 @@ void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
 	for (i = 0; recs && i < recs->n; i++)
 		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
 	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
-	ks_hooks_owners_print(out, "handler owners", o, n);
+	owners_print(out, "handler owners", o, n);
 }
