@@ -1188,6 +1188,17 @@ static void test_real_stacks_traced(void **state)
 	replay_check(FIXTURES "trace.txt", 5, 0);
 }
 
+/*
+ * A page fault taken in kernel mode (pipe_read copying into a clean
+ * shared mapping on a frozen ext4) blocks in page_mkwrite: the walk goes
+ * through the exception's pt_regs to the exact faulting ip.
+ */
+static void test_real_stacks_fault(void **state)
+{
+	(void)state;
+	replay_check(FIXTURES "fault.txt", 3, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1216,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(test_real_stacks_cloud),
 		cmocka_unit_test(test_real_stacks_generic),
 		cmocka_unit_test(test_real_stacks_traced),
+		cmocka_unit_test(test_real_stacks_fault),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
