@@ -11,7 +11,11 @@
 # (through kprobe_ipmodify_ops), a kretprobe and its own IPMODIFY ftrace_ops.
 # Runs as busybox sh inside the guest; see vmcores/README.md.
 #
+# Module probes: one on a kshook function (the list names the module), and
+# one on brd, which is then unloaded: its probe stays, [GONE].
+#
 #@ memory: 1024
+#@ kernel-modules: brd
 #@ require-modules: kshook
 . "$SCENARIO_LIB"
 
@@ -31,6 +35,16 @@ echo function >current_tracer
 cd /
 
 insmod /modules/kshook.ko || scenario_fail "insmod kshook"
+cd /sys/kernel/tracing
+echo 'p:kstack_mod kshook:kshook_pre' >>kprobe_events &&
+	echo 1 >events/kprobes/kstack_mod/enable ||
+	echo "hooks.sh: no kprobe on kshook_pre"
+modprobe brd rd_nr=1 rd_size=1024 &&
+	echo 'p:kstack_gone brd:brd_submit_bio' >>kprobe_events &&
+	echo 1 >events/kprobes/kstack_gone/enable &&
+	rmmod brd ||
+	echo "hooks.sh: no gone probe on brd"
+cd /
 # Run the hooked functions once, so the handlers have something to count.
 mkdir /tmp/kshook-dir && rmdir /tmp/kshook-dir
 : >/tmp/kshook-file && rm /tmp/kshook-file
