@@ -103,6 +103,7 @@ fi
 # (wq_worker_comm()), which changes whenever it runs, also between the
 # capture and the dump: such a kworker is counted apart, not as a
 # difference, when nothing else differs.
+# A task only on one side, not set aside, is a difference too.
 # Prints up to five differences, then "same differ skipped gone total
 # renamed woken nocmd".
 awk -F'\t' -v filtered="$filtered" '
@@ -119,8 +120,14 @@ awk -F'\t' -v filtered="$filtered" '
 	FILENAME == ARGV[2] { dump[$1] = $2 "\t" $3; next }
 	{
 		total++
+		seen[$1] = 1
 		if ($1 in unstable) { skipped++; next }
-		if (!($1 in dump)) { gone++; next }
+		if (!($1 in dump)) {
+			gone++
+			if (++differ <= 5)
+				printf "  task %s is not in the dump: %s\n", $1, $2
+			next
+		}
 		if (dump[$1] == $2 "\t" $3) { same++; next }
 		split(dump[$1], d, "\t")
 		# Runnable in the dump: woken since the capture (an RCU or
@@ -146,6 +153,13 @@ awk -F'\t' -v filtered="$filtered" '
 		}
 	}
 	END {
+		for (pid in dump) {
+			if (pid in seen || pid in unstable || dump[pid] ~ /State: +R /)
+				continue
+			split(dump[pid], d, "\t")
+			if (++differ <= 5)
+				printf "  task %s is only in the dump: %s\n", pid, d[1]
+		}
 		printf "%d %d %d %d %d %d %d %d\n", same, differ, skipped, gone,
 			total, renamed, woken, nocmd
 	}
@@ -158,7 +172,30 @@ echo "tasks: $total live, $same match, $differ differ, $skipped running during t
 if [ "$differ" -eq 0 ] && [ "$((same + nocmd))" -gt 0 ]; then
 	pass "$((same + nocmd)) tasks print the same line and stack as in the live capture"
 else
-	fail "$differ of $((same + differ)) stable tasks differ from the live capture"
+	fail "$differ tasks differ from the live capture or are on one side only"
+fi
+
+# The crash extension over the same dump runs the same walker: its text
+# must be the same, byte for byte (only the targets differ).
+if command -v crash >/dev/null && [ -s "${KSTACK_SO:-$top/build/kstack.so}" ]; then
+	so=${KSTACK_SO:-$top/build/kstack.so}
+	printf 'extend %s\nkstack -a -H >%s\nquit\n' "$so" "$tmp/crash.txt" >"$tmp/cmds"
+	TZ=UTC timeout 600 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" \
+		</dev/null >"$tmp/crash.out" 2>&1
+	if [ ! -s "$tmp/crash.txt" ]; then
+		fail "crash's kstack -a -H printed nothing:"
+		head -n 20 "$tmp/crash.out" | sed 's/^/  | /'
+	# crash's command writes its messages into the same text; ours go
+	# to stderr.
+	elif grep -v '^kstack: ' "$tmp/crash.txt" | cmp -s - "$tmp/dump.txt"; then
+		pass "the same text as kstack -a -H in crash ($(wc -l <"$tmp/dump.txt") lines)"
+	else
+		fail "the text differs from kstack -a -H in crash:"
+		grep -v '^kstack: ' "$tmp/crash.txt" | diff - "$tmp/dump.txt" | head -n 20 |
+			sed 's/^/  | /'
+	fi
+else
+	echo "note: no crash or no kstack.so; not compared with the crash extension"
 fi
 
 # -K / -F: the kernel-format lines (before "== summary") must be the
