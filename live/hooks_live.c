@@ -16,6 +16,7 @@
 #include "hooks.h"
 #include "hooks_live.h"
 #include "live_sample.h"
+#include "target_kdump.h"
 #include "tracefs.h"
 
 struct lines {
@@ -250,6 +251,9 @@ int ks_hooks_live(const struct ks_options *opts)
 	struct ks_tracefs fs;
 	int status = KS_EXIT_OK, st;
 
+	/* A vmcore is not the running kernel: its hooks come from memory. */
+	if (opts->vmcore)
+		return ks_kdump_run(opts);
 	ks_tracefs_open(&fs, opts->kprobes);
 	if (opts->kprobes) {
 		st = do_kprobes(&fs, stdout);
