@@ -52,7 +52,12 @@ struct ks_orc_entry {
 	uint8_t bp_reg;
 	uint8_t type;
 	bool end;
-	bool signal;		/* 6.4+ only; always false for 6.1 */
+	/*
+	 * The next lookup uses the exact ip, not ip - 1: 6.4+ stores it
+	 * (state->signal = orc->signal); for 6.1 it is what
+	 * unwind_next_frame() sets by type: true for REGS and REGS_PARTIAL.
+	 */
+	bool signal;
 };
 
 /* Bytes of one struct orc_entry in memory (__packed, both layouts). */
@@ -113,6 +118,7 @@ struct ks_orc {
 	struct ks_range sched_text, lock_text;
 	uint64_t ret_from_fork;
 	uint64_t return_to_handler, rethook_trampoline;
+	bool fgraph_shadow_stack;	/* 6.9+ ret_stack: not recovered */
 	uint64_t frame_size, frame_bp, frame_ret_addr;	/* inactive_task_frame */
 	struct ks_ret_layout ret;
 };

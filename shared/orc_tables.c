@@ -53,6 +53,9 @@ void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZ
 		e->end = (flags >> 10) & 0x1;
 		if (e->type > KS_ORC_TYPE_REGS_PARTIAL)
 			e->type = KS_ORC_TYPE_UNKNOWN;
+		/* 6.1's unwind_next_frame() sets state->signal by frame type */
+		e->signal = e->type == KS_ORC_TYPE_REGS ||
+			    e->type == KS_ORC_TYPE_REGS_PARTIAL;
 		return;
 	}
 

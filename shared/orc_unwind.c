@@ -237,7 +237,7 @@ static uint64_t graph_ret_addr(struct ks_unwind_state *s, uint64_t ret,
 
 	if (!s->orc->return_to_handler || ret != s->orc->return_to_handler)
 		return ret;
-	if (!s->task || l->curr_ret_stack < 0 || l->ret_stack < 0 ||
+	if (!s->task || s->orc->fgraph_shadow_stack || l->curr_ret_stack < 0 || l->ret_stack < 0 ||
 	    l->frs_size <= 0 || l->frs_ret < 0 || l->frs_retp < 0) {
 		note_cause(s, "return address replaced by the function-graph tracer, not recovered");
 		return ret;
@@ -342,7 +342,7 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 		s->regs = true;
 		s->prev_regs = false;
 		s->full_regs = true;
-		s->signal = true;
+		s->signal = orc->signal;
 		return true;
 	case KS_ORC_TYPE_REGS_PARTIAL:
 		if (!deref_stack_iret_regs(s, sp)) {
@@ -352,7 +352,7 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 		s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
 		s->regs = true;
 		s->full_regs = false;
-		s->signal = true;
+		s->signal = orc->signal;
 		return true;
 	default:
 		note_hard(s, "ORC entry of an unknown type");
@@ -598,7 +598,12 @@ int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc)
 	/* in_sched_functions(): in_lock_functions() or the sched text. */
 	orc->sched_text = sym_range(t, "__sched_text_start", "__sched_text_end");
 	orc->lock_text = sym_range(t, "__lock_text_start", "__lock_text_end");
-	orc->ret_from_fork = sym_or_zero(t, "ret_from_fork");
+	/* 6.5+ names the assembly entry ret_from_fork_asm, beside a C ret_from_fork */
+	orc->ret_from_fork = sym_or_zero(t, "ret_from_fork_asm");
+	if (!orc->ret_from_fork)
+		orc->ret_from_fork = sym_or_zero(t, "ret_from_fork");
+	/* 6.9 made ret_stack a shadow stack of words: not this layout */
+	orc->fgraph_shadow_stack = sym_or_zero(t, "fgraph_array") != 0;
 	orc->return_to_handler = sym_or_zero(t, "return_to_handler");
 	orc->rethook_trampoline = sym_or_zero(t, "arch_rethook_trampoline");
 	orc->frame_size = layout_or(t->ops->type_size(t->ctx, "inactive_task_frame"),
