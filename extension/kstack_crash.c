@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "format.h"
 #include "hooks_crash.h"
@@ -111,16 +112,17 @@ static void report_missing(const struct ks_options *opts,
 
 /* -v: why each stack that is empty or short is so, and the counts. */
 static void report_notes(const struct ks_sample *s,
-			 const struct ks_kernel_status *st)
+			 const struct ks_kernel_status *st, double secs)
 {
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		if (s->tasks[i].note)
 			error(INFO, "PID %d: %s\n", s->tasks[i].pid,
 			      s->tasks[i].note);
 	error(INFO, "%zu tasks on the lists, %zu printed, %zu on a CPU, "
-	      "%zu unreadable, %zu broken lists, %zu short stacks\n",
+	      "%zu unreadable, %zu broken lists, %zu short stacks; "
+	      "walk and output %.3f s\n",
 	      st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
-	      st->nr_list_errors, st->nr_stack_notes);
+	      st->nr_list_errors, st->nr_stack_notes, secs);
 }
 
 static int open_kernel(void)
@@ -139,8 +141,17 @@ static int open_kernel(void)
 	return ret;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void tasks_sample(const struct ks_options *opts)
 {
+	double start = now();
 	struct ks_kernel_status st;
 	struct ks_sample s;
 	char host[KS_HOST_LEN];
@@ -170,7 +181,7 @@ static void tasks_sample(const struct ks_options *opts)
 	if (!ret)
 		report_missing(opts, &s);
 	if (!ret && opts->verbose)
-		report_notes(&s, &st);
+		report_notes(&s, &st, now() - start);
 	ks_sample_release(&s);
 }
 

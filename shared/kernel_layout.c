@@ -312,6 +312,27 @@ static void state_letters(const struct ks_target *t, struct ks_kernel_layout *l)
 	}
 }
 
+/*
+ * How much of a task_struct the walk reads: up to the end of the last
+ * member it uses.  The FPU state at the end (several KiB) stays unread.
+ */
+static long task_read_size(const struct ks_kernel_layout *l)
+{
+	const struct ks_field *f[] = {
+		&l->tasks, &l->pid, &l->tgid, &l->state, &l->exit_state,
+		&l->flags, &l->comm, &l->start_boottime, &l->stack,
+		&l->stack_refcount, &l->thread_sp, &l->mm, &l->on_cpu, &l->cpu,
+		&l->worker_private, &l->cgroups, &l->signal, &l->thread_node,
+		&l->thread_group,
+	};
+	long end = 0;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (ks_field_ok(f[i]) && f[i]->off + f[i]->size > end)
+			end = f[i]->off + f[i]->size;
+	return end < l->task_size ? end : l->task_size;
+}
+
 int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
 		   char *err, size_t errlen)
 {
@@ -334,6 +355,7 @@ int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
 	/* union thread_union is exactly THREAD_SIZE (16 KiB, 32 KiB with KASAN). */
 	tu = t->ops->type_size(t->ctx, "thread_union");
 	l->thread_size = tu > 0 ? (uint64_t)tu : 16384;
+	l->task_read_size = task_read_size(l);
 	state_letters(t, l);
 	return 0;
 }

@@ -30,6 +30,7 @@ struct ks_field {
 
 struct ks_kernel_layout {
 	long task_size;			/* sizeof(struct task_struct) */
+	long task_read_size;		/* the part of it the walk reads */
 	struct ks_field tasks;		/* list_head of every process */
 	struct ks_field pid, tgid;
 	struct ks_field state;		/* __state (5.14+) or state */

@@ -70,6 +70,10 @@ struct walk {
 	bool threads;		/* list thread groups too */
 	int64_t btime;
 	bool cgroup_hidden;	/* no "0::" line in /proc/PID/cgroup */
+	/* the threads of a process share one mm: its command line, once */
+	uint64_t cmd_mm;
+	char *cmd_buf;
+	size_t cmd_len;
 };
 
 static void report(struct walk *w, const char *fmt, ...)
@@ -173,6 +177,15 @@ static int task_ids(struct walk *w, uint64_t task, int32_t *pid, int32_t *tgid)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
 
+	int32_t both[2];
+
+	/* pid and tgid sit side by side in every kernel: one read */
+	if (l->tgid.off == l->pid.off + 4 &&
+	    !ks_read(w->k->t, task + (uint64_t)l->pid.off, both, sizeof(both))) {
+		*pid = both[0];
+		*tgid = both[1];
+		return 0;
+	}
 	if (read_i32(w->k->t, task + (uint64_t)l->pid.off, pid) ||
 	    read_i32(w->k->t, task + (uint64_t)l->tgid.off, tgid)) {
 		w->st->nr_unreadable++;
@@ -370,10 +383,30 @@ static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
 	snprintf(t->comm + off, TCOMM_LEN - off, "%c%s", cur ? '+' : '-', desc);
 }
 
-static int read_mm_field(const struct ks_target *t, uint64_t mm,
-			 const struct ks_field *f, uint64_t *v)
+/* mm's arg_start, arg_end, env_start and env_end, in one read if they are close. */
+static int read_mm_args(const struct ks_target *t, const struct ks_kernel_layout *l,
+			uint64_t mm, uint64_t v[4])
 {
-	return ks_read_u64(t, mm + (uint64_t)f->off, v);
+	const struct ks_field *f[4] = { &l->mm_arg_start, &l->mm_arg_end,
+					&l->mm_env_start, &l->mm_env_end };
+	long lo = f[0]->off, hi = f[0]->off + 8;
+	uint8_t buf[64];
+
+	for (int i = 1; i < 4; i++) {
+		lo = f[i]->off < lo ? f[i]->off : lo;
+		hi = f[i]->off + 8 > hi ? f[i]->off + 8 : hi;
+	}
+	if (hi - lo <= (long)sizeof(buf)) {
+		if (ks_read(t, mm + (uint64_t)lo, buf, (size_t)(hi - lo)))
+			return -EFAULT;
+		for (int i = 0; i < 4; i++)
+			memcpy(&v[i], buf + (f[i]->off - lo), 8);
+		return 0;
+	}
+	for (int i = 0; i < 4; i++)
+		if (ks_read_u64(t, mm + (uint64_t)f[i]->off, &v[i]))
+			return -EFAULT;
+	return 0;
 }
 
 /*
@@ -391,11 +424,16 @@ static char *read_cmdline(struct walk *w, uint64_t task, uint64_t mm,
 	size_t len, got = 0;
 	char last, *buf;
 
+	uint64_t v[4];
+
 	*len_ret = 0;
-	if (read_mm_field(t, mm, &l->mm_arg_start, &as) ||
-	    read_mm_field(t, mm, &l->mm_arg_end, &ae) ||
-	    read_mm_field(t, mm, &l->mm_env_start, &es) ||
-	    read_mm_field(t, mm, &l->mm_env_end, &ee) || !ee || as >= ae)
+	if (read_mm_args(t, l, mm, v))
+		return NULL;
+	as = v[0];
+	ae = v[1];
+	es = v[2];
+	ee = v[3];
+	if (!ee || as >= ae)
 		return NULL;
 	if (es != ae || ee < es)
 		es = ee = ae;
@@ -434,16 +472,17 @@ static char *task_cmd(struct walk *w, const uint8_t *tb, uint64_t task,
 	const struct ks_kernel_layout *l = &w->k->l;
 	uint32_t flags = (uint32_t)ks_field_get(tb, &l->flags);
 	uint64_t mm = ks_field_get(tb, &l->mm);
-	char *buf, *cmd;
-	size_t len;
 
 	/* get_task_mm() gives no mm for a kernel thread. */
 	if (!mm || (flags & KS_PF_KTHREAD))
 		return ks_cmd_from_cmdline("", 0, t->comm);
-	buf = read_cmdline(w, task, mm, &len);
-	cmd = ks_cmd_from_cmdline(buf ? buf : "", len, t->comm);
-	free(buf);
-	return cmd;
+	if (mm != w->cmd_mm) {
+		free(w->cmd_buf);
+		w->cmd_buf = read_cmdline(w, task, mm, &w->cmd_len);
+		w->cmd_mm = mm;
+	}
+	return ks_cmd_from_cmdline(w->cmd_buf ? w->cmd_buf : "", w->cmd_len,
+				   t->comm);
 }
 
 /*
@@ -579,7 +618,7 @@ static int emit(struct walk *w, const struct entry *e, int32_t asked)
 	const uint8_t *tb = k->tbuf;
 	int ret;
 
-	if (ks_read(k->t, e->task, k->tbuf, (size_t)l->task_size)) {
+	if (ks_read(k->t, e->task, k->tbuf, (size_t)l->task_read_size)) {
 		w->st->nr_unreadable++;
 		report(w, "PID %d: task_struct at %#llx cannot be read; skipped",
 		       e->pid, (unsigned long long)e->task);
@@ -708,6 +747,7 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 	qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
 	ret = ks_select_pids_only(opts) ? emit_pids(&w) : emit_all(&w);
 out:
+	free(w.cmd_buf);
 	free(w.e);
 	free(w.seen.slot);
 	return ret;
