@@ -83,6 +83,28 @@ for opt in K F; do
 	fi
 done
 
+# The standalone --vmcore mode prints the same (libkdumpfile, no crash).
+kstack=${KSTACK:-$top/build/kstack}
+if [ -x "$kstack" ]; then
+	for opt in K F; do
+		[ -s "$tmp/want$opt" ] || continue
+		if "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" "-$opt" \
+			>"$tmp/vm$opt" 2>"$tmp/vm$opt.err"; then
+			kernel_and_summary "$tmp/vm$opt" >"$tmp/vmhead$opt"
+			if cmp -s "$tmp/want$opt" "$tmp/vmhead$opt"; then
+				pass "kstack --vmcore -$opt equals the guest's kstack -$opt"
+			else
+				fail "kstack --vmcore -$opt differs from the guest's:"
+				diff -u "$tmp/want$opt" "$tmp/vmhead$opt" | head -20 | sed 's/^/  | /'
+			fi
+		elif grep -q 'no --vmcore mode' "$tmp/vm$opt.err"; then
+			echo "SKIP: $kstack has no --vmcore mode"
+		else
+			fail "kstack --vmcore -$opt failed: $(head -2 "$tmp/vm$opt.err")"
+		fi
+	done
+fi
+
 # The guest's raw kernel files agree with its kstack output too.
 for pair in "K kprobes-list.txt" "F enabled_functions.txt"; do
 	set -- $pair
