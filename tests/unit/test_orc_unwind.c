@@ -1199,6 +1199,13 @@ static void test_real_stacks_fault(void **state)
 	replay_check(FIXTURES "fault.txt", 3, 0);
 }
 
+/* PREEMPT_RT: sleeping spinlocks, printk's kthread in a .cold part. */
+static void test_real_stacks_rt(void **state)
+{
+	(void)state;
+	replay_check(FIXTURES "rt.txt", 20, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1228,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_real_stacks_generic),
 		cmocka_unit_test(test_real_stacks_traced),
 		cmocka_unit_test(test_real_stacks_fault),
+		cmocka_unit_test(test_real_stacks_rt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
