@@ -141,6 +141,8 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b);
+
 static int read_field(const struct ks_target *t, uint64_t base, long off,
 		      uint64_t *v)
 {
@@ -298,19 +300,27 @@ int ks_ftrace_ops_walk(const struct ks_target *t,
 		if (read_hash(t, &l, o->notrace_hash, &o->notrace,
 			      &o->nr_notrace, NULL))
 			o->notrace_err = true;
+		if (o->nr_filter)
+			qsort(o->filter, o->nr_filter, sizeof(uint64_t), cmp_u64);
+		if (o->nr_notrace)
+			qsort(o->notrace, o->nr_notrace, sizeof(uint64_t),
+			      cmp_u64);
 		op = next;
 	}
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ips sorted by ks_ftrace_ops_walk(): every record asks every ops. */
 static bool ips_contain(const uint64_t *ips, size_t n, uint64_t ip)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ips[i] == ip)
-			return true;
-	return false;
+	return n && bsearch(&ip, ips, n, sizeof(*ips), cmp_u64);
 }
 
 /* hash_contains_ip(): in the filter (or no filter) and not in notrace. */
