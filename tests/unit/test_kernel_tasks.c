@@ -52,6 +52,7 @@
 #define T_SIGNAL	0x60
 #define T_THREAD_NODE	0x68
 #define T_REFCOUNT	0x78
+#define T_CGROUPS	0x80
 #define T_THREAD	0x100
 #define T_SIZE		0x200
 
@@ -115,6 +116,7 @@ static void layout(struct env *e)
 		{ "worker_private", T_WPRIV, 8 }, { "signal", T_SIGNAL, 8 },
 		{ "thread_node", T_THREAD_NODE, 16 },
 		{ "stack_refcount", T_REFCOUNT, 4 }, { "thread", T_THREAD, 64 },
+		{ "cgroups", T_CGROUPS, 8 },
 	};
 
 	for (size_t i = 0; i < sizeof(tm) / sizeof(tm[0]); i++)
@@ -131,6 +133,10 @@ static void layout(struct env *e)
 	member(e, "worker", "current_work", 0x8, 8);
 	member(e, "worker", "pool", 0x10, 8);
 	member(e, "worker", "desc", 0x20, 24);
+	member(e, "css_set", "dfl_cgrp", 0x18, 8);
+	member(e, "cgroup", "kn", 0x8, 8);
+	member(e, "kernfs_node", "parent", 0x10, 8);
+	member(e, "kernfs_node", "name", 0x18, 8);
 	member(e, "timekeeper", "xtime_sec", 0x10, 8);
 	member(e, "timekeeper", "offs_real", 0x20, 8);
 	member(e, "timekeeper", "offs_boot", 0x28, 8);
@@ -534,6 +540,72 @@ static void test_wrong_size(void **state)
 	ks_fake_destroy(tmp.f);
 }
 
+/*
+ * cgroup v2: P1 in /system.slice/foo.service, everyone else in /.  The
+ * css_sets, cgroups and kernfs_nodes sit in the STRINGS page.
+ */
+static void cgroups(struct env *e, uint8_t visible)
+{
+	uint64_t cs_root = STRINGS + 0x100, cs_foo = STRINGS + 0x140;
+	uint64_t cg_root = STRINGS + 0x180, cg_foo = STRINGS + 0x1c0;
+	uint64_t kn_root = STRINGS + 0x200, kn_sys = STRINGS + 0x240;
+	uint64_t kn_foo = STRINGS + 0x280, names = STRINGS + 0x300;
+
+	assert_int_equal(ks_fake_add_memory(e->f, STRINGS + 0x100, NULL, 0x300), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, STRINGS + 0x800, &visible, 1), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "cgrp_dfl_visible", STRINGS + 0x800,
+					    1, NULL), 0);
+	put64(e, cs_root + 0x18, cg_root);
+	put64(e, cs_foo + 0x18, cg_foo);
+	put64(e, cg_root + 0x8, kn_root);
+	put64(e, cg_foo + 0x8, kn_foo);
+	put64(e, kn_foo + 0x10, kn_sys);
+	put64(e, kn_sys + 0x10, kn_root);
+	put(e, names, "system.slice", 13);
+	put(e, names + 0x20, "foo.service", 12);
+	put64(e, kn_sys + 0x18, names);
+	put64(e, kn_foo + 0x18, names + 0x20);
+	for (int i = 0; i < NR_TASKS; i++)
+		put64(e, TASK(i) + T_CGROUPS, i == P1 ? cs_foo : cs_root);
+}
+
+static void test_cgroup(void **state)
+{
+	static const int p1[] = { 1 };
+	static const int all[] = { 1, 2, 3, 4, 7, 8 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	cgroups(e, 1);
+	assert_int_equal(sample(e, "-a --cgroup /system.slice", &s, &st), 0);
+	expect_pids(&s, p1, 1);
+	ks_sample_release(&s);
+	assert_int_equal(sample(e, "-a --cgroup /system.slice/foo.service/", &s, &st), 0);
+	expect_pids(&s, p1, 1);
+	ks_sample_release(&s);
+	/* a prefix of a name is not the cgroup */
+	assert_int_equal(sample(e, "-a --cgroup /system", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	ks_sample_release(&s);
+	assert_int_equal(sample(e, "-a --cgroup /", &s, &st), 0);
+	expect_pids(&s, all, 6);
+	ks_sample_release(&s);
+}
+
+static void test_cgroup_hidden(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	/* before cgroup2 is mounted /proc/PID/cgroup has no "0::" line */
+	cgroups(e, 0);
+	assert_int_equal(sample(e, "-a --cgroup /", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	ks_sample_release(&s);
+}
+
 static void test_state_letters(void **state)
 {
 	struct ks_kernel_layout l = { .state_letters = "RSDTtXZPI", .nr_states = 9 };
@@ -564,6 +636,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_broken, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_task, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_state_letters),
