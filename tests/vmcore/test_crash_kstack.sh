@@ -52,6 +52,10 @@ kstack -a -H >$tmp/crash.txt
 !date +%s.%N >$tmp/t1
 kstack -a -H >$tmp/crash2.txt
 !date +%s.%N >$tmp/t2
+kstack -a -H --json >$tmp/json.txt
+kstack -a -H -c >$tmp/summary.txt
+kstack -a -H --folded >$tmp/folded.txt
+kstack -D >$tmp/D.txt
 quit
 CMDS
 TZ=UTC timeout 600 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" \
@@ -69,13 +73,13 @@ if [ ! -s "$tmp/crash.txt" ]; then
 	exit 1
 fi
 
-python3 - "$dir" "$tmp/crash.txt" "$tmp/crash2.txt" <<'PY'
+python3 - "$dir" "$tmp/crash.txt" "$tmp/crash2.txt" "$tmp" <<'PY'
 import os
 import re
 import sys
 from datetime import datetime
 
-vdir, crash_path, crash2_path = sys.argv[1], sys.argv[2], sys.argv[3]
+vdir, crash_path, crash2_path, tmp = sys.argv[1:5]
 task_re = re.compile(r'^PID: +(\d+)   State: +(\S)   Start Time: (\S+ \S+)   Cmd: (.*)$')
 passed = failed = 0
 
@@ -239,6 +243,46 @@ else:
     import difflib
     bad('the whole grouped text differs',
         '\n'.join(difflib.unified_diff(lr, cr, 'live', 'crash', lineterm='')))
+
+# The other formats and a selection reach crash through the same parser.
+def read(name):
+    try:
+        with open(os.path.join(tmp, name), errors='surrogateescape') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+import json
+try:
+    j = json.loads(read('json.txt'))
+    nj = sum(len(g['tasks']) for g in j['groups'])
+    if j['tasks'] == len(crash) == nj and j['host'] == cm.group(2):
+        ok('--json: %d tasks in %d groups' % (nj, len(j['groups'])))
+    else:
+        bad('--json: %d tasks (%d in groups), the text has %d' % (j['tasks'], nj, len(crash)))
+except (ValueError, KeyError, TypeError, AttributeError) as ex:
+    bad('--json is not the sample as JSON: %s' % ex, read('json.txt')[:500])
+groups = len({t[4] for t in crash})
+first = read('summary.txt').split('\n')[1:2]
+if first == ['%d tasks, %d distinct stacks' % (len(crash), groups)]:
+    ok('-c: ' + first[0])
+else:
+    bad('-c: expected "%d tasks, %d distinct stacks"' % (len(crash), groups),
+        read('summary.txt')[:500])
+folded = [l for l in read('folded.txt').split('\n') if l.strip()]
+if folded and all(re.match(r'^.+ \d+$', l) for l in folded):
+    ok('--folded: %d lines' % len(folded))
+else:
+    bad('--folded', read('folded.txt')[:500])
+dl = [t for t in live if t[1] == 'D' and t[0] not in aside]
+_, dc, _ = parse(os.path.join(tmp, 'D.txt'))
+if [t[0] for t in dc] == [t[0] for t in crash if t[1] == 'D']:
+    ok('-D: %d tasks in D (%d in the live capture)' % (len(dc), len(dl)))
+else:
+    bad('-D: %s, the -a -H text has %s in D' % ([t[0] for t in dc],
+        [t[0] for t in crash if t[1] == 'D']))
+
 print('%d passed, %d failed' % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
