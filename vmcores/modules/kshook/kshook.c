@@ -22,9 +22,15 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/version.h>
 #ifdef CONFIG_X86_64
 #include <asm/ibt.h>
 #include <asm/linkage.h>
+#include <asm/nospec-branch.h>
+/* 6.2+ accounts call depth in trampolines (retbleed); older kernels do not */
+#ifndef CALL_DEPTH_ACCOUNT
+#define CALL_DEPTH_ACCOUNT ""
+#endif
 #endif
 
 static char *kprobe_func = "do_unlinkat";
@@ -67,6 +73,10 @@ static void notrace kshook_ftrace_func(unsigned long ip, unsigned long parent_ip
 static bool direct = true;
 module_param(direct, bool, 0444);
 static bool direct_registered;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+/* 6.5 made direct calls ops-based: the ops' filter names the function. */
+static struct ftrace_ops kshook_direct_ops;
+#endif
 
 /* Called by the trampoline with the traced function's first argument. */
 void kshook_direct_func(struct task_struct *p);
@@ -85,6 +95,7 @@ asm(
 	ASM_ENDBR
 "	pushq %rbp\n"
 "	movq %rsp, %rbp\n"
+	CALL_DEPTH_ACCOUNT
 "	pushq %rdi\n"
 "	call kshook_direct_func\n"
 "	popq %rdi\n"
@@ -93,6 +104,31 @@ asm(
 "	.size		kshook_direct_tramp, .-kshook_direct_tramp\n"
 "	.popsection\n"
 );
+
+static int kshook_direct_register(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	int err = ftrace_set_filter_ip(&kshook_direct_ops,
+				       (unsigned long)wake_up_process, 0, 0);
+
+	return err ? err : register_ftrace_direct(&kshook_direct_ops,
+					(unsigned long)kshook_direct_tramp);
+#else
+	return register_ftrace_direct((unsigned long)wake_up_process,
+				      (unsigned long)kshook_direct_tramp);
+#endif
+}
+
+static void kshook_direct_unregister(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	unregister_ftrace_direct(&kshook_direct_ops,
+				 (unsigned long)kshook_direct_tramp, true);
+#else
+	unregister_ftrace_direct((unsigned long)wake_up_process,
+				 (unsigned long)kshook_direct_tramp);
+#endif
+}
 #endif
 
 static struct kprobe kshook_kp = {
@@ -140,8 +176,7 @@ static int __init kshook_init(void)
 	}
 #ifdef KSHOOK_DIRECT
 	if (direct) {
-		int err = register_ftrace_direct((unsigned long)wake_up_process,
-						 (unsigned long)kshook_direct_tramp);
+		int err = kshook_direct_register();
 
 		if (err)
 			pr_warn("kshook: direct call on wake_up_process: %d\n",
@@ -164,8 +199,7 @@ static void __exit kshook_exit(void)
 {
 #ifdef KSHOOK_DIRECT
 	if (direct_registered)
-		unregister_ftrace_direct((unsigned long)wake_up_process,
-					 (unsigned long)kshook_direct_tramp);
+		kshook_direct_unregister();
 #endif
 	unregister_ftrace_function(&kshook_ops);
 	ftrace_free_filter(&kshook_ops);
