@@ -446,6 +446,19 @@ static void map_cpu_notes(struct ks_kdump *kt)
 	kt->nr_cpu_map = (int)(size * 8);
 }
 
+/* -v: what the dump was matched with, for a user who doubts the output. */
+static void describe(struct ks_kdump *kt)
+{
+	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
+		"%zu vmlinux symbols, %zu modules",
+		(uint64_t)kt->kaslr, kt->pt_levels, ks_elf_symtab_count(kt->syms),
+		kt->mods ? ks_module_syms_count(kt->mods) : 0);
+	if (kt->mods && ks_module_syms_skipped(kt->mods))
+		fprintf(stderr, " (%zu unreadable)", ks_module_syms_skipped(kt->mods));
+	fprintf(stderr, ", CPU registers %s\n",
+		kt->note_of_cpu ? "by online CPU" : "by note order");
+}
+
 int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 		  struct ks_kdump **kd_ret, struct ks_target *t_ret)
 {
@@ -482,6 +495,8 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 	ret = ks_module_syms_load(t_ret, &kt->mods);
 	if (ret && verbose)
 		fprintf(stderr, "kstack: no module symbols: %s\n", strerror(-ret));
+	if (verbose)
+		describe(kt);
 	*kd_ret = kt;
 	return 0;
 fail:
