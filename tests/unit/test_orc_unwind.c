@@ -474,6 +474,91 @@ static void test_decode_layouts(void **state)
 }
 
 /*
+ * 6.4+: struct module keeps mem[MOD_MEM_NUM_TYPES] instead of the two
+ * layouts, and orc_entry has a signal bit (type:3 signal:1), which type
+ * data reveals.  One module whose text is mem[MOD_TEXT].
+ */
+static void test_layout_6_4(void **state)
+{
+	/* CALL sp+16 with the 6.4 encoding (type 2 at bit 8); a REGS with signal */
+	static const uint8_t raw[2][KS_ORC_ENTRY_SIZE] = {
+		{ 0x10, 0, 0, 0, 0x05, 0x02 },
+		{ 0x00, 0, 0, 0, 0x05, 0x0b },
+	};
+	uint8_t m[M_SIZE] = { 0 }, mem[7][16] = { { 0 } };
+	uint64_t head = MOD_STRUCT + M_LIST, text = MOD_TEXT, data = MOD_TEXT + 0x4000;
+	uint32_t size = 0x1000, num = 2;
+	int32_t ips[2];
+	struct ks_fake *f = ks_fake_create();
+	struct ks_target t;
+	struct ks_orc *orc;
+	const struct ks_orc_entry *e;
+
+	(void)state;
+	ks_fake_target(f, &t);
+	ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
+	ks_fake_add_member(f, "orc_entry", "signal", 5, -1);
+	ks_fake_add_member(f, "module", "state", M_STATE, 4);
+	ks_fake_add_member(f, "module", "list", M_LIST, 16);
+	ks_fake_add_member(f, "module", "name", M_NAME, 56);
+	ks_fake_add_member(f, "module", "arch", M_ARCH, 24);
+	ks_fake_add_member(f, "module", "mem", M_CORE, 7 * 16);
+	ks_fake_add_type(f, "module_memory", 16);
+	ks_fake_add_member(f, "module_memory", "base", 0, 8);
+	ks_fake_add_member(f, "module_memory", "size", 8, 4);
+	ks_fake_add_member(f, "mod_arch_specific", "num_orcs", 0, 4);
+	ks_fake_add_member(f, "mod_arch_specific", "orc_unwind_ip", 8, 8);
+	ks_fake_add_member(f, "mod_arch_specific", "orc_unwind", 16, 8);
+
+	/* vmlinux: one entry, enough for ks_orc_load */
+	ks_fake_add_symbol(f, "__start_orc_unwind_ip", ORC_IP_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind_ip", ORC_IP_ADDR + 4, 0, NULL);
+	ks_fake_add_symbol(f, "__start_orc_unwind", ORC_ADDR, 0, NULL);
+	ks_fake_add_symbol(f, "__stop_orc_unwind", ORC_ADDR + 6, 0, NULL);
+	ips[0] = (int32_t)(TEXT - ORC_IP_ADDR);
+	ks_fake_add_memory(f, ORC_IP_ADDR, ips, 4);
+	ks_fake_add_memory(f, ORC_ADDR, raw[0], 6);
+
+	/* the module: mem[0] text, mem[1] data holding its ORC tables */
+	ks_fake_add_symbol(f, "modules", MODULES_ADDR, 0, NULL);
+	ks_fake_add_memory(f, MODULES_ADDR, &head, 8);
+	memcpy(mem[0], &text, 8);
+	memcpy(mem[0] + 8, &size, 4);
+	memcpy(mem[1], &data, 8);
+	memcpy(mem[1] + 8, &size, 4);
+	memcpy(m + M_LIST, &(uint64_t){ MODULES_ADDR }, 8);
+	strcpy((char *)m + M_NAME, "newmod");
+	memcpy(m + M_ARCH, &num, 4);
+	memcpy(m + M_ARCH + 8, &(uint64_t){ data }, 8);
+	memcpy(m + M_ARCH + 16, &(uint64_t){ data + 0x100 }, 8);
+	memcpy(m + M_CORE, mem, sizeof(mem));
+	ks_fake_add_memory(f, MOD_STRUCT, m, sizeof(m));
+	ips[0] = (int32_t)(text + 0x10 - data);
+	ips[1] = (int32_t)(text + 0x80 - (data + 4));
+	ks_fake_add_memory(f, data, ips, 8);
+	ks_fake_add_memory(f, data + 0x100, raw, sizeof(raw));
+
+	assert_int_equal(ks_orc_load(&t, &orc), 0);
+	assert_int_equal(orc->layout, KS_ORC_LAYOUT_6_4);
+	assert_int_equal(orc->nr_mods, 1);
+	assert_int_equal(orc->mods[0].text[0].start, MOD_TEXT);
+	assert_int_equal(orc->mods[0].text[0].end, MOD_TEXT + 0x1000);
+	assert_true(ks_orc_kernel_text(orc, MOD_TEXT + 0x20));
+	assert_false(ks_orc_kernel_text(orc, data + 0x20));
+	e = ks_orc_find(orc, MOD_TEXT + 0x20);
+	assert_int_equal(e->type, KS_ORC_TYPE_CALL);
+	assert_int_equal(e->sp_offset, 16);
+	assert_false(e->signal);
+	e = ks_orc_find(orc, MOD_TEXT + 0x90);
+	assert_int_equal(e->type, KS_ORC_TYPE_REGS);
+	assert_true(e->signal);
+	/* module data is the module's too, as __module_address() sees it */
+	assert_non_null(ks_orc_find(orc, data + 0x20));
+	ks_orc_free(orc);
+	ks_fake_destroy(f);
+}
+
+/*
  * A kernel thread blocked in a spinlock's slow path under an interrupt:
  * sched and lock frames are dropped, the module frame names its module,
  * the REGS frame resumes at the interrupted ip, ret_from_fork ends it.
@@ -1215,6 +1300,7 @@ int main(void)
 		cmocka_unit_test(test_load_chunked),
 		cmocka_unit_test(test_load_bad),
 		cmocka_unit_test(test_decode_layouts),
+		cmocka_unit_test(test_layout_6_4),
 		cmocka_unit_test_setup_teardown(test_blocked_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_noreturn_ip_minus_1, setup, teardown),
