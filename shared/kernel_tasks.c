@@ -176,7 +176,6 @@ static int read_i32(const struct ks_target *t, uint64_t addr, int32_t *v)
 static int task_ids(struct walk *w, uint64_t task, int32_t *pid, int32_t *tgid)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
-
 	int32_t both[2];
 
 	/* pid and tgid sit side by side in every kernel: one read */
@@ -313,23 +312,23 @@ static void copy_str(char *dst, size_t len, const char *src, size_t srclen)
 	dst[n] = '\0';
 }
 
-/* A NUL-terminated kernel string of at most len - 1 bytes; "" on failure. */
+/* A NUL-terminated kernel string of at most len - 1 bytes, cut where memory ends. */
 static void read_kstr(const struct ks_target *t, uint64_t addr, char *buf,
 		      size_t len)
 {
 	size_t got = 0;
 
-	/* Read in small steps so a string near the end of a page still reads. */
 	while (got + 1 < len) {
 		size_t n = len - 1 - got < 32 ? len - 1 - got : 32;
 
 		if (ks_read(t, addr + got, buf + got, n)) {
-			while (n > 1 && ks_read(t, addr + got, buf + got, 1) == 0 &&
-			       buf[got] != '\0') {
-				got++;
-				n--;
-			}
-			break;
+			/* the chunk runs into memory the image lacks: one byte */
+			if (n == 1 || ks_read(t, addr + got, buf + got, 1))
+				break;
+			if (!buf[got])
+				return;
+			got++;
+			continue;
 		}
 		if (memchr(buf + got, '\0', n))
 			return;
@@ -412,7 +411,7 @@ static int read_mm_args(const struct ks_target *t, const struct ks_kernel_layout
 /*
  * fs/proc/base.c get_mm_cmdline(): [arg_start, arg_end), unless the last
  * byte of that was overwritten by setproctitle(), in which case the text
- * runs on into the environment up to its first NUL.  Bytes that are not
+ * runs on into the environment up to its first NUL, within one page.  Bytes that are not
  * in the image end the text where they start; none at all gives "".
  */
 static char *read_cmdline(struct walk *w, uint64_t task, uint64_t mm,
@@ -423,7 +422,6 @@ static char *read_cmdline(struct walk *w, uint64_t task, uint64_t mm,
 	uint64_t as, ae, es, ee, end;
 	size_t len, got = 0;
 	char last, *buf;
-
 	uint64_t v[4];
 
 	*len_ret = 0;
@@ -441,6 +439,9 @@ static char *read_cmdline(struct walk *w, uint64_t task, uint64_t mm,
 		return NULL;
 	end = last ? ee : ae;
 	len = end - as > MAX_CMDLINE ? MAX_CMDLINE : (size_t)(end - as);
+	/* get_mm_proctitle() reads one page from arg_start, no more */
+	if (last && len > 4096)
+		len = 4096;
 	buf = malloc(len + 1);
 	if (!buf)
 		return NULL;
