@@ -112,6 +112,11 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 
 	if (st->on_cpu) {
 		regs_to_pt(&st->regs, pt);
+		/* user_mode(regs): no kernel stack to show */
+		if (pt[KS_PT_CS] & 3) {
+			memset(s, 0, sizeof(*s));
+			return;
+		}
 		if (!consume_entry(w, pt[KS_PT_IP])) {
 			memset(s, 0, sizeof(*s));
 			return;
