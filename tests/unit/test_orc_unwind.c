@@ -829,6 +829,12 @@ static void test_on_cpu(void **state)
 			    "[<0>] ret_from_fork+0x1f/0x30\n");
 	assert_null(note);
 	free(text);
+
+	/* registers of user mode: no kernel frames at all */
+	st.regs.ip = USER_IP;
+	assert_int_equal(ks_stack_text(&fx->t, fx->orc, &st, &text, &note), 0);
+	assert_string_equal(text, "");
+	free(text);
 }
 
 /* A zombie's stack is freed: an empty trace, which is no failure. */
