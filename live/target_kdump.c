@@ -76,11 +76,32 @@ static long kd_member_offset(void *ctx, const char *type, const char *member)
 	return ks_btf_member_offset(kt->btf, type, member);
 }
 
+/*
+ * pahole leaves union thread_union out of BTF (no variable has that type
+ * in the BTF sense), but THREAD_SIZE is what callers want from it: the
+ * linker script places __end_init_task exactly THREAD_SIZE after
+ * __start_init_task, so crash's DWARF answer is had from the symbols.
+ */
+static long thread_union_size(struct ks_kdump *kt)
+{
+	uint64_t start, end;
+
+	if (ks_elf_symtab_addr(kt->syms, "__start_init_task", &start) ||
+	    ks_elf_symtab_addr(kt->syms, "__end_init_task", &end) ||
+	    end <= start || end - start > (1u << 20))
+		return -ENOENT;
+	return (long)(end - start);
+}
+
 static long kd_type_size(void *ctx, const char *type)
 {
 	struct ks_kdump *kt = ctx;
+	long size = ks_btf_type_size(kt->btf, type);
 
-	return ks_btf_type_size(kt->btf, type);
+	if (size == -ENOENT && (!strcmp(type, "thread_union") ||
+				!strcmp(type, "union thread_union")))
+		return thread_union_size(kt);
+	return size;
 }
 
 static long kd_member_size(void *ctx, const char *type, const char *member)
