@@ -158,7 +158,7 @@ static int do_kprobes(const struct ks_tracefs *fs, FILE *out)
 
 	if (!fs->debugfs[0]) {
 		fprintf(stderr, "kstack: no kprobes list: %s\n", fs->why_debugfs);
-		return KS_EXIT_ERROR;
+		return status_of(fs->err_debugfs);
 	}
 	snprintf(path, sizeof(path), "%s/kprobes/list", fs->debugfs);
 	ret = read_lines(path, &in);
@@ -224,7 +224,7 @@ static int do_ftrace(const struct ks_tracefs *fs, FILE *out)
 	if (!fs->tracefs[0]) {
 		fprintf(stderr, "kstack: no enabled_functions: %s\n",
 			fs->why_tracefs);
-		return KS_EXIT_ERROR;
+		return status_of(fs->err_tracefs);
 	}
 	snprintf(path, sizeof(path), "%s/enabled_functions", fs->tracefs);
 	ret = read_lines(path, &in);

@@ -126,7 +126,8 @@ static int mount_ro(struct ks_tracefs *fs, const char *type, const char *dir)
 
 static void get_one(struct ks_tracefs *fs, const char *type,
 		    const char *default_dir, const char *env, char *path,
-		    size_t len, char *why, size_t whylen, bool *mounted)
+		    size_t len, char *why, size_t whylen, bool *mounted,
+		    int *err)
 {
 	const char *over = getenv(env);
 	int ret;
@@ -141,12 +142,14 @@ static void get_one(struct ks_tracefs *fs, const char *type,
 	path[0] = '\0';
 	if (!ks_tracefs_kernel_has("/proc/filesystems", type)) {
 		snprintf(why, whylen, "this kernel has no %s", type);
+		*err = -ENOENT;
 		return;
 	}
 	ret = mount_ro(fs, type, default_dir);
 	if (ret) {
 		snprintf(why, whylen, "%s is not mounted and mounting it on %s "
 			 "failed: %s", type, default_dir, strerror(-ret));
+		*err = ret;
 		return;
 	}
 	snprintf(path, len, "%s", default_dir);
@@ -161,10 +164,12 @@ void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs)
 	if (want_debugfs)
 		get_one(fs, "debugfs", "/sys/kernel/debug", "KSTACK_TEST_DEBUGFS",
 			fs->debugfs, sizeof(fs->debugfs), fs->why_debugfs,
-			sizeof(fs->why_debugfs), &fs->mounted_debugfs);
+			sizeof(fs->why_debugfs), &fs->mounted_debugfs,
+			&fs->err_debugfs);
 	get_one(fs, "tracefs", "/sys/kernel/tracing", "KSTACK_TEST_TRACEFS",
 		fs->tracefs, sizeof(fs->tracefs), fs->why_tracefs,
-		sizeof(fs->why_tracefs), &fs->mounted_tracefs);
+		sizeof(fs->why_tracefs), &fs->mounted_tracefs,
+		&fs->err_tracefs);
 	/* Old layouts reach tracefs only through debugfs/tracing. */
 	if (!fs->tracefs[0] && fs->debugfs[0]) {
 		snprintf(auto_dir, sizeof(auto_dir), "%s/tracing", fs->debugfs);

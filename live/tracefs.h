@@ -16,6 +16,8 @@ struct ks_tracefs {
 	char tracefs[PATH_MAX];		/* "" when not available */
 	char why_debugfs[256];		/* why not, for the user */
 	char why_tracefs[256];
+	int err_debugfs;		/* -errno behind why_debugfs, or 0 */
+	int err_tracefs;
 	bool mounted_debugfs;		/* we mounted it (private namespace) */
 	bool mounted_tracefs;
 	bool unshared;

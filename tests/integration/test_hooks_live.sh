@@ -71,6 +71,24 @@ else
 	bad "-K without kprobes/list: $(cat "$tmp/no.err")"
 fi
 
+# 3b. Without root, when nothing is mounted: exit 3 and say why.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	! grep -qE ' - debugfs ' /proc/self/mountinfo; then
+	if setpriv --reuid=65534 --regid=65534 --clear-groups "$kstack" -K \
+		>"$tmp/np.out" 2>"$tmp/np.err"; then
+		bad "-K as nobody exited 0"
+	else
+		rc=$?
+		if [ $rc -eq 3 ] && grep -q 'not permitted' "$tmp/np.err"; then
+			ok "-K as nobody: exit 3, $(head -1 "$tmp/np.err")"
+		else
+			bad "-K as nobody: rc $rc, $(head -1 "$tmp/np.err")"
+		fi
+	fi
+else
+	skip "-K as nobody needs root, setpriv and no debugfs mounted"
+fi
+
 # 4. This kernel.
 mounts_before=$(grep -cE ' - (debugfs|tracefs) ' /proc/self/mountinfo)
 if [ "$(id -u)" != 0 ]; then
