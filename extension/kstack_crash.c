@@ -9,6 +9,7 @@
 #include "defs.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -78,10 +79,28 @@ static char *help_kstack[] = {
 	NULL
 };
 
+/*
+ * Messages about the walk go where crash puts its own (error(INFO), into
+ * fp too), except with --json and --folded, whose output must stay
+ * parseable when it is redirected to a file: then only to stderr.
+ */
+static void say(const struct ks_options *opts, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (opts->format == KS_FMT_JSON || opts->format == KS_FMT_FOLDED)
+		fprintf(stderr, "kstack: %s\n", msg);
+	else
+		error(INFO, "%s\n", msg);
+}
+
 static void report(void *arg, const char *msg)
 {
-	(void)arg;
-	error(INFO, "%s\n", msg);
+	say(arg, "%s", msg);
 }
 
 static bool has_pid(const struct ks_sample *s, int32_t pid)
@@ -102,27 +121,27 @@ static void report_missing(const struct ks_options *opts,
 		for (size_t i = 0; i < opts->nr_pids; i++) {
 			if (has_pid(s, opts->pids[i]))
 				continue;
-			error(INFO, "PID %d does not exist\n", opts->pids[i]);
+			say(opts, "PID %d does not exist", opts->pids[i]);
 			missing = true;
 		}
 	}
 	if (!s->nr_tasks && !missing)
-		error(INFO, "no task matched the selection\n");
+		say(opts, "no task matched the selection");
 }
 
 /* -v: why each stack that is empty or short is so, and the counts. */
-static void report_notes(const struct ks_sample *s,
+static void report_notes(const struct ks_options *opts,
+			 const struct ks_sample *s,
 			 const struct ks_kernel_status *st, double secs)
 {
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		if (s->tasks[i].note)
-			error(INFO, "PID %d: %s\n", s->tasks[i].pid,
-			      s->tasks[i].note);
-	error(INFO, "%zu tasks on the lists, %zu printed, %zu on a CPU, "
-	      "%zu unreadable, %zu broken lists, %zu short stacks; "
-	      "walk and output %.3f s\n",
-	      st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
-	      st->nr_list_errors, st->nr_stack_notes, secs);
+			say(opts, "PID %d: %s", s->tasks[i].pid, s->tasks[i].note);
+	say(opts, "%zu tasks on the lists, %zu printed, %zu on a CPU, "
+	    "%zu unreadable, %zu broken lists, %zu short stacks; "
+	    "walk and output %.3f s",
+	    st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
+	    st->nr_list_errors, st->nr_stack_notes, secs);
 }
 
 static int open_kernel(void)
@@ -167,7 +186,7 @@ static void tasks_sample(const struct ks_options *opts)
 		return;
 	}
 	ks_sample_init(&s, when, host);
-	ret = ks_kernel_sample(kernel, opts, &s, &st, report, NULL);
+	ret = ks_kernel_sample(kernel, opts, &s, &st, report, (void *)opts);
 	if (ret == -ENOENT && opts->cgroup)
 		error(INFO, "--cgroup: this kernel's cgroup types are not known\n");
 	else if (ret)
@@ -181,7 +200,7 @@ static void tasks_sample(const struct ks_options *opts)
 	if (!ret)
 		report_missing(opts, &s);
 	if (!ret && opts->verbose)
-		report_notes(&s, &st, now() - start);
+		report_notes(opts, &s, &st, now() - start);
 	ks_sample_release(&s);
 }
 
