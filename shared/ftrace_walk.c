@@ -17,10 +17,13 @@
 
 /*
  * dyn_ftrace.flags.  These are enum constants, not type layout, so the
- * target's type information cannot give them: this is the one place the
- * Linux 6.1 layout (include/linux/ftrace.h) is assumed.  The flag bits
- * 31..23 stayed put in 6.3 and 6.4, which added flags below them and
- * shrank the reference count (FTRACE_REF_MAX_SHIFT 23 in 6.1).
+ * target's type information cannot give them; they are include/linux/
+ * ftrace.h of Linux 6.1, and of 6.4+ where stated.  The flag bits 31..23
+ * stayed put; 6.3 added CALL_OPS (22) and CALL_OPS_EN (21), 6.4 TOUCHED
+ * (20) and MODIFIED (19), each time shrinking the reference count below
+ * them (FTRACE_REF_MAX_SHIFT 23, then 21, then 19) and adding a column to
+ * enabled_functions.  6.4 is told by type information (struct module got
+ * its mem[] then); 6.3, which nothing in the types marks, reads as 6.1.
  */
 #define DYN_FL_ENABLED		(1ul << 31)
 #define DYN_FL_REGS		(1ul << 30)
@@ -31,7 +34,10 @@
 #define DYN_FL_DISABLED		(1ul << 25)
 #define DYN_FL_DIRECT		(1ul << 24)
 #define DYN_FL_DIRECT_EN	(1ul << 23)
-#define DYN_REF_MASK		((1ul << 23) - 1)
+#define DYN_FL_CALL_OPS		(1ul << 22)	/* 6.3+ */
+#define DYN_FL_MODIFIED		(1ul << 19)	/* 6.4+ */
+#define DYN_REF_SHIFT_6_1	23
+#define DYN_REF_SHIFT_6_4	19
 
 /* ftrace_ops.flags bit numbers (FTRACE_OPS_FL_*, 6.1). */
 static const char *const ops_flag_names[] = {
@@ -63,6 +69,7 @@ struct ft_layout {
 	long head_first, node_next, head_size;
 	long pg_next, pg_records, pg_index, pg_index_size;
 	long rec_size, rec_ip, rec_flags, rec_flags_size;
+	bool layout_6_4;	/* dyn_ftrace flags and columns of 6.4+ */
 };
 
 static int layout_init(const struct ks_target *t, struct ft_layout *l,
@@ -127,6 +134,7 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 		fprintf(err, "kstack: no size for struct dyn_ftrace\n");
 		return -ENOENT;
 	}
+	l->layout_6_4 = o->member_offset(c, "module", "mem") >= 0;
 	/* Optional: without them a record just has no " ->" part. */
 	if (o->symbol(c, "ftrace_pages_start", &l->pages_start))
 		l->pages_start = 0;
@@ -405,7 +413,13 @@ static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
 		return;
 	}
 	snprintf(r->func, sizeof(r->func), "%s", sym.name);
-	r->refcount = (long)(flags & DYN_REF_MASK);
+	r->refcount = (long)(flags & ((1ul << (l->layout_6_4 ? DYN_REF_SHIFT_6_4 :
+					       DYN_REF_SHIFT_6_1)) - 1));
+	if (l->layout_6_4) {
+		r->columns = 5;
+		r->call_ops = flags & DYN_FL_CALL_OPS;
+		r->modified = flags & DYN_FL_MODIFIED;
+	}
 	r->regs = flags & DYN_FL_REGS;
 	r->ipmodify = flags & DYN_FL_IPMODIFY;
 	r->direct = flags & DYN_FL_DIRECT;

@@ -83,6 +83,12 @@ struct ks_ftrace_rec {
 	char module[KS_HOOK_MOD_LEN];	/* "" for vmlinux */
 	long refcount;
 	bool regs, ipmodify, direct;
+	/*
+	 * Linux 6.4 added two columns after " D": " O" (CALL_OPS, 6.3) and
+	 * " M " (MODIFIED).  columns is 3 (6.1) or 5 (6.4+); 0 reads as 3.
+	 */
+	int columns;
+	bool call_ops, modified;
 	bool tramp_en;
 	bool tramp_error;	/* "\ttramp: ERROR!" */
 	size_t nr_tramps;

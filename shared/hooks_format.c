@@ -256,6 +256,8 @@ int ks_ftrace_format(const struct ks_ftrace_rec *r, char *buf, size_t len)
 		return (int)n;
 	PUT(" (%ld)%s%s%s", r->refcount, r->regs ? " R" : "  ",
 	    r->ipmodify ? " I" : "  ", r->direct ? " D" : "  ");
+	if (r->columns == 5)
+		PUT("%s%s", r->call_ops ? " O" : "  ", r->modified ? " M " : "   ");
 	if (r->tramp_en) {
 		if (r->tramp_error)
 			PUT("\ttramp: ERROR!");
@@ -338,6 +340,18 @@ int ks_ftrace_parse(const char *line, const char *direct_line,
 	else if (strncmp(s + 4, "  ", 2))
 		return -EINVAL;
 	s += 6;
+	/*
+	 * 6.4+: " O" or two spaces, then " M " or three spaces.  Nothing in
+	 * the 6.1 format can follow the three columns with these five
+	 * characters (a tail starts with a tab or " ->").
+	 */
+	if ((!strncmp(s, " O", 2) || !strncmp(s, "  ", 2)) &&
+	    (!strncmp(s + 2, " M ", 3) || !strncmp(s + 2, "   ", 3))) {
+		r->columns = 5;
+		r->call_ops = s[1] == 'O';
+		r->modified = s[3] == 'M';
+		s += 5;
+	}
 
 	if (!strncmp(s, "\ttramp: ", 8)) {
 		r->tramp_en = true;

@@ -205,6 +205,27 @@ static void test_ftrace_tricky_lines(void **state)
 	assert_int_equal(n, 8);
 }
 
+/* Linux 6.4+ columns (" O", " M "), as t_show() prints them since then. */
+static void test_ftrace_6_4_lines(void **state)
+{
+	struct ks_ftrace_rec *r = malloc(sizeof(*r));
+	size_t n;
+
+	(void)state;
+	ftrace_roundtrip("enabled_functions-6.4.txt", &n);
+	assert_int_equal(n, 6);
+	assert_non_null(r);
+	assert_int_equal(ks_ftrace_parse("do_rmdir (1) R I     M \ttramp: 0xffffffffc0350000 (f+0x0/0x10 [m]) ->g+0x0/0x100", NULL, r), 0);
+	assert_int_equal(r->columns, 5);
+	assert_true(r->regs && r->ipmodify && !r->direct && !r->call_ops && r->modified);
+	assert_int_equal(ks_ftrace_parse("arm64_func (1)       O   ", NULL, r), 0);
+	assert_true(r->call_ops && !r->modified);
+	/* a 6.1 line stays a 6.1 line */
+	assert_int_equal(ks_ftrace_parse("ksys_read (1)      ", NULL, r), 0);
+	assert_int_equal(r->columns, 0);
+	free(r);
+}
+
 static void test_ftrace_fields(void **state)
 {
 	struct ks_ftrace_rec *r = malloc(sizeof(*r));
@@ -323,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_kprobe_format_flags),
 		cmocka_unit_test(test_ftrace_guest_lines),
 		cmocka_unit_test(test_ftrace_tricky_lines),
+		cmocka_unit_test(test_ftrace_6_4_lines),
 		cmocka_unit_test(test_ftrace_fields),
 		cmocka_unit_test(test_summaries),
 		cmocka_unit_test(test_pS_module),

@@ -432,6 +432,33 @@ static void test_ftrace_records(void **state)
 	ks_ftrace_ops_list_free(&ops);
 }
 
+/*
+ * A 6.4+ kernel (struct module has mem[]): the reference count is below bit
+ * 19, MODIFIED is bit 19, and the lines have the " O" and " M " columns.
+ */
+static void test_ftrace_6_4_layout(void **state)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_list l = { 0 };
+	uint64_t recs1 = HEAP + 0x5000;
+	char line[1024];
+
+	(void)state;
+	assert_int_equal(ks_fake_add_member(f, "module", "mem", 0x140, 0x1c0), 0);
+	/* func_b: IPMODIFY, MODIFIED, a count of 1 with bit 20 (TOUCHED) set */
+	w64(recs1 + 24, 1ull << 31 | 1ull << 30 | 1ull << 26 | 1ull << 27 |
+			1ull << 20 | 1ull << 19 | 1);
+	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
+	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, stderr), 0);
+	assert_int_equal(l.n, 3);
+	ks_ftrace_format(&l.v[1], line, sizeof(line));
+	assert_string_equal(line, "func_b (1) R I     M \ttramp: 0xffffffffc0200000 (kshook_ftrace_func+0x0/0x40 [kshook]) ->kshook_ftrace_func+0x0/0x40 [kshook]");
+	ks_ftrace_format(&l.v[2], line, sizeof(line));
+	assert_string_equal(line, "func_d (2)            ->ftrace_ops_list_func+0x0/0x1a0");
+	ks_ftrace_list_free(&l);
+	ks_ftrace_ops_list_free(&ops);
+}
+
 static void test_ftrace_ops_loop(void **state)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
@@ -480,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_kprobes_disarmed),
 		cmocka_unit_test(test_ftrace_records),
 		cmocka_unit_test(test_ftrace_ops_loop),
+		cmocka_unit_test(test_ftrace_6_4_layout),
 		cmocka_unit_test(test_report),
 	};
 	int failed = cmocka_run_group_tests(tests, setup, teardown);
