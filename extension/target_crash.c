@@ -101,7 +101,12 @@ static int crash_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	if (crash_read(c, task + (uint64_t)c->task_mm, &mm, sizeof(mm)) || !mm ||
 	    crash_read(c, mm + (uint64_t)c->mm_pgd, &pgd, sizeof(pgd)) || !pgd)
 		return -EFAULT;
-	if (!kvtop(NULL, pgd, &pgd_pa, 0))
+	/*
+	 * A pgd comes from the page allocator, so it is in the direct map,
+	 * where kvtop() is arithmetic; anything else is a corrupt mm, and
+	 * kvtop() would walk page tables that may fault with a longjmp.
+	 */
+	if (!IS_KVADDR(pgd) || IS_VMALLOC_ADDR(pgd) || !kvtop(NULL, pgd, &pgd_pa, 0))
 		return -EFAULT;
 	while (len) {
 		size_t n = 4096 - (size_t)(uaddr & 4095);
