@@ -461,6 +461,31 @@ static void test_symlink_not_followed(void **state)
 	unlinkat(f->dirfd, LOG, AT_REMOVEDIR);
 }
 
+static void test_failure_keeps_data(void **state)
+{
+	struct fixture *f = *state;
+	struct ks_rotate_result res;
+	struct stat sb;
+
+	/*
+	 * Make compression fail: a directory sits where the temporary
+	 * archive goes.  The data must be back under the live name, with no
+	 * archive and no pending file, so appends continue in order.
+	 */
+	put(f, LOG, "keep me", 7);
+	assert_int_equal(mkdirat(f->dirfd, LOG "-1000.gz.tmp", 0700), 0);
+	assert_int_equal(ks_rotate(&f->r, true, &res), -EEXIST);
+	assert_string_equal(res.archive, "");
+	assert_int_equal(fstatat(f->dirfd, LOG, &sb, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(sb.st_size, 7);
+	assert_false(exists(f, LOG "-1000.gz"));
+	assert_false(exists(f, LOG "-1000.pending"));
+	assert_int_equal(unlinkat(f->dirfd, LOG "-1000.gz.tmp", AT_REMOVEDIR), 0);
+	/* and the next attempt succeeds */
+	assert_int_equal(ks_rotate(&f->r, true, &res), 1);
+	assert_archive(f, LOG "-1000.gz", "keep me", 7);
+}
+
 static void test_archive_mode(void **state)
 {
 	struct fixture *f = *state;
@@ -488,6 +513,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clock_backwards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recover, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_not_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failure_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_archive_mode, setup, teardown),
 	};
 
