@@ -492,7 +492,8 @@ static char *task_cmd(struct walk *w, const uint8_t *tb, uint64_t task,
  * but a dump keeps its registers, so its stack is unwound from them, as
  * crash's bt does, and the record says it was running.
  */
-static int task_stack(struct walk *w, const uint8_t *tb, struct ks_task *t)
+static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
+		      struct ks_task *t)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
 	const struct ks_target *tg = w->k->t;
@@ -504,6 +505,8 @@ static int task_stack(struct walk *w, const uint8_t *tb, struct ks_task *t)
 	st.stack_base = ks_field_get(tb, &l->stack);
 	st.stack_size = l->thread_size;
 	st.thread_sp = ks_field_get(tb, &l->thread_sp);
+	/* where kretprobes and the graph tracer keep the return addresses they replaced */
+	st.task = task;
 	/* try_get_task_stack(): a dead task's stack is already freed. */
 	if (ks_field_ok(&l->stack_refcount) && !ks_field_get(tb, &l->stack_refcount))
 		st.stack_base = 0;
@@ -639,7 +642,7 @@ static int emit(struct walk *w, const struct entry *e, int32_t asked)
 		       (int64_t)(ks_field_get(tb, &l->start_boottime) / 1000000000ull);
 	task_name(w, tb, &t);
 	t.cmd = task_cmd(w, tb, e->task, &t);
-	ret = t.cmd ? task_stack(w, tb, &t) : -ENOMEM;
+	ret = t.cmd ? task_stack(w, tb, e->task, &t) : -ENOMEM;
 	if (!ret && (!t.stack || ks_sample_add(w->s, &t)))
 		ret = -ENOMEM;
 	if (ret) {
