@@ -8,6 +8,19 @@
  * prints both, so the two outputs agree by construction.  The line formats
  * are the kernel's own (Linux 6.1 kernel/kprobes.c report_probe() and
  * kernel/trace/ftrace.c t_show()), trailing spaces included.
+ *
+ * What -K and -F print, in this order, so that the first part can be
+ * compared line for line with the kernel's files:
+ *   the kernel-format lines (kprobes/list, or enabled_functions);
+ *   "== summary", one line computed from those records alone (the same
+ *      line live and from a vmcore);
+ *   -K: "== kprobes enabled" (debugfs kprobes/enabled, or
+ *      !kprobes_all_disarmed in memory);
+ *   live only: "== kprobe_events" / "== current_tracer",
+ *      "== set_ftrace_filter", "== set_ftrace_notrace" as tracefs has them;
+ *   from memory only: "== current_tracer", "== hook owners" (the modules
+ *      owning handlers: what stands out when a module is unexpected),
+ *      -v: per-probe handlers, nmissed and code, and "== ftrace_ops".
  */
 #ifndef KS_HOOKS_H
 #define KS_HOOKS_H
