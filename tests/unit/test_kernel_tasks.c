@@ -504,6 +504,30 @@ static void test_unreadable_task(void **state)
 	ks_sample_release(&s);
 }
 
+static void test_on_cpu(void **state)
+{
+	struct ks_regs user = { .ip = 0x401000, .sp = 0x7ffc0000 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	/* P1 on CPU 1 in user mode; P7 on CPU 0, whose registers are missing */
+	put32(e, TASK(P1) + T_ON_CPU, 1);
+	put32(e, TASK(P1) + T_CPU, 1);
+	put32(e, TASK(P7) + T_ON_CPU, 1);
+	put32(e, TASK(P7) + T_CPU, 0);
+	assert_int_equal(ks_fake_set_cpu_regs(e->f, 1, &user), 0);
+	assert_int_equal(sample(e, "-p 1,7", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 2);
+	assert_int_equal(st.nr_on_cpu, 2);
+	assert_true(s.tasks[0].running);
+	assert_string_equal(s.tasks[0].stack, "");
+	assert_string_equal(s.tasks[0].note, "in user mode on CPU 1");
+	assert_string_equal(s.tasks[1].stack, "");
+	assert_non_null(strstr(s.tasks[1].note, "registers are not in the image"));
+	ks_sample_release(&s);
+}
+
 static void test_missing_member(void **state)
 {
 	struct ks_fake *f = ks_fake_create();
@@ -638,6 +662,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_state_letters),
