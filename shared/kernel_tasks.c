@@ -742,6 +742,9 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 	ret = sample_setup(&w);
 	if (ret)
 		return ret;
+	if (!k->orc)
+		report(&w, "no ORC unwind tables in this kernel (%s): every stack is empty",
+		       strerror(-k->orc_err));
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
 	w.threads = opts->threads || opts->nr_pids;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,

@@ -390,6 +390,7 @@ static void test_processes(void **state)
 	/* no ORC tables in the fake: every stack is empty and says why */
 	assert_string_equal(find(&s, 1)->stack, "");
 	assert_non_null(find(&s, 1)->note);
+	assert_non_null(strstr(e->msgs, "no ORC unwind tables"));
 	ks_sample_release(&s);
 }
 
