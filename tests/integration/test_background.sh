@@ -342,6 +342,7 @@ check "lock: free after the daemon stopped, got $rc" [ "$rc" = 0 ]
 d=$tmp/kill
 kills=0
 bad_gz=0
+mid_rotation=0
 for i in 1 2 3 4 5 6 7 8; do
 	KSTACK_TEST_INTERVAL_MS=5 KSTACK_TEST_MAX_BYTES=1 "$kstack" --foreground -v \
 		-n 10000 -a -d "$d" 2>>"$tmp/kill.log" &
@@ -352,6 +353,7 @@ for i in 1 2 3 4 5 6 7 8; do
 	kill -KILL "$kpid"
 	wait "$kpid" 2>/dev/null || true
 	kills=$((kills + 1))
+	ls "$d" | grep -Eq '\.(pending|gz\.tmp)$' && mid_rotation=$((mid_rotation + 1))
 	# right after the kill: what is under a final name is valid
 	for f in "$d/$name"-*.gz; do
 		[ -e "$f" ] && ! gzip -t "$f" 2>/dev/null && bad_gz=$((bad_gz + 1))
@@ -360,6 +362,7 @@ for i in 1 2 3 4 5 6 7 8; do
 	r=$(if [ -e "$d/$name" ]; then check_samples "$d/$name"; fi)
 	case $r in BAD*) bad "kill $i: live file: $r" ;; *) ok ;; esac
 done
+echo "info: $mid_rotation of $kills kills landed inside a rotation"
 check "SIGKILL: every .gz valid after each kill ($bad_gz bad)" [ "$bad_gz" = 0 ]
 # a clean run finishes what the kills interrupted
 rc=0
