@@ -12,6 +12,7 @@
  * does), and only then fork.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -22,7 +23,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #include "background.h"
 #include "bg_daemon.h"
@@ -54,7 +54,7 @@ struct bg {
 	unsigned long nr_skipped;	/* not written: file system full */
 	int write_err;			/* last write error, logged once */
 	int rotate_err;			/* last rotation error, logged once */
-	int sample_err;
+	int sample_err;			/* last sampling error, logged once */
 	bool denied_logged;
 	bool unreadable_logged;
 };
