@@ -166,9 +166,27 @@ static int parse_num_opt(struct ks_options *o, int c, const char *arg,
 	return fail(err, errlen, "unknown option -%c", c);
 }
 
+/* "-b" or "--proc-root", for messages */
+static const char *opt_name(int c)
+{
+	static char name[32];
+
+	if (c < 256) {
+		snprintf(name, sizeof(name), "-%c", c);
+		return name;
+	}
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val == c) {
+			snprintf(name, sizeof(name), "--%s", o->name);
+			return name;
+		}
+	return "?";
+}
+
 static bool live_only(int c)
 {
-	return strchr("btidmnxo", c) || c == OPT_PROC_ROOT ||
+	/* strchr() finds the terminating NUL too: long options are >= 256 */
+	return (c > 0 && c < 256 && strchr("btidmnxo", c)) || c == OPT_PROC_ROOT ||
 	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX;
 }
 
@@ -176,8 +194,8 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 		     const char *arg, char *err, size_t errlen)
 {
 	if (ctx == KS_CTX_CRASH && live_only(c))
-		return fail(err, errlen, "option %s%c is for the live tool only",
-			    c < 256 ? "-" : "", c < 256 ? c : ' ');
+		return fail(err, errlen, "option %s is for the live tool only",
+			    opt_name(c));
 	switch (c) {
 	case 'a': o->all = true; return 0;
 	case 'D': case 'R': case 'S': case 'Z': case 'I':

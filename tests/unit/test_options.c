@@ -125,6 +125,14 @@ static void test_crash_rejects_live_options(void **state)
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -v", err, sizeof(err)), 0);
 	assert_true(o.kprobes && o.verbose);
 	ks_options_release(&o);
+	/* long options are not mistaken for live-only short ones */
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --json --cgroup /x", err,
+			       sizeof(err)), 0);
+	assert_int_equal(o.format, KS_FMT_JSON);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --foreground", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "--foreground is for the live tool"));
 }
 
 static void test_test_interval(void **state)
