@@ -51,6 +51,5 @@ awk -v k="$ks_ms" -v f="$floor_ms" -v n="$tasks" -v r="$rss" 'BEGIN {
 }'
 echo "(kstack time includes exec and writing output; floor loops in one process)"
 
-if [ -x vmcores/bench-crash.sh ]; then
-	vmcores/bench-crash.sh "$build" || echo "vmcore bench failed"
-fi
+echo
+tests/bench/vmcore.sh "$build" || echo "vmcore bench failed"

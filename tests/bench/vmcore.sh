@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The vmcore half of make bench (issue 4): `kstack -a -H` inside crash on the
+# `many` scenario (>= 10,000 threads), timed after crash has opened the dump,
+# with crash's memory before and after; the same walk and unwind done by drgn
+# (python3-drgn: for_each_task + stack_trace) on the same dump; and the
+# standalone `kstack --vmcore`.  Target: under 3 s, and ahead of drgn.
+#
+# drgn 0.0.22 cannot translate addresses in QEMU's plain ELF dumps, so the
+# dump is taken with paging (-p) from a nokaslr guest: a scenario made here
+# from many.sh with those two settings added.  crash reads that form too.
+#
+# usage: tests/bench/vmcore.sh [BUILD]
+set -euo pipefail
+build=${1:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+cache=${KSTACK_CACHE:-$top/cache}
+dir=$cache/vmcores/many-drgn
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir -p "$cache/bench"
+scenario=$cache/bench/many-drgn.sh
+{ cat vmcores/scenarios/many.sh; printf '#@ dump-paging: yes\n#@ append: nokaslr\n'; } >"$tmp/s.sh"
+cmp -s "$tmp/s.sh" "$scenario" 2>/dev/null || cp "$tmp/s.sh" "$scenario"
+vmcores/make-vmcore default "$scenario" "$dir" >&2
+
+threads=$(grep -c '^PID:' "$dir/live/kstack-a.txt" || true)
+echo "vmcore: $dir ($threads tasks in the guest's live capture)"
+
+# crash: time the command alone with crash's own shell escapes around it
+cat >"$tmp/cmds" <<CMDS
+extend $top/$build/kstack.so
+!grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss0
+!date +%s.%N >$tmp/t0
+kstack -a -H > $tmp/crash.out
+!date +%s.%N >$tmp/t1
+!grep -E '^Vm(RSS|HWM)' /proc/\$PPID/status >$tmp/rss1
+kstack -a -H > $tmp/crash2.out
+!date +%s.%N >$tmp/t2
+quit
+CMDS
+TZ=UTC timeout 900 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" </dev/null >"$tmp/crash.log" 2>&1 || true
+if [ ! -s "$tmp/t1" ]; then
+	echo "crash run failed:"; tail -20 "$tmp/crash.log"; exit 1
+fi
+first=$(awk -v a="$(cat "$tmp/t0")" -v b="$(cat "$tmp/t1")" 'BEGIN { printf "%.2f", b - a }')
+second=$(awk -v a="$(cat "$tmp/t1")" -v b="$(cat "$tmp/t2")" 'BEGIN { printf "%.2f", b - a }')
+rss0=$(awk '{ print $2 }' "$tmp/rss0")
+rss1=$(awk '/VmRSS/ { print $2 }' "$tmp/rss1")
+printed=$(grep -c '^PID:' "$tmp/crash.out" || true)
+echo "crash kstack -a -H: $first s first run, $second s again; $printed tasks printed;" \
+	"crash RSS $((rss0 / 1024)) -> $((rss1 / 1024)) MiB (+$(((rss1 - rss0) / 1024)) MiB)"
+
+# drgn: the same walk and unwind, formatted as text
+cat >"$tmp/drgn.py" <<'PY'
+import resource, sys, time
+import drgn
+from drgn.helpers.linux.pid import for_each_task
+t0 = time.monotonic()
+prog = drgn.Program()
+prog.set_core_dump(sys.argv[1])
+prog.load_debug_info([sys.argv[2]], default=False, main=True)
+t1 = time.monotonic()
+n = frames = failed = 0
+for task in for_each_task(prog):
+    n += 1
+    try:
+        for f in prog.stack_trace(task):
+            frames += 1
+            str(f.symbol().name) if f.pc else None
+    except Exception:
+        failed += 1
+t2 = time.monotonic()
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+print(f"{t1 - t0:.2f} {t2 - t1:.2f} {n} {frames} {failed} {rss}")
+PY
+if /usr/bin/python3 -c "import drgn" 2>/dev/null; then
+	if out=$(timeout 900 /usr/bin/python3 "$tmp/drgn.py" "$dir/vmcore" "$dir/vmlinux" 2>"$tmp/drgn.err"); then
+		read -r dload dwalk dn dframes dfail drss <<<"$out"
+		echo "drgn for_each_task + stack_trace: $dwalk s for $dn tasks ($dframes frames, $dfail failed) after a $dload s load; peak RSS $drss MiB"
+		awk -v k="$first" -v d="$dwalk" 'BEGIN { printf "ratio drgn / kstack (first run): %.1fx\n", d / k }'
+	else
+		echo "drgn failed: $(tail -1 "$tmp/drgn.err")"
+	fi
+else
+	echo "drgn: python3-drgn is not installed"
+fi
+
+# standalone, no crash at all
+if [ -x "$build/kstack" ]; then
+	/usr/bin/time -o "$tmp/kd" -f '%e %M' env TZ=UTC "$build/kstack" --vmcore "$dir/vmcore" \
+		--vmlinux "$dir/vmlinux" -a -H >"$tmp/kd.out" 2>"$tmp/kd.err" || true
+	read -r kde kdm <"$tmp/kd" || true
+	echo "kstack --vmcore -a -H: ${kde:-?} s in all (open + symbols + walk), peak RSS $((${kdm:-0} / 1024)) MiB," \
+		"$(grep -c '^PID:' "$tmp/kd.out" || true) tasks"
+fi
