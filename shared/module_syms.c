@@ -420,8 +420,15 @@ int ks_module_syms_lookup(const struct ks_module_syms *ms, uint64_t addr,
 
 		if (!within(m, 0, addr) && !within(m, 1, addr))
 			continue;
-		/* At worst, the next value is the end of the module's text. */
+		/*
+		 * At worst, the next value is the end of the module's text, as
+		 * find_kallsyms_symbol() has it.  For an address past the text
+		 * (module data, which /proc stacks never show) the kernel's
+		 * size would wrap below zero; the end of the module is used.
+		 */
 		nextval = m->base[which] + m->text_size[which];
+		if (addr >= nextval)
+			nextval = m->base[which] + m->size[which];
 		bestval = m->nr_syms ? m->syms[0].value : 0;
 		/* ELF starts real symbols at 1. */
 		for (i = 1; i < m->nr_syms; i++) {
