@@ -100,7 +100,7 @@ if [ "$scenario" = basic ]; then
 		s=${s##*) }
 		echo "${s%% *}"
 	done | sort -u | tr -d '\n')
-	for want in R S D T t Z I; do
+	for want in R S D T t Z P I; do
 		case $states in
 		*"$want"*) pass "a task in state $want" ;;
 		*) fail "no task in state $want (states seen: $states)" ;;

@@ -7,11 +7,14 @@
 # views. Runs as busybox sh inside the guest; see vmcores/README.md.
 #
 #@ memory: 1024
+# Three vCPUs, one taken offline at the end: its per-CPU kthreads are parked
+# (P); the busy loop and the capture still have a CPU each.
+#@ cpus: 3
 #@ kernel-modules: brd crc32c_generic ext4
 # shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 
-# R: a busy loop. With -smp 2 it owns one vCPU, the capture runs on the other.
+# R: a busy loop. It owns one online vCPU, the capture runs on the other.
 sh -c 'while :; do :; done' &
 busy=$!
 
@@ -87,6 +90,9 @@ wait_state "$writer" D || scenario_fail "the writer on the frozen fs is not in D
 wait_state "$vforker" D || scenario_fail "the vfork parent is not in D"
 wait_state "$stopped" T || scenario_fail "the stopped sleep is not in T"
 wait_state "$busy" R || scenario_fail "the busy loop is not in R"
-# The optimizer turns an int3 kprobe into a jump after a few jiffies.
+# P: the per-CPU kthreads of an offline CPU are parked (cpuhp/2, migration/2,
+# ksoftirqd/2). The sleep also lets the kprobe optimizer turn the int3 probe
+# into a jump, which takes a few jiffies.
+echo 0 >/sys/devices/system/cpu/cpu2/online || scenario_fail "cannot offline cpu2"
 sleep 1
 scenario_ready
