@@ -26,12 +26,15 @@ SHARED_SRC	:= $(wildcard shared/*.c)
 LIVE_SRC	:= $(wildcard live/*.c)
 EXT_SRC		:= $(wildcard extension/*.c)
 UNIT_SRC	:= $(wildcard tests/unit/test_*.c)
+# test support (the fake kernel target): linked into tests only
+SUPPORT_SRC	:= $(wildcard tests/support/*.c)
 
 SHARED_OBJ	:= $(SHARED_SRC:%.c=$(BUILD)/%.o)
 LIVE_OBJ	:= $(LIVE_SRC:%.c=$(BUILD)/%.o)
 LIVE_LIB_OBJ	:= $(filter-out $(BUILD)/live/main.o,$(LIVE_OBJ))
 EXT_OBJ		:= $(EXT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+SUPPORT_OBJ	:= $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 
 # The static binary goes into vmcore guests; it has no libkdumpfile mode.
 STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
@@ -70,9 +73,13 @@ $(BUILD)/static/%.o: %.c
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) -shared -rdynamic -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(SHARED_OBJ) $(LIVE_LIB_OBJ)
+$(BUILD)/tests/support/%.o: tests/support/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(KS_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(SHARED_OBJ) $(LIVE_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(LIBS)
 
 tests: $(UNIT_BIN)
 
