@@ -33,35 +33,6 @@ static void report(void *arg, const char *msg)
 		fprintf(stderr, "kstack: %s\n", msg);
 }
 
-static bool has_pid(const struct ks_sample *s, int32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].pid == pid || s->tasks[i].tgid == pid)
-			return true;
-	return false;
-}
-
-/* As the live tool: a -p PID that is not in the image is an error. */
-static int report_missing(const struct ks_options *opts,
-			  const struct ks_sample *s)
-{
-	int missing = 0;
-	size_t i;
-
-	if (!ks_select_pids_only(opts))
-		return 0;
-	for (i = 0; i < opts->nr_pids; i++) {
-		if (has_pid(s, opts->pids[i]))
-			continue;
-		fprintf(stderr, "kstack: PID %d does not exist in the dump\n",
-			opts->pids[i]);
-		missing++;
-	}
-	return missing;
-}
-
 static void report_status(const struct ks_options *opts,
 			  const struct ks_kernel_status *st)
 {
@@ -134,7 +105,7 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
 		goto out;
 	}
 	report_status(opts, &st);
-	missing = report_missing(opts, &s);
+	missing = ks_live_report_missing(opts, &s, " in the dump");
 	if (!s.nr_tasks) {
 		if (!missing)
 			fprintf(stderr, "kstack: no task matched the selection\n");

@@ -28,18 +28,19 @@ static bool has_pid(const struct ks_sample *s, int32_t pid)
 	return false;
 }
 
-static int report_missing(const struct ks_options *opts,
-			  const struct ks_sample *s)
+int ks_live_report_missing(const struct ks_options *opts,
+			   const struct ks_sample *s, const char *where)
 {
 	int missing = 0;
 
+	/* under -D/-S... a PID may exist and just not be selected */
+	if (!ks_select_pids_only(opts))
+		return 0;
 	for (size_t i = 0; i < opts->nr_pids; i++) {
 		if (has_pid(s, opts->pids[i]))
 			continue;
-		/* under -D/-S... a PID may exist and just not be selected */
-		if (!ks_select_pids_only(opts))
-			continue;
-		fprintf(stderr, "kstack: PID %d does not exist\n", opts->pids[i]);
+		fprintf(stderr, "kstack: PID %d does not exist%s\n",
+			opts->pids[i], where);
 		missing++;
 	}
 	return missing;
@@ -48,7 +49,7 @@ static int report_missing(const struct ks_options *opts,
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
-	int missing = report_missing(opts, s);
+	int missing = ks_live_report_missing(opts, s, "");
 
 	if (st->nr_unreadable)
 		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",

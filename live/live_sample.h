@@ -26,5 +26,11 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
  */
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st);
+/*
+ * "PID N does not exist<where>" for every -p PID absent from s, when -p is
+ * the only selection; returns how many.
+ */
+int ks_live_report_missing(const struct ks_options *opts,
+			   const struct ks_sample *s, const char *where);
 
 #endif /* KS_LIVE_SAMPLE_H */
