@@ -79,9 +79,16 @@ else
 fi
 
 # Every task of the guest's /proc must have a record in kstack -a -H.
+# Skipped only when the guest had no kstack; a kstack that ran and failed is
+# a failure.
 ka=$dir/live/kstack-a.txt
-if [ ! -s "$ka" ]; then
+in_guest=$(sed -n 's/^kstack: //p' "$dir/live/capture.txt" 2>/dev/null)
+rc_a=$(sed -n 's/^kstack_a_rc: //p' "$dir/live/capture.txt" 2>/dev/null)
+if [ "${in_guest:-absent}" = absent ]; then
 	echo "SKIP: live/kstack-a.txt was not made (no static kstack when the vmcore was made)"
+elif [ "$rc_a" != 0 ] || [ ! -s "$ka" ]; then
+	fail "kstack -a -H in the guest exited with ${rc_a:-?}; its stderr:"
+	head -n 10 "$ka.err" 2>/dev/null | sed 's/^/  | /'
 else
 	missing=$(for t in $tids; do
 		grep -Eq "^PID: +$t " "$ka" || echo "$t"
