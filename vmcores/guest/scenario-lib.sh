@@ -43,3 +43,21 @@ wait_exec() {
 	echo "wait_exec: task $_pid did not become $_comm"
 	return 1
 }
+
+# Wait until some task named $1 (its comm) is in one of the states in $2, at
+# most $3 tenths of a second: for tasks whose pid the scenario does not know,
+# such as the children the helper forks (tracee, zombie-child).
+wait_comm_state() {
+	_comm=$1 _want=$2 _n=${3:-100}
+	while [ "$_n" -gt 0 ]; do
+		for _d in /proc/[0-9]*; do
+			[ "$(cat "$_d/comm" 2>/dev/null)" = "$_comm" ] || continue
+			_st=$(sed 's/.*) \(.\).*/\1/' "$_d/stat" 2>/dev/null)
+			case "$_want" in *"$_st"*) return 0 ;; esac
+		done
+		usleep 100000
+		_n=$((_n - 1))
+	done
+	echo "wait_comm_state: no task $_comm in state $_want"
+	return 1
+}

@@ -90,6 +90,8 @@ wait_state "$writer" D || scenario_fail "the writer on the frozen fs is not in D
 wait_state "$vforker" D || scenario_fail "the vfork parent is not in D"
 wait_state "$stopped" T || scenario_fail "the stopped sleep is not in T"
 wait_state "$busy" R || scenario_fail "the busy loop is not in R"
+wait_comm_state tracee t || scenario_fail "the tracee is not in t"
+wait_comm_state zombie-child Z || scenario_fail "the zombie is not in Z"
 # P: the per-CPU kthreads of an offline CPU are parked (cpuhp/2, migration/2,
 # ksoftirqd/2). The sleep also lets the kprobe optimizer turn the int3 probe
 # into a jump, which takes a few jiffies.
