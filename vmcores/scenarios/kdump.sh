@@ -41,4 +41,6 @@ vmcore-helper hold -n 'a b (c) d)' 'arg with spaces' &
 vmcore-helper threads -n 'threads (16)' -t 'worker) (x' 16 &
 wait_state "$vforker" D || scenario_fail "the vfork parent is not in D"
 wait_state "$stopped" T || scenario_fail "the stopped sleep is not in T"
+wait_comm_state tracee t || scenario_fail "the tracee is not in t"
+wait_comm_state zombie-child Z || scenario_fail "the zombie is not in Z"
 scenario_ready
