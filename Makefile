@@ -39,8 +39,9 @@ SUPPORT_OBJ	:= $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 # The static binary goes into vmcore guests; it has no libkdumpfile mode.
 STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
-.PHONY: all live extension static tests check check-unit check-live \
-	check-vmcore check-more bench demo install deps clean vmcore
+.PHONY: all live extension static tests check check-unit \
+	check-more bench demo install deps clean vmcore \
+	vmcore-hooks
 
 all: live extension
 
@@ -87,8 +88,8 @@ tests: $(UNIT_BIN)
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) all static
-	$(MAKE) vmcore
-	tests/run-all.sh build/san
+	$(MAKE) vmcore vmcore-hooks
+	KSTACK_EXTRA_VMCORE_DIRS=cache/vmcores/hooks tests/run-all.sh build/san
 
 check-unit:
 	$(MAKE) BUILD=build/san SAN=1 all tests
@@ -111,6 +112,10 @@ deps:
 
 vmcore: static
 	vmcores/make-vmcore default basic cache/vmcores/basic
+
+# kprobes, kretprobes, ftrace ops and the kshook test module (issue 5)
+vmcore-hooks: static
+	vmcores/make-vmcore default hooks cache/vmcores/hooks
 
 install: all
 	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(PREFIX)/bin/kstack

@@ -5,12 +5,13 @@
 # integration scripts (live tool on fixtures and the real /proc), then the
 # vmcore scripts (which make or reuse a real vmcore first).
 #
-# usage: tests/run-all.sh BUILD [unit|integration|vmcore]...
+# usage: tests/run-all.sh BUILD [unit|integration|vmcore|extra-vmcores]...
+# KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
 set -uo pipefail
 
-build=${1:?usage: tests/run-all.sh BUILD [unit|integration|vmcore]...}
+build=${1:?usage: tests/run-all.sh BUILD [unit|integration|vmcore|extra-vmcores]...}
 shift
-kinds=${*:-unit integration vmcore}
+kinds=${*:-unit integration vmcore extra-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
@@ -48,6 +49,17 @@ for kind in $kinds; do
 	integration | vmcore)
 		for t in tests/"$kind"/*.sh; do
 			[ -f "$t" ] && run "$kind/$(basename "$t")" bash "$t"
+		done
+		;;
+	extra-vmcores)
+		# The comparisons again on other scenarios (the hooks one loads
+		# the kshook test module); the pipeline's own checks are for basic.
+		for dir in ${KSTACK_EXTRA_VMCORE_DIRS:-}; do
+			for t in tests/vmcore/*.sh; do
+				[ "$(basename "$t")" = test_vmcore_pipeline.sh ] && continue
+				run "vmcore/$(basename "$t") on $(basename "$dir")" \
+					env KSTACK_VMCORE_DIR="$dir" bash "$t"
+			done
 		done
 		;;
 	*)
