@@ -26,11 +26,23 @@ dir=cache/vmcores/basic
 cat "$dir/manifest"
 
 say "crash: extend build/kstack.so; kstack -a -H (first 40 lines)"
-cmds=$(mktemp)
-trap 'rm -f "$cmds"' EXIT
-printf 'extend %s\nkstack -a -H\nquit\n' "$top/build/kstack.so" >"$cmds"
-TZ=UTC crash -s "$dir/vmlinux" "$dir/vmcore" -i "$cmds" </dev/null >"$dir/demo-crash.txt" 2>&1 || true
-head -40 "$dir/demo-crash.txt"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# crash 8.0.2 warns at start-up that it cannot find these kernels' active
+# tasks (the reason the extension walks them itself): each command writes
+# to a file of its own so those warnings stay out of the way.
+cat >"$out/cmds" <<CMDS
+extend $top/build/kstack.so
+kstack -a -H > $out/a.txt
+kstack -K -v > $out/k.txt
+kstack -F > $out/f.txt
+quit
+CMDS
+TZ=UTC crash -s "$dir/vmlinux" "$dir/vmcore" -i "$out/cmds" </dev/null >"$out/crash.log" 2>&1 || true
+head -40 "$out/a.txt"
+
+say "crash: who hooked the kernel? kstack -K -v, then kstack -F"
+cat "$out/k.txt" "$out/f.txt"
 
 say "the same moment, as the live tool printed it inside the guest (first 40 lines)"
 head -40 "$dir/live/kstack-a.txt"
