@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hooks.h"
+#include "member_table.h"
 
 /*
  * dyn_ftrace.flags.  These are enum constants, not type layout, so the
@@ -77,11 +78,7 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 {
 	const struct ks_target_ops *o = t->ops;
 	void *c = t->ctx;
-	struct {
-		long *dst;
-		const char *type, *member;
-		bool optional;
-	} m[] = {
+	const struct ks_member_spec m[] = {
 		{ &l->ops_func, "ftrace_ops", "func", false },
 		{ &l->ops_next, "ftrace_ops", "next", false },
 		{ &l->ops_flags, "ftrace_ops", "flags", false },
@@ -106,21 +103,14 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 		{ &l->rec_ip, "dyn_ftrace", "ip", false },
 		{ &l->rec_flags, "dyn_ftrace", "flags", false },
 	};
-	size_t i;
 
 	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
 	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
 		fprintf(err, "kstack: no ftrace_ops_list: this kernel has no function tracer\n");
 		return -ENOENT;
 	}
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		*m[i].dst = o->member_offset(c, m[i].type, m[i].member);
-		if (*m[i].dst < 0 && !m[i].optional) {
-			fprintf(err, "kstack: no member %s.%s in the kernel's types\n",
-				m[i].type, m[i].member);
-			return -ENOENT;
-		}
-	}
+	if (ks_member_table_resolve(t, m, sizeof(m) / sizeof(m[0]), err))
+		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	l->pg_index_size = o->member_size(c, "ftrace_page", "index");
 	if (l->head_size <= 0 || l->pg_index_size <= 0 || l->pg_index_size > 8) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "hooks.h"
+#include "member_table.h"
 
 /* KPROBE_HASH_BITS is 6 in every kernel that has kprobe_table. */
 #define KPROBE_TABLE_SIZE	64
@@ -35,23 +36,19 @@ static int layout_init(const struct ks_target *t, struct kp_layout *l,
 {
 	const struct ks_target_ops *o = t->ops;
 	void *c = t->ctx;
-	struct {
-		long *dst;
-		const char *type, *member;
-	} m[] = {
-		{ &l->head_first, "hlist_head", "first" },
-		{ &l->node_next, "hlist_node", "next" },
-		{ &l->lh_next, "list_head", "next" },
-		{ &l->kp_hlist, "kprobe", "hlist" },
-		{ &l->kp_list, "kprobe", "list" },
-		{ &l->kp_nmissed, "kprobe", "nmissed" },
-		{ &l->kp_addr, "kprobe", "addr" },
-		{ &l->kp_pre, "kprobe", "pre_handler" },
-		{ &l->kp_post, "kprobe", "post_handler" },
-		{ &l->kp_opcode, "kprobe", "opcode" },
-		{ &l->kp_flags, "kprobe", "flags" },
+	const struct ks_member_spec m[] = {
+		{ &l->head_first, "hlist_head", "first", false },
+		{ &l->node_next, "hlist_node", "next", false },
+		{ &l->lh_next, "list_head", "next", false },
+		{ &l->kp_hlist, "kprobe", "hlist", false },
+		{ &l->kp_list, "kprobe", "list", false },
+		{ &l->kp_nmissed, "kprobe", "nmissed", false },
+		{ &l->kp_addr, "kprobe", "addr", false },
+		{ &l->kp_pre, "kprobe", "pre_handler", false },
+		{ &l->kp_post, "kprobe", "post_handler", false },
+		{ &l->kp_opcode, "kprobe", "opcode", false },
+		{ &l->kp_flags, "kprobe", "flags", false },
 	};
-	size_t i;
 
 	if (o->symbol(c, "kprobe_table", &l->table)) {
 		fprintf(err, "kstack: no kprobe_table: this kernel has no kprobes\n");
@@ -61,14 +58,8 @@ static int layout_init(const struct ks_target *t, struct kp_layout *l,
 		l->aggr_pre = 0;
 	if (o->symbol(c, "pre_handler_kretprobe", &l->kret_pre))
 		l->kret_pre = 0;
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		*m[i].dst = o->member_offset(c, m[i].type, m[i].member);
-		if (*m[i].dst < 0) {
-			fprintf(err, "kstack: no member %s.%s in the kernel's types\n",
-				m[i].type, m[i].member);
-			return -ENOENT;
-		}
-	}
+	if (ks_member_table_resolve(t, m, sizeof(m) / sizeof(m[0]), err))
+		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	l->kp_size = o->type_size(c, "kprobe");
 	l->kp_flags_size = o->member_size(c, "kprobe", "flags");
