@@ -55,7 +55,7 @@ echo "crash kstack -a -H: $first s first run, $second s again; $printed tasks pr
 	"crash RSS $((rss0 / 1024)) -> $((rss1 / 1024)) MiB (+$(((rss1 - rss0) / 1024)) MiB)"
 
 # drgn: the same walk and unwind, formatted as text
-cat >"$tmp/drgn.py" <<'PY'
+cat >"$tmp/walk_drgn.py" <<'PY'
 import resource, sys, time
 import drgn
 from drgn.helpers.linux.pid import for_each_task
@@ -68,17 +68,22 @@ n = frames = failed = 0
 for task in for_each_task(prog):
     n += 1
     try:
-        for f in prog.stack_trace(task):
-            frames += 1
-            str(f.symbol().name) if f.pc else None
+        trace = prog.stack_trace(task)
     except Exception:
         failed += 1
+        continue
+    for f in trace:
+        frames += 1
+        try:
+            f.symbol().name	# what a stack listing needs per frame
+        except LookupError:
+            pass	# a user-space pc ends the kernel trace
 t2 = time.monotonic()
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 print(f"{t1 - t0:.2f} {t2 - t1:.2f} {n} {frames} {failed} {rss}")
 PY
 if /usr/bin/python3 -c "import drgn" 2>/dev/null; then
-	if out=$(timeout 900 /usr/bin/python3 "$tmp/drgn.py" "$dir/vmcore" "$dir/vmlinux" 2>"$tmp/drgn.err"); then
+	if out=$(timeout 900 /usr/bin/python3 "$tmp/walk_drgn.py" "$dir/vmcore" "$dir/vmlinux" 2>"$tmp/drgn.err"); then
 		read -r dload dwalk dn dframes dfail drss <<<"$out"
 		echo "drgn for_each_task + stack_trace: $dwalk s for $dn tasks ($dframes frames, $dfail failed) after a $dload s load; peak RSS $drss MiB"
 		awk -v k="$first" -v d="$dwalk" 'BEGIN { printf "ratio drgn / kstack (first run): %.1fx\n", d / k }'
