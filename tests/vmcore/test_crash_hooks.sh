@@ -11,15 +11,8 @@ set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 so=${KSTACK_SO:-$top/build/kstack.so}
-passed=0
-failed=0
-pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
 
 if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
 	echo "SKIP: no vmcore"

@@ -9,15 +9,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-passed=0
-failed=0
-pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
 
 if [ -n "${KSTACK_VMCORE_DIR:-}" ]; then
 	dir=$KSTACK_VMCORE_DIR
