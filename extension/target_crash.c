@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "elf_symtab.h"
-#include "module_syms.h"
+#include "kallsyms.h"
 #include "target_crash.h"
 
 /* x86_64 page tables (arch/x86/include/asm/pgtable_types.h) */
@@ -27,8 +27,8 @@
 
 struct crash_ctx {
 	struct ks_elf_symtab *vmlinux;	/* NULL: crash's symbols only */
-	struct ks_module_syms *mods;
-	bool mods_tried;
+	struct ks_kallsyms *ksyms;
+	bool ksyms_tried;
 	long task_mm, mm_pgd;
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
@@ -163,12 +163,12 @@ static int crash_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 
 	if (c->vmlinux && !ks_elf_symtab_lookup(c->vmlinux, addr, sym_ret))
 		return 0;
-	if (!c->mods_tried) {
-		c->mods_tried = true;
-		if (ks_module_syms_load(&target, &c->mods))
-			c->mods = NULL;
+	if (!c->ksyms_tried) {
+		c->ksyms_tried = true;
+		if (ks_kallsyms_load(&target, &c->ksyms))
+			c->ksyms = NULL;
 	}
-	if (c->mods && !ks_module_syms_lookup(c->mods, addr, sym_ret))
+	if (!ks_kallsyms_lookup(c->ksyms, addr, sym_ret))
 		return 0;
 	if (c->vmlinux)
 		return -ENOENT;
@@ -307,7 +307,7 @@ void ks_crash_target_release(void)
 	if (!target_ready)
 		return;
 	ks_elf_symtab_free(cctx.vmlinux);
-	ks_module_syms_free(cctx.mods);
+	ks_kallsyms_free(cctx.ksyms);
 	memset(&cctx, 0, sizeof(cctx));
 	target_ready = false;
 }

@@ -28,7 +28,7 @@
 #include "kdump_target.h"
 #include "kdump_run.h"
 #include "live_sample.h"
-#include "module_syms.h"
+#include "kallsyms.h"
 #include "orc.h"
 #include "target_kdump.h"
 
@@ -39,7 +39,7 @@ struct ks_kdump {
 	int fd;
 	struct ks_elf_symtab *syms;
 	struct ks_btf *btf;
-	struct ks_module_syms *mods;
+	struct ks_kallsyms *ksyms;
 	int64_t kaslr;
 	int pt_levels;
 	uint64_t page_offset;		/* page_offset_base: the direct map */
@@ -160,9 +160,7 @@ static int kd_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 
 	if (!ks_elf_symtab_lookup(kt->syms, addr, sym_ret))
 		return 0;
-	if (kt->mods)
-		return ks_module_syms_lookup(kt->mods, addr, sym_ret);
-	return -ENOENT;
+	return ks_kallsyms_lookup(kt->ksyms, addr, sym_ret);
 }
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
@@ -227,7 +225,7 @@ void ks_kdump_close(struct ks_kdump *kt)
 	if (!kt)
 		return;
 	free(kt->note_of_cpu);
-	ks_module_syms_free(kt->mods);
+	ks_kallsyms_free(kt->ksyms);
 	ks_btf_free(kt->btf);
 	ks_elf_symtab_free(kt->syms);
 	if (kt->kd)
@@ -470,12 +468,18 @@ static void map_cpu_notes(struct ks_kdump *kt)
 /* -v: what the dump was matched with, for a user who doubts the output. */
 static void describe(struct ks_kdump *kt)
 {
+	struct ks_kallsyms_stats st = { 0 };
+
+	if (kt->ksyms)
+		ks_kallsyms_stats(kt->ksyms, &st);
 	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
 		"%zu vmlinux symbols, %zu modules",
 		(uint64_t)kt->kaslr, kt->pt_levels, ks_elf_symtab_count(kt->syms),
-		kt->mods ? ks_module_syms_count(kt->mods) : 0);
-	if (kt->mods && ks_module_syms_skipped(kt->mods))
-		fprintf(stderr, " (%zu unreadable)", ks_module_syms_skipped(kt->mods));
+		st.modules);
+	if (st.modules_skipped)
+		fprintf(stderr, " (%zu unreadable)", st.modules_skipped);
+	fprintf(stderr, ", %zu BPF symbols, %zu functions in ftrace_mod_maps",
+		st.bpf, st.ftrace_mod);
 	fprintf(stderr, ", CPU registers %s\n",
 		kt->note_of_cpu ? "by online CPU" : "by note order");
 }
@@ -512,10 +516,11 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 	map_cpu_notes(kt);
 	t_ret->ops = &kdump_ops;
 	t_ret->ctx = kt;
-	/* Without module symbols module frames print as bare addresses. */
-	ret = ks_module_syms_load(t_ret, &kt->mods);
-	if (ret && verbose)
-		fprintf(stderr, "kstack: no module symbols: %s\n", strerror(-ret));
+	/* Without these, module and BPF frames print as bare addresses. */
+	ret = ks_kallsyms_load(t_ret, &kt->ksyms);
+	if (ret)
+		fprintf(stderr, "kstack: no module or BPF symbols: %s\n",
+			strerror(-ret));
 	if (verbose)
 		describe(kt);
 	*kd_ret = kt;

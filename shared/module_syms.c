@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_string.h"
 #include "module_syms.h"
 
 #define MODULE_NAME_LEN		56	/* 64 - sizeof(unsigned long) */
@@ -22,7 +23,6 @@
 #define MAX_MODULE_SYMS		(1u << 20)
 #define KSYM_NAME_LEN		512
 #define ELF64_SYM_SIZE		24
-#define PAGE_SIZE		4096
 
 /* The parts of Elf64_Sym the lookup uses. */
 struct msym {
@@ -159,36 +159,6 @@ static int read_ranges_mem(const struct ks_target *t, const struct layout *l,
 	return 0;
 }
 
-/*
- * A NUL-terminated string, read in pieces that stay inside a page; a
- * piece that fails is retried smaller, since the string may end just
- * before memory the image does not have.
- */
-static int read_string(const struct ks_target *t, uint64_t addr, char *buf,
-		       size_t cap)
-{
-	size_t got = 0, chunk = 64;
-
-	while (got < cap) {
-		size_t n = PAGE_SIZE - ((addr + got) % PAGE_SIZE);
-
-		if (n > chunk)
-			n = chunk;
-		if (n > cap - got)
-			n = cap - got;
-		if (t->ops->read(t->ctx, addr + got, buf + got, n)) {
-			if (n == 1)
-				return -EFAULT;
-			chunk = n / 2;
-			continue;
-		}
-		if (memchr(buf + got, '\0', n))
-			return 0;
-		got += n;
-	}
-	return -EFAULT;
-}
-
 static int pool_add(struct mod *m, const char *s, size_t *pool_cap,
 		    uint32_t *off_ret)
 {
@@ -258,7 +228,7 @@ static int read_symbols(const struct ks_target *t, const struct layout *l,
 			   &s->value);
 		s->undef = !shndx;
 		name[0] = '\0';
-		if (st_name && read_string(t, strtab + st_name, name, sizeof(name)))
+		if (st_name && ks_read_kstring(t, strtab + st_name, name, sizeof(name)))
 			name[0] = '\0';
 		ret = pool_add(m, name, &pool_cap, &s->name);
 		m->nr_syms++;

@@ -42,6 +42,7 @@ struct ks_fake {
 	struct fake_regs *regs;
 	size_t nr_regs;
 	unsigned long reads;
+	struct ks_kallsyms *ksyms;	/* as a real target: after its table */
 };
 
 /* Grows *arr by one element of size esize; returns the new slot or NULL. */
@@ -70,6 +71,7 @@ void ks_fake_destroy(struct ks_fake *f)
 
 	if (!f)
 		return;
+	ks_kallsyms_free(f->ksyms);
 	for (i = 0; i < f->nr_segs; i++)
 		free(f->segs[i].bytes);
 	for (i = 0; i < f->nr_syms; i++) {
@@ -257,7 +259,7 @@ static int fake_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 			best = s;
 	}
 	if (!best)
-		return -ENOENT;
+		return ks_kallsyms_lookup(f->ksyms, addr, sym_ret);
 	sym_ret->name = best->name;
 	sym_ret->addr = best->addr;
 	sym_ret->size = best->size;
@@ -331,6 +333,21 @@ void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
 {
 	t_ret->ops = &fake_ops;
 	t_ret->ctx = f;
+}
+
+int ks_fake_use_kallsyms(struct ks_fake *f)
+{
+	struct ks_target t;
+
+	ks_fake_target(f, &t);
+	ks_kallsyms_free(f->ksyms);
+	f->ksyms = NULL;
+	return ks_kallsyms_load(&t, &f->ksyms);
+}
+
+const struct ks_kallsyms *ks_fake_kallsyms(const struct ks_fake *f)
+{
+	return f->ksyms;
 }
 
 unsigned long ks_fake_read_count(const struct ks_fake *f)

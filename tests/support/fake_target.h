@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kallsyms.h"
 #include "target.h"
 
 struct ks_fake;
@@ -39,6 +40,13 @@ int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs)
 
 /* The target view; valid while f lives. */
 void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret);
+/*
+ * Makes lookup go on, past the fake's own table, through the kernel's
+ * kallsyms chain read from the fake's memory now (modules, BPF,
+ * ftrace_mod_maps), as the real targets do.  -ENOMEM on failure.
+ */
+int ks_fake_use_kallsyms(struct ks_fake *f);
+const struct ks_kallsyms *ks_fake_kallsyms(const struct ks_fake *f);
 /* Calls of ops->read so far, to check that big tables are read in chunks. */
 unsigned long ks_fake_read_count(const struct ks_fake *f);
 
