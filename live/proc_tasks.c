@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,28 @@ static char *dup_buf(const char *buf, size_t len)
 	return s;
 }
 
+/*
+ * status's voluntary_ctxt_switches and nonvoluntary_ctxt_switches: one
+ * more file per task, so only read for the formats that print them.
+ */
+static void read_switches(struct ks_proc *p, const char *dir, struct ks_task *t)
+{
+	char path[64];
+	const char *v, *nv;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/status", dir);
+	if (read_file(p, path, &len))
+		return;
+	v = strstr(p->buf, "\nvoluntary_ctxt_switches:");
+	nv = strstr(p->buf, "\nnonvoluntary_ctxt_switches:");
+	if (!v || !nv ||
+	    sscanf(v, "\nvoluntary_ctxt_switches: %" SCNu64, &t->nvcsw) != 1 ||
+	    sscanf(nv, "\nnonvoluntary_ctxt_switches: %" SCNu64, &t->nivcsw) != 1)
+		return;
+	t->has_switches = true;
+}
+
 /* Returns 1 when the task was added, 0 when skipped, -errno on failure. */
 static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		     const struct task_ref *ref, struct ks_sample *s,
@@ -259,6 +282,8 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		len = 0;
 	}
 	t.stack = dup_buf(p->buf, len);
+	if (opts->format == KS_FMT_JSON)
+		read_switches(p, ref->dir, &t);
 	if (!t.cmd || !t.stack || ks_sample_add(s, &t)) {
 		free(t.cmd);
 		free(t.stack);

@@ -102,6 +102,10 @@ static void json_task(FILE *out, const struct ks_task *t)
 		fputs(",\"note\":", out);
 		json_str(out, t->note);
 	}
+	if (t->has_switches)
+		fprintf(out, ",\"nvcsw\":%llu,\"nivcsw\":%llu",
+			(unsigned long long)t->nvcsw,
+			(unsigned long long)t->nivcsw);
 	fputc('}', out);
 }
 

@@ -154,6 +154,8 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	l->worker_private = field2(t, "task_struct", "worker_private",
 				   "set_child_tid");
 	l->cgroups = field(t, "task_struct", "cgroups");
+	l->nvcsw = field(t, "task_struct", "nvcsw");
+	l->nivcsw = field(t, "task_struct", "nivcsw");
 }
 
 static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
@@ -323,7 +325,7 @@ static long task_read_size(const struct ks_kernel_layout *l)
 		&l->flags, &l->comm, &l->start_boottime, &l->stack,
 		&l->stack_refcount, &l->thread_sp, &l->mm, &l->on_cpu, &l->cpu,
 		&l->worker_private, &l->cgroups, &l->signal, &l->thread_node,
-		&l->thread_group,
+		&l->thread_group, &l->nvcsw, &l->nivcsw,
 	};
 	long end = 0;
 

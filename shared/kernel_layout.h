@@ -46,6 +46,7 @@ struct ks_kernel_layout {
 	struct ks_field cpu;		/* task_struct.cpu or thread_info.cpu */
 	struct ks_field worker_private;	/* or set_child_tid: to_kthread() */
 	struct ks_field cgroups;	/* optional: --cgroup */
+	struct ks_field nvcsw, nivcsw;	/* optional: context switches */
 
 	/* threads: signal->thread_head + thread_node, else thread_group */
 	bool thread_head;

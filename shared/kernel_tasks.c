@@ -640,6 +640,11 @@ static int emit(struct walk *w, const struct entry *e, int32_t asked)
 		return 0;
 	t.start_time = w->btime +
 		       (int64_t)(ks_field_get(tb, &l->start_boottime) / 1000000000ull);
+	if (ks_field_ok(&l->nvcsw) && ks_field_ok(&l->nivcsw)) {
+		t.has_switches = true;
+		t.nvcsw = ks_field_get(tb, &l->nvcsw);
+		t.nivcsw = ks_field_get(tb, &l->nivcsw);
+	}
 	task_name(w, tb, &t);
 	t.cmd = task_cmd(w, tb, e->task, &t);
 	ret = t.cmd ? task_stack(w, tb, e->task, &t) : -ENOMEM;

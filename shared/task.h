@@ -25,6 +25,13 @@ struct ks_task {
 	char *cmd;		/* what "Cmd:" prints; owned, never NULL once added */
 	char *stack;		/* "[<0>] sym+0x1/0x2\n" lines; owned, "" if none */
 	char *note;		/* why the stack is missing, or NULL */
+	/*
+	 * Context switches, voluntary and not (status's *_ctxt_switches,
+	 * task_struct.nvcsw/nivcsw): counts that did not move between two
+	 * looks at a task mean it did not run in between.
+	 */
+	bool has_switches;
+	uint64_t nvcsw, nivcsw;
 };
 
 /* One sample: every selected task at one moment on one host. */

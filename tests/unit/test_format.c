@@ -199,6 +199,30 @@ static void test_json(void **state)
 	ks_sample_release(&s);
 }
 
+/* Context switch counts follow the note, and only where they are known. */
+static void test_json_switches(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	ks_sample_init(&s, 100, "h");
+	add(&s, 5, 'S', 7, "a", "a", "");
+	add(&s, 6, 'S', 7, "b", "b", "");
+	s.tasks[1].has_switches = true;
+	s.tasks[1].nvcsw = 12;
+	s.tasks[1].nivcsw = 3;
+	out = render(ks_format_json, &s);
+	assert_string_equal(out,
+		"{\"time\":100,\"host\":\"h\",\"tasks\":2,\"groups\":["
+		"{\"stack\":[],\"tasks\":[{\"pid\":5,\"tgid\":5,"
+		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a\",\"cmd\":\"a\"},"
+		"{\"pid\":6,\"tgid\":6,\"state\":\"S\",\"start_time\":7,"
+		"\"comm\":\"b\",\"cmd\":\"b\",\"nvcsw\":12,\"nivcsw\":3}]}]}\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
 static void test_cmd_from_cmdline(void **state)
 {
 	char *c;
@@ -227,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_switches),
 		cmocka_unit_test(test_cmd_from_cmdline),
 	};
 

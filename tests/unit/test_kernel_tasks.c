@@ -53,6 +53,8 @@
 #define T_THREAD_NODE	0x68
 #define T_REFCOUNT	0x78
 #define T_CGROUPS	0x80
+#define T_NVCSW		0x88
+#define T_NIVCSW	0x90
 #define T_THREAD	0x100
 #define T_SIZE		0x200
 
@@ -116,7 +118,8 @@ static void layout(struct env *e)
 		{ "worker_private", T_WPRIV, 8 }, { "signal", T_SIGNAL, 8 },
 		{ "thread_node", T_THREAD_NODE, 16 },
 		{ "stack_refcount", T_REFCOUNT, 4 }, { "thread", T_THREAD, 64 },
-		{ "cgroups", T_CGROUPS, 8 },
+		{ "cgroups", T_CGROUPS, 8 }, { "nvcsw", T_NVCSW, 8 },
+		{ "nivcsw", T_NIVCSW, 8 },
 	};
 
 	for (size_t i = 0; i < sizeof(tm) / sizeof(tm[0]); i++)
@@ -177,6 +180,8 @@ static void write_task(struct env *e, int i)
 	put64(e, t + T_STACK, 0xffffc90000000000ULL + (uint64_t)i * 0x4000);
 	put32(e, t + T_REFCOUNT, ft->exit_state ? 0 : 1);
 	put64(e, t + T_SIGNAL, SIGNALS + (uint64_t)ft->tgid * 0x100);
+	put64(e, t + T_NVCSW, 1000 + (uint64_t)ft->pid);
+	put64(e, t + T_NIVCSW, 2000 + (uint64_t)ft->pid);
 }
 
 /* A circular list through the member at off of the tasks given. */
@@ -387,6 +392,10 @@ static void test_processes(void **state)
 	assert_string_equal(find(&s, 4)->cmd, "kworker/0:1-events_power");
 	assert_string_equal(find(&s, 4)->comm, "kworker/0:1-events_power");
 	assert_string_equal(find(&s, 2)->cmd, "a_very_long_kthread_name");
+	/* context switches, for telling a task that ran from one that did not */
+	assert_true(find(&s, 7)->has_switches);
+	assert_int_equal(find(&s, 7)->nvcsw, 1007);
+	assert_int_equal(find(&s, 7)->nivcsw, 2007);
 	/* no ORC tables in the fake: every stack is empty and says why */
 	assert_string_equal(find(&s, 1)->stack, "");
 	assert_non_null(find(&s, 1)->note);
