@@ -12,3 +12,15 @@ finish() {
 	[ "$failed" -eq 0 ]
 	exit
 }
+# Counts the PASS:/FAIL: lines of another checker as this script's own,
+# echoing everything: count_checks < <(checker ...).
+count_checks() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		PASS:*) passed=$((passed + 1)) ;;
+		FAIL:*) failed=$((failed + 1)) ;;
+		esac
+		printf '%s\n' "$line"
+	done
+}

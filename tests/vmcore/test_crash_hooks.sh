@@ -161,6 +161,18 @@ if grep -q '\[kshook\]' "$dir/live/enabled_functions.txt" 2>/dev/null; then
 	else
 		fail "-F -v does not show kshook's ftrace_ops"
 	fi
+	# kshook leaves a kprobe in its own freed init text: the guest's list
+	# names it from ftrace_mod_maps, and so must crash and --vmcore.
+	gone='^[0-9a-f]{16}  k  kshook_init_probed\+0x0  kshook \[GONE\]'
+	if ! grep -Eq "$gone" "$dir/live/kprobes-list.txt"; then
+		fail "the guest's kprobes/list has no GONE probe in kshook's freed init text"
+	elif grep -Eq "$gone" "$tmp/K" && grep -Eq "$gone" "$tmp/vmK"; then
+		pass "-K names the GONE probe in freed init text as the kernel does:" \
+			"$(grep -E "$gone" "$tmp/K")"
+	else
+		fail "-K does not name the GONE probe in kshook's freed init text:"
+		grep -E ' \[GONE\]' "$tmp/K" "$tmp/vmK" | sed 's/^/  | /'
+	fi
 	if grep -q 'direct-->kshook_direct_tramp' "$dir/live/enabled_functions.txt"; then
 		if grep -q '^handler owners: .*kshook_direct_tramp' "$tmp/F"; then
 			pass "-F names kshook's direct trampoline as a hook owner"

@@ -415,16 +415,6 @@ static int cmd_capture(int argc, char **argv)
 		die("fopen %s: %s", path, strerror(errno));
 	fprintf(running, "# tid tgid comm: tasks in state R while proc/ was copied\n");
 
-	t0 = uptime();
-	count = copy_proc(dir, running);
-	t1 = uptime();
-	if (have_kstack) {
-		snprintf(dst, sizeof(dst), "%s/kstack-a.txt", dir);
-		rc_a = run_kstack(kstack, dst, "-a", "-H", &kpid);
-	}
-	t2 = uptime();
-	fclose(running);
-
 	{
 		/* /proc/stat's intr line alone runs to kilobytes before btime. */
 		static char procstat[1 << 16];
@@ -434,6 +424,30 @@ static int cmd_capture(int argc, char **argv)
 		    (b = strstr(procstat, "btime ")))
 			sscanf(b, "btime %63s", btime);
 	}
+
+	t0 = uptime();
+	count = copy_proc(dir, running);
+	t1 = uptime();
+	if (have_kstack) {
+		snprintf(dst, sizeof(dst), "%s/kstack-a.txt", dir);
+		rc_a = run_kstack(kstack, dst, "-a", "-H", &kpid);
+	}
+	t2 = uptime();
+
+	/*
+	 * Pause the moment the stacks are written: every task that runs
+	 * before the pause is one the tests must set aside.  The kdump path
+	 * panics the guest instead and wants no pause here; the rest of the
+	 * capture is written after the host resumes the VM.
+	 */
+	const char *nopause = getenv("VMCORE_NO_PAUSE");
+
+	if (nopause && *nopause)
+		;
+	else if (pause_vm() != 0)
+		fprintf(stderr, "vmcore-helper: pvpanic pause failed: %s\n", strerror(errno));
+	fclose(running);
+
 	snprintf(path, sizeof(path), "%s/capture.txt", dir);
 	info = fopen(path, "w");
 	if (!info)
@@ -450,13 +464,6 @@ static int cmd_capture(int argc, char **argv)
 	fprintf(info, "uptime_kstack_end: %.3f\n", t2);
 	fclose(info);
 
-	/* The kdump path panics the guest instead and wants no pause here. */
-	const char *nopause = getenv("VMCORE_NO_PAUSE");
-
-	if (nopause && *nopause)
-		;
-	else if (pause_vm() != 0)
-		fprintf(stderr, "vmcore-helper: pvpanic pause failed: %s\n", strerror(errno));
 	/* Runs after the host resumes the VM (or at once if pvpanic failed: then the
 	 * host sees this line and sends `stop` itself). */
 	printf("CAPTURE-DONE %ld tasks\n", count);

@@ -11,8 +11,10 @@
 # (through kprobe_ipmodify_ops), a kretprobe and its own IPMODIFY ftrace_ops.
 # Runs as busybox sh inside the guest; see vmcores/README.md.
 #
-# Module probes: one on a kshook function (the list names the module), and
-# one on brd, which is then unloaded: its probe stays, [GONE].
+# Module probes: one on a kshook function (the list names the module), one
+# on brd, which is then unloaded: its probe stays, [GONE]; and the one kshook
+# puts on its own init text, [GONE] once that text is freed, which only
+# ftrace_mod_maps names (kshook_init_probed+0x0  kshook).
 #
 #@ memory: 1024
 #@ kernel-modules: brd

@@ -11,6 +11,9 @@
  * the same function, and a kprobe with a post handler on an ftrace site
  * goes through the kernel's own IPMODIFY ops (kprobe_ipmodify_ops).
  *
+ * It also leaves a kprobe [GONE] in its own freed init text, which only
+ * ftrace_mod_maps can name (kshook_probe_init_text()).
+ *
  * On x86_64 it also attaches a direct trampoline to wake_up_process (the
  * pattern of BPF trampolines; the "D" and "direct-->" of enabled_functions),
  * as Linux 6.1's samples/ftrace/ftrace-direct.c does.  That part is
@@ -147,6 +150,37 @@ static struct ftrace_ops kshook_ops = {
 		 FTRACE_OPS_FL_RECURSION,
 };
 
+/*
+ * A probe left behind in freed module text, on purpose: kprobes lets a
+ * module probe its own init text while it is COMING; when init ends, the
+ * kprobes module notifier kills the probe ([GONE]) and the init text is
+ * freed.  From then on only ftrace_mod_maps names the address
+ * (kallsyms_lookup() -> ftrace_mod_address_lookup()), as
+ * "kshook_init_probed+0x0  kshook".  noinline keeps the function, and its
+ * ftrace site, apart from kshook_init.
+ */
+static noinline int __init kshook_init_probed(void)
+{
+	return atomic_read(&kshook_hits);
+}
+
+static struct kprobe kshook_init_kp = {
+	.pre_handler = kshook_pre,
+};
+static bool init_kp_registered;
+
+static void __init kshook_probe_init_text(void)
+{
+	int err;
+
+	kshook_init_kp.addr = (kprobe_opcode_t *)kshook_init_probed;
+	err = register_kprobe(&kshook_init_kp);
+	if (err)
+		pr_warn("kshook: kprobe on kshook_init_probed: %d\n", err);
+	init_kp_registered = !err;
+	kshook_init_probed();
+}
+
 static int __init kshook_init(void)
 {
 	int ret;
@@ -184,6 +218,7 @@ static int __init kshook_init(void)
 		direct_registered = !err;
 	}
 #endif
+	kshook_probe_init_text();
 	pr_info("kshook: kprobe %s, kretprobe %s, ftrace_ops %s\n",
 		kprobe_func, kretprobe_func, ftrace_func);
 	return 0;
@@ -205,6 +240,8 @@ static void __exit kshook_exit(void)
 	ftrace_free_filter(&kshook_ops);
 	unregister_kretprobe(&kshook_krp);
 	unregister_kprobe(&kshook_kp);
+	if (init_kp_registered)
+		unregister_kprobe(&kshook_init_kp);
 }
 
 module_init(kshook_init);
