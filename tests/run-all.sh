@@ -55,6 +55,9 @@ for kind in $kinds; do
 		# The comparisons again on other scenarios (the hooks one loads
 		# the kshook test module); the pipeline's own checks are for basic.
 		for dir in ${KSTACK_EXTRA_VMCORE_DIRS:-}; do
+			t="$build/tests/test_hooks_vmcore"
+			[ -x "$t" ] && run "unit/test_hooks_vmcore on $(basename "$dir")" \
+				env KSTACK_VMCORE_DIR="$dir" "$t"
 			for t in tests/vmcore/*.sh; do
 				[ "$(basename "$t")" = test_vmcore_pipeline.sh ] && continue
 				run "vmcore/$(basename "$t") on $(basename "$dir")" \
