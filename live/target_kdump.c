@@ -6,9 +6,11 @@
  *
  * libkdumpfile gives memory (it translates kernel virtual addresses with
  * the page tables and KERNELOFFSET from the dump's VMCOREINFO) and the
- * registers of each CPU's ELF note.  The rest comes from the vmlinux:
- * symbols from its .symtab, types from its .BTF; module symbols from the
- * dump itself.  Every libkdumpfile call is in this file, which the static
+ * registers of each CPU's ELF note.  vmlinux symbols come from the debug
+ * vmlinux's .symtab when one is given, else from the kernel's own
+ * kallsyms tables in the dump (VMCOREINFO lists them, Linux 6.0+); types
+ * from BTF, the vmlinux's .BTF or the copy the kernel keeps in memory;
+ * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every libkdumpfile call is in this file, which the static
  * build leaves out (kdump_absent.c stands in there).
  */
 #include <errno.h>
@@ -29,6 +31,7 @@
 #include "kdump_run.h"
 #include "live_sample.h"
 #include "kallsyms.h"
+#include "kallsyms_mem.h"
 #include "orc.h"
 #include "target_kdump.h"
 
@@ -37,7 +40,9 @@
 struct ks_kdump {
 	kdump_ctx_t *kd;
 	int fd;
-	struct ks_elf_symtab *syms;
+	struct ks_elf_symtab *syms;	/* the vmlinux's, or NULL: */
+	struct ks_kallsyms_mem *kmem;	/* kallsyms from the dump */
+	bool btf_in_memory;
 	struct ks_btf *btf;
 	struct ks_kallsyms *ksyms;
 	int64_t kaslr;
@@ -69,6 +74,14 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return 0;
 }
 
+/* A vmlinux symbol's address, from whichever table the dump was opened with. */
+static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_ret)
+{
+	if (kt->syms)
+		return ks_elf_symtab_addr(kt->syms, name, addr_ret);
+	return ks_kallsyms_mem_addr(kt->kmem, name, addr_ret);
+}
+
 static long kd_member_offset(void *ctx, const char *type, const char *member)
 {
 	struct ks_kdump *kt = ctx;
@@ -86,8 +99,8 @@ static long thread_union_size(struct ks_kdump *kt)
 {
 	uint64_t start, end;
 
-	if (ks_elf_symtab_addr(kt->syms, "__start_init_task", &start) ||
-	    ks_elf_symtab_addr(kt->syms, "__end_init_task", &end) ||
+	if (vmlinux_addr(kt, "__start_init_task", &start) ||
+	    vmlinux_addr(kt, "__end_init_task", &end) ||
 	    end <= start || end - start > (1u << 20))
 		return -ENOENT;
 	return (long)(end - start);
@@ -151,14 +164,15 @@ static int kd_symbol(void *ctx, const char *name, uint64_t *addr_ret)
 {
 	struct ks_kdump *kt = ctx;
 
-	return ks_elf_symtab_addr(kt->syms, name, addr_ret);
+	return vmlinux_addr(kt, name, addr_ret);
 }
 
 static int kd_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 {
 	struct ks_kdump *kt = ctx;
 
-	if (!ks_elf_symtab_lookup(kt->syms, addr, sym_ret))
+	if (kt->syms ? !ks_elf_symtab_lookup(kt->syms, addr, sym_ret)
+		     : !ks_kallsyms_mem_lookup(kt->kmem, addr, sym_ret))
 		return 0;
 	return ks_kallsyms_lookup(kt->ksyms, addr, sym_ret);
 }
@@ -228,6 +242,7 @@ void ks_kdump_close(struct ks_kdump *kt)
 	ks_kallsyms_free(kt->ksyms);
 	ks_btf_free(kt->btf);
 	ks_elf_symtab_free(kt->syms);
+	ks_kallsyms_mem_free(kt->kmem);
 	if (kt->kd)
 		kdump_free(kt->kd);
 	if (kt->fd >= 0)
@@ -271,7 +286,8 @@ static void find_kaslr(struct ks_kdump *kt)
 		return;
 	}
 	kt->kaslr = 0;
-	if (kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
+	if (kt->syms &&
+	    kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
 	    !ks_elf_symtab_addr(kt->syms, "_stext", &link))
 		kt->kaslr = (int64_t)(stext - link);
 }
@@ -381,14 +397,15 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	size_t size;
 	int ret;
 
-	sec = ks_elf_section(kt->syms, ".BTF", &size);
+	sec = kt->syms ? ks_elf_section(kt->syms, ".BTF", &size) : NULL;
 	if (sec) {
 		ret = ks_btf_load(sec, size, &kt->btf);
 		goto out;
 	}
+	kt->btf_in_memory = true;
 	ret = -ENOENT;
-	if (ks_elf_symtab_addr(kt->syms, "__start_BTF", &start) ||
-	    ks_elf_symtab_addr(kt->syms, "__stop_BTF", &stop) || stop <= start ||
+	if (vmlinux_addr(kt, "__start_BTF", &start) ||
+	    vmlinux_addr(kt, "__stop_BTF", &stop) || stop <= start ||
 	    stop - start > (256u << 20))
 		goto out;
 	size = stop - start;
@@ -402,10 +419,14 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 		ret = ks_btf_load(buf, size, &kt->btf);
 	free(buf);
 out:
-	if (ret)
+	if (ret && vmlinux)
 		fprintf(stderr, "kstack: no usable BTF in %s or the dump (%s): "
 			"a kernel with CONFIG_DEBUG_INFO_BTF is needed\n",
 			vmlinux, strerror(-ret));
+	else if (ret)
+		fprintf(stderr, "kstack: no usable BTF in the dump's memory (%s): "
+			"the types need a kernel with CONFIG_DEBUG_INFO_BTF, or "
+			"--vmlinux VMLINUX\n", strerror(-ret));
 	return ret ? -1 : 0;
 }
 
@@ -418,7 +439,7 @@ static void find_paging(struct ks_kdump *kt)
 	if (!vmcoreinfo_num(kt, "NUMBER(pgtable_l5_enabled)", 10, &l5) && l5)
 		kt->pt_levels = 5;
 	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
-	if (ks_elf_symtab_addr(kt->syms, "page_offset_base", &addr) ||
+	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
 	    kd_read(kt, addr, &kt->page_offset, sizeof(kt->page_offset)))
 		kt->page_offset = 0;
 }
@@ -439,7 +460,7 @@ static void map_cpu_notes(struct ks_kdump *kt)
 	int bit, online = 0, n = 0, *map;
 
 	if (kdump_get_number_attr(kt->kd, KDUMP_ATTR_NUM_CPUS, &nr_notes) != KDUMP_OK ||
-	    ks_elf_symtab_addr(kt->syms, "__cpu_online_mask", &addr))
+	    vmlinux_addr(kt, "__cpu_online_mask", &addr))
 		return;
 	size = ks_btf_type_size(kt->btf, "cpumask");
 	if (size <= 0 || size > 65536)
@@ -473,8 +494,11 @@ static void describe(struct ks_kdump *kt)
 	if (kt->ksyms)
 		ks_kallsyms_stats(kt->ksyms, &st);
 	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
-		"%zu vmlinux symbols, %zu modules",
-		(uint64_t)kt->kaslr, kt->pt_levels, ks_elf_symtab_count(kt->syms),
+		"%zu vmlinux symbols (%s), BTF from %s, %zu modules",
+		(uint64_t)kt->kaslr, kt->pt_levels,
+		kt->syms ? ks_elf_symtab_count(kt->syms) : ks_kallsyms_mem_count(kt->kmem),
+		kt->syms ? "the vmlinux's .symtab" : "kallsyms in the dump",
+		kt->btf_in_memory ? "the dump's memory" : "the vmlinux",
 		st.modules);
 	if (st.modules_skipped)
 		fprintf(stderr, " (%zu unreadable)", st.modules_skipped);
@@ -482,6 +506,69 @@ static void describe(struct ks_kdump *kt)
 		st.bpf, st.ftrace_mod);
 	fprintf(stderr, ", CPU registers %s\n",
 		kt->note_of_cpu ? "by online CPU" : "by note order");
+}
+
+/* Symbols from the debug vmlinux, which must be the dump's kernel. */
+static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
+			const char *vmlinux)
+{
+	int ret = ks_elf_symtab_open(vmlinux, &kt->syms);
+
+	if (ret) {
+		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
+		fprintf(stderr, "kstack: cannot read symbols from %s: %s\n",
+			vmlinux, ret == -ENOEXEC ? "not an ELF64 file (the "
+			"uncompressed debug vmlinux is needed, not vmlinuz)" :
+			ret == -ENODATA ? "no .symtab (stripped? the debug "
+			"vmlinux is needed)" : strerror(-ret));
+		return -1;
+	}
+	find_kaslr(kt);
+	ks_elf_symtab_set_offset(kt->syms, kt->kaslr);
+	return check_banner(kt, vmcore, vmlinux);
+}
+
+static kdump_addr_t vmcoreinfo_sym(struct ks_kdump *kt, const char *name)
+{
+	kdump_addr_t addr;
+
+	if (kdump_vmcoreinfo_symbol(kt->kd, name, &addr) != KDUMP_OK)
+		return 0;
+	return addr;
+}
+
+/*
+ * Symbols from the kernel's own kallsyms tables, which VMCOREINFO lists
+ * since Linux 6.0 (SYMBOL(kallsyms_names) and the others).
+ */
+static int open_kallsyms(struct ks_kdump *kt)
+{
+	struct ks_kallsyms_mem_addrs a = {
+		.names = vmcoreinfo_sym(kt, "kallsyms_names"),
+		.num_syms = vmcoreinfo_sym(kt, "kallsyms_num_syms"),
+		.token_table = vmcoreinfo_sym(kt, "kallsyms_token_table"),
+		.token_index = vmcoreinfo_sym(kt, "kallsyms_token_index"),
+		.offsets = vmcoreinfo_sym(kt, "kallsyms_offsets"),
+		.relative_base = vmcoreinfo_sym(kt, "kallsyms_relative_base"),
+		.addresses = vmcoreinfo_sym(kt, "kallsyms_addresses"),
+		.stext = vmcoreinfo_sym(kt, "_stext"),
+	};
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+	int ret;
+
+	find_kaslr(kt);
+	ret = ks_kallsyms_mem_load(&t, &a, &kt->kmem);
+	if (ret == -ENOENT) {
+		fprintf(stderr, "kstack: the dump's VMCOREINFO lists no kallsyms "
+			"tables (they are there from Linux 6.0 on): --vmlinux "
+			"VMLINUX supplies the symbols\n");
+		print_release(kt);
+	} else if (ret) {
+		fprintf(stderr, "kstack: the dump's kallsyms tables cannot be "
+			"decoded (%s): --vmlinux VMLINUX supplies the symbols\n",
+			strerror(-ret));
+	}
+	return ret ? -1 : 0;
 }
 
 int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
@@ -498,19 +585,9 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 	kt->fd = -1;
 	if (open_dump(kt, vmcore))
 		goto fail;
-	ret = ks_elf_symtab_open(vmlinux, &kt->syms);
-	if (ret) {
-		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
-		fprintf(stderr, "kstack: cannot read symbols from %s: %s\n",
-			vmlinux, ret == -ENOEXEC ? "not an ELF64 file (the "
-			"uncompressed debug vmlinux is needed, not vmlinuz)" :
-			ret == -ENODATA ? "no .symtab (stripped? the debug "
-			"vmlinux is needed)" : strerror(-ret));
+	if (vmlinux ? open_vmlinux(kt, vmcore, vmlinux) : open_kallsyms(kt))
 		goto fail;
-	}
-	find_kaslr(kt);
-	ks_elf_symtab_set_offset(kt->syms, kt->kaslr);
-	if (check_banner(kt, vmcore, vmlinux) || load_btf(kt, vmlinux))
+	if (load_btf(kt, vmlinux))
 		goto fail;
 	find_paging(kt);
 	map_cpu_notes(kt);
@@ -536,10 +613,6 @@ int ks_kdump_run(const struct ks_options *opts)
 	struct ks_target t;
 	int status;
 
-	if (!opts->vmlinux) {
-		fprintf(stderr, "kstack: --vmcore needs --vmlinux VMLINUX\n");
-		return KS_EXIT_USAGE;
-	}
 	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t))
 		return KS_EXIT_ERROR;
 	status = ks_kdump_sample(&t, opts);

@@ -44,7 +44,7 @@ static const char usage_live[] =
 "       kstack -b [-t MINUTES] [-i SECONDS] [-d DIR] [-m MB] [-n FILES]\n"
 "              [-x PERCENT] [--foreground] SELECTION...\n"
 "       kstack -K | -F [-v]\n"
-"       kstack --vmcore VMCORE --vmlinux VMLINUX SELECTION...\n"
+"       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
 "selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
 "  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
 "output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
@@ -234,6 +234,9 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 		return 0;
 	if (o->kprobes && o->ftrace)
 		return fail(err, errlen, "-K and -F exclude each other");
+	/* --vmcore alone reads the dump's own kallsyms and BTF */
+	if (o->vmlinux && !o->vmcore)
+		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE");
 	if (o->kprobes || o->ftrace) {
 		if (selects || o->background)
 			return fail(err, errlen,
@@ -249,8 +252,6 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 		return fail(err, errlen, "-o is for one sample; -b writes to -d DIR");
 	if (o->background && o->vmcore)
 		return fail(err, errlen, "-b samples a live system, not a vmcore");
-	if (!!o->vmcore != !!o->vmlinux)
-		return fail(err, errlen, "--vmcore and --vmlinux go together");
 	/* Tests shorten the interval; users keep oled's floor of 10 s. */
 	ms = getenv("KSTACK_TEST_INTERVAL_MS");
 	if (ms && *ms) {

@@ -75,7 +75,7 @@ static void test_bad_numbers(void **state)
 	static const char *bad[] = {
 		"-p 1,,2", "-p x", "-p 1,", "-a -i 1O", "-a -t 0", "-a -x 101",
 		"-a -n -1", "-a -m", "-a extra", "-a --bogus", "-a -c --json",
-		"-K -a", "-K -F", "-b -a -i 5", "-b -a -o f", "--vmcore x -a",
+		"-K -a", "-K -F", "-b -a -i 5", "-b -a -o f", "--vmlinux x -a",
 	};
 	struct ks_options o;
 	char err[256];

@@ -105,6 +105,35 @@ else
 	echo "note: no crash or no kstack.so; not compared with the crash extension"
 fi
 
+# The dump alone (kallsyms from VMCOREINFO, BTF and ORC from memory) must
+# print the same bytes as with the debug vmlinux, for every view.
+for opts in "-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H" "-K" "-F" "-K -v" "-F -v"; do
+	# shellcheck disable=SC2086 # the options are words
+	TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" $opts \
+		>"$tmp/with.txt" 2>"$tmp/with.err"
+	rc_with=$?
+	# shellcheck disable=SC2086
+	TZ=UTC "$kstack" --vmcore "$dir/vmcore" $opts >"$tmp/alone.txt" 2>"$tmp/alone.err"
+	rc_alone=$?
+	if [ "$rc_with" -ne "$rc_alone" ]; then
+		fail "kstack --vmcore $opts: exit $rc_alone without --vmlinux, $rc_with with it:" \
+			"$(head -c 300 "$tmp/alone.err")"
+	elif cmp -s "$tmp/with.txt" "$tmp/alone.txt" &&
+		{ [ -s "$tmp/alone.txt" ] || cmp -s "$tmp/with.err" "$tmp/alone.err"; }; then
+		pass "kstack --vmcore $opts without --vmlinux: the same bytes as with it" \
+			"($(wc -l <"$tmp/alone.txt") lines, exit $rc_alone)"
+	else
+		fail "kstack --vmcore $opts without --vmlinux differs from the run with it:"
+		diff "$tmp/with.txt" "$tmp/alone.txt" | head -n 10 | sed 's/^/  | /'
+	fi
+done
+if TZ=UTC "$kstack" --vmcore "$dir/vmcore" -p 1 -v 2>&1 >/dev/null |
+	grep -q 'symbols (kallsyms in the dump), BTF from the dump'"'"'s memory'; then
+	pass "-v says the symbols and types came from the dump itself"
+else
+	fail "-v does not say where the symbols and types came from"
+fi
+
 # -K / -F: the kernel-format lines (before "== summary") must be the
 # guest's own kprobes/list and enabled_functions.
 hooks() {

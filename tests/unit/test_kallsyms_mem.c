@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vmlinux symbols decoded from kallsyms tables in memory, built here the
+ * way scripts/kallsyms.c lays them out: a token table with one
+ * multi-character token, a "big" symbol whose length takes two bytes, the
+ * three address encodings (absolute per-CPU with negative offsets, plain
+ * base-relative, absolute addresses), aliases, and the bounds of the image.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_target.h"
+#include "kallsyms_mem.h"
+
+#define BASE		0xffffffff81000000ull	/* kallsyms_relative_base */
+#define TABLES		0xffffffff82800000ull
+#define NAMES		(TABLES + 0x0000)
+#define NUM		(TABLES + 0x8000)
+#define TOK_TABLE	(TABLES + 0x9000)
+#define TOK_INDEX	(TABLES + 0xa000)
+#define OFFSETS		(TABLES + 0xb000)
+#define REL_BASE	(TABLES + 0xc000)
+#define ADDRESSES	(TABLES + 0xd000)
+#define TOK_SYS		0x01			/* token 1 is "sys_" */
+
+struct ksym {
+	const char *name;	/* the type letter first, as kallsyms stores it */
+	uint64_t addr;
+};
+
+static char big_name[140];
+
+/* kallsyms order: by address, aliases in the order the kernel lists them */
+static const struct ksym syms[] = {
+	{ "Dfixed_percpu_data", 0x0 },		/* per-CPU: absolute */
+	{ "T_stext", BASE },
+	{ "Tsys_read", BASE + 0x1000 },
+	{ "talias_one", BASE + 0x2000 },
+	{ "Talias_two", BASE + 0x2000 },
+	{ "tdup", BASE + 0x2800 },
+	{ NULL, BASE + 0x3000 },		/* big_name */
+	{ "T_etext", BASE + 0x4000 },
+	{ "Ddup", BASE + 0x1000000 },
+	{ "ddata_obj", BASE + 0x1000100 },
+	{ "B_end", BASE + 0x2000000 },
+};
+#define NR_SYMS	(sizeof(syms) / sizeof(syms[0]))
+
+static const char *sym_name(size_t i)
+{
+	return syms[i].name ? syms[i].name : big_name;
+}
+
+/* One entry of kallsyms_names: "sys_" becomes one token, the rest bytes. */
+static size_t encode(const char *name, uint8_t *out)
+{
+	uint8_t tok[256];
+	size_t n = 0, len = 0;
+
+	for (const char *p = name; *p;) {
+		if (!strncmp(p, "sys_", 4)) {
+			tok[n++] = TOK_SYS;
+			p += 4;
+		} else {
+			tok[n++] = (uint8_t)*p++;
+		}
+	}
+	if (n >= 0x80) {
+		out[len++] = (uint8_t)(0x80 | (n & 0x7f));
+		out[len++] = (uint8_t)(n >> 7);
+	} else {
+		out[len++] = (uint8_t)n;
+	}
+	memcpy(out + len, tok, n);
+	return len + n;
+}
+
+/* Tokens: byte b stands for itself, except token 1, which is "sys_". */
+static void add_tokens(struct ks_fake *f)
+{
+	char table[1024];
+	uint16_t index[256];
+	size_t off = 0;
+
+	for (int i = 0; i < 256; i++) {
+		index[i] = (uint16_t)off;
+		if (i == TOK_SYS) {
+			memcpy(table + off, "sys_", 5);
+			off += 5;
+		} else {
+			table[off++] = (char)(i ? i : '?');
+			table[off++] = '\0';
+		}
+	}
+	ks_fake_add_memory(f, TOK_TABLE, table, off);
+	ks_fake_add_memory(f, TOK_INDEX, index, sizeof(index));
+}
+
+enum encoding { ABS_PERCPU, RELATIVE, ABSOLUTE };
+
+static struct ks_fake *image(enum encoding enc, struct ks_kallsyms_mem_addrs *a)
+{
+	struct ks_fake *f = ks_fake_create();
+	uint8_t names[4096];
+	int32_t offs[NR_SYMS];
+	uint64_t addrs[NR_SYMS], base = BASE;
+	size_t len = 0, first = enc == RELATIVE ? 1 : 0;
+	uint32_t num = (uint32_t)(NR_SYMS - first);
+
+	memset(big_name, 'x', sizeof(big_name) - 1);
+	big_name[0] = 'T';
+	for (size_t i = first; i < NR_SYMS; i++) {
+		uint64_t addr = syms[i].addr;
+
+		len += encode(sym_name(i), names + len);
+		addrs[i - first] = addr;
+		if (enc == ABS_PERCPU)
+			offs[i - first] = addr < BASE ? (int32_t)addr
+						      : (int32_t)(int64_t)(BASE - 1 - addr);
+		else
+			offs[i - first] = (int32_t)(uint32_t)(addr - BASE);
+	}
+	ks_fake_add_memory(f, NAMES, names, len);
+	ks_fake_add_memory(f, NUM, &num, sizeof(num));
+	add_tokens(f);
+	memset(a, 0, sizeof(*a));
+	a->names = NAMES;
+	a->num_syms = NUM;
+	a->token_table = TOK_TABLE;
+	a->token_index = TOK_INDEX;
+	a->stext = BASE;
+	if (enc == ABSOLUTE) {
+		ks_fake_add_memory(f, ADDRESSES, addrs, num * sizeof(addrs[0]));
+		a->addresses = ADDRESSES;
+		return f;
+	}
+	ks_fake_add_memory(f, OFFSETS, offs, num * sizeof(offs[0]));
+	ks_fake_add_memory(f, REL_BASE, &base, sizeof(base));
+	a->offsets = OFFSETS;
+	a->relative_base = REL_BASE;
+	return f;
+}
+
+static struct ks_kallsyms_mem *load(struct ks_fake *f,
+				    const struct ks_kallsyms_mem_addrs *a)
+{
+	struct ks_kallsyms_mem *ks = NULL;
+	struct ks_target t;
+
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_kallsyms_mem_load(&t, a, &ks), 0);
+	return ks;
+}
+
+static void expect(const struct ks_kallsyms_mem *ks, uint64_t addr,
+		   const char *name, uint64_t start, uint64_t size)
+{
+	struct ks_sym s;
+
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, addr, &s), 0);
+	assert_string_equal(s.name, name);
+	assert_int_equal(s.addr, start);
+	assert_int_equal(s.size, size);
+	assert_null(s.module);
+}
+
+/* What every encoding must give for the kernel image. */
+static void check_image(const struct ks_kallsyms_mem *ks)
+{
+	struct ks_sym s;
+	uint64_t addr;
+
+	expect(ks, BASE + 0x1095, "sys_read", BASE + 0x1000, 0x1000);
+	/* the first alias as listed, sized to the next higher address */
+	expect(ks, BASE + 0x2000, "alias_one", BASE + 0x2000, 0x800);
+	expect(ks, BASE + 0x3fff, big_name + 1, BASE + 0x3000, 0x1000);
+	assert_int_equal(strlen(big_name + 1), 138);
+	/* KALLSYMS_ALL: data up to _end, the last one sized to _end */
+	expect(ks, BASE + 0x1000180, "data_obj", BASE + 0x1000100, 0xffff00);
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, BASE + 0x2000000, &s), -ENOENT);
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, BASE - 1, &s), -ENOENT);
+	assert_int_equal(ks_kallsyms_mem_addr(ks, "alias_two", &addr), 0);
+	assert_int_equal(addr, BASE + 0x2000);
+	/* a global wins over a local of the same name */
+	assert_int_equal(ks_kallsyms_mem_addr(ks, "dup", &addr), 0);
+	assert_int_equal(addr, BASE + 0x1000000);
+	assert_int_equal(ks_kallsyms_mem_addr(ks, "nothing", &addr), -ENOENT);
+}
+
+static void test_absolute_percpu(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image(ABS_PERCPU, &a);
+	struct ks_kallsyms_mem *ks = load(f, &a);
+	struct ks_sym s;
+	uint64_t addr;
+
+	(void)state;
+	assert_int_equal(ks_kallsyms_mem_count(ks), NR_SYMS);
+	check_image(ks);
+	/* per-CPU symbols keep their absolute offsets and name no text */
+	assert_int_equal(ks_kallsyms_mem_addr(ks, "fixed_percpu_data", &addr), 0);
+	assert_int_equal(addr, 0);
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, 0x10, &s), -ENOENT);
+	ks_kallsyms_mem_free(ks);
+	ks_fake_destroy(f);
+}
+
+static void test_relative(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image(RELATIVE, &a);
+	struct ks_kallsyms_mem *ks = load(f, &a);
+
+	(void)state;
+	assert_int_equal(ks_kallsyms_mem_count(ks), NR_SYMS - 1);
+	check_image(ks);
+	ks_kallsyms_mem_free(ks);
+	ks_fake_destroy(f);
+}
+
+static void test_absolute_addresses(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image(ABSOLUTE, &a);
+	struct ks_kallsyms_mem *ks = load(f, &a);
+
+	(void)state;
+	check_image(ks);
+	ks_kallsyms_mem_free(ks);
+	ks_fake_destroy(f);
+}
+
+/* What is missing or wrong is refused, never decoded into wrong names. */
+static void test_refused(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image(ABS_PERCPU, &a);
+	struct ks_kallsyms_mem *ks = NULL;
+	struct ks_target t;
+	uint32_t huge = 0xffffffff;
+
+	(void)state;
+	ks_fake_target(f, &t);
+	a.stext = BASE + 0x10;		/* _stext is not where VMCOREINFO says */
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	a.stext = BASE;
+	a.token_index = 0;		/* a kernel before 6.0: no table listed */
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -ENOENT);
+	a.token_index = TOK_INDEX;
+	a.names = 0xdead000000;		/* a table the dump does not hold */
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EFAULT);
+	a.names = NAMES;
+	ks_fake_write(f, NUM, &huge, sizeof(huge));
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	assert_null(ks);
+	ks_fake_destroy(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_absolute_percpu),
+		cmocka_unit_test(test_relative),
+		cmocka_unit_test(test_absolute_addresses),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
