@@ -4,7 +4,7 @@
 # Only what is missing is installed, so a ready machine pays one dpkg query.
 set -eu
 pkgs="gcc make pkg-config zlib1g-dev libcmocka-dev libkdumpfile-dev crash
-busybox-static qemu-system-x86 socat cpio xz-utils python3-drgn kexec-tools
+busybox-static qemu-system-x86 socat cpio xz-utils zstd python3-drgn kexec-tools
 makedumpfile time"
 missing=""
 for p in $pkgs; do

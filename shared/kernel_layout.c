@@ -197,6 +197,8 @@ static void optional_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	l->worker_desc = field(t, "worker", "desc");
 	l->worker_current_work = field(t, "worker", "current_work");
 	l->worker_pool = field(t, "worker", "pool");
+	l->worker_rescue_wq = field(t, "worker", "rescue_wq");
+	l->wq_name = field(t, "workqueue_struct", "name");
 	l->css_set_dfl_cgrp = field(t, "css_set", "dfl_cgrp");
 	l->cgroup_kn = field(t, "cgroup", "kn");
 	l->kn_parent = field(t, "kernfs_node", "parent");

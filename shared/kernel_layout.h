@@ -60,6 +60,7 @@ struct ks_kernel_layout {
 	/* proc_task_name(): kworker and long kthread names (optional) */
 	struct ks_field kthread_full_name, kthread_data;
 	struct ks_field worker_desc, worker_current_work, worker_pool;
+	struct ks_field worker_rescue_wq, wq_name;	/* rescuers' names */
 
 	/* cgroup v2 path (optional) */
 	struct ks_field css_set_dfl_cgrp, cgroup_kn, kn_parent, kn_name;

@@ -342,6 +342,29 @@ static void read_kstr(const struct ks_target *t, uint64_t addr, char *buf,
  * workqueue worker's comm with "+desc" or "-desc" (wq_worker_comm()), a
  * kernel thread's full name (get_kthread_comm()), else the comm.
  */
+/*
+ * format_worker_id() (6.10+) names a rescuer "kworker/R-" and its
+ * workqueue's whole name, of which the comm holds only the first 15
+ * bytes; older kernels name rescuers after the workqueue alone, so the
+ * prefix in the comm is what tells that the longer name is printed.
+ */
+static void rescuer_name(struct walk *w, uint64_t worker, struct ks_task *t)
+{
+	static const char prefix[] = "kworker/R-";
+	const struct ks_kernel_layout *l = &w->k->l;
+	const size_t plen = sizeof(prefix) - 1;
+	uint64_t wq;
+
+	if (strncmp(t->comm, prefix, plen) ||
+	    !ks_field_ok(&l->worker_rescue_wq) || !ks_field_ok(&l->wq_name) ||
+	    ks_read_u64(w->k->t, worker + (uint64_t)l->worker_rescue_wq.off, &wq) ||
+	    !wq)
+		return;
+	read_kstr(w->k->t, wq + (uint64_t)l->wq_name.off, t->comm + plen,
+		  (size_t)l->wq_name.size + 1 < TCOMM_LEN - plen ?
+			  (size_t)l->wq_name.size + 1 : TCOMM_LEN - plen);
+}
+
 static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
@@ -367,9 +390,12 @@ static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
 		read_kstr(tg, name, t->comm, TCOMM_LEN);
 		return;
 	}
-	if (!ks_field_ok(&l->kthread_data) || !ks_field_ok(&l->worker_desc) ||
+	if (!ks_field_ok(&l->kthread_data) ||
+	    ks_read_u64(tg, kthread + (uint64_t)l->kthread_data.off, &worker))
+		return;
+	rescuer_name(w, worker, t);
+	if (!ks_field_ok(&l->worker_desc) ||
 	    !ks_field_ok(&l->worker_pool) || !ks_field_ok(&l->worker_current_work) ||
-	    ks_read_u64(tg, kthread + (uint64_t)l->kthread_data.off, &worker) ||
 	    ks_read_u64(tg, worker + (uint64_t)l->worker_pool.off, &pool) || !pool ||
 	    ks_read_u64(tg, worker + (uint64_t)l->worker_current_work.off, &cur))
 		return;

@@ -136,6 +136,8 @@ static void layout(struct env *e)
 	member(e, "worker", "current_work", 0x8, 8);
 	member(e, "worker", "pool", 0x10, 8);
 	member(e, "worker", "desc", 0x20, 24);
+	member(e, "worker", "rescue_wq", 0x38, 8);
+	member(e, "workqueue_struct", "name", 0x10, 32);
 	member(e, "css_set", "dfl_cgrp", 0x18, 8);
 	member(e, "cgroup", "kn", 0x8, 8);
 	member(e, "kernfs_node", "parent", 0x10, 8);
@@ -403,6 +405,33 @@ static void test_processes(void **state)
 	ks_sample_release(&s);
 }
 
+/*
+ * 6.10+ format_worker_id(): a rescuer's comm holds the first 15 bytes of
+ * "kworker/R-" and its workqueue's name; /proc prints the whole name.
+ */
+static void test_rescuer_name(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+	uint64_t wq = KTHREADS + 0x400;
+	char comm[16] = "kworker/R-kvfre";
+
+	put(e, TASK(KW) + T_COMM, comm, sizeof(comm));
+	put64(e, KTHREADS + 0x100 + 0x38, wq);
+	put(e, wq + 0x10, "kvfree_rcu_reclaim", 19);
+	assert_int_equal(sample(e, "-p 4", &s, &st), 0);
+	assert_string_equal(find(&s, 4)->cmd,
+			    "kworker/R-kvfree_rcu_reclaim-events_power");
+	ks_sample_release(&s);
+	/* a 6.1 rescuer is named after its workqueue alone: left as it is */
+	strcpy(comm, "kblockd");
+	put(e, TASK(KW) + T_COMM, comm, sizeof(comm));
+	assert_int_equal(sample(e, "-p 4", &s, &st), 0);
+	assert_string_equal(find(&s, 4)->cmd, "kblockd-events_power");
+	ks_sample_release(&s);
+}
+
 static void test_threads(void **state)
 {
 	static const int order[] = { 1, 2, 3, 5, 6, 4, 7, 8 };
@@ -664,6 +693,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rescuer_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pids_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_states_select, setup, teardown),
