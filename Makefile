@@ -41,7 +41,7 @@ STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install deps clean vmcore \
-	vmcore-hooks
+	vmcore-hooks vmcore-612 vmcore-612-hooks
 
 all: live extension
 
@@ -88,8 +88,9 @@ tests: $(UNIT_BIN)
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) all static
-	$(MAKE) vmcore vmcore-hooks
-	KSTACK_EXTRA_VMCORE_DIRS=cache/vmcores/hooks tests/run-all.sh build/san
+	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks
+	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks" \
+		tests/run-all.sh build/san
 
 check-unit:
 	$(MAKE) BUILD=build/san SAN=1 all tests
@@ -116,6 +117,14 @@ vmcore: static
 # kprobes, kretprobes, ftrace ops and the kshook test module (issue 5)
 vmcore-hooks: static
 	vmcores/make-vmcore default hooks cache/vmcores/hooks
+
+# Linux 6.12 (Debian 13's LTS, shipped for Debian 12 as +deb12): crash
+# 8.0.2 cannot open these, kstack --vmcore must.
+vmcore-612: static
+	vmcores/make-vmcore 6.12 basic cache/vmcores/612-basic
+
+vmcore-612-hooks: static
+	vmcores/make-vmcore 6.12 hooks cache/vmcores/612-hooks
 
 install: all
 	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(PREFIX)/bin/kstack

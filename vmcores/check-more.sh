@@ -1,33 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# make check-more: the vmcore tests against a second kernel flavour. The
-# basic scenario on the generic (or rt) kernel exercises a different config,
-# module set and struct layout than the cloud kernel `make check` uses.
+# make check-more: the vmcore tests against more kernels than `make check`
+# reads: other flavours exercise other configs, module sets and layouts.
+# By default the 6.1 generic kernel, the 6.12 PREEMPT_RT kernel, and the
+# 6.12 cloud kernel through the real kdump path (it has no qemu_fw_cfg, so
+# makedumpfile's VMCOREINFO is the only one it can have).
 #
-# KSTACK_MORE_FLAVOUR  generic (default), rt, or any make-vmcore KERNEL_PACKAGE
-# KSTACK_MORE_DIR      output folder (default cache/vmcores/basic-<flavour>)
+# KSTACK_MORE        "FLAVOUR:SCENARIO ..." (default "generic:basic
+#                    6.12-rt:basic 6.12-cloud:kdump"); FLAVOUR is any
+#                    make-vmcore KERNEL_PACKAGE
+# KSTACK_MORE_FLAVOUR  one flavour with the basic scenario (the old knob)
+# KSTACK_MORE_DIR    the output folder when one pair is asked for
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-flavour=${KSTACK_MORE_FLAVOUR:-generic}
-out=${KSTACK_MORE_DIR:-$top/cache/vmcores/basic-$flavour}
+if [ -n "${KSTACK_MORE_FLAVOUR:-}" ]; then
+	pairs="$KSTACK_MORE_FLAVOUR:basic"
+else
+	pairs=${KSTACK_MORE:-"generic:basic 6.12-rt:basic 6.12-cloud:kdump"}
+fi
 
 # The guest's live capture needs the static tool; a missing one only costs
 # kstack-a.txt, which the tests report as a SKIP.
 make -s -C "$top" static >/dev/null 2>&1 ||
-	echo "check-more: make static failed; the vmcore is made without the live tool" >&2
-"$top/vmcores/make-vmcore" "$flavour" basic "$out"
+	echo "check-more: make static failed; the vmcores are made without the live tool" >&2
 
 failed=0
 ran=0
-for t in "$top"/tests/vmcore/*.sh; do
-	[ -x "$t" ] || continue
-	echo "=== $(basename "$t") on $out"
-	ran=$((ran + 1))
-	if ! KSTACK_VMCORE_DIR=$out "$t"; then
+for pair in $pairs; do
+	flavour=${pair%%:*}
+	scenario=${pair#*:}
+	out=${KSTACK_MORE_DIR:-$top/cache/vmcores/$scenario-$flavour}
+	if ! "$top/vmcores/make-vmcore" "$flavour" "$scenario" "$out"; then
+		echo "check-more: cannot make the $scenario vmcore of $flavour"
 		failed=$((failed + 1))
+		continue
 	fi
+	for t in "$top"/tests/vmcore/*.sh; do
+		[ -x "$t" ] || continue
+		echo "=== $(basename "$t") on $out"
+		ran=$((ran + 1))
+		if ! KSTACK_VMCORE_DIR=$out "$t"; then
+			failed=$((failed + 1))
+		fi
+	done
 done
-echo "check-more: $((ran - failed)) of $ran vmcore test scripts passed on $flavour"
+echo "check-more: $((ran - failed)) of $ran vmcore test scripts passed ($pairs)"
 [ "$failed" -eq 0 ]

@@ -13,6 +13,8 @@ dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 so=${KSTACK_SO:-$top/build/kstack.so}
 # shellcheck source=tests/lib/check.sh
 . "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
 
 if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
 	echo "SKIP: no vmcore"
@@ -49,6 +51,7 @@ section() {
 		grep -v ': shared object loaded$'
 }
 for s in K F KV FV; do section "$s" >"$tmp/$s"; done
+crash_refused "$tmp/out" "$dir" && finish
 
 # An ASan build of the extension cannot load into crash (the runtime must
 # come first): that is the build's limit, not a failure of the command.

@@ -17,6 +17,8 @@ dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 kstack=${KSTACK:-$top/build/kstack}
 # shellcheck source=tests/lib/check.sh
 . "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
 
 if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ] || [ ! -s "$dir/live/kstack-a.txt" ]; then
 	echo "SKIP: no vmcore in $dir"
@@ -79,7 +81,9 @@ if command -v crash >/dev/null && [ -s "$so" ]; then
 	} >"$tmp/cmds"
 	TZ=UTC timeout 600 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" \
 		</dev/null >"$tmp/crash.out" 2>&1
-	if grep -q 'ASan runtime does not come first' "$tmp/crash.out"; then
+	if crash_refused "$tmp/crash.out" "$dir"; then
+		:
+	elif grep -q 'ASan runtime does not come first' "$tmp/crash.out"; then
 		echo "SKIP: $so is an ASan build, which crash cannot load"
 	elif [ ! -s "$tmp/crash.0" ]; then
 		fail "crash's kstack -a -H printed nothing:"
