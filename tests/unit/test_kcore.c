@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc/kcore read as fs/proc/kcore.c writes it, on a file made here: an
+ * ELF64 core with a PT_NOTE (a CORE note, then VMCOREINFO) and two PT_LOAD
+ * segments of kernel virtual memory that a read may span.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "kcore.h"
+
+#define TEXT	0xffffffff81000000ull
+#define DMAP	0xffff888000000000ull
+
+static const char info[] =
+	"OSRELEASE=6.1.0-56-cloud-amd64\nSYMBOL(_stext)=ffffffff81000000\n"
+	"KERNELOFFSET=0\n";
+
+static void put_note(FILE *f, const char *name, const void *desc, size_t len)
+{
+	Elf64_Nhdr nh = { strlen(name) + 1, len, 0 };
+	static const char pad[4];
+
+	fwrite(&nh, sizeof(nh), 1, f);
+	fwrite(name, nh.n_namesz, 1, f);
+	fwrite(pad, (4 - nh.n_namesz % 4) % 4, 1, f);
+	fwrite(desc, len, 1, f);
+	fwrite(pad, (4 - len % 4) % 4, 1, f);
+}
+
+/* Writes the file; returns its path in buf. */
+static void make_kcore(char *path, size_t len)
+{
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Phdr ph[3] = { { 0 } };
+	char prstatus[16] = "regs";
+	uint8_t text[0x100], dmap[0x100];
+	long notes, data;
+	int fd;
+	FILE *f;
+
+	snprintf(path, len, "/tmp/kstack-test-kcore.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w+");
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_type = ET_CORE;
+	eh.e_phoff = sizeof(eh);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = 3;
+	fwrite(&eh, sizeof(eh), 1, f);
+	fwrite(ph, sizeof(ph), 1, f);
+	notes = ftell(f);
+	put_note(f, "CORE", prstatus, sizeof(prstatus));
+	put_note(f, "VMCOREINFO", info, sizeof(info) - 1);
+	data = ftell(f);
+	for (int i = 0; i < 0x100; i++) {
+		text[i] = (uint8_t)i;
+		dmap[i] = (uint8_t)(0xff - i);
+	}
+	fwrite(text, sizeof(text), 1, f);
+	fwrite(dmap, sizeof(dmap), 1, f);
+	ph[0] = (Elf64_Phdr){ .p_type = PT_NOTE, .p_offset = (uint64_t)notes,
+			      .p_filesz = (uint64_t)(data - notes) };
+	/* the text ends where the direct map begins: one read may span both */
+	ph[1] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = (uint64_t)data,
+			      .p_vaddr = TEXT, .p_filesz = 0x100, .p_memsz = 0x100 };
+	ph[2] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = (uint64_t)data + 0x100,
+			      .p_vaddr = TEXT + 0x100, .p_filesz = 0x100,
+			      .p_memsz = 0x100 };
+	fseek(f, sizeof(eh), SEEK_SET);
+	fwrite(ph, sizeof(ph), 1, f);
+	fclose(f);
+}
+
+static void test_read(void **state)
+{
+	struct ks_kcore *kc;
+	char path[64];
+	uint8_t buf[0x20];
+
+	(void)state;
+	make_kcore(path, sizeof(path));
+	assert_int_equal(ks_kcore_open(path, &kc), 0);
+	assert_int_equal(ks_kcore_read(kc, TEXT + 0x10, buf, 4), 0);
+	assert_int_equal(buf[0], 0x10);
+	assert_int_equal(buf[3], 0x13);
+	/* across the two segments */
+	assert_int_equal(ks_kcore_read(kc, TEXT + 0xf0, buf, 0x20), 0);
+	assert_int_equal(buf[0], 0xf0);
+	assert_int_equal(buf[0x10], 0xff);
+	assert_int_equal(ks_kcore_read(kc, TEXT + 0x1f0, buf, 0x20), -EFAULT);
+	assert_int_equal(ks_kcore_read(kc, DMAP, buf, 1), -EFAULT);
+	assert_int_equal(strncmp(ks_kcore_vmcoreinfo(kc, "SYMBOL(_stext)"),
+				 "ffffffff81000000\n", 17), 0);
+	assert_int_equal(strncmp(ks_kcore_vmcoreinfo(kc, "OSRELEASE"),
+				 "6.1.0-56-cloud-amd64\n", 21), 0);
+	assert_null(ks_kcore_vmcoreinfo(kc, "SYMBOL(_st"));
+	assert_null(ks_kcore_vmcoreinfo(kc, "NUMBER(phys_base)"));
+	ks_kcore_close(kc);
+	unlink(path);
+}
+
+static void test_refused(void **state)
+{
+	struct ks_kcore *kc;
+	char path[] = "/tmp/kstack-test-notcore.XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "not an ELF core file at all, sorry\n", 35), 35);
+	close(fd);
+	assert_int_equal(ks_kcore_open(path, &kc), -ENOEXEC);
+	unlink(path);
+	assert_int_equal(ks_kcore_open("/nonexistent/kcore", &kc), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
