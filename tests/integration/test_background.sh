@@ -394,8 +394,10 @@ rm "$d/$name"
 kpid=$!
 children+=("$kpid")
 check "symlink: samples appear" wait_until 10 has_one
-mv "$d/$name" "$tmp/moved"
-ln -s "$tmp/target" "$d/$name"
+# Planted by rename, as an attacker would: the running kstack may write a
+# new log between a mv and an ln, and ln would then find the name taken.
+ln -s "$tmp/target" "$tmp/planted"
+mv -Tf "$tmp/planted" "$d/$name"
 sleep 1
 check "symlink planted: target untouched" [ "$(cat "$tmp/target")" = precious ]
 n=$(grep -c "ERROR - writing $d/$name: Too many levels of symbolic links" "$tmp/link2.log" || true)
