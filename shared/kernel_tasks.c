@@ -732,6 +732,9 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 	if (!k->orc)
 		report(&w, "no ORC unwind tables in this kernel (%s): every stack is empty",
 		       strerror(-k->orc_err));
+	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
+		report(&w, "%s", k->orc->problems[i]);
+	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
 	w.threads = opts->threads || opts->nr_pids;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
