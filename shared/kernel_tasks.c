@@ -741,7 +741,8 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 			"the task list (init_task.tasks)", process_node, NULL);
 	if (ret)
 		goto out;
-	qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
+	if (w.nr)	/* w.e is NULL for an empty list: qsort() wants a pointer */
+		qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
 	ret = ks_select_pids_only(opts) ? emit_pids(&w) : emit_all(&w);
 out:
 	free(w.cmd_buf);

@@ -523,6 +523,26 @@ static void test_list_broken(void **state)
 	ks_sample_release(&s);
 }
 
+/* No task at all: an empty list, or one broken at init_task. */
+static void test_list_empty(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	put64(e, TASK(INIT) + T_TASKS, TASK(INIT) + T_TASKS);
+	assert_int_equal(sample(e, "-a -H", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	assert_int_equal(st.nr_list_errors, 0);
+	ks_sample_release(&s);
+	put64(e, TASK(INIT) + T_TASKS, 0);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	assert_int_equal(st.nr_list_errors, 1);
+	assert_non_null(strstr(e->msgs, "the task list (init_task.tasks) breaks off"));
+	ks_sample_release(&s);
+}
+
 static void test_unreadable_task(void **state)
 {
 	static const int order[] = { 1, 2, 3, 4, 8 };
@@ -699,6 +719,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_states_select, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_broken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
