@@ -490,8 +490,12 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 	/* where kretprobes and the graph tracer keep the return addresses they replaced */
 	st.task = task;
 	/* try_get_task_stack(): a dead task's stack is already freed. */
-	if (ks_field_ok(&l->stack_refcount) && !ks_field_get(tb, &l->stack_refcount))
+	if (ks_field_ok(&l->stack_refcount) && !ks_field_get(tb, &l->stack_refcount)) {
 		st.stack_base = 0;
+	} else if (!st.stack_base && ks_field_ok(&l->stack_refcount)) {
+		snprintf(buf, sizeof(buf), "task->stack is NULL, yet the stack is not freed");
+		goto unusual;
+	}
 	if (st.stack_base && ks_field_ok(&l->on_cpu) && ks_field_get(tb, &l->on_cpu)) {
 		t->running = true;
 		w->st->nr_on_cpu++;
@@ -499,7 +503,7 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 		if (cpu < 0 || tg->ops->cpu_regs(tg->ctx, cpu, &st.regs)) {
 			snprintf(buf, sizeof(buf),
 				 "on CPU %d; its registers are not in the image", cpu);
-			goto empty;
+			goto unusual;
 		}
 		if (st.regs.ip < KERNEL_HALF) {
 			snprintf(buf, sizeof(buf), "in user mode on CPU %d", cpu);
@@ -517,10 +521,14 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 		return ret;
 	if (note && st.stack_base) {
 		w->st->nr_stack_notes++;
-		report(w, "PID %d: the stack ends early: %s", t->pid, note);
+		report(w, "PID %d: %s: %s", t->pid,
+		       *t->stack ? "the stack ends early" : "no stack", note);
 		t->note = strdup(note);
 	}
 	return 0;
+unusual:	/* an empty stack the kernel would not have printed empty */
+	w->st->nr_stack_notes++;
+	report(w, "PID %d: no stack: %s", t->pid, buf);
 empty:
 	t->stack = strdup("");
 	t->note = strdup(buf);

@@ -587,6 +587,26 @@ static void test_on_cpu(void **state)
 	ks_sample_release(&s);
 }
 
+/* A NULL task->stack while the stack is not freed is no exited task. */
+static void test_stack_null(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	put64(e, TASK(P1) + T_STACK, 0);
+	assert_int_equal(sample(e, "-p 1,8", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 2);
+	assert_string_equal(s.tasks[0].stack, "");
+	assert_string_equal(s.tasks[0].note,
+			    "task->stack is NULL, yet the stack is not freed");
+	assert_non_null(strstr(e->msgs, "PID 1: no stack: task->stack is NULL"));
+	assert_int_equal(st.nr_stack_notes, 1);
+	/* the zombie's stack is freed (stack_refcount 0): nothing to say */
+	assert_null(strstr(e->msgs, "PID 8"));
+	ks_sample_release(&s);
+}
+
 static void test_missing_member(void **state)
 {
 	struct ks_fake *f = ks_fake_create();
@@ -724,6 +744,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stack_null, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_state_letters),

@@ -912,6 +912,31 @@ static void test_on_cpu(void **state)
 }
 
 /* A zombie's stack is freed: an empty trace, which is no failure. */
+/*
+ * An empty stack the kernel would not print empty says why: a blocked
+ * task always shows its syscall or kthread frames at least.
+ */
+static void test_empty_has_note(void **state)
+{
+	struct fixture *fx = *state;
+	const char *note = NULL;
+	char *text;
+
+	/* thread.sp at the bottom of the stack: no frame there, only zeros */
+	text = walk(fx, STACK, &note);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "thread.sp"));
+	free(text);
+	/* a saved return address that is a kernel address but no text */
+	ks_fake_write_u64(fx->f, STACK + 0x1000 + 48, 0xffff888012345678ULL);
+	note = NULL;
+	text = walk(fx, STACK + 0x1000, &note);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	free(text);
+}
+
 static void test_no_stack(void **state)
 {
 	struct fixture *fx = *state;
@@ -1399,6 +1424,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_stack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_has_note, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_stack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rethook_recovered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rethook_running, setup, teardown),
