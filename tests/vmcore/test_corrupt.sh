@@ -128,6 +128,15 @@ print('%s: 50%%: %d tasks print the intact stack, %d have none and say why%s'
 sys.exit(0 if ok else 1)
 PY
 	if [ $? -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	# without -v: a count and where to look
+	if run "$tmp/v50" v50q -a -H; then
+		if grep -q 'stacks\? could not be unwound to the end (-v says which)' "$tmp/v50q.err"; then
+			pass "50% without -v: $(grep -m1 'could not be unwound' "$tmp/v50q.err")"
+		else
+			fail "50% without -v: no count of the stacks that could not be unwound"
+			sed 's/^/  | /' "$tmp/v50q.err" | head -n 5
+		fi
+	fi
 fi
 
 if cut_copy 10 "$tmp/v10" && run "$tmp/v10" v10 -a; then
