@@ -355,11 +355,14 @@ static int module_head(const struct ks_target *t, uint64_t mod,
 		snprintf(why, len, "its memory ranges cannot be read");
 		return ret;
 	}
-	for (i = 0; i < m->nr_all; i++) {
-		if (!range_sane(&m->all[i])) {
+	for (i = 0; i < m->nr_all + 2; i++) {
+		const struct ks_range *r = i < m->nr_all ? &m->all[i] :
+						       &m->text[i - m->nr_all];
+
+		if (!range_sane(r)) {
 			snprintf(why, len, "its memory range %#llx-%#llx is "
-				 "no module's", (unsigned long long)m->all[i].start,
-				 (unsigned long long)m->all[i].end);
+				 "no module's", (unsigned long long)r->start,
+				 (unsigned long long)r->end);
 			return -EINVAL;
 		}
 	}

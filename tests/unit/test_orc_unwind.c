@@ -481,6 +481,19 @@ static void test_broken_modules(void **state)
 	ks_orc_free(orc);
 	ks_fake_write(fx->f, MOD_STRUCT + M_ARCH, &n, 4);
 
+	/* a text size no module has: left out, not taken as text */
+	huge = 0xfffff000;
+	ks_fake_write(fx->f, MOD_STRUCT + M_CORE + 12, &huge, 4);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 1);
+	assert_string_equal(orc->mods[0].name, "noorc");
+	expect_problem(orc, "module at 0xffff888000100000: its memory range");
+	assert_false(ks_orc_kernel_text(orc, MOD_TEXT + 0x10000000));
+	ks_orc_free(orc);
+	n = 0x1000;
+	ks_fake_write(fx->f, MOD_STRUCT + M_CORE + 12, &n, 4);
+	n = 2;
+
 	/* a table pointer into memory the image lacks */
 	ks_fake_write_u64(fx->f, MOD_STRUCT + M_ARCH + 8, MOD_TEXT + 0x1ff0);
 	orc = reload(fx);
