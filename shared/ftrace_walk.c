@@ -563,7 +563,7 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 {
 	uint64_t groups = kernel_count(pw->t, "ftrace_number_of_groups");
 	uint64_t pages = kernel_count(pw->t, "ftrace_number_of_pages");
-	struct ks_list_walk w = { .t = pw->t, .max = PAGES_MAX };
+	struct ks_list_state w = { .t = pw->t, .max = PAGES_MAX };
 	char msg[320];
 	int ret;
 

@@ -180,7 +180,7 @@ static int call_node(void *arg, uint64_t node)
 static int list_walk(struct walk *w, uint64_t head, const char *what,
 		     node_fn fn, void *ctx)
 {
-	struct ks_list_walk lw = { .t = w->k->t, .max = MAX_TASKS,
+	struct ks_list_state lw = { .t = w->k->t, .max = MAX_TASKS,
 				   .seen = &w->seen };
 	struct node_call call = { w, fn, ctx };
 	char msg[256];

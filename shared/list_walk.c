@@ -56,7 +56,7 @@ void ks_seen_release(struct ks_seen *s)
  * One step onto node: 1 when the walk must stop there (w->stop says
  * why), 0 after fn, or fn's negative value or -ENOMEM.
  */
-static int visit(struct ks_list_walk *w, struct ks_seen *seen, uint64_t node,
+static int visit(struct ks_list_state *w, struct ks_seen *seen, uint64_t node,
 		 ks_list_fn fn, void *arg)
 {
 	int ret;
@@ -84,7 +84,7 @@ static int visit(struct ks_list_walk *w, struct ks_seen *seen, uint64_t node,
 }
 
 /* Reads the next link at addr; 1 (stop) when it cannot be read. */
-static int next_of(struct ks_list_walk *w, uint64_t addr, uint64_t *next)
+static int next_of(struct ks_list_state *w, uint64_t addr, uint64_t *next)
 {
 	if (!ks_read_u64(w->t, addr, next))
 		return 0;
@@ -93,7 +93,7 @@ static int next_of(struct ks_list_walk *w, uint64_t addr, uint64_t *next)
 	return 1;
 }
 
-static void walk_init(struct ks_list_walk *w, uint64_t start)
+static void walk_init(struct ks_list_state *w, uint64_t start)
 {
 	w->stop = KS_LIST_END;
 	w->count = 0;
@@ -101,7 +101,7 @@ static void walk_init(struct ks_list_walk *w, uint64_t start)
 	w->bad = 0;
 }
 
-int ks_list_for_each(struct ks_list_walk *w, uint64_t head, ks_list_fn fn,
+int ks_list_for_each(struct ks_list_state *w, uint64_t head, ks_list_fn fn,
 		     void *arg)
 {
 	struct ks_seen own = { 0 }, *seen = w->seen ? w->seen : &own;
@@ -119,7 +119,7 @@ int ks_list_for_each(struct ks_list_walk *w, uint64_t head, ks_list_fn fn,
 	return ret < 0 ? ret : 0;
 }
 
-int ks_chain_for_each(struct ks_list_walk *w, uint64_t first, long next_off,
+int ks_chain_for_each(struct ks_list_state *w, uint64_t first, long next_off,
 		      ks_list_fn fn, void *arg)
 {
 	struct ks_seen own = { 0 }, *seen = w->seen ? w->seen : &own;
@@ -136,7 +136,7 @@ int ks_chain_for_each(struct ks_list_walk *w, uint64_t first, long next_off,
 	return ret < 0 ? ret : 0;
 }
 
-void ks_list_stop_text(const struct ks_list_walk *w, const char *what,
+void ks_list_stop_text(const struct ks_list_state *w, const char *what,
 		       char *buf, size_t len)
 {
 	unsigned long long last = w->last, bad = w->bad;

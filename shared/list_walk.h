@@ -36,7 +36,7 @@ enum ks_list_stop {
 	KS_LIST_BAD_LINK,	/* a link that is not a kernel address */
 };
 
-struct ks_list_walk {
+struct ks_list_state {
 	/* in */
 	const struct ks_target *t;
 	size_t max;		/* nodes at most */
@@ -61,21 +61,21 @@ typedef int (*ks_list_fn)(void *arg, uint64_t node);
  * Returns 0 with w->stop saying how it ended, or fn's negative value,
  * or -ENOMEM.
  */
-int ks_list_for_each(struct ks_list_walk *w, uint64_t head, ks_list_fn fn,
+int ks_list_for_each(struct ks_list_state *w, uint64_t head, ks_list_fn fn,
 		     void *arg);
 
 /*
  * A NULL-terminated chain: fn for first and each node after it, the next
  * one read at node + next_off.  Same returns as ks_list_for_each().
  */
-int ks_chain_for_each(struct ks_list_walk *w, uint64_t first, long next_off,
+int ks_chain_for_each(struct ks_list_state *w, uint64_t first, long next_off,
 		      ks_list_fn fn, void *arg);
 
 /*
  * "what loops at ADDR after N entries; the rest of it is not read", or
  * the like for the other ends; "" for KS_LIST_END.
  */
-void ks_list_stop_text(const struct ks_list_walk *w, const char *what,
+void ks_list_stop_text(const struct ks_list_state *w, const char *what,
 		       char *buf, size_t len);
 
 #endif /* KS_LIST_WALK_H */

@@ -321,7 +321,7 @@ static int walk_modules(const struct ks_target *t, const struct layout *l,
 			struct ks_module_syms *ms)
 {
 	struct walk_ctx c = { t, l, ms };
-	struct ks_list_walk w = { .t = t, .max = MAX_MODULES };
+	struct ks_list_state w = { .t = t, .max = MAX_MODULES };
 	uint64_t head;
 	int ret;
 

@@ -496,7 +496,7 @@ static int module_node(void *arg, uint64_t node)
 static int load_modules(const struct ks_target *t, struct ks_orc *orc)
 {
 	struct module_walk mw = { .t = t, .orc = orc };
-	struct ks_list_walk lw = { .t = t, .max = MAX_MODULES };
+	struct ks_list_state lw = { .t = t, .max = MAX_MODULES };
 	char msg[256];
 	uint64_t head;
 	int ret;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
+#include "kernel_list.h"
 #include "list_walk.h"
 
 #define HEAD		0xffffffff82000000ull
@@ -68,16 +69,16 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct ks_list_walk walk(struct env *e, size_t max)
+static struct ks_list_state walk(struct env *e, size_t max)
 {
-	struct ks_list_walk w = { .t = &e->t, .max = max };
+	struct ks_list_state w = { .t = &e->t, .max = max };
 
 	e->nr_got = 0;
 	assert_int_equal(ks_list_for_each(&w, HEAD, record, e), 0);
 	return w;
 }
 
-static void expect_text(const struct ks_list_walk *w, const char *part)
+static void expect_text(const struct ks_list_state *w, const char *part)
 {
 	char buf[256];
 
@@ -89,7 +90,7 @@ static void expect_text(const struct ks_list_walk *w, const char *part)
 static void test_whole(void **state)
 {
 	struct env *e = *state;
-	struct ks_list_walk w = walk(e, 100);
+	struct ks_list_state w = walk(e, 100);
 	char buf[64];
 
 	assert_int_equal(w.stop, KS_LIST_END);
@@ -104,7 +105,7 @@ static void test_whole(void **state)
 static void test_loop(void **state)
 {
 	struct env *e = *state;
-	struct ks_list_walk w;
+	struct ks_list_state w;
 
 	/* the last node points back at the second: each node once */
 	ks_fake_write_u64(e->f, NODE(NR - 1), NODE(1));
@@ -123,7 +124,7 @@ static void test_loop(void **state)
 static void test_too_long(void **state)
 {
 	struct env *e = *state;
-	struct ks_list_walk w = walk(e, 3);
+	struct ks_list_state w = walk(e, 3);
 
 	assert_int_equal(w.stop, KS_LIST_LONG);
 	assert_int_equal(w.count, 3);
@@ -133,7 +134,7 @@ static void test_too_long(void **state)
 static void test_broken(void **state)
 {
 	struct env *e = *state;
-	struct ks_list_walk w;
+	struct ks_list_state w;
 
 	/* a link into memory the image does not have */
 	ks_fake_write_u64(e->f, NODE(2), 0xffff888077770000ull);
@@ -154,7 +155,7 @@ static void test_broken(void **state)
 	w = walk(e, 100);
 	assert_int_equal(w.stop, KS_LIST_BAD_LINK);
 	/* an unreadable head */
-	w = (struct ks_list_walk){ .t = &e->t, .max = 10 };
+	w = (struct ks_list_state){ .t = &e->t, .max = 10 };
 	assert_int_equal(ks_list_for_each(&w, 0xffffffff8f000000ull, record, e), 0);
 	assert_int_equal(w.stop, KS_LIST_UNREADABLE);
 	assert_int_equal(w.count, 0);
@@ -171,7 +172,7 @@ static int fail_third(void *arg, uint64_t node)
 static void test_fn_error(void **state)
 {
 	struct env *e = *state;
-	struct ks_list_walk w = { .t = &e->t, .max = 100 };
+	struct ks_list_state w = { .t = &e->t, .max = 100 };
 
 	assert_int_equal(ks_list_for_each(&w, HEAD, fail_third, e), -ENOMEM);
 	assert_int_equal(w.count, 2);
@@ -181,7 +182,7 @@ static void test_shared_seen(void **state)
 {
 	struct env *e = *state;
 	struct ks_seen seen = { 0 };
-	struct ks_list_walk w = { .t = &e->t, .max = 100, .seen = &seen };
+	struct ks_list_state w = { .t = &e->t, .max = 100, .seen = &seen };
 
 	/* a node a second list shares with the first is a loop */
 	assert_int_equal(ks_list_for_each(&w, HEAD, record, e), 0);
@@ -195,7 +196,7 @@ static void test_shared_seen(void **state)
 static void test_chain(void **state)
 {
 	struct env *e = *state;
-	struct ks_list_walk w = { .t = &e->t, .max = 100 };
+	struct ks_list_state w = { .t = &e->t, .max = 100 };
 
 	assert_int_equal(ks_chain_for_each(&w, NODE(0), NEXT_OFF, record, e), 0);
 	assert_int_equal(w.stop, KS_LIST_END);
@@ -217,6 +218,45 @@ static void test_chain(void **state)
 	assert_int_equal(w.count, 1);
 }
 
+static int record_rev(uint64_t node, void *arg)
+{
+	return record(arg, node);
+}
+
+static int stop_at_third(uint64_t node, void *arg)
+{
+	struct env *e = arg;
+
+	record(e, node);
+	return e->nr_got == 3 ? 7 : 0;
+}
+
+/*
+ * ks_list_walk() (kernel_list.h, the symbol walkers' interface) is the
+ * same walk: a loop gives each node to fn once, then -ELOOP.
+ */
+static void test_errno_interface(void **state)
+{
+	struct env *e = *state;
+
+	e->nr_got = 0;
+	assert_int_equal(ks_list_walk(&e->t, HEAD, 100, record_rev, e), 0);
+	assert_int_equal(e->nr_got, NR);
+	e->nr_got = 0;
+	assert_int_equal(ks_list_walk(&e->t, HEAD, 100, stop_at_third, e), 7);
+	assert_int_equal(e->nr_got, 3);
+	e->nr_got = 0;
+	assert_int_equal(ks_list_walk(&e->t, HEAD, 3, record_rev, e), -ELOOP);
+	ks_fake_write_u64(e->f, NODE(NR - 1), NODE(1));
+	e->nr_got = 0;
+	assert_int_equal(ks_list_walk(&e->t, HEAD, 100, record_rev, e), -ELOOP);
+	assert_int_equal(e->nr_got, NR);
+	for (int i = 0; i < NR; i++)
+		assert_int_equal(e->got[i], NODE(i));
+	ks_fake_write_u64(e->f, NODE(2), 0);
+	assert_int_equal(ks_list_walk(&e->t, HEAD, 100, record_rev, e), -EFAULT);
+}
+
 /* A million-node loop is found in linear time: the set is a hash. */
 static void test_long_loop_is_fast(void **state)
 {
@@ -224,7 +264,7 @@ static void test_long_loop_is_fast(void **state)
 	struct ks_fake *f = ks_fake_create();
 	uint64_t base = 0xffff888100000000ull, *mem = malloc(N * 8ull);
 	struct ks_target t;
-	struct ks_list_walk w = { .t = &t, .max = 4u << 20 };
+	struct ks_list_state w = { .t = &t, .max = 4u << 20 };
 	struct env *e = calloc(1, sizeof(*e));
 
 	(void)state;
@@ -253,6 +293,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fn_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_seen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errno_interface, setup, teardown),
 		cmocka_unit_test(test_long_loop_is_fast),
 	};
 
