@@ -14,7 +14,8 @@ WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
 KS_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -Ishared $(CFLAGS)
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
-KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile 2>/dev/null)
+# target_kdump.c translates addresses itself too (libaddrxlat)
+KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
 LIBS	:= -lz
 
 ifneq ($(SAN),)

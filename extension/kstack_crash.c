@@ -143,10 +143,10 @@ static void report_notes(const struct ks_options *opts,
 		if (s->tasks[i].note)
 			say(opts, "PID %d: %s", s->tasks[i].pid, s->tasks[i].note);
 	say(opts, "%zu tasks on the lists, %zu printed, %zu on a CPU, "
-	    "%zu unreadable, %zu broken lists, %zu short stacks; "
-	    "walk and output %.3f s",
+	    "%zu unreadable, %zu broken lists, %zu short stacks, "
+	    "%zu module problems; walk and output %.3f s",
 	    st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
-	    st->nr_list_errors, st->nr_stack_notes, secs);
+	    st->nr_list_errors, st->nr_stack_notes, st->nr_module_errors, secs);
 }
 
 static int open_kernel(void)

@@ -238,8 +238,8 @@ static void *prstatus_note(int cpu)
 /* Registers of the task on cpu when the dump was taken, from NT_PRSTATUS. */
 static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
+	uint64_t reg[PRSTATUS_WORDS];
 	const Elf64_Nhdr *nh;
-	const uint64_t *reg;
 	size_t desc;
 
 	(void)ctx;
@@ -250,7 +250,8 @@ static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	    nh->n_descsz < PRSTATUS_PR_REG + PRSTATUS_WORDS * 8)
 		return -ENOENT;
 	desc = sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
-	reg = (const uint64_t *)((const char *)nh + desc + PRSTATUS_PR_REG);
+	/* Notes are 4-byte aligned: copy the words out, never load them in place. */
+	memcpy(reg, (const char *)nh + desc + PRSTATUS_PR_REG, sizeof(reg));
 	memset(regs_ret, 0, sizeof(*regs_ret));
 	/* user_regs_struct starts with pt_regs' order: r15 ... orig_ax */
 	memcpy(regs_ret->r, reg, sizeof(regs_ret->r));

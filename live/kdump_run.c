@@ -41,9 +41,15 @@ static void report_status(const struct ks_options *opts,
 			st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
 			st->nr_list_errors, st->nr_list_errors == 1 ? "" : "s",
 			opts->verbose ? "" : " (-v says which)");
-	if (st->nr_stack_notes && opts->verbose)
-		fprintf(stderr, "kstack: %zu stack%s could not be unwound to the end\n",
-			st->nr_stack_notes, st->nr_stack_notes == 1 ? "" : "s");
+	if (st->nr_module_errors)
+		fprintf(stderr, "kstack: %zu problem%s with the modules' unwind "
+			"tables%s\n", st->nr_module_errors,
+			st->nr_module_errors == 1 ? "" : "s",
+			opts->verbose ? "" : " (-v says which)");
+	if (st->nr_stack_notes)
+		fprintf(stderr, "kstack: %zu stack%s could not be unwound to the end%s\n",
+			st->nr_stack_notes, st->nr_stack_notes == 1 ? "" : "s",
+			opts->verbose ? "" : " (-v says which)");
 }
 
 static int write_sample(const struct ks_options *opts, const struct ks_sample *s)

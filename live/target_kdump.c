@@ -13,6 +13,7 @@
  * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every libkdumpfile call is in this file, which the static
  * build leaves out (kdump_absent.c stands in there).
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 
 #include "btf.h"
@@ -36,6 +39,13 @@
 #include "target_kdump.h"
 
 #define BANNER_MAX	1024
+#define MAX_MISSING	16		/* physical ranges a truncated dump lacks */
+#define MAX_PHDRS	4096
+#define KD_PAGE_SIZE	4096ull
+
+struct phys_range {
+	uint64_t start, end;		/* [start, end) */
+};
 
 struct ks_kdump {
 	kdump_ctx_t *kd;
@@ -52,14 +62,52 @@ struct ks_kdump {
 	bool offsets_known;
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
+	/*
+	 * A truncated ELF dump: libkdumpfile reads the part past the end
+	 * of the file as zeros, which would pass for memory; reads there
+	 * fail instead.
+	 */
+	uint64_t file_size, want_size;
+	struct phys_range missing[MAX_MISSING];
+	int nr_missing;
+	addrxlat_ctx_t *axctx;
+	addrxlat_sys_t *axsys;
 };
+
+static bool phys_missing(const struct ks_kdump *kt, uint64_t pa)
+{
+	for (int i = 0; i < kt->nr_missing; i++)
+		if (pa >= kt->missing[i].start && pa < kt->missing[i].end)
+			return true;
+	return false;
+}
+
+/* Does [kaddr, kaddr + len) touch a page the truncated file lacks? */
+static bool kv_missing(struct ks_kdump *kt, uint64_t kaddr, size_t len)
+{
+	uint64_t page = kaddr & ~(KD_PAGE_SIZE - 1), end = kaddr + len;
+
+	if (!kt->nr_missing || !kt->axctx)
+		return false;
+	for (; page < end; page += KD_PAGE_SIZE) {
+		addrxlat_fulladdr_t fa = { page, ADDRXLAT_KVADDR };
+
+		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, kt->axctx,
+					   kt->axsys) != ADDRXLAT_OK)
+			continue;	/* kdump_read() will fail on its own */
+		if (phys_missing(kt, fa.addr))
+			return true;
+	}
+	return false;
+}
 
 static int kd_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	struct ks_kdump *kt = ctx;
 	size_t got = len;
 
-	if (kdump_read(kt->kd, KDUMP_KVADDR, kaddr, buf, &got) != KDUMP_OK)
+	if (kv_missing(kt, kaddr, len) ||
+	    kdump_read(kt->kd, KDUMP_KVADDR, kaddr, buf, &got) != KDUMP_OK)
 		return -EFAULT;
 	return 0;
 }
@@ -69,7 +117,8 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	struct ks_kdump *kt = ctx;
 	size_t got = len;
 
-	if (kdump_read(kt->kd, KDUMP_KPHYSADDR, paddr, buf, &got) != KDUMP_OK)
+	if (phys_missing(kt, paddr) || phys_missing(kt, paddr + len - 1) ||
+	    kdump_read(kt->kd, KDUMP_KPHYSADDR, paddr, buf, &got) != KDUMP_OK)
 		return -EFAULT;
 	return 0;
 }
@@ -239,6 +288,10 @@ void ks_kdump_close(struct ks_kdump *kt)
 	if (!kt)
 		return;
 	free(kt->note_of_cpu);
+	if (kt->axsys)
+		addrxlat_sys_decref(kt->axsys);
+	if (kt->axctx)
+		addrxlat_ctx_decref(kt->axctx);
 	ks_kallsyms_free(kt->ksyms);
 	ks_btf_free(kt->btf);
 	ks_elf_symtab_free(kt->syms);
@@ -317,6 +370,71 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	return 0;
 }
 
+/* One PT_LOAD (or PT_NOTE) against the file's size: what it lacks. */
+static void segment_end(struct ks_kdump *kt, const Elf64_Phdr *ph)
+{
+	uint64_t end = ph->p_offset + ph->p_filesz, have;
+
+	if (end < ph->p_offset)
+		end = UINT64_MAX;	/* a size that wraps: none of it is there */
+	if (end > kt->want_size)
+		kt->want_size = end;
+	if (ph->p_type != PT_LOAD || end <= kt->file_size ||
+	    kt->nr_missing == MAX_MISSING)
+		return;
+	have = kt->file_size > ph->p_offset ? kt->file_size - ph->p_offset : 0;
+	/* a page cut in the middle is missing whole */
+	kt->missing[kt->nr_missing++] = (struct phys_range){
+		(ph->p_paddr + have) & ~(KD_PAGE_SIZE - 1), ph->p_paddr + ph->p_filesz };
+}
+
+/*
+ * A dump cut short (a full disk, an interrupted copy) still opens: the
+ * headers at its start describe more than the file holds.  For an ELF
+ * dump, each segment's end is compared with the file's size.
+ */
+static void find_truncation(struct ks_kdump *kt)
+{
+	Elf64_Phdr ph;
+	Elf64_Ehdr eh;
+	struct stat st;
+
+	if (fstat(kt->fd, &st) ||
+	    pread(kt->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > MAX_PHDRS)
+		return;
+	kt->file_size = (uint64_t)st.st_size;
+	kt->want_size = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(ph);
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (pread(kt->fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			break;
+		segment_end(kt, &ph);
+	}
+	if (kt->nr_missing &&
+	    kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
+		kt->axctx = NULL, kt->axsys = NULL;
+}
+
+static bool truncated(const struct ks_kdump *kt)
+{
+	return kt->want_size > kt->file_size;
+}
+
+static void say_truncated(const struct ks_kdump *kt, const char *vmcore)
+{
+	fprintf(stderr, "kstack: %s is truncated: it has %" PRIu64 " of the %"
+		PRIu64 " bytes its headers describe (%" PRIu64 "%%)", vmcore,
+		kt->file_size, kt->want_size,
+		kt->file_size * 100 / kt->want_size);
+	if (kt->nr_missing)
+		fprintf(stderr, "; physical memory from %#" PRIx64 " is missing",
+			kt->missing[0].start);
+	fputs("\n", stderr);
+}
+
 /* A banner for a message: up to the newline; memory that is none says so. */
 static void print_banner(const char *who, const char *b)
 {
@@ -369,6 +487,12 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 		return -1;
 	}
 	len = strlen(want) + 1;
+	if (kd_read(kt, addr, have, len) && truncated(kt)) {
+		fprintf(stderr, "kstack: %s cannot be checked against %s: "
+			"linux_banner (0x%" PRIx64 ") is in the part of the "
+			"dump that is missing\n", vmlinux, vmcore, addr);
+		return -1;
+	}
 	if (kd_read(kt, addr, have, len)) {
 		fprintf(stderr, "kstack: %s does not match %s: the dump has no "
 			"memory at linux_banner (0x%" PRIx64 ")\n",
@@ -563,6 +687,9 @@ static int open_kallsyms(struct ks_kdump *kt)
 			"tables (they are there from Linux 6.0 on): --vmlinux "
 			"VMLINUX supplies the symbols\n");
 		print_release(kt);
+	} else if (ret && truncated(kt)) {
+		fprintf(stderr, "kstack: the dump's kallsyms tables cannot be "
+			"read (%s): the dump is truncated\n", strerror(-ret));
 	} else if (ret) {
 		fprintf(stderr, "kstack: the dump's kallsyms tables cannot be "
 			"decoded (%s): --vmlinux VMLINUX supplies the symbols\n",
@@ -585,6 +712,9 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 	kt->fd = -1;
 	if (open_dump(kt, vmcore))
 		goto fail;
+	find_truncation(kt);
+	if (truncated(kt))
+		say_truncated(kt, vmcore);
 	if (vmlinux ? open_vmlinux(kt, vmcore, vmlinux) : open_kallsyms(kt))
 		goto fail;
 	if (load_btf(kt, vmlinux))

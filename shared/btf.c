@@ -51,6 +51,8 @@ struct btf_array {
 
 /* Deep enough for any real chain of typedefs, qualifiers and nesting. */
 #define MAX_DEPTH	32
+/* More anonymous records than any real struct holds, for one lookup. */
+#define MAX_ANON	256
 #define PTR_SIZE	8
 
 struct name_ent {
@@ -281,8 +283,8 @@ void ks_btf_free(struct ks_btf *btf)
 	free(btf);
 }
 
-/* Through typedefs and qualifiers to the type that has a layout. */
-static const struct btf_type *resolve(const struct ks_btf *btf, uint32_t id)
+/* Through typedefs and qualifiers to the id of the type that has a layout. */
+static uint32_t resolve_id(const struct ks_btf *btf, uint32_t id)
 {
 	const struct btf_type *t = type_by_id(btf, id);
 	int depth;
@@ -291,13 +293,19 @@ static const struct btf_type *resolve(const struct ks_btf *btf, uint32_t id)
 		switch (kind_of(t)) {
 		case KIND_TYPEDEF: case KIND_VOLATILE: case KIND_CONST:
 		case KIND_RESTRICT: case KIND_TYPE_TAG:
-			t = type_by_id(btf, t->size_or_type);
+			id = t->size_or_type;
+			t = type_by_id(btf, id);
 			break;
 		default:
-			return t;
+			return id;
 		}
 	}
-	return NULL;
+	return 0;
+}
+
+static const struct btf_type *resolve(const struct ks_btf *btf, uint32_t id)
+{
+	return type_by_id(btf, resolve_id(btf, id));
 }
 
 static long size_of(const struct ks_btf *btf, uint32_t id, int depth)
@@ -371,30 +379,57 @@ static bool is_record(const struct btf_type *t)
 	return t && (kind_of(t) == KIND_STRUCT || kind_of(t) == KIND_UNION);
 }
 
-/* A member of the struct or union t, looking into anonymous ones. */
-static bool find_member(const struct ks_btf *btf, const struct btf_type *t,
-			const char *name, size_t len, uint64_t base, int depth,
-			struct member_ref *ref)
+/*
+ * One member lookup by name.  The anonymous records it looked into are
+ * remembered: a record searched once does not hold the name (else the
+ * search would have ended), so it is never searched again.  That makes
+ * the search linear in the number of records, where BTF read from a
+ * dump's memory could make it exponential (records that hold the same
+ * anonymous record many times over) or endless (a record that holds
+ * itself).
+ */
+struct member_search {
+	const char *name;
+	size_t len;
+	uint32_t seen[MAX_ANON];
+	size_t nr_seen;
+};
+
+/* Marks record id as searched; false if it was, or there is no room. */
+static bool search_enter(struct member_search *ms, uint32_t id)
 {
+	for (size_t i = 0; i < ms->nr_seen; i++)
+		if (ms->seen[i] == id)
+			return false;
+	if (ms->nr_seen == MAX_ANON)
+		return false;
+	ms->seen[ms->nr_seen++] = id;
+	return true;
+}
+
+/* A member of the struct or union id, looking into anonymous ones. */
+static bool find_member(const struct ks_btf *btf, struct member_search *ms,
+			uint32_t id, uint64_t base, struct member_ref *ref)
+{
+	const struct btf_type *t = type_by_id(btf, id);
 	const struct btf_member *m = (const struct btf_member *)(t + 1);
 	unsigned int i, vlen = vlen_of(t);
 
-	if (depth > MAX_DEPTH)
+	if (!search_enter(ms, id))
 		return false;
 	for (i = 0; i < vlen; i++) {
 		uint64_t bits = kflag_of(t) ? m[i].offset & 0xffffff : m[i].offset;
 		const char *mname = str_at(btf, m[i].name_off);
 
 		if (!*mname) {
-			const struct btf_type *inner = resolve(btf, m[i].type);
+			uint32_t inner = resolve_id(btf, m[i].type);
 
-			if (is_record(inner) &&
-			    find_member(btf, inner, name, len, base + bits,
-					depth + 1, ref))
+			if (is_record(type_by_id(btf, inner)) &&
+			    find_member(btf, ms, inner, base + bits, ref))
 				return true;
 			continue;
 		}
-		if (strlen(mname) != len || strncmp(mname, name, len))
+		if (strlen(mname) != ms->len || strncmp(mname, ms->name, ms->len))
 			continue;
 		ref->type = m[i].type;
 		ref->bit_offset = base + bits;
@@ -445,15 +480,16 @@ static int lookup_member(const struct ks_btf *btf, const char *type,
 	id = find_type(btf, type);
 	if (!id)
 		return -ENOENT;
-	t = resolve(btf, id);
+	id = resolve_id(btf, id);
 	for (;;) {
-		size_t len = strcspn(p, ".[");
+		struct member_search ms = { .name = p, .len = strcspn(p, ".[") };
 
-		if (!len)
+		if (!ms.len)
 			return -EINVAL;
-		if (!is_record(t) || !find_member(btf, t, p, len, base, 0, ref))
+		t = type_by_id(btf, id);
+		if (!is_record(t) || !find_member(btf, &ms, id, base, ref))
 			return -ENOENT;
-		p += len;
+		p += ms.len;
 		while (*p == '[') {
 			ret = apply_index(btf, &p, ref);
 			if (ret)
@@ -465,7 +501,7 @@ static int lookup_member(const struct ks_btf *btf, const char *type,
 			return -EINVAL;
 		p++;
 		base = ref->bit_offset;
-		t = resolve(btf, ref->type);
+		id = resolve_id(btf, ref->type);
 	}
 }
 

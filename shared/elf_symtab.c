@@ -201,7 +201,7 @@ static uint8_t classify(const struct ks_elf_symtab *tab, const Elf64_Sym *st,
 static int read_symbols(struct ks_elf_symtab *tab)
 {
 	const Elf64_Shdr *symsh = NULL, *strsh;
-	const Elf64_Sym *st;
+	const uint8_t *raw;
 	const char *str;
 	size_t i, n;
 
@@ -211,28 +211,32 @@ static int read_symbols(struct ks_elf_symtab *tab)
 	if (!symsh || symsh->sh_entsize != sizeof(Elf64_Sym))
 		return -ENODATA;
 	strsh = section(tab, symsh->sh_link);
-	st = (const Elf64_Sym *)section_bytes(tab, symsh);
+	raw = section_bytes(tab, symsh);
 	str = strsh ? (const char *)section_bytes(tab, strsh) : NULL;
-	if (!st || !str || !strsh->sh_size || str[strsh->sh_size - 1])
+	if (!raw || !str || !strsh->sh_size || str[strsh->sh_size - 1])
 		return -ENOEXEC;
 
-	n = symsh->sh_size / sizeof(*st);
+	n = symsh->sh_size / sizeof(Elf64_Sym);
 	tab->syms = calloc(n ? n : 1, sizeof(*tab->syms));
 	if (!tab->syms)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
-		unsigned int type = ELF64_ST_TYPE(st[i].st_info);
 		struct sym_ent *e;
+		unsigned int type;
+		Elf64_Sym st;
 
-		if (!st[i].st_name || st[i].st_name >= strsh->sh_size ||
-		    st[i].st_shndx == SHN_UNDEF || type == STT_SECTION ||
+		/* sh_offset is the file's word: the entries may be unaligned */
+		memcpy(&st, raw + i * sizeof(st), sizeof(st));
+		type = ELF64_ST_TYPE(st.st_info);
+		if (!st.st_name || st.st_name >= strsh->sh_size ||
+		    st.st_shndx == SHN_UNDEF || type == STT_SECTION ||
 		    type == STT_FILE)
 			continue;
 		e = &tab->syms[tab->nr_syms++];
-		e->name = str + st[i].st_name;
-		e->addr = st[i].st_value;
+		e->name = str + st.st_name;
+		e->addr = st.st_value;
 		e->pos = (uint32_t)i;
-		e->flags = classify(tab, &st[i], e->name);
+		e->flags = classify(tab, &st, e->name);
 		e->underscores = (uint8_t)strspn(e->name, "_");
 		e->provide = may_be_provided(e->name);
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hooks.h"
+#include "list_walk.h"
 #include "member_table.h"
 
 /*
@@ -57,6 +58,8 @@ static const char *const ops_flag_names[] = {
 #define HASH_BITS_MAX	20
 #define PAGES_MAX	100000
 #define CALL_INSN_SIZE	5
+#define PAGE_SIZE_X86	4096ull
+#define PAGE_ORDER_MAX	10		/* MAX_ORDER: no bigger page allocation */
 
 struct ft_layout {
 	uint64_t ops_list, list_end, pages_start, direct_functions;
@@ -69,6 +72,7 @@ struct ft_layout {
 	long e_hlist, e_ip, e_direct;
 	long head_first, node_next, head_size;
 	long pg_next, pg_records, pg_index, pg_index_size;
+	long pg_order;			/* -1 before 5.x's ftrace_page.order */
 	long rec_size, rec_ip, rec_flags, rec_flags_size;
 	bool layout_6_4;	/* dyn_ftrace flags and columns of 6.4+ */
 };
@@ -125,6 +129,8 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 		return -ENOENT;
 	}
 	l->layout_6_4 = o->member_offset(c, "module", "mem") >= 0;
+	l->pg_order = o->member_size(c, "ftrace_page", "order") == 4 ?
+		      o->member_offset(c, "ftrace_page", "order") : -1;
 	/* Optional: without them a record just has no " ->" part. */
 	if (o->symbol(c, "ftrace_pages_start", &l->pages_start))
 		l->pages_start = 0;
@@ -444,91 +450,175 @@ static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
 	}
 }
 
+/* The ftrace_page list and the bounds the kernel's own counts give it. */
+struct page_walk {
+	const struct ks_target *t;
+	const struct ft_layout *l;
+	const struct ks_ftrace_ops_list *ops;
+	struct ks_ftrace_list *out;
+	FILE *err;
+	uint64_t *dips, *dtargets;
+	size_t nd;
+	uint8_t *buf;
+	size_t max_records, nr_records;
+};
+
+/* A kernel counter (unsigned long) that may be absent: 0 then. */
+static uint64_t kernel_count(const struct ks_target *t, const char *name)
+{
+	uint64_t addr, v;
+
+	if (t->ops->symbol(t->ctx, name, &addr) || ks_read_u64(t, addr, &v))
+		return 0;
+	return v;
+}
+
+/* ftrace_page.index, an int: sign-extended from its size (little-endian). */
+static int page_index(struct page_walk *pw, uint64_t pg, long *index)
+{
+	uint64_t raw = 0;
+	long size = pw->l->pg_index_size;
+
+	if (ks_read(pw->t, pg + pw->l->pg_index, &raw, (size_t)size))
+		return -EFAULT;
+	if (size < 8 && raw >> (8 * size - 1) & 1)
+		raw |= ~0ull << (8 * size);
+	*index = (long)raw;
+	return 0;
+}
+
+/* The largest index a page of this order holds (ftrace_allocate_records). */
+static long page_room(struct page_walk *pw, uint64_t pg)
+{
+	int32_t order;
+
+	if (pw->l->pg_order < 0 ||
+	    ks_read(pw->t, pg + pw->l->pg_order, &order, sizeof(order)) ||
+	    order < 0 || order > PAGE_ORDER_MAX)
+		return 1 << 20;
+	return (long)((PAGE_SIZE_X86 << order) / (uint64_t)pw->l->rec_size);
+}
+
+/* One struct ftrace_page: its enabled records. */
+static int page_node(void *arg, uint64_t pg)
+{
+	struct page_walk *pw = arg;
+	const struct ft_layout *l = pw->l;
+	uint64_t records;
+	long i, index;
+
+	if (read_field(pw->t, pg, l->pg_records, &records) ||
+	    page_index(pw, pg, &index)) {
+		fprintf(pw->err, "kstack: cannot read ftrace_page 0x%" PRIx64
+			", skipped\n", pg);
+		return 0;
+	}
+	if (index < 0 || index > page_room(pw, pg)) {
+		fprintf(pw->err, "kstack: ftrace_page 0x%" PRIx64
+			" has a bad index %ld, skipped\n", pg, index);
+		return 0;
+	}
+	if (pw->nr_records + (size_t)index > pw->max_records) {
+		fprintf(pw->err, "kstack: the ftrace_page list holds more records "
+			"than ftrace_number_of_pages has room for (%zu); stopped "
+			"at 0x%" PRIx64 "\n", pw->max_records, pg);
+		return -E2BIG;
+	}
+	pw->nr_records += (size_t)index;
+	free(pw->buf);
+	pw->buf = malloc((size_t)index * l->rec_size + 1);
+	if (!pw->buf)
+		return -ENOMEM;
+	if (index && ks_read(pw->t, records, pw->buf, (size_t)index * l->rec_size)) {
+		fprintf(pw->err, "kstack: cannot read the %ld records of "
+			"ftrace_page 0x%" PRIx64 "\n", index, pg);
+		return 0;
+	}
+	for (i = 0; i < index; i++) {
+		const uint8_t *rec = pw->buf + i * l->rec_size;
+		uint64_t ip = 0, flags = 0;
+		struct ks_ftrace_rec *r;
+
+		memcpy(&ip, rec + l->rec_ip, sizeof(ip));
+		memcpy(&flags, rec + l->rec_flags, (size_t)l->rec_flags_size);
+		if (!(flags & DYN_FL_ENABLED))
+			continue;
+		r = ks_ftrace_list_add(pw->out);
+		if (!r)
+			return -ENOMEM;
+		fill_rec(pw->t, l, pw->ops, ip, flags, pw->dips, pw->dtargets,
+			 pw->nd, r);
+	}
+	return 0;
+}
+
+/*
+ * The list from ftrace_pages_start, through the walk every kernel list
+ * takes (a page seen before ends it), bounded by the kernel's own
+ * counts when it has them: ftrace_number_of_groups pages (one struct
+ * ftrace_page each) holding at most ftrace_number_of_pages pages of
+ * records.
+ */
+static int walk_pages(struct page_walk *pw, uint64_t first)
+{
+	uint64_t groups = kernel_count(pw->t, "ftrace_number_of_groups");
+	uint64_t pages = kernel_count(pw->t, "ftrace_number_of_pages");
+	struct ks_list_state w = { .t = pw->t, .max = PAGES_MAX };
+	char msg[320];
+	int ret;
+
+	if (groups && groups < PAGES_MAX)
+		w.max = (size_t)groups;
+	pw->max_records = (size_t)1 << 24;
+	if (pages && pages < pw->max_records / PAGE_SIZE_X86)
+		pw->max_records = (size_t)(pages * PAGE_SIZE_X86 /
+					   (uint64_t)pw->l->rec_size);
+	ret = ks_chain_for_each(&w, first, pw->l->pg_next, page_node, pw);
+	if (ret == -E2BIG)
+		return 0;
+	if (ret || w.stop == KS_LIST_END)
+		return ret;
+	if (w.stop == KS_LIST_LONG)
+		snprintf(msg, sizeof(msg), "the ftrace_page list "
+			 "(ftrace_pages_start) has more pages than "
+			 "ftrace_number_of_groups (%zu); the rest of it is not "
+			 "read", w.max);
+	else
+		ks_list_stop_text(&w, "the ftrace_page list (ftrace_pages_start)",
+				  msg, sizeof(msg));
+	fprintf(pw->err, "kstack: %s\n", msg);
+	return 0;
+}
+
 int ks_ftrace_walk(const struct ks_target *t,
 		   const struct ks_ftrace_ops_list *ops,
 		   struct ks_ftrace_list *out, FILE *err)
 {
-	uint64_t pg, *dips = NULL, *dtargets = NULL, dhash = 0;
+	struct page_walk pw = { .t = t, .ops = ops, .out = out, .err = err };
+	uint64_t pg, dhash = 0;
 	struct ft_layout l;
-	uint8_t *buf = NULL;
-	size_t nd = 0, npages = 0;
 	int ret;
 
 	ret = layout_init(t, &l, err);
 	if (ret)
 		return ret;
+	pw.l = &l;
 	if (!l.pages_start) {
 		fprintf(err, "kstack: no ftrace_pages_start: no dynamic ftrace\n");
 		return -ENOENT;
 	}
 	if (l.direct_functions && !ks_read_u64(t, l.direct_functions, &dhash) &&
-	    read_hash(t, &l, dhash, &dips, &nd, &dtargets))
+	    read_hash(t, &l, dhash, &pw.dips, &pw.nd, &pw.dtargets))
 		fprintf(err, "kstack: cannot read direct_functions\n");
 	if (ks_read_u64(t, l.pages_start, &pg)) {
 		fprintf(err, "kstack: cannot read ftrace_pages_start\n");
 		ret = -EFAULT;
-		goto out;
+	} else {
+		ret = walk_pages(&pw, pg);
 	}
-	while (pg) {
-		uint64_t records, next, raw = 0;
-		long i, index;
-
-		if (++npages > PAGES_MAX) {
-			fprintf(err, "kstack: ftrace_pages do not end, stopped\n");
-			break;
-		}
-		if (read_field(t, pg, l.pg_next, &next) ||
-		    read_field(t, pg, l.pg_records, &records) ||
-		    ks_read(t, pg + l.pg_index, &raw, (size_t)l.pg_index_size)) {
-			fprintf(err, "kstack: cannot read ftrace_page 0x%" PRIx64
-				", stopped\n", pg);
-			break;
-		}
-		/* an int: sign-extend from its size (little-endian) */
-		if (l.pg_index_size < 8 && raw >> (8 * l.pg_index_size - 1) & 1)
-			raw |= ~0ull << (8 * l.pg_index_size);
-		index = (long)raw;
-		if (index < 0 || index > (1 << 20)) {
-			fprintf(err, "kstack: ftrace_page 0x%" PRIx64
-				" has a bad index %ld, skipped\n", pg, index);
-			pg = next;
-			continue;
-		}
-		free(buf);
-		buf = malloc((size_t)index * l.rec_size + 1);
-		if (!buf) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		if (index && ks_read(t, records, buf, (size_t)index * l.rec_size)) {
-			fprintf(err, "kstack: cannot read the %ld records of "
-				"ftrace_page 0x%" PRIx64 "\n", index, pg);
-			pg = next;
-			continue;
-		}
-		for (i = 0; i < index; i++) {
-			const uint8_t *rec = buf + i * l.rec_size;
-			uint64_t ip = 0, flags = 0;
-			struct ks_ftrace_rec *r;
-
-			memcpy(&ip, rec + l.rec_ip, sizeof(ip));
-			memcpy(&flags, rec + l.rec_flags, (size_t)l.rec_flags_size);
-			if (!(flags & DYN_FL_ENABLED))
-				continue;
-			r = ks_ftrace_list_add(out);
-			if (!r) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			fill_rec(t, &l, ops, ip, flags, dips, dtargets, nd, r);
-		}
-		pg = next;
-	}
-	ret = 0;
-out:
-	free(buf);
-	free(dips);
-	free(dtargets);
+	free(pw.buf);
+	free(pw.dips);
+	free(pw.dtargets);
 	return ret;
 }
 

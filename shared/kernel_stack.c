@@ -139,6 +139,26 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 	}
 }
 
+/*
+ * Why a walk that ended without a note printed no frame.  The kernel
+ * prints an empty stack only for a task in user mode on a CPU (whose
+ * stack holds no kernel frame) or one whose stack is freed; a blocked
+ * task always has its syscall entry or kthread frames at least, so for
+ * it an empty stack means its saved stack pointer leads nowhere.
+ */
+static const char *empty_reason(const struct ks_stack_start *st)
+{
+	uint64_t end = st->stack_base + st->stack_size;
+
+	if (st->on_cpu)
+		return st->regs.ip >= KERNEL_HALF ?
+		       "no frame could be unwound from the CPU's registers" : NULL;
+	if (st->thread_sp < st->stack_base || st->thread_sp >= end)
+		return "thread.sp is not inside the task's stack";
+	return "no kernel frame at thread.sp: the return address saved "
+	       "there is not kernel text";
+}
+
 int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 		  const struct ks_stack_start *st, char **text_ret,
 		  const char **note_ret)
@@ -174,7 +194,7 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 		return w.err;
 	}
 	if (note_ret)
-		*note_ret = s.note;
+		*note_ret = w.len || s.note ? s.note : empty_reason(st);
 	*text_ret = w.text;
 	return 0;
 }

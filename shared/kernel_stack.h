@@ -61,6 +61,8 @@ struct ks_stack_start {
  * (-EINVAL, also for a stack_size of 0; -ENOMEM).  When the unwinder cannot pass a frame it keeps
  * what it has, as the kernel does, and *note_ret (a static string, or
  * NULL when the walk ended normally) says why; note_ret may be NULL.
+ * An empty text always has a note, but for the two cases the kernel
+ * prints empty too: no stack_base, and on_cpu in user mode.
  */
 int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 		  const struct ks_stack_start *st, char **text_ret,

@@ -18,6 +18,7 @@
 
 #include "kernel_stack.h"
 #include "kernel_tasks.h"
+#include "list_walk.h"
 #include "orc.h"
 #include "select.h"
 
@@ -51,12 +52,6 @@ struct entry {
 	int32_t pid, tgid;
 };
 
-/* Open-addressing set of node addresses seen, for loop detection. */
-struct seen {
-	uint64_t *slot;
-	size_t cap, nr;
-};
-
 struct walk {
 	struct ks_kernel *k;
 	const struct ks_options *opts;
@@ -64,7 +59,7 @@ struct walk {
 	struct ks_kernel_status *st;
 	ks_kernel_report_fn report;
 	void *arg;
-	struct seen seen;
+	struct ks_seen seen;	/* every list node so far, for loops */
 	struct entry *e;
 	size_t nr, cap;
 	bool threads;		/* list thread groups too */
@@ -118,40 +113,6 @@ char ks_task_state_letter(const struct ks_kernel_layout *l, uint64_t state,
 	return i < l->nr_states ? l->state_letters[i] : '?';
 }
 
-static uint64_t hash64(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdULL;
-	v ^= v >> 33;
-	return v;
-}
-
-/* Adds addr; returns 1 if it was there already, 0 if new, -ENOMEM. */
-static int seen_add(struct seen *s, uint64_t addr)
-{
-	size_t i;
-
-	if ((s->nr + 1) * 2 > s->cap) {
-		struct seen n = { .cap = s->cap ? s->cap * 2 : 1024 };
-
-		n.slot = calloc(n.cap, sizeof(*n.slot));
-		if (!n.slot)
-			return -ENOMEM;
-		for (i = 0; i < s->cap; i++)
-			if (s->slot[i])
-				seen_add(&n, s->slot[i]);
-		free(s->slot);
-		*s = n;
-	}
-	for (i = hash64(addr) & (s->cap - 1); s->slot[i];
-	     i = (i + 1) & (s->cap - 1))
-		if (s->slot[i] == addr)
-			return 1;
-	s->slot[i] = addr;
-	s->nr++;
-	return 0;
-}
-
 static int add_entry(struct walk *w, uint64_t task, int32_t pid, int32_t tgid)
 {
 	if (w->nr == w->cap) {
@@ -197,6 +158,19 @@ static int task_ids(struct walk *w, uint64_t task, int32_t *pid, int32_t *tgid)
 
 typedef int (*node_fn)(struct walk *w, uint64_t node, void *ctx);
 
+struct node_call {
+	struct walk *w;
+	node_fn fn;
+	void *ctx;
+};
+
+static int call_node(void *arg, uint64_t node)
+{
+	struct node_call *c = arg;
+
+	return c->fn(c->w, node, c->ctx);
+}
+
 /*
  * Calls fn for each node of the circular list whose head is at head
  * (not for head itself).  Stops, reporting it, at an unreadable link, a
@@ -206,36 +180,18 @@ typedef int (*node_fn)(struct walk *w, uint64_t node, void *ctx);
 static int list_walk(struct walk *w, uint64_t head, const char *what,
 		     node_fn fn, void *ctx)
 {
-	uint64_t node, at = head;
-	size_t n = 0;
+	struct ks_list_state lw = { .t = w->k->t, .max = MAX_TASKS,
+				   .seen = &w->seen };
+	struct node_call call = { w, fn, ctx };
+	char msg[256];
 	int ret;
 
-	if (ks_read_u64(w->k->t, head, &node))
-		goto broken;
-	while (node != head) {
-		if (node < KERNEL_HALF)
-			goto broken;	/* NULL or garbage: not a kernel list_head */
-		ret = seen_add(&w->seen, node);
-		if (ret < 0)
-			return ret;
-		if (ret || ++n > MAX_TASKS) {
-			w->st->nr_list_errors++;
-			report(w, "%s loops at %#llx; the rest of it is not listed",
-			       what, (unsigned long long)node);
-			return 0;
-		}
-		ret = fn(w, node, ctx);
-		if (ret < 0)
-			return ret;
-		at = node;
-		if (ks_read_u64(w->k->t, node, &node))
-			goto broken;
-	}
-	return 0;
-broken:
+	ret = ks_list_for_each(&lw, head, call_node, &call);
+	if (ret < 0 || lw.stop == KS_LIST_END)
+		return ret;
 	w->st->nr_list_errors++;
-	report(w, "%s breaks off after %#llx; the rest of it is not listed",
-	       what, (unsigned long long)at);
+	ks_list_stop_text(&lw, what, msg, sizeof(msg));
+	report(w, "%s", msg);
 	return 0;
 }
 
@@ -534,8 +490,12 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 	/* where kretprobes and the graph tracer keep the return addresses they replaced */
 	st.task = task;
 	/* try_get_task_stack(): a dead task's stack is already freed. */
-	if (ks_field_ok(&l->stack_refcount) && !ks_field_get(tb, &l->stack_refcount))
+	if (ks_field_ok(&l->stack_refcount) && !ks_field_get(tb, &l->stack_refcount)) {
 		st.stack_base = 0;
+	} else if (!st.stack_base && ks_field_ok(&l->stack_refcount)) {
+		snprintf(buf, sizeof(buf), "task->stack is NULL, yet the stack is not freed");
+		goto unusual;
+	}
 	if (st.stack_base && ks_field_ok(&l->on_cpu) && ks_field_get(tb, &l->on_cpu)) {
 		t->running = true;
 		w->st->nr_on_cpu++;
@@ -543,7 +503,7 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 		if (cpu < 0 || tg->ops->cpu_regs(tg->ctx, cpu, &st.regs)) {
 			snprintf(buf, sizeof(buf),
 				 "on CPU %d; its registers are not in the image", cpu);
-			goto empty;
+			goto unusual;
 		}
 		if (st.regs.ip < KERNEL_HALF) {
 			snprintf(buf, sizeof(buf), "in user mode on CPU %d", cpu);
@@ -561,10 +521,14 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 		return ret;
 	if (note && st.stack_base) {
 		w->st->nr_stack_notes++;
-		report(w, "PID %d: the stack ends early: %s", t->pid, note);
+		report(w, "PID %d: %s: %s", t->pid,
+		       *t->stack ? "the stack ends early" : "no stack", note);
 		t->note = strdup(note);
 	}
 	return 0;
+unusual:	/* an empty stack the kernel would not have printed empty */
+	w->st->nr_stack_notes++;
+	report(w, "PID %d: no stack: %s", t->pid, buf);
 empty:
 	t->stack = strdup("");
 	t->note = strdup(buf);
@@ -776,18 +740,22 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 	if (!k->orc)
 		report(&w, "no ORC unwind tables in this kernel (%s): every stack is empty",
 		       strerror(-k->orc_err));
+	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
+		report(&w, "%s", k->orc->problems[i]);
+	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
 	w.threads = opts->threads || opts->nr_pids;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
 			"the task list (init_task.tasks)", process_node, NULL);
 	if (ret)
 		goto out;
-	qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
+	if (w.nr)	/* w.e is NULL for an empty list: qsort() wants a pointer */
+		qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
 	ret = ks_select_pids_only(opts) ? emit_pids(&w) : emit_all(&w);
 out:
 	free(w.cmd_buf);
 	free(w.e);
-	free(w.seen.slot);
+	ks_seen_release(&w.seen);
 	return ret;
 }
 

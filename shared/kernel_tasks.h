@@ -29,6 +29,7 @@ struct ks_kernel_status {
 	size_t nr_list_errors;	/* lists that looped or broke off */
 	size_t nr_stack_notes;	/* stacks the unwinder could not finish */
 	size_t nr_on_cpu;	/* tasks that were on a CPU */
+	size_t nr_module_errors;	/* modules (or their list) without ORC data */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernel_string.h"
+#include "list_walk.h"
 #include "module_syms.h"
 
 #define MODULE_NAME_LEN		56	/* 64 - sizeof(unsigned long) */
@@ -45,6 +46,7 @@ struct ks_module_syms {
 	struct mod *mods;
 	size_t nr_mods, cap;
 	size_t skipped;
+	char error[256];	/* how the list ended early, or "" */
 };
 
 /* Offsets of the members used, found once. */
@@ -285,38 +287,53 @@ static int add_module(struct ks_module_syms *ms, const struct mod *m)
 	return 0;
 }
 
+struct walk_ctx {
+	const struct ks_target *t;
+	const struct layout *l;
+	struct ks_module_syms *ms;
+};
+
+static int module_node(void *arg, uint64_t pos)
+{
+	struct walk_ctx *c = arg;
+	struct mod m;
+	int ret;
+
+	ret = read_module(c->t, c->l, pos - (uint64_t)c->l->list, &m);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		if (ret != -EAGAIN)
+			c->ms->skipped++;
+		return 0;
+	}
+	ret = add_module(c->ms, &m);
+	if (ret)
+		mod_release(&m);
+	return ret;
+}
+
+/*
+ * The `modules` list, through the walk every kernel list takes: a loop
+ * or a broken link ends it, and what was read so far still names text.
+ */
 static int walk_modules(const struct ks_target *t, const struct layout *l,
 			struct ks_module_syms *ms)
 {
-	uint64_t head, pos;
-	size_t n;
+	struct walk_ctx c = { t, l, ms };
+	struct ks_list_state w = { .t = t, .max = MAX_MODULES };
+	uint64_t head;
 	int ret;
 
 	ret = t->ops->symbol(t->ctx, "modules", &head);
 	if (ret)
 		return ret;
-	ret = read_u64(t, head, &pos);
-	for (n = 0; !ret && pos != head && n < MAX_MODULES; n++) {
-		uint64_t mod = pos - (uint64_t)l->list;
-		struct mod m;
-
-		ret = read_module(t, l, mod, &m);
-		if (ret == -ENOMEM)
-			return ret;
-		if (!ret) {
-			ret = add_module(ms, &m);
-			if (ret) {
-				mod_release(&m);
-				return ret;
-			}
-		} else if (ret != -EAGAIN) {
-			ms->skipped++;
-		}
-		ret = read_u64(t, pos, &pos);
-	}
-	/* A broken link ends the walk; what was read so far still names text. */
-	if (ret)
-		ms->skipped++;
+	ret = ks_list_for_each(&w, head, module_node, &c);
+	if (ret || w.stop == KS_LIST_END)
+		return ret;
+	ms->skipped++;
+	ks_list_stop_text(&w, "the module list (modules)", ms->error,
+			  sizeof(ms->error));
 	return 0;
 }
 
@@ -361,6 +378,11 @@ size_t ks_module_syms_count(const struct ks_module_syms *ms)
 size_t ks_module_syms_skipped(const struct ks_module_syms *ms)
 {
 	return ms->skipped;
+}
+
+const char *ks_module_syms_error(const struct ks_module_syms *ms)
+{
+	return ms->error[0] ? ms->error : NULL;
 }
 
 /* is_mapping_symbol() of 6.1: ARM/MIPS mapping symbols and local labels. */

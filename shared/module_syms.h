@@ -31,6 +31,8 @@ void ks_module_syms_free(struct ks_module_syms *ms);
 
 size_t ks_module_syms_count(const struct ks_module_syms *ms);
 size_t ks_module_syms_skipped(const struct ks_module_syms *ms);
+/* How the module list ended early (it looped or broke off), or NULL. */
+const char *ks_module_syms_error(const struct ks_module_syms *ms);
 
 /*
  * kernel/module/kallsyms.c find_kallsyms_symbol() for an address inside a

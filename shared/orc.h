@@ -111,7 +111,13 @@ struct ks_orc {
 	struct ks_range stext, inittext;
 	struct ks_orc_module *mods;
 	size_t nr_mods;
-	size_t nr_mods_skipped;		/* unreadable module entries */
+	/*
+	 * What could not be read of the modules and their list, a line
+	 * each, for the caller to report: a module there lost its ORC
+	 * table (or was left out), the others are as they should be.
+	 */
+	char **problems;
+	size_t nr_problems;
 
 	/* Filled by ks_orc_prepare_walk() on first use. */
 	bool walk_ready;
@@ -125,9 +131,10 @@ struct ks_orc {
 
 /*
  * Reads vmlinux's ORC table and every module's.  Returns 0 and a new
- * struct ks_orc, or -errno (-ENOENT without __start_orc_unwind_ip,
- * -EINVAL for a malformed table, -ENOTSUP for an orc_entry of another
- * size, -ENOMEM, -EFAULT).
+ * struct ks_orc, or -errno for vmlinux's table (-ENOENT without
+ * __start_orc_unwind_ip, -EINVAL for a malformed table, -ENOTSUP for an
+ * orc_entry of another size, -EFAULT) or -ENOMEM.  A module or module
+ * list that cannot be read fails nothing: it is in orc->problems.
  */
 int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret);
 void ks_orc_free(struct ks_orc *orc);

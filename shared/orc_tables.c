@@ -14,13 +14,18 @@
  * mislead the kernel the same way.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "list_walk.h"
 #include "orc.h"
 
 #define IP_CHUNK	16384		/* entries per read: 64 KiB of ip table */
 #define MAX_MODULES	65536		/* a list longer than this is corrupt */
+/* MODULES_LEN is 1.5 GiB on x86_64: no module range is bigger. */
+#define MAX_MODULE_RANGE	(1ull << 30)
 
 /* MODULE_STATE_UNFORMED: __module_address() ignores such modules. */
 #define MODULE_STATE_UNFORMED	3
@@ -99,30 +104,55 @@ static void table_free(struct ks_orc_table *tab)
 	memset(tab, 0, sizeof(*tab));
 }
 
+/* Room for at least want entries; the arrays grow as reads succeed. */
+static int table_grow(struct ks_orc_table *tab, size_t *cap, size_t want)
+{
+	size_t n = *cap ? *cap : IP_CHUNK;
+	uint64_t *ip;
+	struct ks_orc_entry *orc;
+
+	if (want <= *cap)
+		return 0;
+	while (n < want)
+		n *= 2;
+	ip = realloc(tab->ip, n * sizeof(*ip));
+	if (!ip)
+		return -ENOMEM;
+	tab->ip = ip;
+	orc = realloc(tab->orc, n * sizeof(*orc));
+	if (!orc)
+		return -ENOMEM;
+	tab->orc = orc;
+	*cap = n;
+	return 0;
+}
+
 /*
  * Reads num entries of an .orc_unwind_ip array at ip_addr (int32 offsets,
  * each relative to its own address: orc_ip()) and of the matching
- * .orc_unwind array at orc_addr, chunk by chunk.
+ * .orc_unwind array at orc_addr, chunk by chunk.  The memory grows with
+ * what was read, so a num from a corrupt count costs nothing before the
+ * first read fails.
  */
 static int table_read(const struct ks_target *t, enum ks_orc_layout layout,
 		      uint64_t ip_addr, uint64_t orc_addr, size_t num,
 		      struct ks_orc_table *tab)
 {
 	uint8_t *raw;
-	size_t done, i, n;
+	size_t done, i, n, cap = 0;
 	int ret = -ENOMEM;
 
 	memset(tab, 0, sizeof(*tab));
 	if (!num)
 		return 0;
 	raw = malloc(IP_CHUNK * KS_ORC_ENTRY_SIZE);
-	tab->ip = calloc(num, sizeof(*tab->ip));
-	tab->orc = calloc(num, sizeof(*tab->orc));
-	if (!raw || !tab->ip || !tab->orc)
+	if (!raw)
 		goto out;
-
 	for (done = 0; done < num; done += n) {
 		n = num - done < IP_CHUNK ? num - done : IP_CHUNK;
+		ret = table_grow(tab, &cap, done + n);
+		if (ret)
+			goto out;
 		ret = ks_read(t, ip_addr + 4 * done, raw, 4 * n);
 		if (ret)
 			goto out;
@@ -273,48 +303,113 @@ static int module_ranges_mem(const struct ks_target *t, uint64_t mod,
 	return 0;
 }
 
-static int module_read(const struct ks_target *t, const struct ks_orc *orc,
-		       uint64_t mod, struct ks_orc_module *m)
+/* A range a module can have: none, or kernel memory of a sane size. */
+static bool range_sane(const struct ks_range *r)
 {
-	uint64_t state, num, ip_addr, orc_addr;
-	long name_off, arch_off;
-	int ret;
+	if (r->start == r->end)
+		return true;
+	return r->start >= KS_KERNEL_HALF && r->end > r->start &&
+	       r->end - r->start <= MAX_MODULE_RANGE;
+}
+
+/* [addr, addr + len) inside one of the module's ranges. */
+static bool in_module(const struct ks_orc_module *m, uint64_t addr,
+		      uint64_t len)
+{
+	for (int i = 0; i < m->nr_all; i++)
+		if (addr >= m->all[i].start && addr <= m->all[i].end &&
+		    len <= m->all[i].end - addr)
+			return true;
+	return false;
+}
+
+/*
+ * Name and memory ranges of the module at mod: 0, -EAGAIN for one still
+ * being loaded, or -errno with the reason in why.
+ */
+static int module_head(const struct ks_target *t, uint64_t mod,
+		       struct ks_orc_module *m, char *why, size_t len)
+{
+	uint64_t state;
+	long name_off = t->ops->member_offset(t->ctx, "module", "name");
+	int ret, i;
 
 	memset(m, 0, sizeof(*m));
 	m->addr = mod;
 	ret = read_member(t, mod, "module", "state", 4, &state);
-	if (ret)
-		return ret;
-	if (state == MODULE_STATE_UNFORMED)
+	if (!ret && state == MODULE_STATE_UNFORMED)
 		return -EAGAIN;
-	name_off = t->ops->member_offset(t->ctx, "module", "name");
-	arch_off = t->ops->member_offset(t->ctx, "module", "arch");
-	if (name_off < 0 || arch_off < 0)
-		return -ENOENT;
-	ret = ks_read(t, mod + (uint64_t)name_off, m->name, sizeof(m->name));
-	if (ret)
-		return ret;
+	if (!ret && name_off >= 0)
+		ret = ks_read(t, mod + (uint64_t)name_off, m->name,
+			      sizeof(m->name));
+	if (ret || name_off < 0) {
+		snprintf(why, len, "its struct module cannot be read");
+		return ret ? ret : -ENOENT;
+	}
 	m->name[sizeof(m->name) - 1] = '\0';
-
 	if (t->ops->member_offset(t->ctx, "module", "core_layout") >= 0)
 		ret = module_ranges_layout(t, mod, m);
 	else
 		ret = module_ranges_mem(t, mod, m);
-	if (ret)
+	if (ret) {
+		snprintf(why, len, "its memory ranges cannot be read");
 		return ret;
+	}
+	for (i = 0; i < m->nr_all + 2; i++) {
+		const struct ks_range *r = i < m->nr_all ? &m->all[i] :
+						       &m->text[i - m->nr_all];
 
-	/* orc_module_find(): no table when either pointer is NULL. */
-	mod += (uint64_t)arch_off;
-	ret = read_member(t, mod, "mod_arch_specific", "num_orcs", 4, &num);
+		if (!range_sane(r)) {
+			snprintf(why, len, "its memory range %#llx-%#llx is "
+				 "no module's", (unsigned long long)r->start,
+				 (unsigned long long)r->end);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * orc_module_find()'s table of a module whose ranges are known: 0 with
+ * the table (none when either pointer is NULL), or -errno with the
+ * reason in why.  The tables are in the module's own memory, 10 bytes
+ * an entry, which bounds num_orcs.  (Its text is no bound: entries for
+ * init text stay in the table after that text is freed.)
+ */
+static int module_table(const struct ks_target *t, const struct ks_orc *orc,
+			struct ks_orc_module *m, char *why, size_t len)
+{
+	long arch_off = t->ops->member_offset(t->ctx, "module", "arch");
+	uint64_t num, ip_addr, orc_addr, arch = m->addr + (uint64_t)arch_off;
+	int ret = arch_off < 0 ? -ENOENT : 0;
+
 	if (!ret)
-		ret = read_member(t, mod, "mod_arch_specific", "orc_unwind_ip", 8, &ip_addr);
+		ret = read_member(t, arch, "mod_arch_specific", "num_orcs", 4, &num);
 	if (!ret)
-		ret = read_member(t, mod, "mod_arch_specific", "orc_unwind", 8, &orc_addr);
-	if (ret)
+		ret = read_member(t, arch, "mod_arch_specific", "orc_unwind_ip", 8, &ip_addr);
+	if (!ret)
+		ret = read_member(t, arch, "mod_arch_specific", "orc_unwind", 8, &orc_addr);
+	if (ret) {
+		snprintf(why, len, "its ORC table pointers cannot be read");
 		return ret;
-	if (!ip_addr || !orc_addr)
-		num = 0;
-	return table_read(t, orc->layout, ip_addr, orc_addr, (size_t)num, &m->table);
+	}
+	if (!ip_addr || !orc_addr || !num)
+		return 0;
+	if (!in_module(m, ip_addr, 4 * num) ||
+	    !in_module(m, orc_addr, KS_ORC_ENTRY_SIZE * num)) {
+		snprintf(why, len, "num_orcs %llu: its ORC tables at %#llx and "
+			 "%#llx do not fit in its memory",
+			 (unsigned long long)num, (unsigned long long)ip_addr,
+			 (unsigned long long)orc_addr);
+		return -EINVAL;
+	}
+	ret = table_read(t, orc->layout, ip_addr, orc_addr, (size_t)num,
+			 &m->table);
+	if (ret && ret != -ENOMEM)
+		snprintf(why, len, "its ORC table of %llu entries at %#llx "
+			 "cannot be read", (unsigned long long)num,
+			 (unsigned long long)ip_addr);
+	return ret;
 }
 
 static int modules_add(struct ks_orc *orc, const struct ks_orc_module *m,
@@ -333,43 +428,87 @@ static int modules_add(struct ks_orc *orc, const struct ks_orc_module *m,
 	return 0;
 }
 
+/* One more line for the caller to report; -ENOMEM. */
+static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
+{
+	char msg[512], **p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p = realloc(orc->problems, (orc->nr_problems + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	orc->problems = p;
+	p[orc->nr_problems] = strdup(msg);
+	if (!p[orc->nr_problems])
+		return -ENOMEM;
+	orc->nr_problems++;
+	return 0;
+}
+
+struct module_walk {
+	const struct ks_target *t;
+	struct ks_orc *orc;
+	long list_off;
+	size_t cap;
+};
+
 /*
- * Every module on the `modules` list.  A module that cannot be read is
- * counted and skipped: its frames then fall back to the frame-pointer
- * guess, as in the kernel when a module has no ORC data.
+ * One module of the list.  One that cannot be read costs its own frames
+ * only: without its ranges it is left out (its return addresses end a
+ * walk as text of no one), without its table it is kept and unwound by
+ * the frame-pointer guess, as the kernel does a module without ORC data.
+ */
+static int module_node(void *arg, uint64_t node)
+{
+	struct module_walk *mw = arg;
+	uint64_t mod = node - (uint64_t)mw->list_off;
+	struct ks_orc_module m;
+	char why[256] = "";
+	int ret;
+
+	ret = module_head(mw->t, mod, &m, why, sizeof(why));
+	if (ret == -EAGAIN)
+		return 0;
+	if (ret)
+		return orc_problem(mw->orc, "module at %#llx: %s; skipped",
+				   (unsigned long long)mod, why);
+	ret = module_table(mw->t, mw->orc, &m, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret && orc_problem(mw->orc, "module %s at %#llx: %s; its frames "
+			       "are unwound without ORC", m.name,
+			       (unsigned long long)mod, why))
+		return -ENOMEM;
+	ret = modules_add(mw->orc, &m, &mw->cap);
+	if (ret)
+		table_free(&m.table);
+	return ret;
+}
+
+/*
+ * Every module on the `modules` list.  The list may loop or break off:
+ * the modules before that point are kept and the rest reported, so a
+ * corrupt module costs only the frames in the modules it hides.
  */
 static int load_modules(const struct ks_target *t, struct ks_orc *orc)
 {
-	uint64_t head, node, mod;
-	long list_off = t->ops->member_offset(t->ctx, "module", "list");
-	struct ks_orc_module m;
-	size_t cap = 0, count;
+	struct module_walk mw = { .t = t, .orc = orc };
+	struct ks_list_state lw = { .t = t, .max = MAX_MODULES };
+	char msg[256];
+	uint64_t head;
 	int ret;
 
-	if (list_off < 0 || t->ops->symbol(t->ctx, "modules", &head))
+	mw.list_off = t->ops->member_offset(t->ctx, "module", "list");
+	if (mw.list_off < 0 || t->ops->symbol(t->ctx, "modules", &head))
 		return 0;	/* a kernel without modules, or no type data */
-	if (ks_read_u64(t, head, &node))
-		return -EFAULT;
-	for (count = 0; node != head; count++) {
-		if (count >= MAX_MODULES)
-			return -ELOOP;
-		mod = node - (uint64_t)list_off;
-		ret = module_read(t, orc, mod, &m);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret == 0) {
-			ret = modules_add(orc, &m, &cap);
-			if (ret) {
-				table_free(&m.table);
-				return ret;
-			}
-		} else if (ret != -EAGAIN) {
-			orc->nr_mods_skipped++;
-		}
-		if (ks_read_u64(t, node, &node))
-			return -EFAULT;
-	}
-	return 0;
+	ret = ks_list_for_each(&lw, head, module_node, &mw);
+	if (ret || lw.stop == KS_LIST_END)
+		return ret;
+	ks_list_stop_text(&lw, "the module list (modules)", msg, sizeof(msg));
+	return orc_problem(orc, "%s", msg);
 }
 
 int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret)
@@ -402,6 +541,9 @@ void ks_orc_free(struct ks_orc *orc)
 	table_free(&orc->vmlinux);
 	for (i = 0; i < orc->nr_mods; i++)
 		table_free(&orc->mods[i].table);
+	for (i = 0; i < orc->nr_problems; i++)
+		free(orc->problems[i]);
+	free(orc->problems);
 	free(orc->mods);
 	free(orc);
 }

@@ -15,7 +15,10 @@ kinds=${*:-unit integration vmcore extra-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
-export KSTACK_SO="$top/build/kstack.so"
+# The extension of the same build: under ASan/UBSan for make check (the
+# vmcore scripts preload the ASan runtime into crash for it).
+export KSTACK_SO="$top/$build/kstack.so"
+[ -s "$KSTACK_SO" ] || KSTACK_SO="$top/build/kstack.so"
 export KSTACK_BUILD="$top/$build"
 # ASan's leak checker cannot run under ptrace-less sandboxes reliably and
 # the tools exit right after their work: leaks are checked in unit tests.

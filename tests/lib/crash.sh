@@ -2,6 +2,15 @@
 # shellcheck shell=bash
 #
 # For test scripts that run crash on a vmcore: source it after check.sh.
+#
+# run_crash VMLINUX VMCORE CMDS OUT [SECONDS] runs crash with the
+# extension under test.  `make check` builds kstack.so under ASan and
+# UBSan, and an ASan-built shared object loads only into a process whose
+# first library is the ASan runtime.  crash is not built that way, so the
+# runtime the .so was linked against is preloaded into crash.  crash
+# itself leaks and mixes new[] with free() (not our code): leak and
+# alloc-dealloc checks are off there; every other ASan and UBSan report
+# stops crash, and sanitizer_report finds it in the output.
 
 # crash_refused OUT DIR: crash did not open DIR's dump at all (crash 8.0.2
 # cannot read Linux 6.11+: it says the vmlinux and an ELF dump "do not
@@ -16,4 +25,30 @@ crash_refused() {
 	echo "SKIP: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
 		"(crash needs 8.0.6 or later for 6.11+); kstack --vmcore reads it"
 	return 0
+}
+
+# The ASan runtime a shared object needs, or nothing for a plain build.
+asan_runtime() {
+	ldd "$1" 2>/dev/null | awk '$1 ~ /^libasan\.so/ { print $3; exit }'
+}
+
+run_crash() {
+	local vmlinux=$1 vmcore=$2 cmds=$3 out=$4 secs=${5:-600}
+	local so=${KSTACK_SO:?KSTACK_SO names the extension} rt
+	local -a env=(TZ=UTC)
+
+	rt=$(asan_runtime "$so")
+	if [ -n "$rt" ]; then
+		env+=("LD_PRELOAD=$rt"
+		      "ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0:abort_on_error=0:halt_on_error=1"
+		      "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+	fi
+	timeout "$secs" env "${env[@]}" crash -s "$vmlinux" "$vmcore" -i "$cmds" \
+		</dev/null >"$out" 2>&1
+}
+
+# Prints the first sanitizer report in OUT (and succeeds) if there is one.
+sanitizer_report() {
+	grep -q -E '^==[0-9]+==ERROR: |: runtime error: ' "$1" || return 1
+	grep -E -A 12 '^==[0-9]+==ERROR: |: runtime error: ' "$1" | head -n 24
 }

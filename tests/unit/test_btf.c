@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -79,12 +80,12 @@ static void member(struct blob *b, const char *name, uint32_t type_id,
  * plus records of every other kind in between, an empty struct task and
  * a union and a typedef named like structs.
  */
+static size_t blob_bytes(struct blob *b, uint8_t *out, size_t cap);
+
 static size_t build(struct blob *b, uint8_t *out, size_t cap)
 {
 	uint32_t t_int, t_long, t_uint, t_inner, t_anon_u, t_deep, t_outer_anon,
 		 t_cv, t_arr, t_task, t_ptr, t_upid, t_flex;
-	uint32_t hdr[6];
-	size_t types_len, len;
 
 	memset(b, 0, sizeof(*b));
 	b->strs_len = 1;
@@ -162,6 +163,15 @@ static size_t build(struct blob *b, uint8_t *out, size_t cap)
 	/* A union and a typedef that share a struct's name rank lower. */
 	type(b, "inner", K_UNION, 0, 0, 99);
 	type(b, "task_t", K_TYPEDEF, 0, 0, t_ptr);
+
+	return blob_bytes(b, out, cap);
+}
+
+/* Header, types and strings of b, as one blob in out. */
+static size_t blob_bytes(struct blob *b, uint8_t *out, size_t cap)
+{
+	uint32_t hdr[6];
+	size_t types_len, len;
 
 	types_len = b->nr_words * 4;
 	hdr[0] = 0xeB9F | 1u << 16;		/* magic, version 1, flags 0 */
@@ -300,6 +310,75 @@ static void test_malformed(void **state)
 	corrupt(f, 24 + 4, (uint32_t)K_STRUCT << 24 | 0xffff, -EINVAL);
 }
 
+/*
+ * BTF can come from a dump's memory, so it may be anything: anonymous
+ * members that hold their own record, or records that hold the next one
+ * many times over.  A lookup must end at once either way (it took
+ * exponential time, i.e. forever), and still find what is really there.
+ *
+ *   struct self { int x; <anon self> x 8; };           holds itself
+ *   struct ping { <anon pong>; }; struct pong { <anon ping>; int y; };
+ *   struct fan0 { <anon fan1> x 2; } ... fan39 { int leaf; };
+ */
+static void test_cycles(void **state)
+{
+	struct blob *b = calloc(1, sizeof(*b));
+	uint8_t *data = calloc(1, 16384);
+	uint32_t t_int, t_self, t_ping, t_fan;
+	struct ks_btf *btf;
+	size_t len;
+	int i, j;
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(data);
+	b->strs_len = 1;
+	b->next_id = 1;
+	t_int = type(b, "int", K_INT, 0, 0, 4);
+	word(b, 0x01000020);
+	t_self = b->next_id;
+	type(b, "self", K_STRUCT, 9, 0, 8);
+	member(b, "x", t_int, 0);
+	for (i = 0; i < 8; i++)
+		member(b, "", t_self, 32);
+	t_ping = b->next_id;
+	type(b, "ping", K_STRUCT, 1, 0, 8);
+	member(b, "", t_ping + 1, 0);
+	type(b, "pong", K_STRUCT, 2, 0, 8);
+	member(b, "", t_ping, 0);
+	member(b, "y", t_int, 32);
+	/* fan0 .. fan39, each with two anonymous fanN+1: 2^40 paths */
+	t_fan = b->next_id;
+	for (i = 0; i < 40; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fan%d", i);
+		if (i == 39) {
+			type(b, name, K_STRUCT, 1, 0, 4);
+			member(b, "leaf", t_int, 0);
+			break;
+		}
+		type(b, name, K_STRUCT, 2, 0, 8);
+		for (j = 0; j < 2; j++)
+			member(b, "", t_fan + (uint32_t)i + 1, (uint32_t)j * 32);
+	}
+	len = blob_bytes(b, data, 16384);
+	assert_int_equal(ks_btf_load(data, len, &btf), 0);
+
+	assert_int_equal(ks_btf_member_offset(btf, "self", "x"), 0);
+	assert_int_equal(ks_btf_member_offset(btf, "self", "nosuch"), -ENOENT);
+	assert_int_equal(ks_btf_member_offset(btf, "ping", "y"), 4);
+	assert_int_equal(ks_btf_member_offset(btf, "ping", "nosuch"), -ENOENT);
+	assert_int_equal(ks_btf_member_offset(btf, "pong", "nosuch"), -ENOENT);
+	/* the first path: every first member, so offset 0 */
+	assert_int_equal(ks_btf_member_offset(btf, "fan0", "leaf"), 0);
+	assert_int_equal(ks_btf_member_offset(btf, "fan0", "nosuch"), -ENOENT);
+	assert_int_equal(ks_btf_member_size(btf, "fan0", "leaf"), 4);
+	ks_btf_free(btf);
+	free(data);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +387,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bitfields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test(test_cycles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -349,6 +349,36 @@ static void test_malformed(void **state)
 	free(copy);
 }
 
+/*
+ * .symtab at an offset that is not a multiple of 8: nothing in the
+ * file says it must be, and reading Elf64_Sym in place there is
+ * undefined (UBSan stopped the tool).
+ */
+static void test_misaligned_symtab(void **state)
+{
+	struct image *im = *state;
+	struct ks_elf_symtab *tab = NULL;
+	uint8_t *copy;
+	Elf64_Shdr *sh;
+	Elf64_Ehdr eh;
+	size_t at, size;
+
+	memcpy(&eh, im->buf, sizeof(eh));
+	sh = (Elf64_Shdr *)(im->buf + eh.e_shoff);
+	size = sh[S_SYMTAB].sh_size;
+	at = ((im->len + 7) & ~(size_t)7) + 4;
+	copy = calloc(1, at + size);
+	assert_non_null(copy);
+	memcpy(copy, im->buf, im->len);
+	memcpy(copy + at, im->buf + sh[S_SYMTAB].sh_offset, size);
+	sh = (Elf64_Shdr *)(copy + eh.e_shoff);
+	sh[S_SYMTAB].sh_offset = at;
+	assert_int_equal(ks_elf_symtab_load(copy, at + size, &tab), 0);
+	expect(tab, TEXT + 0x10, "startup_64", TEXT, 0x100);
+	ks_elf_symtab_free(tab);
+	free(copy);
+}
+
 static void test_open_file(void **state)
 {
 	struct image *im = *state;
@@ -377,6 +407,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kaslr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sections, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_misaligned_symtab, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_file, setup, teardown),
 	};
 

@@ -479,6 +479,73 @@ static void test_ftrace_ops_loop(void **state)
 	ks_ftrace_ops_list_free(&ops);
 }
 
+/* The records of the ftrace_page list; err gets what went wrong. */
+static size_t walk_records(char **err)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_list l = { 0 };
+	size_t elen = 0, n;
+	FILE *e = open_memstream(err, &elen);
+
+	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
+	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, e), 0);
+	fclose(e);
+	n = l.n;
+	ks_ftrace_list_free(&l);
+	ks_ftrace_ops_list_free(&ops);
+	return n;
+}
+
+static void expect_err(char *err, const char *part)
+{
+	if (!err || !strstr(err, part))
+		fail_msg("\"%s\" not in \"%s\"", part, err ? err : "(nothing)");
+	free(err);
+}
+
+/*
+ * A looping ftrace_page list gives each record once (it ran for minutes
+ * and gigabytes), and the kernel's own counts bound a list that is long
+ * without looping.
+ */
+static void test_ftrace_pages_corrupt(void **state)
+{
+	uint64_t pg1 = HEAP + 0x4000, pg2 = HEAP + 0x4100, counts = HEAP + 0x6000;
+	char *err;
+
+	(void)state;
+	/* the first page is its own next: its two enabled records, once */
+	w64(pg1, pg1);
+	assert_int_equal(walk_records(&err), 2);
+	expect_err(err, "kstack: the ftrace_page list (ftrace_pages_start) "
+			"loops at 0xffff888000104000 after 1 entries");
+	/* the last page's next is the first */
+	w64(pg1, pg2);
+	w64(pg2, pg1);
+	assert_int_equal(walk_records(&err), 3);
+	expect_err(err, "loops at 0xffff888000104000 after 2 entries");
+	w64(pg2, 0);
+
+	/* ftrace_number_of_groups: one struct ftrace_page, so one is read */
+	assert_int_equal(ks_fake_add_memory(f, counts, NULL, 16), 0);
+	sym("ftrace_number_of_groups", counts, 8, NULL);
+	sym("ftrace_number_of_pages", counts + 8, 8, NULL);
+	w64(counts, 1);
+	assert_int_equal(walk_records(&err), 2);
+	expect_err(err, "has more pages than ftrace_number_of_groups (1)");
+	w64(counts, 2);
+	assert_int_equal(walk_records(&err), 3);
+	expect_err(err, "");
+	/* ftrace_number_of_pages: 1 page holds 256 records of 16 bytes */
+	w64(counts + 8, 1);
+	w32(pg2 + 16, 254);
+	assert_int_equal(walk_records(&err), 2);
+	expect_err(err, "more records than ftrace_number_of_pages has room for (256)");
+	w32(pg2 + 16, 1);
+	w64(counts, 0);
+	w64(counts + 8, 0);
+}
+
 /* The report: kernel lines, summary, then what only memory says. */
 static void test_report(void **state)
 {
@@ -508,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_records),
 		cmocka_unit_test(test_ftrace_ops_loop),
 		cmocka_unit_test(test_ftrace_6_4_layout),
+		cmocka_unit_test(test_ftrace_pages_corrupt),
 		cmocka_unit_test(test_report),
 	};
 	int failed = cmocka_run_group_tests(tests, setup, teardown);

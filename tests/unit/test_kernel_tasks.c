@@ -523,6 +523,26 @@ static void test_list_broken(void **state)
 	ks_sample_release(&s);
 }
 
+/* No task at all: an empty list, or one broken at init_task. */
+static void test_list_empty(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	put64(e, TASK(INIT) + T_TASKS, TASK(INIT) + T_TASKS);
+	assert_int_equal(sample(e, "-a -H", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	assert_int_equal(st.nr_list_errors, 0);
+	ks_sample_release(&s);
+	put64(e, TASK(INIT) + T_TASKS, 0);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	assert_int_equal(st.nr_list_errors, 1);
+	assert_non_null(strstr(e->msgs, "the task list (init_task.tasks) breaks off"));
+	ks_sample_release(&s);
+}
+
 static void test_unreadable_task(void **state)
 {
 	static const int order[] = { 1, 2, 3, 4, 8 };
@@ -564,6 +584,26 @@ static void test_on_cpu(void **state)
 	assert_string_equal(s.tasks[0].note, "in user mode on CPU 1");
 	assert_string_equal(s.tasks[1].stack, "");
 	assert_non_null(strstr(s.tasks[1].note, "registers are not in the image"));
+	ks_sample_release(&s);
+}
+
+/* A NULL task->stack while the stack is not freed is no exited task. */
+static void test_stack_null(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	put64(e, TASK(P1) + T_STACK, 0);
+	assert_int_equal(sample(e, "-p 1,8", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 2);
+	assert_string_equal(s.tasks[0].stack, "");
+	assert_string_equal(s.tasks[0].note,
+			    "task->stack is NULL, yet the stack is not freed");
+	assert_non_null(strstr(e->msgs, "PID 1: no stack: task->stack is NULL"));
+	assert_int_equal(st.nr_stack_notes, 1);
+	/* the zombie's stack is freed (stack_refcount 0): nothing to say */
+	assert_null(strstr(e->msgs, "PID 8"));
 	ks_sample_release(&s);
 }
 
@@ -699,10 +739,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_states_select, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_broken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stack_null, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_state_letters),

@@ -167,6 +167,7 @@ static void test_layout_6_1(void **state)
 	(void)state;
 	assert_int_equal(ks_module_syms_count(ms), 1);
 	assert_int_equal(ks_module_syms_skipped(ms), 0);
+	assert_null(ks_module_syms_error(ms));
 	expect(ms, CORE + 0x50, "mod_fn", CORE, 0x100);
 	/* The first of two at one address; unnamed, $x, undefined ignored. */
 	expect(ms, CORE + 0x1a0, "alias_b", CORE + 0x100, 0x300);
@@ -211,11 +212,18 @@ static void test_broken(void **state)
 	assert_int_equal(ks_module_syms_skipped(ms), 1);
 	ks_module_syms_free(ms);
 	/*
-	 * A list that breaks off keeps what it read: the entry at the bad
-	 * pointer and the link that cannot be followed count once each.
+	 * A list that breaks off keeps what it read: a link that is no
+	 * kernel address counts once, and says where the list ended.
 	 */
 	ks_fake_write_u64(f, MOD1 + O_KALLSYMS, KSYMS);
 	ks_fake_write_u64(f, MOD1 + O_LIST, 0xdead0000);
+	ms = load(f);
+	assert_int_equal(ks_module_syms_count(ms), 1);
+	assert_int_equal(ks_module_syms_skipped(ms), 1);
+	assert_non_null(strstr(ks_module_syms_error(ms), "breaks off after"));
+	ks_module_syms_free(ms);
+	/* a kernel address outside the image: the entry there, and the link */
+	ks_fake_write_u64(f, MOD1 + O_LIST, 0xffff888077770008ull);
 	ms = load(f);
 	assert_int_equal(ks_module_syms_count(ms), 1);
 	assert_int_equal(ks_module_syms_skipped(ms), 2);
@@ -229,12 +237,38 @@ static void test_broken(void **state)
 	ks_fake_destroy(f);
 }
 
+/* A module that lists itself is read once, not 65,536 times. */
+static void test_loop(void **state)
+{
+	struct ks_fake *f = image(false);
+	struct ks_module_syms *ms;
+
+	(void)state;
+	ks_fake_write_u64(f, MOD1 + O_LIST, MOD1 + O_LIST);
+	ms = load(f);
+	assert_int_equal(ks_module_syms_count(ms), 1);
+	assert_int_equal(ks_module_syms_skipped(ms), 1);
+	assert_non_null(strstr(ks_module_syms_error(ms),
+			       "the module list (modules) loops at 0xffffffffc0100008"));
+	expect(ms, CORE + 0x50, "mod_fn", CORE, 0x100);
+	ks_module_syms_free(ms);
+	/* the last one's next is the first */
+	ks_fake_write_u64(f, MOD1 + O_LIST, MOD2 + O_LIST);
+	ks_fake_write_u64(f, MOD2 + O_LIST, MOD1 + O_LIST);
+	ms = load(f);
+	assert_int_equal(ks_module_syms_count(ms), 1);
+	assert_non_null(ks_module_syms_error(ms));
+	ks_module_syms_free(ms);
+	ks_fake_destroy(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_6_1),
 		cmocka_unit_test(test_layout_6_4),
 		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_loop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -441,6 +441,93 @@ static void test_load_bad(void **state)
 	ks_fake_destroy(f);
 }
 
+/* Loads the fixture's tables again, after a test damaged them. */
+static struct ks_orc *reload(struct fixture *fx)
+{
+	struct ks_orc *orc = NULL;
+
+	assert_int_equal(ks_orc_load(&fx->t, &orc), 0);
+	assert_int_equal(orc->vmlinux.num, sizeof(vmlinux_orc) / sizeof(vmlinux_orc[0]));
+	return orc;
+}
+
+static void expect_problem(const struct ks_orc *orc, const char *part)
+{
+	for (size_t i = 0; i < orc->nr_problems; i++)
+		if (strstr(orc->problems[i], part))
+			return;
+	fail_msg("no problem with \"%s\" (%zu problems)", part, orc->nr_problems);
+}
+
+/*
+ * A corrupt module or module list costs the frames in what it hides,
+ * never vmlinux's table or the modules before it, and says which.
+ */
+static void test_broken_modules(void **state)
+{
+	struct fixture *fx = *state;
+	uint32_t huge = 0xffffffff, n = 2;
+	struct ks_orc *orc;
+
+	/* num_orcs far beyond the module's memory: no table, still text */
+	ks_fake_write(fx->f, MOD_STRUCT + M_ARCH, &huge, 4);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 2);
+	assert_int_equal(orc->mods[0].table.num, 0);
+	assert_int_equal(orc->nr_problems, 1);
+	expect_problem(orc, "module mymod at 0xffff888000100000: num_orcs 4294967295");
+	assert_true(ks_orc_kernel_text(orc, MOD_TEXT + 0x10));
+	assert_null(ks_orc_find(orc, MOD_TEXT + 0x120));
+	ks_orc_free(orc);
+	ks_fake_write(fx->f, MOD_STRUCT + M_ARCH, &n, 4);
+
+	/* a text size no module has: left out, not taken as text */
+	huge = 0xfffff000;
+	ks_fake_write(fx->f, MOD_STRUCT + M_CORE + 12, &huge, 4);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 1);
+	assert_string_equal(orc->mods[0].name, "noorc");
+	expect_problem(orc, "module at 0xffff888000100000: its memory range");
+	assert_false(ks_orc_kernel_text(orc, MOD_TEXT + 0x10000000));
+	ks_orc_free(orc);
+	n = 0x1000;
+	ks_fake_write(fx->f, MOD_STRUCT + M_CORE + 12, &n, 4);
+	n = 2;
+
+	/* a table pointer into memory the image lacks */
+	ks_fake_write_u64(fx->f, MOD_STRUCT + M_ARCH + 8, MOD_TEXT + 0x1ff0);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 2);
+	expect_problem(orc, "module mymod");
+	ks_orc_free(orc);
+	ks_fake_write_u64(fx->f, MOD_STRUCT + M_ARCH + 8, MOD_ORC_IP);
+
+	/* the first module lists itself: it is read once */
+	ks_fake_write_u64(fx->f, MOD_STRUCT + M_LIST, MOD_STRUCT + M_LIST);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 1);
+	assert_int_equal(orc->mods[0].table.num, 2);
+	expect_problem(orc, "the module list (modules) loops at 0xffff888000100008");
+	ks_orc_free(orc);
+	ks_fake_write_u64(fx->f, MOD_STRUCT + M_LIST, NOORC_STRUCT + M_LIST);
+
+	/* modules.next is garbage */
+	ks_fake_write_u64(fx->f, MODULES_ADDR, 0xdead000000000100ULL);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 0);
+	expect_problem(orc, "the module list (modules) breaks off");
+	ks_orc_free(orc);
+
+	/* a struct module that is not in the image, with a way on */
+	ks_fake_write_u64(fx->f, MODULES_ADDR, 0xffff888000300008ULL);
+	assert_int_equal(ks_fake_add_memory(fx->f, 0xffff888000300000ULL, NULL, 16), 0);
+	ks_fake_write_u64(fx->f, 0xffff888000300008ULL, MOD_STRUCT + M_LIST);
+	orc = reload(fx);
+	assert_int_equal(orc->nr_mods, 2);
+	expect_problem(orc, "module at 0xffff888000300000: its struct module cannot be read");
+	ks_orc_free(orc);
+}
+
 static void test_decode_layouts(void **state)
 {
 	/* sp_offset 16, bp_offset -16, sp_reg SP, bp_reg PREV_SP */
@@ -838,6 +925,31 @@ static void test_on_cpu(void **state)
 }
 
 /* A zombie's stack is freed: an empty trace, which is no failure. */
+/*
+ * An empty stack the kernel would not print empty says why: a blocked
+ * task always shows its syscall or kthread frames at least.
+ */
+static void test_empty_has_note(void **state)
+{
+	struct fixture *fx = *state;
+	const char *note = NULL;
+	char *text;
+
+	/* thread.sp at the bottom of the stack: no frame there, only zeros */
+	text = walk(fx, STACK, &note);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "thread.sp"));
+	free(text);
+	/* a saved return address that is a kernel address but no text */
+	ks_fake_write_u64(fx->f, STACK + 0x1000 + 48, 0xffff888012345678ULL);
+	note = NULL;
+	text = walk(fx, STACK + 0x1000, &note);
+	assert_string_equal(text, "");
+	assert_non_null(note);
+	free(text);
+}
+
 static void test_no_stack(void **state)
 {
 	struct fixture *fx = *state;
@@ -1173,14 +1285,19 @@ static void replay_modules(struct replay *r)
 		struct replay_mod *m = &r->mods[i];
 
 		n = replay_sort(&m->orc);
-		ip_addr = m->base + 0x10000000;	/* module memory, as far as ORC cares */
+		/*
+		 * The tables go where the recording has nothing, past its
+		 * core; the module's memory is stretched over them, as the
+		 * kernel keeps them in the module's own memory.
+		 */
+		ip_addr = m->base + 0x10000000;
 		orc_addr = ip_addr + 0x100000;
 		add_orc_table(r->f, ip_addr, orc_addr, m->orc.v, n);
 		mod = MOD_STRUCT + 0x400 * i;
 		put_module_sized(r->f, mod, m->name, next, m->base,
 				 (uint32_t)(m->text_end - m->base),
-				 (uint32_t)(m->core_end - m->base), (uint32_t)n,
-				 ip_addr, orc_addr);
+				 (uint32_t)(orc_addr + KS_ORC_ENTRY_SIZE * n - m->base),
+				 (uint32_t)n, ip_addr, orc_addr);
 		next = mod + M_LIST;
 	}
 	assert_int_equal(ks_fake_add_memory(r->f, MODULES_ADDR, &next, 8), 0);
@@ -1305,6 +1422,7 @@ int main(void)
 		cmocka_unit_test(test_find_duplicate),
 		cmocka_unit_test(test_load_chunked),
 		cmocka_unit_test(test_load_bad),
+		cmocka_unit_test_setup_teardown(test_broken_modules, setup, teardown),
 		cmocka_unit_test(test_decode_layouts),
 		cmocka_unit_test(test_layout_6_4),
 		cmocka_unit_test_setup_teardown(test_blocked_task, setup, teardown),
@@ -1319,6 +1437,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_stack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_has_note, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_stack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rethook_recovered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rethook_running, setup, teardown),

@@ -51,16 +51,20 @@ kstack -a -H --folded >$tmp/folded.txt
 kstack -D >$tmp/D.txt
 quit
 CMDS
-TZ=UTC timeout 600 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" \
-	</dev/null >"$tmp/out" 2>&1
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
+KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/out"
+if sanitizer_report "$tmp/out"; then
+	echo "FAIL: a sanitizer report in crash with $so"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 if [ -s "$tmp/t0" ] && [ -s "$tmp/t1" ] && [ -s "$tmp/t2" ]; then
 	echo "kstack -a -H in crash: $(awk -v a="$(cat "$tmp/t0")" -v b="$(cat "$tmp/t1")" \
 		'BEGIN { printf "%.3f", b - a }') s (first run: reads the ORC tables)," \
 		"then $(awk -v a="$(cat "$tmp/t1")" -v b="$(cat "$tmp/t2")" \
 		'BEGIN { printf "%.3f", b - a }') s"
 fi
-# shellcheck source=tests/lib/crash.sh
-. "$top/tests/lib/crash.sh"
 if crash_refused "$tmp/out" "$dir"; then
 	echo "0 passed, 0 failed"
 	exit 0

@@ -79,12 +79,12 @@ if command -v crash >/dev/null && [ -s "$so" ]; then
 		done
 		echo quit
 	} >"$tmp/cmds"
-	TZ=UTC timeout 600 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" \
-		</dev/null >"$tmp/crash.out" 2>&1
+	KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" \
+		"$tmp/crash.out"
 	if crash_refused "$tmp/crash.out" "$dir"; then
 		:
-	elif grep -q 'ASan runtime does not come first' "$tmp/crash.out"; then
-		echo "SKIP: $so is an ASan build, which crash cannot load"
+	elif sanitizer_report "$tmp/crash.out"; then
+		fail "a sanitizer report in crash with $so"
 	elif [ ! -s "$tmp/crash.0" ]; then
 		fail "crash's kstack -a -H printed nothing:"
 		head -n 20 "$tmp/crash.out" | sed 's/^/  | /'

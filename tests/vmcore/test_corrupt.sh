@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack --vmcore on a dump cut short, as a full disk or an interrupted
+# copy leaves it: sparse copies of the vmcore truncated at 50% and 10%.
+#  - 50%: the walk ends within seconds, without a sanitizer report, says
+#    the dump is truncated, gives every task whose stack is in the
+#    missing part a reason (-v), and prints every other task's stack as
+#    the intact dump does;
+#  - 10%: linux_banner is in the missing part: the run fails saying the
+#    dump is truncated, not that the vmlinux does not match it.
+# crash itself stops on such a dump (it needs the per-CPU areas, at the
+# top of memory), and says it "may be truncated or incomplete".
+# Damage inside memory (looping lists, bad pointers, garbage stack
+# pointers) is the unit test test_corrupt_vmcore, on the same dump.
+# KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
+
+if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
+	echo "SKIP: no vmcore in $dir"
+	finish
+fi
+if [ ! -x "$kstack" ]; then
+	fail "no kstack binary at $kstack"
+	finish
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+size=$(stat -c %s "$dir/vmcore")
+
+# A sparse copy of the first PERCENT of the dump: only that much is read.
+cut_copy() {
+	local percent=$1 out=$2 bytes=$((size * $1 / 100))
+
+	dd if="$dir/vmcore" of="$out" bs=1M count=$((bytes / 1048576 + 1)) \
+		conv=sparse status=none && truncate -s "$bytes" "$out"
+}
+
+# kstack --vmcore COPY ARGS...: OUT and ERR in $tmp, the status in $rc.
+run() {
+	local copy=$1 name=$2
+	shift 2
+	timeout 60 "$kstack" --vmcore "$copy" --vmlinux "$dir/vmlinux" "$@" \
+		>"$tmp/$name.txt" 2>"$tmp/$name.err"
+	rc=$?
+	if [ "$rc" -eq 124 ]; then
+		fail "$name: kstack did not end within 60 s"
+		return 1
+	fi
+	if sanitizer_report "$tmp/$name.err"; then
+		fail "$name: a sanitizer report"
+		return 1
+	fi
+	return 0
+}
+
+run "$dir/vmcore" intact -a -H
+if [ "$rc" -ne 0 ]; then
+	fail "the intact dump: exit $rc: $(head -c 300 "$tmp/intact.err")"
+	finish
+fi
+
+if cut_copy 50 "$tmp/v50" && run "$tmp/v50" v50 -a -H -v; then
+	if [ "$rc" -eq 0 ] && grep -q "v50 is truncated: it has $((size / 2)) of the" "$tmp/v50.err"; then
+		pass "50%: exit 0 and 'is truncated' ($(grep -m1 'is truncated' "$tmp/v50.err" | sed 's/.*truncated: //'))"
+	else
+		fail "50%: exit $rc, no 'is truncated':"
+		head -n 5 "$tmp/v50.err" | sed 's/^/  | /'
+	fi
+	python3 - "$tmp/intact.txt" "$tmp/v50.txt" "$tmp/v50.err" <<'PY'
+import re
+import sys
+
+task_re = re.compile(r'^PID: +(\d+) ')
+
+
+def stacks(path):
+    """pid -> tuple of stack lines, from the grouped text."""
+    out, pending, stack = {}, [], None
+    for line in open(path, errors='surrogateescape').read().split('\n'):
+        m = task_re.match(line)
+        if m:
+            if stack is not None:
+                pending, stack = [], None
+            pending.append(int(m.group(1)))
+        elif line == 'Stack:':
+            stack = []
+            for pid in pending:
+                out[pid] = stack
+        elif stack is not None and line.startswith('[<'):
+            stack.append(line)
+        elif stack is not None and not line:
+            pending, stack = [], None
+    # a group without "Stack:" has the empty stack
+    for pid in pending:
+        out.setdefault(pid, [])
+    return {pid: tuple(s) for pid, s in out.items()}
+
+
+intact, cut = stacks(sys.argv[1]), stacks(sys.argv[2])
+err = open(sys.argv[3], errors='replace').read()
+same = noted = 0
+bad = []
+for pid, st in sorted(cut.items()):
+    want = intact.get(pid)
+    if want is None:
+        bad.append('PID %d is not in the intact dump' % pid)
+    elif st == want:
+        same += 1
+    elif not st and re.search(r'^kstack: PID %d: no stack: .*not (readable|in the image)' % pid,
+                              err, re.M):
+        noted += 1
+    else:
+        bad.append('PID %d: %r, intact %r' % (pid, st[:3], want[:3]))
+ok = not bad and same > 10 and noted > 0
+print('%s: 50%%: %d tasks print the intact stack, %d have none and say why%s'
+      % ('PASS' if ok else 'FAIL', same, noted,
+         '' if ok else ':\n  ' + '\n  '.join(bad[:10])))
+sys.exit(0 if ok else 1)
+PY
+	if [ $? -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	# without -v: a count and where to look
+	if run "$tmp/v50" v50q -a -H; then
+		if grep -q 'stacks\? could not be unwound to the end (-v says which)' "$tmp/v50q.err"; then
+			pass "50% without -v: $(grep -m1 'could not be unwound' "$tmp/v50q.err")"
+		else
+			fail "50% without -v: no count of the stacks that could not be unwound"
+			sed 's/^/  | /' "$tmp/v50q.err" | head -n 5
+		fi
+	fi
+fi
+
+if cut_copy 10 "$tmp/v10" && run "$tmp/v10" v10 -a; then
+	if [ "$rc" -ne 0 ] && grep -q 'v10 is truncated' "$tmp/v10.err" &&
+		grep -q 'linux_banner .* is in the part of the dump that is missing' "$tmp/v10.err" &&
+		! grep -q 'does not match' "$tmp/v10.err"; then
+		pass "10%: exit $rc, the dump is truncated and linux_banner is in the missing part"
+	else
+		fail "10%: exit $rc:"
+		sed 's/^/  | /' "$tmp/v10.err" | head -n 5
+	fi
+fi
+finish
