@@ -27,7 +27,7 @@ static char *help_kstack[] = {
 	"kernel stacks of tasks, grouped by identical stack",
 	"{-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
 	"        [-c|--json|--folded] [-v]\n"
-	"  kstack -K|-F [-v]",
+	"  kstack -K|-F [--touched] [-v]",
 	"  Prints what the live tool kstack(8) would have printed on this kernel",
 	"  at the moment of the dump: the tasks, grouped by identical kernel",
 	"  stack, in oled kstack's text.  The header shows the crash time",
@@ -55,6 +55,12 @@ static char *help_kstack[] = {
 	"    --json    one JSON object for the sample.",
 	"    --folded  folded stacks, the input of flame graph tools.",
 	"    -v        after the output, why a stack is empty or short, and counts.",
+	" ",
+	"  Hooks:",
+	"    -K        the kprobes, as /sys/kernel/debug/kprobes/list prints them.",
+	"    -F        the functions ftrace patched, as enabled_functions does;",
+	"              with --touched, every function ftrace ever patched since",
+	"              boot, a hook that has gone included (Linux 6.4+).",
 	" ",
 	"  A task that was on a CPU when the dump was taken is unwound from the",
 	"  registers the dump saved for that CPU (empty when it was in user",

@@ -9,6 +9,7 @@
  * (kprobe_events, the tracer and its filters) follow, headed "== ".
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,8 +214,9 @@ static void print_ftrace_lines(FILE *out, const struct lines *in,
 	free(buf);
 }
 
-static int do_ftrace(const struct ks_tracefs *fs, FILE *out)
+static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
 {
+	const char *file = touched ? "touched_functions" : "enabled_functions";
 	struct ks_ftrace_list l = { 0 };
 	char path[PATH_MAX + 64];
 	size_t unparsed = 0;
@@ -222,15 +224,15 @@ static int do_ftrace(const struct ks_tracefs *fs, FILE *out)
 	int ret;
 
 	if (!fs->tracefs[0]) {
-		fprintf(stderr, "kstack: no enabled_functions: %s\n",
-			fs->why_tracefs);
+		fprintf(stderr, "kstack: no %s: %s\n", file, fs->why_tracefs);
 		return status_of(fs->err_tracefs);
 	}
-	snprintf(path, sizeof(path), "%s/enabled_functions", fs->tracefs);
+	snprintf(path, sizeof(path), "%s/%s", fs->tracefs, file);
 	ret = read_lines(path, &in);
 	if (ret) {
-		explain(path, ret, "this kernel has no dynamic ftrace "
-			"(CONFIG_DYNAMIC_FTRACE)");
+		explain(path, ret, touched ? "touched_functions came with Linux "
+			"6.4 (and needs CONFIG_DYNAMIC_FTRACE)" :
+			"this kernel has no dynamic ftrace (CONFIG_DYNAMIC_FTRACE)");
 		return status_of(ret);
 	}
 	print_ftrace_lines(out, &in, &l, &unparsed);
@@ -261,7 +263,7 @@ int ks_hooks_live(const struct ks_options *opts)
 			status = st;
 	}
 	if (opts->ftrace) {
-		st = do_ftrace(&fs, stdout);
+		st = do_ftrace(&fs, opts->touched, stdout);
 		if (st > status)
 			status = st;
 	}

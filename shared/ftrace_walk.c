@@ -37,6 +37,7 @@
 #define DYN_FL_DIRECT		(1ul << 24)
 #define DYN_FL_DIRECT_EN	(1ul << 23)
 #define DYN_FL_CALL_OPS		(1ul << 22)	/* 6.3+ */
+#define DYN_FL_TOUCHED		(1ul << 20)	/* 6.4+ */
 #define DYN_FL_MODIFIED		(1ul << 19)	/* 6.4+ */
 #define DYN_REF_SHIFT_6_1	23
 #define DYN_REF_SHIFT_6_4	19
@@ -461,6 +462,7 @@ struct page_walk {
 	size_t nd;
 	uint8_t *buf;
 	size_t max_records, nr_records;
+	uint64_t show;		/* the flag a record needs to be listed */
 };
 
 /* A kernel counter (unsigned long) that may be absent: 0 then. */
@@ -541,7 +543,7 @@ static int page_node(void *arg, uint64_t pg)
 
 		memcpy(&ip, rec + l->rec_ip, sizeof(ip));
 		memcpy(&flags, rec + l->rec_flags, (size_t)l->rec_flags_size);
-		if (!(flags & DYN_FL_ENABLED))
+		if (!(flags & pw->show))
 			continue;
 		r = ks_ftrace_list_add(pw->out);
 		if (!r)
@@ -590,9 +592,10 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 	return 0;
 }
 
-int ks_ftrace_walk(const struct ks_target *t,
-		   const struct ks_ftrace_ops_list *ops,
-		   struct ks_ftrace_list *out, FILE *err)
+/* t_func_next() of the enabled_functions or touched_functions iterator. */
+static int walk_records(const struct ks_target *t,
+			const struct ks_ftrace_ops_list *ops, bool touched,
+			struct ks_ftrace_list *out, FILE *err)
 {
 	struct page_walk pw = { .t = t, .ops = ops, .out = out, .err = err };
 	uint64_t pg, dhash = 0;
@@ -603,6 +606,12 @@ int ks_ftrace_walk(const struct ks_target *t,
 	if (ret)
 		return ret;
 	pw.l = &l;
+	pw.show = touched ? DYN_FL_TOUCHED : DYN_FL_ENABLED;
+	if (touched && !l.layout_6_4) {
+		fprintf(err, "kstack: this kernel keeps no FTRACE_FL_TOUCHED "
+			"(touched_functions came with Linux 6.4)\n");
+		return -EOPNOTSUPP;
+	}
 	if (!l.pages_start) {
 		fprintf(err, "kstack: no ftrace_pages_start: no dynamic ftrace\n");
 		return -ENOENT;
@@ -620,6 +629,20 @@ int ks_ftrace_walk(const struct ks_target *t,
 	free(pw.dips);
 	free(pw.dtargets);
 	return ret;
+}
+
+int ks_ftrace_walk(const struct ks_target *t,
+		   const struct ks_ftrace_ops_list *ops,
+		   struct ks_ftrace_list *out, FILE *err)
+{
+	return walk_records(t, ops, false, out, err);
+}
+
+int ks_ftrace_walk_touched(const struct ks_target *t,
+			   const struct ks_ftrace_ops_list *ops,
+			   struct ks_ftrace_list *out, FILE *err)
+{
+	return walk_records(t, ops, true, out, err);
 }
 
 void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len)

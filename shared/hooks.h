@@ -209,6 +209,14 @@ int ks_ftrace_ops_walk(const struct ks_target *t,
 int ks_ftrace_walk(const struct ks_target *t,
 		   const struct ks_ftrace_ops_list *ops,
 		   struct ks_ftrace_list *out, FILE *err);
+/*
+ * The records touched_functions lists (6.4+, FTRACE_FL_TOUCHED: patched
+ * by any ftrace user since boot, even one that has gone); -EOPNOTSUPP on
+ * a kernel without the flag.
+ */
+int ks_ftrace_walk_touched(const struct ks_target *t,
+			   const struct ks_ftrace_ops_list *ops,
+			   struct ks_ftrace_list *out, FILE *err);
 /* ftrace_ops.flags as "ENABLED|DYNAMIC|...". */
 void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len);
 void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,

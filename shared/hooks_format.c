@@ -701,7 +701,8 @@ static int report_ftrace(const struct ks_target *t,
 
 	ret = ks_ftrace_ops_walk(t, &ops, err);
 	if (!ret)
-		ret = ks_ftrace_walk(t, &ops, &l, err);
+		ret = opts->touched ? ks_ftrace_walk_touched(t, &ops, &l, err)
+				    : ks_ftrace_walk(t, &ops, &l, err);
 	if (ret)
 		goto out;
 	ks_ftrace_print_all(out, &l);

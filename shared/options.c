@@ -23,6 +23,7 @@ enum {
 	OPT_VMCORE,
 	OPT_VMLINUX,
 	OPT_HELP,
+	OPT_TOUCHED,
 };
 
 static const struct option long_opts[] = {
@@ -34,6 +35,7 @@ static const struct option long_opts[] = {
 	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "touched", no_argument, NULL, OPT_TOUCHED },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -43,16 +45,17 @@ static const char usage_live[] =
 "              [-c|--json|--folded] [-o FILE] [--proc-root DIR] [-v]\n"
 "       kstack -b [-t MINUTES] [-i SECONDS] [-d DIR] [-m MB] [-n FILES]\n"
 "              [-x PERCENT] [--foreground] SELECTION...\n"
-"       kstack -K | -F [-v]\n"
+"       kstack -K | -F [--touched] [-v]\n"
 "       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
 "selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
 "  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
 "output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
-"hooks: -K kprobes, -F ftrace enabled functions\n";
+"hooks: -K kprobes, -F ftrace enabled functions (--touched: every function\n"
+"  ftrace ever patched since boot, Linux 6.4+)\n";
 
 static const char usage_crash[] =
 "kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH] "
-"[-c|--json|--folded] | -K [-v] | -F [-v]\n";
+"[-c|--json|--folded] | -K [-v] | -F [--touched] [-v]\n";
 
 const char *ks_options_usage(enum ks_context ctx)
 {
@@ -220,6 +223,7 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_PROC_ROOT: o->proc_root = arg; return 0;
 	case OPT_VMCORE: o->vmcore = arg; return 0;
 	case OPT_VMLINUX: o->vmlinux = arg; return 0;
+	case OPT_TOUCHED: o->touched = true; return 0;
 	case 'h': case OPT_HELP: o->help = true; return 0;
 	default: return parse_num_opt(o, c, arg, err, errlen);
 	}
@@ -234,6 +238,8 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 		return 0;
 	if (o->kprobes && o->ftrace)
 		return fail(err, errlen, "-K and -F exclude each other");
+	if (o->touched && !o->ftrace)
+		return fail(err, errlen, "--touched goes with -F");
 	/* --vmcore alone reads the dump's own kallsyms and BTF */
 	if (o->vmlinux && !o->vmcore)
 		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE");

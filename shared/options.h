@@ -35,6 +35,7 @@ struct ks_options {
 	enum ks_format format;
 	bool kprobes;		/* -K */
 	bool ftrace;		/* -F */
+	bool touched;		/* -F --touched: touched_functions (6.4+) */
 	bool verbose;		/* -v */
 
 	/* live only */

@@ -7,6 +7,7 @@
  * with no symbol, a looping bucket and an unreadable one; ftrace_ops with
  * allocated trampolines, and records with and without them.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -456,6 +457,32 @@ static void test_ftrace_6_4_layout(void **state)
 	ks_ftrace_format(&l.v[2], line, sizeof(line));
 	assert_string_equal(line, "func_d (2)            ->ftrace_ops_list_func+0x0/0x1a0");
 	ks_ftrace_list_free(&l);
+	/*
+	 * touched_functions: TOUCHED records, enabled or not.  func_c was
+	 * hooked once and is no longer (count 0); func_a is enabled but was
+	 * never marked (a record the flag's introduction predates).
+	 */
+	w64(recs1 + 40, 1ull << 20);
+	assert_int_equal(ks_ftrace_walk_touched(&t, &ops, &l, stderr), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].func, "func_b");
+	ks_ftrace_format(&l.v[1], line, sizeof(line));
+	assert_string_equal(line, "func_c (0)            ->ftrace_ops_list_func+0x0/0x1a0");
+	ks_ftrace_list_free(&l);
+	ks_ftrace_ops_list_free(&ops);
+}
+
+/* Before 6.4 there is no TOUCHED flag: --touched says so, never guesses. */
+static void test_ftrace_touched_6_1(void **state)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_list l = { 0 };
+
+	(void)state;
+	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
+	assert_int_equal(ks_ftrace_walk_touched(&t, &ops, &l, stderr), -EOPNOTSUPP);
+	assert_int_equal(l.n, 0);
+	ks_ftrace_list_free(&l);
 	ks_ftrace_ops_list_free(&ops);
 }
 
@@ -574,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_kprobes_disarmed),
 		cmocka_unit_test(test_ftrace_records),
 		cmocka_unit_test(test_ftrace_ops_loop),
+		/* before the 6.4 test, which gives struct module its mem[] */
+		cmocka_unit_test(test_ftrace_touched_6_1),
 		cmocka_unit_test(test_ftrace_6_4_layout),
 		cmocka_unit_test(test_ftrace_pages_corrupt),
 		cmocka_unit_test(test_report),

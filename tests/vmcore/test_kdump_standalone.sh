@@ -143,7 +143,8 @@ fi
 hooks() {
 	local opt=$1 want=$2 name=$3
 	[ -s "$want" ] || { echo "note: no $(basename "$want") in the capture; $opt not checked"; return; }
-	"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" "$opt" \
+	# shellcheck disable=SC2086 # the options are words
+	"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" $opt \
 		>"$tmp/hooks.txt" 2>"$tmp/hooks.err"
 	if ! grep -q '^== summary' "$tmp/hooks.txt"; then
 		fail "$opt with --vmcore printed no report: $(head -c 300 "$tmp/hooks.err")"
@@ -158,6 +159,15 @@ hooks() {
 }
 hooks -K "$dir/live/kprobes-list.txt" "kprobes/list"
 hooks -F "$dir/live/enabled_functions.txt" "enabled_functions"
+# 6.4+: every function any ftrace user ever patched, a gone hook included
+hooks "-F --touched" "$dir/live/touched_functions.txt" "touched_functions"
+if [ -s "$dir/live/touched_functions.txt" ] && [ "$(sed -n 's/^scenario: //p' "$dir/manifest")" = hooks ]; then
+	if grep -q '^vfs_statx (0) ' "$dir/live/touched_functions.txt"; then
+		pass "touched_functions keeps the hook that has gone (vfs_statx (0))"
+	else
+		fail "the guest's touched_functions does not list the gone vfs_statx hook"
+	fi
+fi
 
 # Refusals: a file that is not a dump, and a vmlinux that is not this
 # dump's (an ELF whose linux_banner is not where the dump has it).

@@ -396,6 +396,10 @@ static int cmd_capture(int argc, char **argv)
 	snprintf(dst, sizeof(dst), "%s/enabled_functions.txt", dir);
 	if (access("/sys/kernel/tracing/enabled_functions", R_OK) == 0)
 		copy_file("/sys/kernel/tracing/enabled_functions", dst);
+	/* 6.4+: every function ftrace ever patched since boot */
+	snprintf(dst, sizeof(dst), "%s/touched_functions.txt", dir);
+	if (access("/sys/kernel/tracing/touched_functions", R_OK) == 0)
+		copy_file("/sys/kernel/tracing/touched_functions", dst);
 
 	/* -K/-F come with the hooks feature; a failure only loses their files. */
 	if (have_kstack) {

@@ -29,6 +29,13 @@ echo 'p:kstack_mid vfs_read+5' >>kprobe_events 2>/dev/null ||
 	echo "hooks.sh: no kprobe at vfs_read+5 on this kernel"
 echo 1 >events/kprobes/kstack_open/enable
 echo 1 >events/kprobes/kstack_read/enable
+# A hook that has come and gone: touched_functions (6.4+) still lists
+# vfs_statx, with a reference count of 0, and enabled_functions does not.
+echo 'p:kstack_gone_hook vfs_statx' >>kprobe_events &&
+	echo 1 >events/kprobes/kstack_gone_hook/enable &&
+	echo 0 >events/kprobes/kstack_gone_hook/enable &&
+	echo '-:kstack_gone_hook' >>kprobe_events ||
+	echo "hooks.sh: no kprobe on vfs_statx"
 [ -d events/kprobes/kstack_mid ] && echo 1 >events/kprobes/kstack_mid/enable
 # vfs_read is also under the kretprobe: a record two ops share calls the
 # list function, not a trampoline (the " ->" form of enabled_functions).
