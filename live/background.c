@@ -307,6 +307,7 @@ static int rotate_at_start(struct bg *bg)
 
 static int setup(struct bg *bg, const struct ks_options *opts)
 {
+	char err[PATH_MAX + 64];
 	int ret;
 
 	memset(bg, 0, sizeof(*bg));
@@ -327,10 +328,9 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 		ret = check_space_at_start(bg);
 	if (ret)
 		return ret;
-	ret = ks_proc_open(&bg->proc, opts->proc_root);
+	ret = ks_proc_open(&bg->proc, opts->proc_root, err, sizeof(err));
 	if (ret) {
-		ks_log(KS_LOG_ERROR, "cannot read %s: %s", opts->proc_root,
-		       strerror(-ret));
+		ks_log(KS_LOG_ERROR, "%s", err);
 		return KS_EXIT_ERROR;
 	}
 	bg->proc_open = true;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +23,13 @@ static int one_sample(const struct ks_options *opts)
 {
 	struct ks_proc_status st;
 	struct ks_sample s = { 0 };
+	char err[PATH_MAX + 64];
 	struct ks_proc p;
 	int ret, status;
 
-	ret = ks_proc_open(&p, opts->proc_root);
+	ret = ks_proc_open(&p, opts->proc_root, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "kstack: cannot read %s: %s\n", opts->proc_root,
-			strerror(-ret));
+		fprintf(stderr, "kstack: %s\n", err);
 		return KS_EXIT_ERROR;
 	}
 	ret = ks_live_take(&p, opts, &s, &st);

@@ -99,7 +99,11 @@ static void json_task(FILE *out, const struct ks_task *t)
 	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":", t->pid, t->tgid);
 	/* a /proc tree given with --proc-root may hold any byte there */
 	json_str_n(out, &t->state, 1);
-	fprintf(out, ",\"start_time\":%lld,\"comm\":", (long long)t->start_time);
+	if (t->start_time == KS_START_UNKNOWN)
+		fputs(",\"start_time\":null,\"comm\":", out);
+	else
+		fprintf(out, ",\"start_time\":%lld,\"comm\":",
+			(long long)t->start_time);
 	json_str(out, t->comm);
 	fputs(",\"cmd\":", out);
 	json_str(out, t->cmd ? t->cmd : t->comm);
