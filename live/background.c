@@ -28,6 +28,7 @@
 #include "bg_daemon.h"
 #include "bg_log.h"
 #include "bg_out.h"
+#include "cgroup_check.h"
 #include "disk_guard.h"
 #include "format.h"
 #include "live_sample.h"
@@ -305,9 +306,35 @@ static int rotate_at_start(struct bg *bg)
 	return 0;
 }
 
+/*
+ * The /proc side first: a tree that cannot be read, a --cgroup that names
+ * nothing or stacks we may not read are refused before DIR is created.
+ */
+static int open_proc(struct bg *bg)
+{
+	const struct ks_options *opts = bg->opts;
+	char err[PATH_MAX + 64];
+	int ret;
+
+	ret = ks_proc_open(&bg->proc, opts->proc_root, err, sizeof(err));
+	if (ret) {
+		ks_log(KS_LOG_ERROR, "%s", err);
+		return KS_EXIT_ERROR;
+	}
+	bg->proc_open = true;
+	if (opts->cgroup) {
+		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
+				      opts->cgroup, err, sizeof(err));
+		if (ret) {
+			ks_log(KS_LOG_ERROR, "%s", err);
+			return ret;
+		}
+	}
+	return check_permission(bg);
+}
+
 static int setup(struct bg *bg, const struct ks_options *opts)
 {
-	char err[PATH_MAX + 64];
 	int ret;
 
 	memset(bg, 0, sizeof(*bg));
@@ -316,6 +343,8 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	bg->lock_fd = -1;
 	ks_log_set_verbose(opts->verbose);
 	ret = read_limits(bg);
+	if (!ret)
+		ret = open_proc(bg);
 	if (ret)
 		return ret;
 	make_name(bg);
@@ -326,15 +355,6 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 		ret = take_lock(bg);
 	if (!ret)
 		ret = check_space_at_start(bg);
-	if (ret)
-		return ret;
-	ret = ks_proc_open(&bg->proc, opts->proc_root, err, sizeof(err));
-	if (ret) {
-		ks_log(KS_LOG_ERROR, "%s", err);
-		return KS_EXIT_ERROR;
-	}
-	bg->proc_open = true;
-	ret = check_permission(bg);
 	if (!ret)
 		ret = rotate_at_start(bg);
 	if (ret)

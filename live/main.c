@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "background.h"
+#include "cgroup_check.h"
 #include "format.h"
 #include "hooks_live.h"
 #include "live_sample.h"
@@ -31,6 +32,14 @@ static int one_sample(const struct ks_options *opts)
 	if (ret) {
 		fprintf(stderr, "kstack: %s\n", err);
 		return KS_EXIT_ERROR;
+	}
+	if (opts->cgroup) {
+		status = ks_cgroup_check(p.root_fd, opts->proc_root, opts->cgroup,
+					 err, sizeof(err));
+		if (status) {
+			fprintf(stderr, "kstack: %s\n", err);
+			goto out;
+		}
 	}
 	ret = ks_live_take(&p, opts, &s, &st);
 	if (ret) {

@@ -29,6 +29,8 @@ expect() {
 }
 
 fx=(--proc-root "$tmp/proc")
+# a background run that is not refused ends after one sample
+export KSTACK_TEST_DURATION_MS=0
 
 # --- usage: empty and missing values ---------------------------------------
 expect "empty --cgroup" 2 "option --cgroup wants a non-empty value" "${fx[@]}" -a --cgroup ""
@@ -43,5 +45,39 @@ expect "missing --cgroup value" 2 "option --cgroup needs a value" "${fx[@]}" -a 
 expect "missing --proc-root value" 2 "option --proc-root needs a value" -a --proc-root
 expect "missing --vmlinux value" 2 "option --vmlinux needs a value" -a --vmcore x --vmlinux
 expect "missing -o value" 2 "option -o needs a value" "${fx[@]}" -a -o
+
+# --- --cgroup that names nothing, a host without cgroup v2 -----------------
+# A fixture tree whose self/cgroup has only v1 lines: nothing could match.
+cp -r "$tmp/proc" "$tmp/v1"
+printf '2:cpu,cpuacct:/user.slice\n1:name=systemd:/user.slice\n' >"$tmp/v1/self/cgroup"
+expect "cgroup v1 only" 2 "--cgroup needs cgroup v2: $tmp/v1/self/cgroup has no \"0::\" line" \
+	--proc-root "$tmp/v1" -a --cgroup /user.slice
+# With a v2 line, a fixture (not a procfs) is not checked against this host.
+printf '0::/user.slice\n' >"$tmp/v1/self/cgroup"
+rc=0
+"$kstack" --proc-root "$tmp/v1" -a --cgroup /system.slice/app.service >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -q 'Cmd: cp big' "$tmp/out"; then
+	pass "cgroup on a fixture with a v2 line: not checked against this host"
+else
+	fail "cgroup on a fixture with a v2 line: exit $rc"; cat "$tmp/out"
+fi
+if grep -q '^0::' /proc/self/cgroup && grep -q ' - cgroup2 ' /proc/self/mountinfo; then
+	expect "cgroup that does not exist" 2 "--cgroup /no-such-cgroup-$$: no such cgroup (" \
+		-a --cgroup "/no-such-cgroup-$$"
+	# and background mode says so before creating its directory
+	expect "-b with a cgroup that does not exist" 2 "ERROR - --cgroup /no-such-cgroup-$$: no such cgroup" \
+		--foreground -a --cgroup "/no-such-cgroup-$$" -d "$tmp/bg"
+	if [ ! -e "$tmp/bg" ]; then pass "-b: no directory made"; else fail "-b made $tmp/bg"; fi
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	rc=0
+	"$kstack" -p $$ --cgroup "$own" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 0 ] && grep -q "^PID: *$$ " "$tmp/out"; then
+		pass "our own cgroup $own selects us"
+	else
+		fail "our own cgroup $own: exit $rc"; cat "$tmp/err"
+	fi
+else
+	echo "SKIP: no cgroup v2 mounted here: the existence check is not tested"
+fi
 
 finish
