@@ -258,17 +258,7 @@ static int check_space_at_start(struct bg *bg)
  */
 static int check_permission(struct bg *bg)
 {
-	char buf[64];
-	int fd, err = 0;
-
-	fd = openat(bg->proc.root_fd, "self/stack", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		err = errno;
-	else if (read(fd, buf, sizeof(buf)) < 0)
-		err = errno;
-	if (fd >= 0)
-		close(fd);
-	if (err != EACCES && err != EPERM)
+	if (!ks_proc_stack_access(&bg->proc))
 		return 0;
 	ks_log(KS_LOG_ERROR, "reading /proc/PID/stack needs root (CAP_SYS_ADMIN)");
 	return KS_EXIT_PERM;

@@ -41,6 +41,14 @@ static int one_sample(const struct ks_options *opts)
 			goto out;
 		}
 	}
+	/* not root: say so now rather than print every task without a stack */
+	ret = ks_proc_stack_access(&p);
+	if (ret) {
+		fprintf(stderr, "kstack: reading /proc/PID/stack needs root (CAP_SYS_ADMIN): %s/self/stack: %s\n",
+			opts->proc_root, strerror(-ret));
+		status = KS_EXIT_PERM;
+		goto out;
+	}
 	ret = ks_live_take(&p, opts, &s, &st);
 	if (ret) {
 		fprintf(stderr, "kstack: sample failed: %s\n", strerror(-ret));
@@ -48,7 +56,7 @@ static int one_sample(const struct ks_options *opts)
 		goto out;
 	}
 	status = ks_live_report(opts, &s, &st);
-	if (!s.nr_tasks)
+	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
 	ret = opts->output ? ks_output_file_write(opts->output, &s, opts)
 			   : ks_format_sample(stdout, &s, opts);

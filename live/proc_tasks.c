@@ -127,6 +127,21 @@ fail:
 	return ret;
 }
 
+int ks_proc_stack_access(struct ks_proc *p)
+{
+	char buf[64];
+	int fd, err = 0;
+
+	fd = openat(p->root_fd, "self/stack", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		err = errno;
+	else if (read(fd, buf, sizeof(buf)) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return err == EACCES || err == EPERM ? -err : 0;
+}
+
 void ks_proc_close(struct ks_proc *p)
 {
 	if (p->root_fd >= 0)

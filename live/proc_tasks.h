@@ -35,6 +35,12 @@ struct ks_proc {
  */
 int ks_proc_open(struct ks_proc *p, const char *root, char *err,
 		 size_t errlen);
+/*
+ * Whether kernel stacks may be read at all, tried on our own: -EACCES or
+ * -EPERM when not (not root, no CAP_SYS_ADMIN), else 0 (a tree without
+ * self/stack, such as the test fixtures, cannot tell and passes).
+ */
+int ks_proc_stack_access(struct ks_proc *p);
 void ks_proc_close(struct ks_proc *p);
 /*
  * Fill s with every task opts selects.  Returns 0 or -errno for a failure

@@ -80,4 +80,47 @@ else
 	echo "SKIP: no cgroup v2 mounted here: the existence check is not tested"
 fi
 
+# --- not root: exit 3, nothing printed, nothing written --------------------
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	nobody true 2>/dev/null && ! nobody cat /proc/self/stack >/dev/null 2>&1; then
+	chmod 755 "$tmp"
+	mkdir -m 1777 "$tmp/nb"
+	nb() {	# nb NAME ARGS...: as nobody, exit 3 and the message
+		local name=$1 rc=0
+		shift
+		nobody timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		if [ "$rc" = 3 ] && [ ! -s "$tmp/out" ] &&
+			grep -q "needs root (CAP_SYS_ADMIN)" "$tmp/err"; then
+			pass "as nobody, $name: exit 3, $(head -1 "$tmp/err")"
+		else
+			fail "as nobody, $name: exit $rc, stdout $(wc -l <"$tmp/out") lines, stderr:"
+			sed 's/^/    /' "$tmp/err" | head -5
+		fi
+	}
+	nb "-a" -a
+	nb "-p self" -p $$
+	nb "-a -o FILE" -a -o "$tmp/nb/out"
+	if [ ! -e "$tmp/nb/out" ] && [ -z "$(ls "$tmp/nb")" ]; then
+		pass "as nobody, -o: no file written"
+	else
+		fail "as nobody, -o wrote: $(ls "$tmp/nb")"
+	fi
+	nb "--foreground" --foreground -a -d "$tmp/nb/bg"
+	if [ ! -e "$tmp/nb/bg" ]; then
+		pass "as nobody, -b: no directory made"
+	else
+		fail "as nobody, -b made $tmp/nb/bg"
+	fi
+else
+	echo "SKIP: cannot run as nobody here (needs root and setpriv): no unprivileged run tested"
+fi
+# Root, but the stack of every selected task denied (a container's PID 1
+# here is one, when a security module or another namespace guards it).
+if cat /proc/self/stack >/dev/null 2>&1 && ! cat /proc/1/stack >/dev/null 2>&1; then
+	expect "every selected stack denied" 3 "not permitted for any of the 1 selected task" -p 1
+else
+	echo "SKIP: no task here whose stack root may not read"
+fi
+
 finish
