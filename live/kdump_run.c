@@ -46,22 +46,6 @@ static void report_status(const struct ks_options *opts,
 			st->nr_stack_notes, st->nr_stack_notes == 1 ? "" : "s");
 }
 
-static int write_sample(const struct ks_options *opts, const struct ks_sample *s)
-{
-	int ret;
-
-	ret = opts->output ? ks_output_file_write(opts->output, s, opts)
-			   : ks_format_sample(stdout, s, opts);
-	if (!ret && !opts->output && fflush(stdout))
-		ret = -errno;
-	if (ret) {
-		fprintf(stderr, "kstack: writing %s: %s\n",
-			opts->output ? opts->output : "stdout", strerror(-ret));
-		return KS_EXIT_ERROR;
-	}
-	return KS_EXIT_OK;
-}
-
 /* -K / -F: the same report the crash command prints for the image. */
 static int hooks(const struct ks_target *t, const struct ks_options *opts)
 {
@@ -72,7 +56,8 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
-int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
+int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
+		    struct ks_output *out)
 {
 	struct report_ctx rctx = { .verbose = opts->verbose };
 	struct ks_kernel_status st = { 0 };
@@ -112,7 +97,7 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
 		status = KS_EXIT_NONE;
 		goto out;
 	}
-	status = write_sample(opts, &s);
+	status = ks_output_write(out, &s, opts);
 	if (status == KS_EXIT_OK && missing)
 		status = KS_EXIT_NONE;
 out:

@@ -609,13 +609,21 @@ fail:
 
 int ks_kdump_run(const struct ks_options *opts)
 {
+	struct ks_output out;
 	struct ks_kdump *kt;
 	struct ks_target t;
 	int status;
 
-	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t))
-		return KS_EXIT_ERROR;
-	status = ks_kdump_sample(&t, opts);
+	status = ks_output_open(&out, opts);
+	if (status)
+		return status;
+	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t)) {
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	status = ks_kdump_sample(&t, opts, &out);
 	ks_kdump_close(kt);
+out:
+	ks_output_close(&out);
 	return status;
 }

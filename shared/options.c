@@ -22,6 +22,7 @@ enum {
 	OPT_FOREGROUND,
 	OPT_VMCORE,
 	OPT_VMLINUX,
+	OPT_FOLLOW_SYMLINK,
 	OPT_HELP,
 };
 
@@ -33,6 +34,7 @@ static const struct option long_opts[] = {
 	{ "foreground", no_argument, NULL, OPT_FOREGROUND },
 	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
@@ -40,7 +42,8 @@ static const struct option long_opts[] = {
 
 static const char usage_live[] =
 "usage: kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
-"              [-c|--json|--folded] [-o FILE] [--proc-root DIR] [-v]\n"
+"              [-c|--json|--folded] [-o FILE [--follow-symlink]]\n"
+"              [--proc-root DIR] [-v]\n"
 "       kstack -b [-t MINUTES] [-i SECONDS] [-d DIR] [-m MB] [-n FILES]\n"
 "              [-x PERCENT] [--foreground] SELECTION...\n"
 "       kstack -K | -F [-v]\n"
@@ -187,7 +190,8 @@ static bool live_only(int c)
 {
 	/* strchr() finds the terminating NUL too: long options are >= 256 */
 	return (c > 0 && c < 256 && strchr("btidmnxo", c)) || c == OPT_PROC_ROOT ||
-	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX;
+	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX ||
+	       c == OPT_FOLLOW_SYMLINK;
 }
 
 /* Options naming a file, a directory or a cgroup: "" names nothing. */
@@ -242,6 +246,7 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_FOREGROUND: o->foreground = true; return 0;
 	case 'd': o->dir = arg; return 0;
 	case 'o': o->output = arg; return 0;
+	case OPT_FOLLOW_SYMLINK: o->follow_symlink = true; return 0;
 	case OPT_PROC_ROOT: o->proc_root = arg; return 0;
 	case OPT_VMCORE: o->vmcore = arg; return 0;
 	case OPT_VMLINUX: o->vmlinux = arg; return 0;
@@ -275,6 +280,8 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 		o->background = true;
 	if (o->background && o->output)
 		return fail(err, errlen, "-o is for one sample; -b writes to -d DIR");
+	if (o->follow_symlink && !o->output)
+		return fail(err, errlen, "--follow-symlink goes with -o FILE");
 	if (o->background && o->vmcore)
 		return fail(err, errlen, "-b samples a live system, not a vmcore");
 	/* Tests shorten the interval; users keep oled's floor of 10 s. */

@@ -91,6 +91,7 @@ static void test_bad_numbers(void **state)
 		"-p 1,,2", "-p x", "-p 1,", "-a -i 1O", "-a -t 0", "-a -x 101",
 		"-a -n -1", "-a -m", "-a extra", "-a --bogus", "-a -c --json",
 		"-K -a", "-K -F", "-b -a -i 5", "-b -a -o f", "--vmlinux x -a",
+		"-a --follow-symlink",
 	};
 	struct ks_options o;
 	char err[256];
@@ -217,6 +218,9 @@ static void test_crash_rejects_live_options(void **state)
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --foreground", err,
 			       sizeof(err)), -1);
 	assert_non_null(strstr(err, "--foreground is for the live tool"));
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --follow-symlink", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "--follow-symlink is for the live tool"));
 }
 
 static void test_test_interval(void **state)
