@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libkdumpfile/kdumpfile.h>
@@ -294,9 +295,16 @@ static void find_kaslr(struct ks_kdump *kt)
 
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
-	kt->fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+
+	/* O_NONBLOCK: a FIFO must not hang us (ks_kdump_check_inputs) */
+	kt->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kt->fd < 0) {
 		fprintf(stderr, "kstack: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(kt->fd, &sb) || !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "kstack: %s is not a regular file\n", path);
 		return -1;
 	}
 	kt->kd = kdump_new();
@@ -614,6 +622,9 @@ int ks_kdump_run(const struct ks_options *opts)
 	struct ks_target t;
 	int status;
 
+	status = ks_kdump_check_inputs(opts->vmcore, opts->vmlinux);
+	if (status)
+		return status;
 	status = ks_output_open(&out, opts);
 	if (status)
 		return status;

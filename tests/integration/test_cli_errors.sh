@@ -80,6 +80,35 @@ else
 	echo "SKIP: no cgroup v2 mounted here: the existence check is not tested"
 fi
 
+# --- --vmcore and --vmlinux: not regular files, swapped -------------------
+# (the checks come before libkdumpfile or the ELF reader open anything)
+mkfifo "$tmp/fifo"
+reg=$tmp/proc/stat
+expect "--vmlinux FIFO" 4 "--vmlinux $tmp/fifo is a FIFO: a regular file is needed" \
+	--vmcore "$reg" --vmlinux "$tmp/fifo" -a
+expect "--vmcore FIFO" 4 "--vmcore $tmp/fifo is a FIFO: a regular file is needed" \
+	--vmcore "$tmp/fifo" --vmlinux "$reg" -a
+expect "--vmcore directory" 4 "--vmcore $tmp is a directory" --vmcore "$tmp" --vmlinux "$reg" -a
+# elf TYPE FILE: an ELF64 little-endian header of that e_type, x86-64
+elf() { { printf '\177ELF\2\1\1'; head -c 9 /dev/zero; printf "\\$(printf %03o "$1")\0>\0"; head -c 44 /dev/zero; } >"$2"; }
+elf 2 "$tmp/exec"
+elf 4 "$tmp/core"
+expect "swapped (headers)" 2 "--vmcore and --vmlinux look swapped: $tmp/exec is a kernel image (ELF executable), $tmp/core is a dump" \
+	--vmcore "$tmp/exec" --vmlinux "$tmp/core" -a
+expect "a vmlinux as --vmcore" 4 "--vmcore $tmp/exec is a kernel image (ELF executable), not a dump" \
+	--vmcore "$tmp/exec" --vmlinux "$tmp/exec" -a
+expect "a dump as --vmlinux" 4 "--vmlinux $tmp/core is a dump, not a vmlinux" \
+	--vmcore "$tmp/core" --vmlinux "$tmp/core" -a
+vmdir=${KSTACK_VMCORE_DIR:-/tmp/ci-base/cache/vmcores/basic}
+if [ -r "$vmdir/vmcore" ] && [ -r "$vmdir/vmlinux" ]; then
+	expect "swapped (real dump)" 2 "--vmcore and --vmlinux look swapped" \
+		--vmcore "$vmdir/vmlinux" --vmlinux "$vmdir/vmcore" -a
+	expect "--vmlinux FIFO with a real dump" 4 "--vmlinux $tmp/fifo is a FIFO" \
+		--vmcore "$vmdir/vmcore" --vmlinux "$tmp/fifo" -a
+else
+	echo "SKIP: no vmcore in $vmdir: the real swapped pair is not tested"
+fi
+
 # --- not root: exit 3, nothing printed, nothing written --------------------
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
