@@ -28,6 +28,7 @@
 #include "bg_daemon.h"
 #include "bg_log.h"
 #include "bg_out.h"
+#include "cgroup_check.h"
 #include "disk_guard.h"
 #include "format.h"
 #include "live_sample.h"
@@ -52,6 +53,10 @@ struct bg {
 	int64_t duration_ns;
 	unsigned long nr_written;
 	unsigned long nr_skipped;	/* not written: file system full */
+	unsigned long nr_failed;	/* not taken or not written: an error */
+	unsigned long nr_failed_run;	/* of those, since the last success */
+	unsigned long nr_overrun;	/* not taken: the one before overran */
+	int last_failure;		/* the error of the last one */
 	int write_err;			/* last write error, logged once */
 	int rotate_err;			/* last rotation error, logged once */
 	int sample_err;			/* last sampling error, logged once */
@@ -257,17 +262,7 @@ static int check_space_at_start(struct bg *bg)
  */
 static int check_permission(struct bg *bg)
 {
-	char buf[64];
-	int fd, err = 0;
-
-	fd = openat(bg->proc.root_fd, "self/stack", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		err = errno;
-	else if (read(fd, buf, sizeof(buf)) < 0)
-		err = errno;
-	if (fd >= 0)
-		close(fd);
-	if (err != EACCES && err != EPERM)
+	if (!ks_proc_stack_access(&bg->proc))
 		return 0;
 	ks_log(KS_LOG_ERROR, "reading /proc/PID/stack needs root (CAP_SYS_ADMIN)");
 	return KS_EXIT_PERM;
@@ -305,6 +300,33 @@ static int rotate_at_start(struct bg *bg)
 	return 0;
 }
 
+/*
+ * The /proc side first: a tree that cannot be read, a --cgroup that names
+ * nothing or stacks we may not read are refused before DIR is created.
+ */
+static int open_proc(struct bg *bg)
+{
+	const struct ks_options *opts = bg->opts;
+	char err[PATH_MAX + 64];
+	int ret;
+
+	ret = ks_proc_open(&bg->proc, opts->proc_root, err, sizeof(err));
+	if (ret) {
+		ks_log(KS_LOG_ERROR, "%s", err);
+		return KS_EXIT_ERROR;
+	}
+	bg->proc_open = true;
+	if (opts->cgroup) {
+		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
+				      opts->cgroup, err, sizeof(err));
+		if (ret) {
+			ks_log(KS_LOG_ERROR, "%s", err);
+			return ret;
+		}
+	}
+	return check_permission(bg);
+}
+
 static int setup(struct bg *bg, const struct ks_options *opts)
 {
 	int ret;
@@ -315,6 +337,8 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	bg->lock_fd = -1;
 	ks_log_set_verbose(opts->verbose);
 	ret = read_limits(bg);
+	if (!ret)
+		ret = open_proc(bg);
 	if (ret)
 		return ret;
 	make_name(bg);
@@ -325,16 +349,6 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 		ret = take_lock(bg);
 	if (!ret)
 		ret = check_space_at_start(bg);
-	if (ret)
-		return ret;
-	ret = ks_proc_open(&bg->proc, opts->proc_root);
-	if (ret) {
-		ks_log(KS_LOG_ERROR, "cannot read %s: %s", opts->proc_root,
-		       strerror(-ret));
-		return KS_EXIT_ERROR;
-	}
-	bg->proc_open = true;
-	ret = check_permission(bg);
 	if (!ret)
 		ret = rotate_at_start(bg);
 	if (ret)
@@ -443,6 +457,34 @@ static void rotate_if_needed(struct bg *bg)
 	note_error(&bg->rotate_err, ret < 0 ? ret : 0, "rotating", bg);
 }
 
+/*
+ * A sample that could not be taken or written: each one is counted (and
+ * named with -v), the error itself is logged when it changes, and the
+ * end of the run says how many were lost.
+ */
+static void sample_lost(struct bg *bg, uint64_t k, int err)
+{
+	bg->nr_failed++;
+	bg->nr_failed_run++;
+	bg->last_failure = err;
+	ks_log(KS_LOG_DEBUG, "Sample %llu not written: %s",
+	       (unsigned long long)k, strerror(-err));
+}
+
+static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
+			   int64_t due_ms, const struct ks_sample *s, size_t len)
+{
+	if (bg->nr_failed_run)
+		ks_log(KS_LOG_INFO, "Writing samples again after %lu sample(s) not written",
+		       bg->nr_failed_run);
+	bg->nr_failed_run = 0;
+	bg->nr_written++;
+	ks_log(KS_LOG_DEBUG,
+	       "Sample %llu at +%lld ms (due +%lld ms): %zu task(s), %zu bytes",
+	       (unsigned long long)k, (long long)at_ms, (long long)due_ms,
+	       s->nr_tasks, len);
+}
+
 /* One scheduled sample: guard, take, rotate, append. */
 static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 {
@@ -467,20 +509,16 @@ static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 		goto out;
 	check_sample(bg, &s, &st);
 	ret = format_sample(bg, &s, &buf, &len);
-	if (ret || !len)
-		goto out_written;
-	rotate_if_needed(bg);
-	ret = ks_bg_append(bg->dirfd, bg->name, buf, len);
-out_written:
-	note_error(&bg->write_err, ret, "writing", bg);
-	if (!ret) {
-		bg->nr_written++;
-		ks_log(KS_LOG_DEBUG,
-		       "Sample %llu at +%lld ms (due +%lld ms): %zu task(s), %zu bytes",
-		       (unsigned long long)k, (long long)at_ms, (long long)due_ms,
-		       s.nr_tasks, len);
+	if (!ret && len) {
+		rotate_if_needed(bg);
+		ret = ks_bg_append(bg->dirfd, bg->name, buf, len);
 	}
+	note_error(&bg->write_err, ret, "writing", bg);
 out:
+	if (ret)
+		sample_lost(bg, k, ret);
+	else
+		sample_written(bg, k, at_ms, due_ms, &s, len);
 	free(buf);
 	ks_sample_release(&s);
 }
@@ -504,6 +542,29 @@ static void log_start(struct bg *bg)
 	       bg->guard.threshold);
 }
 
+/* How the run went: every sample due is either written or counted lost. */
+static void log_end(struct bg *bg)
+{
+	unsigned long lost = bg->nr_skipped + bg->nr_failed + bg->nr_overrun;
+
+	if (stop_signal)
+		ks_log(KS_LOG_INFO, "Received %s: stopping after %lu sample(s) written, %lu lost",
+		       stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+		       bg->nr_written, lost);
+	else
+		ks_log(KS_LOG_INFO, "Finished: %lu sample(s) written, %lu lost",
+		       bg->nr_written, lost);
+	if (bg->nr_skipped)
+		ks_log(KS_LOG_INFO, "%lu sample(s) not written: filesystem full",
+		       bg->nr_skipped);
+	if (bg->nr_failed)
+		ks_log(KS_LOG_WARNING, "%lu sample(s) not written because of errors, the last: %s",
+		       bg->nr_failed, strerror(-bg->last_failure));
+	if (bg->nr_overrun)
+		ks_log(KS_LOG_INFO, "%lu sample(s) not taken: sampling took longer than the interval",
+		       bg->nr_overrun);
+}
+
 /*
  * Index of the next sample after k.  Normally k + 1; after a sample that
  * overran whole intervals, the latest deadline already past, so the
@@ -517,6 +578,7 @@ static uint64_t next_index(struct bg *bg, uint64_t k, int64_t t0)
 		return k + 1;
 	ks_log(KS_LOG_WARNING, "Sampling took longer than the interval: %llu sample(s) skipped",
 	       (unsigned long long)(latest - k - 1));
+	bg->nr_overrun += latest - k - 1;
 	return latest;
 }
 
@@ -543,15 +605,7 @@ static void sample_loop(struct bg *bg)
 		k = next_index(bg, k, t0);
 	}
 	ks_bg_sync(bg->dirfd, bg->name);
-	if (stop_signal)
-		ks_log(KS_LOG_INFO, "Received %s: stopping after %lu sample(s)",
-		       stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
-		       bg->nr_written);
-	else
-		ks_log(KS_LOG_INFO, "Finished: %lu sample(s) written", bg->nr_written);
-	if (bg->nr_skipped)
-		ks_log(KS_LOG_INFO, "%lu sample(s) not written: filesystem full",
-		       bg->nr_skipped);
+	log_end(bg);
 }
 
 int ks_background_run(const struct ks_options *opts)

@@ -5,10 +5,14 @@
  * writers, so the two print the same sample for the same dump.  Nothing
  * here knows libkdumpfile; target_kdump.c hands over a struct ks_target.
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "format.h"
 #include "hooks.h"
@@ -52,20 +56,110 @@ static void report_status(const struct ks_options *opts,
 			opts->verbose ? "" : " (-v says which)");
 }
 
-static int write_sample(const struct ks_options *opts, const struct ks_sample *s)
-{
-	int ret;
+enum input_kind {
+	INPUT_OTHER,		/* for libkdumpfile or the ELF reader to judge */
+	INPUT_DUMP,		/* an ELF core file, a kdump-compressed dump */
+	INPUT_KERNEL,		/* an ELF executable: a vmlinux */
+};
 
-	ret = opts->output ? ks_output_file_write(opts->output, s, opts)
-			   : ks_format_sample(stdout, s, opts);
-	if (!ret && !opts->output && fflush(stdout))
-		ret = -errno;
-	if (ret) {
-		fprintf(stderr, "kstack: writing %s: %s\n",
-			opts->output ? opts->output : "stdout", strerror(-ret));
+static const char *const kind_names[] = {
+	[INPUT_DUMP] = "a dump",
+	[INPUT_KERNEL] = "a kernel image (ELF executable)",
+};
+
+/* What the first bytes say the file is. */
+static enum input_kind input_kind(const unsigned char *h, size_t len)
+{
+	unsigned int type;
+
+	if (len >= 8 && (!memcmp(h, "KDUMP   ", 8) || !memcmp(h, "DISKDUMP", 8)))
+		return INPUT_DUMP;
+	if (len < 18 || memcmp(h, ELFMAG, SELFMAG))
+		return INPUT_OTHER;
+	/* e_type is at 16 in both classes, in the file's byte order */
+	type = h[EI_DATA] == ELFDATA2MSB ? (unsigned int)h[16] << 8 | h[17]
+					 : (unsigned int)h[17] << 8 | h[16];
+	if (type == ET_CORE)
+		return INPUT_DUMP;
+	if (type == ET_EXEC || type == ET_DYN)
+		return INPUT_KERNEL;
+	return INPUT_OTHER;
+}
+
+static const char *file_type(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * Opens an input without blocking (a FIFO would wait for a writer
+ * forever), insists on a regular file and reads its first bytes.
+ * Returns 0, or -1 after saying why.
+ */
+static int peek_input(const char *opt, const char *path, enum input_kind *kind)
+{
+	unsigned char h[64];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		fprintf(stderr, "kstack: cannot open %s %s: %s\n", opt, path,
+			strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb)) {
+		fprintf(stderr, "kstack: %s %s: %s\n", opt, path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "kstack: %s %s is %s: a regular file is needed\n",
+			opt, path, file_type(sb.st_mode));
+		close(fd);
+		return -1;
+	}
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	*kind = input_kind(h, n > 0 ? (size_t)n : 0);
+	return 0;
+}
+
+int ks_kdump_check_inputs(const char *vmcore, const char *vmlinux)
+{
+	enum input_kind dump, kernel;
+
+	kernel = INPUT_OTHER;
+	if (peek_input("--vmcore", vmcore, &dump) ||
+	    (vmlinux && peek_input("--vmlinux", vmlinux, &kernel)))
+		return KS_EXIT_ERROR;
+	if (dump == INPUT_KERNEL && kernel == INPUT_DUMP) {
+		fprintf(stderr, "kstack: --vmcore and --vmlinux look swapped: %s is %s, %s is %s\n",
+			vmcore, kind_names[dump], vmlinux, kind_names[kernel]);
+		return KS_EXIT_USAGE;
+	}
+	if (dump == INPUT_KERNEL) {
+		fprintf(stderr, "kstack: --vmcore %s is %s, not a dump\n",
+			vmcore, kind_names[dump]);
 		return KS_EXIT_ERROR;
 	}
-	return KS_EXIT_OK;
+	if (kernel == INPUT_DUMP) {
+		fprintf(stderr, "kstack: --vmlinux %s is %s, not a vmlinux\n",
+			vmlinux, kind_names[kernel]);
+		return KS_EXIT_ERROR;
+	}
+	return 0;
 }
 
 /* -K / -F: the same report the crash command prints for the image. */
@@ -78,7 +172,8 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
-int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
+int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
+		    struct ks_output *out)
 {
 	struct report_ctx rctx = { .verbose = opts->verbose };
 	struct ks_kernel_status st = { 0 };
@@ -118,7 +213,7 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts)
 		status = KS_EXIT_NONE;
 		goto out;
 	}
-	status = write_sample(opts, &s);
+	status = ks_output_write(out, &s, opts);
 	if (status == KS_EXIT_OK && missing)
 		status = KS_EXIT_NONE;
 out:

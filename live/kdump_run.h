@@ -7,12 +7,24 @@
 #define KS_KDUMP_RUN_H
 
 #include "options.h"
+#include "output_file.h"
 #include "target.h"
 
 /*
- * Walks the tasks of t and prints the sample, or with -K / -F the hooks
- * report; returns the exit status.
+ * Walks the tasks of t and writes the sample to out (opened by the caller
+ * before the dump, so a refused -o FILE costs no walk), or with -K / -F
+ * prints the hooks report; returns the exit status.
  */
-int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts);
+int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
+		    struct ks_output *out);
+
+/*
+ * Before libkdumpfile or the ELF reader open them: both must be regular
+ * files (a FIFO would block open() for good), and a kernel image given as
+ * the dump with a dump given as the vmlinux is named as swapped.  vmlinux
+ * may be NULL (--vmcore alone).  Returns 0 or an exit status after saying
+ * why.
+ */
+int ks_kdump_check_inputs(const char *vmcore, const char *vmlinux);
 
 #endif /* KS_KDUMP_RUN_H */

@@ -55,9 +55,11 @@ int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",
 			st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
 			st->first_error);
+	/* a sample of nothing but empty stacks helps nobody: not printed */
 	if (st->nr_denied && st->nr_denied == s->nr_tasks) {
 		fprintf(stderr,
-			"kstack: reading /proc/PID/stack needs root (CAP_SYS_ADMIN)\n");
+			"kstack: /proc/PID/stack not permitted for any of the %zu selected task%s (reading it needs root, CAP_SYS_ADMIN): nothing printed\n",
+			s->nr_tasks, s->nr_tasks == 1 ? "" : "s");
 		return KS_EXIT_PERM;
 	}
 	if (st->nr_denied)

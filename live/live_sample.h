@@ -22,7 +22,8 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 		 struct ks_sample *s, struct ks_proc_status *st);
 /*
  * Writes the messages a sample deserves to stderr, each kind once, and
- * returns the exit status the sample earns.
+ * returns the exit status the sample earns.  KS_EXIT_PERM (every stack
+ * denied) means the sample must not be written.
  */
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st);

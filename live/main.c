@@ -5,12 +5,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "background.h"
+#include "cgroup_check.h"
 #include "format.h"
 #include "hooks_live.h"
 #include "live_sample.h"
@@ -18,19 +20,56 @@
 #include "output_file.h"
 #include "target_kdump.h"
 
+/*
+ * The /proc tree, and whether this run can do anything with it: a
+ * --cgroup that names nothing, or stacks we may not read, end the run
+ * before anything is sampled or written.
+ */
+static int open_proc(const struct ks_options *opts, struct ks_proc *p)
+{
+	char err[PATH_MAX + 64];
+	int ret, status = 0;
+
+	ret = ks_proc_open(p, opts->proc_root, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "kstack: %s\n", err);
+		return KS_EXIT_ERROR;
+	}
+	if (opts->cgroup)
+		status = ks_cgroup_check(p->root_fd, opts->proc_root,
+					 opts->cgroup, err, sizeof(err));
+	if (status) {
+		fprintf(stderr, "kstack: %s\n", err);
+		goto fail;
+	}
+	/* not root: say so now rather than print every task without a stack */
+	ret = ks_proc_stack_access(p);
+	if (ret) {
+		fprintf(stderr, "kstack: reading /proc/PID/stack needs root (CAP_SYS_ADMIN): %s/self/stack: %s\n",
+			opts->proc_root, strerror(-ret));
+		status = KS_EXIT_PERM;
+		goto fail;
+	}
+	return 0;
+fail:
+	ks_proc_close(p);
+	return status;
+}
+
 static int one_sample(const struct ks_options *opts)
 {
 	struct ks_proc_status st;
 	struct ks_sample s = { 0 };
+	struct ks_output out;
 	struct ks_proc p;
 	int ret, status;
 
-	ret = ks_proc_open(&p, opts->proc_root);
-	if (ret) {
-		fprintf(stderr, "kstack: cannot read %s: %s\n", opts->proc_root,
-			strerror(-ret));
-		return KS_EXIT_ERROR;
-	}
+	status = open_proc(opts, &p);
+	if (status)
+		return status;
+	status = ks_output_open(&out, opts);
+	if (status)
+		goto out_proc;
 	ret = ks_live_take(&p, opts, &s, &st);
 	if (ret) {
 		fprintf(stderr, "kstack: sample failed: %s\n", strerror(-ret));
@@ -38,19 +77,14 @@ static int one_sample(const struct ks_options *opts)
 		goto out;
 	}
 	status = ks_live_report(opts, &s, &st);
-	if (!s.nr_tasks)
+	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
-	ret = opts->output ? ks_output_file_write(opts->output, &s, opts)
-			   : ks_format_sample(stdout, &s, opts);
-	if (!ret && !opts->output && fflush(stdout))
-		ret = -errno;
-	if (ret) {
-		fprintf(stderr, "kstack: writing %s: %s\n",
-			opts->output ? opts->output : "stdout", strerror(-ret));
+	if (ks_output_write(&out, &s, opts))
 		status = KS_EXIT_ERROR;
-	}
 out:
 	ks_sample_release(&s);
+	ks_output_close(&out);
+out_proc:
 	ks_proc_close(&p);
 	return status;
 }

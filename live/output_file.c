@@ -1,51 +1,243 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Where a one-shot sample goes: stdout, or -o FILE.
+ *
+ * kstack runs as root, often with FILE in a world-writable directory, so
+ * FILE is looked at (lstat) before anything is written:
+ * - a regular file, or none yet, is replaced whole: the sample goes to a
+ *   temporary file beside it, synced and renamed over it, so FILE is never
+ *   left half-written; an existing file's permission bits, owner and group
+ *   carry over to the new one;
+ * - a FIFO or a character device (/dev/null, a tty) is written as a
+ *   stream and stays what it is; so are /dev/stdout, /dev/stderr and
+ *   /dev/fd/N, which name our own descriptors, as the shell treats them;
+ * - a symbolic link is refused unless --follow-symlink: then the rules
+ *   apply to the file it points to;
+ * - a regular file with more than one hard link is refused: renaming over
+ *   one name would leave the others with the old content, and writing
+ *   through it would change a file the user did not name;
+ * - anything else (a directory, a block device, a socket) is refused.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "format.h"
+#include "live_sample.h"
 #include "output_file.h"
 
-int ks_output_file_write(const char *path, const struct ks_sample *s,
-			 const struct ks_options *opts)
+static int refuse(const char *fmt, ...)
 {
-	size_t len = strlen(path) + 16;
-	char *tmp = malloc(len);
-	FILE *f = NULL;
+	va_list ap;
+
+	fputs("kstack: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return KS_EXIT_ERROR;
+}
+
+/* /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: that fd, else -1. */
+static int own_fd(const char *path)
+{
+	const char *num = NULL;
+	char *end;
+	long n;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	if (!strncmp(path, "/dev/fd/", 8))
+		num = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		num = path + 14;
+	if (!num || *num < '0' || *num > '9')
+		return -1;
+	errno = 0;
+	n = strtol(num, &end, 10);
+	if (errno || *end || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+static int stream_fd(struct ks_output *out, int fd)
+{
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	if (copy < 0)
+		return refuse("cannot write %s: %s", out->name, strerror(errno));
+	out->f = fdopen(copy, "w");
+	if (!out->f) {
+		close(copy);
+		return refuse("cannot write %s: %s", out->name, strerror(errno));
+	}
+	return 0;
+}
+
+/* A FIFO or a character device: opened as it is, never replaced. */
+static int open_stream(struct ks_output *out, const char *path,
+		       const struct stat *seen)
+{
+	struct stat sb;
 	int fd, ret;
 
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, len, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
+	/* a FIFO waits here for its reader, as the shell's > does */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return refuse("cannot write %s: %s", out->name, strerror(errno));
+	/* swapped for something else since lstat: do not write into that */
+	if (fstat(fd, &sb) || sb.st_dev != seen->st_dev ||
+	    sb.st_ino != seen->st_ino) {
 		close(fd);
-		goto out_unlink;
+		return refuse("%s changed while it was opened: not written",
+			      out->name);
 	}
-	ret = ks_format_sample(f, s, opts);
-	if (!ret && (fflush(f) || fsync(fileno(f))))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret)
-		goto out_unlink;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		goto out_unlink;
-	}
-	goto out;
-out_unlink:
-	unlink(tmp);
-out:
-	free(tmp);
+	ret = stream_fd(out, fd);
+	close(fd);
 	return ret;
+}
+
+/*
+ * A regular file: a temporary file beside it, renamed over it by
+ * ks_output_write().  It gets the old file's owner, group and permission
+ * bits (not set-id bits); a new FILE is created 0600.
+ */
+static int open_replace(struct ks_output *out, const char *path,
+			const struct stat *old)
+{
+	size_t len = strlen(path) + 8;
+	int fd;
+
+	out->tmp = malloc(len);
+	if (!out->tmp)
+		return refuse("out of memory");
+	snprintf(out->tmp, len, "%s.XXXXXX", path);
+	fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(out->tmp);
+		out->tmp = NULL;
+		return refuse("cannot write %s: cannot create a temporary file beside it: %s",
+			      out->name, strerror(errno));
+	}
+	/* not root: the file stays ours, with the old permission bits */
+	if (old && fchown(fd, old->st_uid, old->st_gid) && errno != EPERM)
+		goto fail;
+	if (old && fchmod(fd, old->st_mode & 0777))
+		goto fail;
+	out->f = fdopen(fd, "w");
+	if (!out->f)
+		goto fail;
+	out->replace = path;
+	return 0;
+fail:
+	refuse("cannot write %s: %s", out->name, strerror(errno));
+	close(fd);
+	unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	return KS_EXIT_ERROR;
+}
+
+static const char *kind_of(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* FILE as it is now (through a link with --follow-symlink): what to do. */
+static int open_path(struct ks_output *out, const char *path, bool follow)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb)) {
+		if (errno == ENOENT)
+			return open_replace(out, path, NULL);
+		return refuse("cannot write %s: %s", out->name, strerror(errno));
+	}
+	if (S_ISLNK(sb.st_mode)) {
+		if (!follow)
+			return refuse("%s is a symbolic link: refusing to write through it (--follow-symlink writes to the file it points to)",
+				      out->name);
+		out->real = realpath(path, NULL);
+		if (!out->real)
+			return refuse("cannot follow the symbolic link %s: %s",
+				      out->name, strerror(errno));
+		return open_path(out, out->real, false);
+	}
+	if (S_ISREG(sb.st_mode) && sb.st_nlink > 1)
+		return refuse("%s has %ju hard links: refusing to replace one name (the others would keep the old content) or to write through all of them; remove it or choose another file",
+			      path, (uintmax_t)sb.st_nlink);
+	if (S_ISREG(sb.st_mode))
+		return open_replace(out, path, &sb);
+	if (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode))
+		return open_stream(out, path, &sb);
+	return refuse("%s is %s: -o writes a regular file, a FIFO or a character device",
+		      path, kind_of(sb.st_mode));
+}
+
+int ks_output_open(struct ks_output *out, const struct ks_options *opts)
+{
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	if (!opts->output) {
+		out->name = "stdout";
+		out->f = stdout;
+		return 0;
+	}
+	out->name = opts->output;
+	fd = own_fd(opts->output);
+	if (fd >= 0)
+		return stream_fd(out, fd);
+	return open_path(out, opts->output, opts->follow_symlink);
+}
+
+int ks_output_write(struct ks_output *out, const struct ks_sample *s,
+		    const struct ks_options *opts)
+{
+	int ret = ks_format_sample(out->f, s, opts);
+
+	if (!ret && fflush(out->f))
+		ret = -errno;
+	/* the data is on disk before the name points at it */
+	if (!ret && out->replace && fsync(fileno(out->f)))
+		ret = -errno;
+	if (out->replace) {
+		if (fclose(out->f) && !ret)
+			ret = -errno;
+		out->f = NULL;
+		if (!ret && rename(out->tmp, out->replace))
+			ret = -errno;
+		if (!ret) {
+			free(out->tmp);
+			out->tmp = NULL;
+		}
+	}
+	if (ret)
+		return refuse("writing %s: %s", out->name, strerror(-ret));
+	return 0;
+}
+
+void ks_output_close(struct ks_output *out)
+{
+	if (out->f && out->f != stdout)
+		fclose(out->f);
+	if (out->tmp)
+		unlink(out->tmp);
+	free(out->tmp);
+	free(out->real);
+	memset(out, 0, sizeof(*out));
 }

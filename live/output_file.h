@@ -2,14 +2,30 @@
 #ifndef KS_OUTPUT_FILE_H
 #define KS_OUTPUT_FILE_H
 
+#include <stdio.h>
+
 #include "options.h"
 #include "task.h"
 
+/* Where one sample goes: stdout or -o FILE (the rules in output_file.c). */
+struct ks_output {
+	const char *name;	/* for messages: FILE as given, or "stdout" */
+	FILE *f;
+	const char *replace;	/* the regular file the sample replaces */
+	char *tmp;		/* the temporary file beside it */
+	char *real;		/* with --follow-symlink: where the link points */
+};
+
 /*
- * -o FILE: the sample goes to a temporary file beside FILE which then
- * replaces it, so FILE is never left half-written.
+ * Opens it before the sample is taken, so a refused FILE costs no sample
+ * (a FIFO waits for its reader here).  Returns 0, or an exit status after
+ * printing why on stderr.
  */
-int ks_output_file_write(const char *path, const struct ks_sample *s,
-			 const struct ks_options *opts);
+int ks_output_open(struct ks_output *out, const struct ks_options *opts);
+/* Writes the sample and puts a replaced file in place; 0 or an exit status. */
+int ks_output_write(struct ks_output *out, const struct ks_sample *s,
+		    const struct ks_options *opts);
+/* Closes; a temporary file that was not put in place is removed. */
+void ks_output_close(struct ks_output *out);
 
 #endif /* KS_OUTPUT_FILE_H */

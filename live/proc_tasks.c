@@ -66,39 +66,59 @@ static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
 	return ret;
 }
 
-static int read_btime(struct ks_proc *p)
+/* btime, the boot time every start time is counted from, in root/stat */
+static int read_btime(struct ks_proc *p, const char *root, char *err,
+		      size_t errlen)
 {
-	size_t len;
 	const char *b;
+	char *end;
+	size_t len;
 	int ret = read_file(p, "stat", &len);
 
-	if (ret)
+	if (ret) {
+		snprintf(err, errlen, "cannot read %s/stat: %s", root,
+			 strerror(-ret));
 		return ret;
+	}
 	b = strstr(p->buf, "\nbtime ");
-	if (!b)
+	if (!b) {
+		snprintf(err, errlen, "%s/stat has no btime line", root);
 		return -ENODATA;
-	p->btime = strtoll(b + 7, NULL, 10);
+	}
+	b += 7;
+	errno = 0;
+	p->btime = strtoll(b, &end, 10);
+	if (errno || end == b || p->btime < 0 || (*end && *end != '\n')) {
+		len = strcspn(b, "\n");
+		snprintf(err, errlen, "%s/stat: btime '%.*s' is not a time", root,
+			 (int)(len < 32 ? len : 32), b);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-int ks_proc_open(struct ks_proc *p, const char *root)
+int ks_proc_open(struct ks_proc *p, const char *root, char *err, size_t errlen)
 {
 	int ret;
 
 	memset(p, 0, sizeof(*p));
+	p->root_fd = -1;
 	p->buf_size = PROC_BUF_MIN;
 	p->buf = malloc(p->buf_size);
-	if (!p->buf)
+	if (!p->buf) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	p->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->root_fd < 0) {
 		ret = -errno;
+		snprintf(err, errlen, "cannot read %s: %s", root, strerror(-ret));
 		goto fail;
 	}
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
-	ret = read_btime(p);
+	ret = read_btime(p, root, err, errlen);
 	if (ret)
 		goto fail;
 	return 0;
@@ -107,9 +127,24 @@ fail:
 	return ret;
 }
 
+int ks_proc_stack_access(struct ks_proc *p)
+{
+	char buf[64];
+	int fd, err = 0;
+
+	fd = openat(p->root_fd, "self/stack", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		err = errno;
+	else if (read(fd, buf, sizeof(buf)) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return err == EACCES || err == EPERM ? -err : 0;
+}
+
 void ks_proc_close(struct ks_proc *p)
 {
-	if (p->root_fd > 0)
+	if (p->root_fd >= 0)
 		close(p->root_fd);
 	free(p->buf);
 	memset(p, 0, sizeof(*p));
@@ -120,11 +155,12 @@ void ks_proc_close(struct ks_proc *p)
  * the fields after it are found from the LAST ')', never by splitting.
  */
 static int parse_stat(const char *buf, struct ks_task *t,
-		      unsigned long long *start_ret)
+		      unsigned long long *start_ret, bool *start_ok)
 {
 	const char *open = strchr(buf, '(');
 	const char *close = strrchr(buf, ')');
 	const char *f;
+	char *end;
 	size_t len;
 
 	if (!open || !close || close < open || close[1] != ' ')
@@ -143,17 +179,58 @@ static int parse_stat(const char *buf, struct ks_task *t,
 			return -EINVAL;
 		f++;
 	}
-	*start_ret = strtoull(f, NULL, 10);
+	/* strtoull would take "-1" and saturate "99999999999999999999" */
+	errno = 0;
+	*start_ret = strtoull(f, &end, 10);
+	*start_ok = *f >= '0' && *f <= '9' && !errno &&
+		    (*end == ' ' || *end == '\n' || !*end);
 	return 0;
+}
+
+/*
+ * btime + starttime / CLK_TCK, as ps computes a start time.  A tree given
+ * with --proc-root may hold values whose sum does not fit: the start time
+ * is then unknown, never wrapped.
+ */
+static int start_time(const struct ks_proc *p, unsigned long long ticks,
+		      int64_t *start_ret)
+{
+	unsigned long long secs = ticks / (unsigned long long)p->clk_tck;
+
+	if (secs > (unsigned long long)(INT64_MAX - p->btime))
+		return -ERANGE;
+	*start_ret = p->btime + (int64_t)secs;
+	return 0;
+}
+
+static void note_problem(struct ks_proc_status *st, const char *path,
+			 const char *what)
+{
+	st->nr_unreadable++;
+	if (!st->first_error[0])
+		snprintf(st->first_error, sizeof(st->first_error), "%s: %s",
+			 path, what);
 }
 
 static void note_error(struct ks_proc_status *st, const char *path, int err)
 {
-	st->nr_unreadable++;
 	st->last_errno = err;
-	if (!st->first_error[0])
-		snprintf(st->first_error, sizeof(st->first_error), "%s: %s",
-			 path, strerror(err));
+	note_problem(st, path, strerror(err));
+}
+
+/* The task's note, why something of it is missing; several join with "; ". */
+static int add_note(struct ks_task *t, const char *what)
+{
+	size_t old = t->note ? strlen(t->note) : 0;
+	char *n = realloc(t->note, old + strlen(what) + 3);
+
+	if (!n)
+		return -ENOMEM;
+	if (old)
+		strcpy(n + old, "; ");
+	strcpy(n + (old ? old + 2 : 0), what);
+	t->note = n;
+	return 0;
 }
 
 /* Whether the task's cgroup v2 path is cgroup or below it. */
@@ -234,6 +311,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 {
 	struct ks_task t = { .pid = ref->pid, .tgid = ref->tgid };
 	unsigned long long start;
+	bool start_ok;
 	char path[64];
 	size_t len;
 	int ret;
@@ -242,7 +320,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 	ret = read_file(p, path, &len);
 	if (ret)
 		goto read_err;
-	if (parse_stat(p->buf, &t, &start)) {
+	if (parse_stat(p->buf, &t, &start, &start_ok)) {
 		note_error(st, path, EINVAL);
 		return 0;
 	}
@@ -259,7 +337,12 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 			return 0;
 	}
 	t.running = t.state == 'R';
-	t.start_time = p->btime + (long long)(start / (unsigned long long)p->clk_tck);
+	if (!start_ok || start_time(p, start, &t.start_time)) {
+		t.start_time = KS_START_UNKNOWN;
+		note_problem(st, path, "start time out of range");
+		if (add_note(&t, "start time out of range"))
+			return -ENOMEM;
+	}
 
 	snprintf(path, sizeof(path), "%s/cmdline", ref->dir);
 	ret = read_file(p, path, &len);
@@ -271,20 +354,20 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 	ret = read_file(p, path, &len);
 	if (ret == -EACCES || ret == -EPERM) {
 		st->nr_denied++;
-		t.note = strdup("permission denied");
+		ret = add_note(&t, "permission denied");
 		len = 0;
 	} else if (ret && gone(-ret)) {
 		free(t.cmd);
 		goto read_err;
 	} else if (ret) {
 		note_error(st, path, -ret);
-		t.note = strdup(strerror(-ret));
+		ret = add_note(&t, strerror(-ret));
 		len = 0;
 	}
 	t.stack = dup_buf(p->buf, len);
 	if (opts->format == KS_FMT_JSON)
 		read_switches(p, ref->dir, &t);
-	if (!t.cmd || !t.stack || ks_sample_add(s, &t)) {
+	if (ret || !t.cmd || !t.stack || ks_sample_add(s, &t)) {
 		free(t.cmd);
 		free(t.stack);
 		free(t.note);
@@ -292,6 +375,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 	}
 	return 1;
 read_err:
+	free(t.note);
 	if (gone(-ret)) {
 		st->nr_vanished++;
 		return 0;

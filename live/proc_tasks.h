@@ -7,6 +7,7 @@
 #define KS_PROC_TASKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "options.h"
 #include "task.h"
@@ -15,7 +16,7 @@
 struct ks_proc_status {
 	size_t nr_vanished;	/* gone between listing and reading: silent */
 	size_t nr_denied;	/* /proc/PID/stack: EACCES/EPERM */
-	size_t nr_unreadable;	/* any other read error */
+	size_t nr_unreadable;	/* any other read error or bad value */
 	int last_errno;
 	char first_error[256];	/* the first "other" error, for the message */
 };
@@ -23,12 +24,23 @@ struct ks_proc_status {
 struct ks_proc {
 	int root_fd;
 	long clk_tck;
-	long long btime;
+	int64_t btime;		/* >= 0 */
 	char *buf;		/* scratch for reading files */
 	size_t buf_size;
 };
 
-int ks_proc_open(struct ks_proc *p, const char *root);
+/*
+ * Opens the tree at root and reads its boot time.  Returns 0, or -errno
+ * with a message naming the directory or file at fault in err.
+ */
+int ks_proc_open(struct ks_proc *p, const char *root, char *err,
+		 size_t errlen);
+/*
+ * Whether kernel stacks may be read at all, tried on our own: -EACCES or
+ * -EPERM when not (not root, no CAP_SYS_ADMIN), else 0 (a tree without
+ * self/stack, such as the test fixtures, cannot tell and passes).
+ */
+int ks_proc_stack_access(struct ks_proc *p);
 void ks_proc_close(struct ks_proc *p);
 /*
  * Fill s with every task opts selects.  Returns 0 or -errno for a failure

@@ -347,9 +347,16 @@ static void find_kaslr(struct ks_kdump *kt)
 
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
-	kt->fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+
+	/* O_NONBLOCK: a FIFO must not hang us (ks_kdump_check_inputs) */
+	kt->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kt->fd < 0) {
 		fprintf(stderr, "kstack: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(kt->fd, &sb) || !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "kstack: %s is not a regular file\n", path);
 		return -1;
 	}
 	kt->kd = kdump_new();
@@ -739,13 +746,24 @@ fail:
 
 int ks_kdump_run(const struct ks_options *opts)
 {
+	struct ks_output out;
 	struct ks_kdump *kt;
 	struct ks_target t;
 	int status;
 
-	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t))
-		return KS_EXIT_ERROR;
-	status = ks_kdump_sample(&t, opts);
+	status = ks_kdump_check_inputs(opts->vmcore, opts->vmlinux);
+	if (status)
+		return status;
+	status = ks_output_open(&out, opts);
+	if (status)
+		return status;
+	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t)) {
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	status = ks_kdump_sample(&t, opts, &out);
 	ks_kdump_close(kt);
+out:
+	ks_output_close(&out);
 	return status;
 }

@@ -351,7 +351,8 @@ int ks_elf_symtab_open(const char *path, struct ks_elf_symtab **tab_ret)
 	void *image;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO named as the vmlinux must not block: it is refused below */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &stbuf)) {

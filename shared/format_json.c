@@ -9,8 +9,8 @@
 
 #include "format.h"
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
+/* Length of the valid UTF-8 sequence at s, within avail bytes, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
 {
 	size_t n;
 	unsigned int min, cp;
@@ -24,6 +24,9 @@ static size_t utf8_len(const unsigned char *s)
 	else if ((s[0] & 0xf8) == 0xf0)
 		n = 4, min = 0x10000, cp = s[0] & 0x07;
 	else
+		return 0;
+	/* a lead byte at the end of a field must not read past it */
+	if (n > avail)
 		return 0;
 	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
@@ -52,8 +55,8 @@ static void json_str_n(FILE *out, const char *str, size_t len)
 			fprintf(out, "\\u%04x", *s++);
 			continue;
 		}
-		n = utf8_len(s);
-		if (!n || s + n > end) {
+		n = utf8_len(s, (size_t)(end - s));
+		if (!n) {
 			fputs("\\ufffd", out);
 			s++;
 			continue;
@@ -93,8 +96,14 @@ static void json_frames(FILE *out, const char *stack)
 
 static void json_task(FILE *out, const struct ks_task *t)
 {
-	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":\"%c\",\"start_time\":%lld,\"comm\":",
-		t->pid, t->tgid, t->state, (long long)t->start_time);
+	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":", t->pid, t->tgid);
+	/* a /proc tree given with --proc-root may hold any byte there */
+	json_str_n(out, &t->state, 1);
+	if (t->start_time == KS_START_UNKNOWN)
+		fputs(",\"start_time\":null,\"comm\":", out);
+	else
+		fprintf(out, ",\"start_time\":%lld,\"comm\":",
+			(long long)t->start_time);
 	json_str(out, t->comm);
 	fputs(",\"cmd\":", out);
 	json_str(out, t->cmd ? t->cmd : t->comm);

@@ -29,7 +29,7 @@ static void format_start(char *buf, size_t len, int64_t start)
 	time_t t = (time_t)start;
 	struct tm tm;
 
-	if (!localtime_r(&t, &tm) ||
+	if (start == KS_START_UNKNOWN || !localtime_r(&t, &tm) ||
 	    !strftime(buf, len, "%Y/%m/%d %H:%M:%S", &tm))
 		snprintf(buf, len, "?");
 }

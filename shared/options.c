@@ -22,6 +22,7 @@ enum {
 	OPT_FOREGROUND,
 	OPT_VMCORE,
 	OPT_VMLINUX,
+	OPT_FOLLOW_SYMLINK,
 	OPT_HELP,
 	OPT_TOUCHED,
 };
@@ -34,6 +35,7 @@ static const struct option long_opts[] = {
 	{ "foreground", no_argument, NULL, OPT_FOREGROUND },
 	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "touched", no_argument, NULL, OPT_TOUCHED },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -42,7 +44,8 @@ static const struct option long_opts[] = {
 
 static const char usage_live[] =
 "usage: kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
-"              [-c|--json|--folded] [-o FILE] [--proc-root DIR] [-v]\n"
+"              [-c|--json|--folded] [-o FILE [--follow-symlink]]\n"
+"              [--proc-root DIR] [-v]\n"
 "       kstack -b [-t MINUTES] [-i SECONDS] [-d DIR] [-m MB] [-n FILES]\n"
 "              [-x PERCENT] [--foreground] SELECTION...\n"
 "       kstack -K | -F [--touched] [-v]\n"
@@ -190,7 +193,31 @@ static bool live_only(int c)
 {
 	/* strchr() finds the terminating NUL too: long options are >= 256 */
 	return (c > 0 && c < 256 && strchr("btidmnxo", c)) || c == OPT_PROC_ROOT ||
-	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX;
+	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX ||
+	       c == OPT_FOLLOW_SYMLINK;
+}
+
+/* Options naming a file, a directory or a cgroup: "" names nothing. */
+static bool takes_path(int c)
+{
+	return c == 'd' || c == 'o' || c == OPT_CGROUP || c == OPT_PROC_ROOT ||
+	       c == OPT_VMCORE || c == OPT_VMLINUX;
+}
+
+static int check_path(int c, const char *arg, char *err, size_t errlen)
+{
+	if (!*arg)
+		return fail(err, errlen, "option %s wants a non-empty value",
+			    opt_name(c));
+	/*
+	 * /proc/PID/cgroup paths are absolute: a relative one would match
+	 * nothing, and "" would have matched every task.
+	 */
+	if (c == OPT_CGROUP && arg[0] != '/')
+		return fail(err, errlen,
+			    "option --cgroup wants a path as /proc/PID/cgroup shows it, starting with / (e.g. /system.slice/cron.service), not '%s'",
+			    arg);
+	return 0;
 }
 
 static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
@@ -199,6 +226,8 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	if (ctx == KS_CTX_CRASH && live_only(c))
 		return fail(err, errlen, "option %s is for the live tool only",
 			    opt_name(c));
+	if (takes_path(c) && check_path(c, arg, err, errlen))
+		return -1;
 	switch (c) {
 	case 'a': o->all = true; return 0;
 	case 'D': case 'R': case 'S': case 'Z': case 'I':
@@ -220,6 +249,7 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_FOREGROUND: o->foreground = true; return 0;
 	case 'd': o->dir = arg; return 0;
 	case 'o': o->output = arg; return 0;
+	case OPT_FOLLOW_SYMLINK: o->follow_symlink = true; return 0;
 	case OPT_PROC_ROOT: o->proc_root = arg; return 0;
 	case OPT_VMCORE: o->vmcore = arg; return 0;
 	case OPT_VMLINUX: o->vmlinux = arg; return 0;
@@ -256,6 +286,8 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 		o->background = true;
 	if (o->background && o->output)
 		return fail(err, errlen, "-o is for one sample; -b writes to -d DIR");
+	if (o->follow_symlink && !o->output)
+		return fail(err, errlen, "--follow-symlink goes with -o FILE");
 	if (o->background && o->vmcore)
 		return fail(err, errlen, "-b samples a live system, not a vmcore");
 	/* Tests shorten the interval; users keep oled's floor of 10 s. */
@@ -271,10 +303,29 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * What getopt_long() refused, named: ':' is a missing value (optopt is
+ * the option's val, for long options too); '?' with optopt set is an
+ * unknown short option or a value given to a long option taking none.
+ */
+static void getopt_error(int c, const char *arg, char *err, size_t errlen)
+{
+	if (c == ':')
+		fail(err, errlen, "option %s needs a value", opt_name(optopt));
+	else if (optopt && !strncmp(arg, "--", 2))
+		fail(err, errlen, "option %.*s takes no value",
+		     (int)strcspn(arg, "="), arg);
+	else if (optopt && optopt < 256)
+		fail(err, errlen, "invalid option -%c", optopt);
+	else
+		fail(err, errlen, "invalid option '%s'", arg);
+}
+
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		     char **argv, char *err, size_t errlen)
 {
-	static const char short_live[] = "+aDRSZITp:HcKFvbt:i:d:m:n:x:o:h";
+	/* '+': stop at the first non-option; ':': ':' for a missing value */
+	static const char short_live[] = "+:aDRSZITp:HcKFvbt:i:d:m:n:x:o:h";
 	int c;
 
 	set_defaults(o);
@@ -284,12 +335,7 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_live, long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && optopt < 256)
-				fail(err, errlen, "invalid option or missing value: -%c",
-				     optopt);
-			else
-				fail(err, errlen, "invalid option '%s'",
-				     argv[optind - 1]);
+			getopt_error(c, argv[optind - 1], err, errlen);
 			goto bad;
 		}
 		if (parse_one(o, ctx, c, optarg, err, errlen))

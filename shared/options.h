@@ -50,6 +50,7 @@ struct ks_options {
 	long max_percent;	/* -x */
 	const char *proc_root;	/* --proc-root */
 	const char *output;	/* -o */
+	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
 	const char *vmlinux;	/* --vmlinux */
 	bool help;

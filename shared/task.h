@@ -14,13 +14,15 @@
 
 #define KS_COMM_LEN	64
 #define KS_HOST_LEN	256
+/* A start time that could not be computed: "?" in text, null in JSON. */
+#define KS_START_UNKNOWN	INT64_MIN
 
 struct ks_task {
 	int32_t pid;		/* the thread id for a thread */
 	int32_t tgid;
 	char state;		/* one letter, as field 3 of /proc/PID/stat */
 	bool running;		/* on a CPU while read: its stack is not stable */
-	int64_t start_time;	/* seconds since the epoch */
+	int64_t start_time;	/* seconds since the epoch, or KS_START_UNKNOWN */
 	char comm[KS_COMM_LEN];
 	char *cmd;		/* what "Cmd:" prints; owned, never NULL once added */
 	char *stack;		/* "[<0>] sym+0x1/0x2\n" lines; owned, "" if none */

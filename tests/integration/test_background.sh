@@ -182,6 +182,59 @@ if [ "${1:-}" = --tmpfs-part ]; then
 	r=$(check_samples "$out/$name")
 	check "guard: whole samples ($r)" [ "${r#* }" = 0 ]
 	umount "$mnt"
+
+	# Write errors: samples bigger than the space left (a 64 KB command
+	# line in a fixture tree), under a threshold the guard lets through
+	# (-x 100).  Every lost sample is counted, not only the first error.
+	"$top/tests/fixtures/make-proc-tree.sh" "$tmp/bigproc"
+	mkdir -p "$tmp/bigproc/30"
+	printf '30 (big) S 1 30 30 0 -1 4194560 10 0 0 0 0 0 0 0 20 0 1 0 100 1000 10\n' >"$tmp/bigproc/30/stat"
+	head -c 65536 /dev/zero | tr '\0' x >"$tmp/bigproc/30/cmdline"
+	printf '[<0>] do_wait+0x114/0x320\n' >"$tmp/bigproc/30/stack"
+	mount -t tmpfs -o size=256k,mode=0755 tmpfs "$mnt"
+	mkdir -m 0700 "$out"
+	: >"$out/.kstack.lock"	# the lock's block, before the fill
+	fill 200
+	lost() { sed -n 's/.*INFO - Finished: \([0-9]*\) sample(s) written, \([0-9]*\) lost$/\1 \2/p' "$1"; }
+	rc=0
+	KSTACK_TEST_INTERVAL_MS=100 KSTACK_TEST_DURATION_MS=1000 timeout 30 \
+		"$kstack" --foreground -v -x 100 --proc-root "$tmp/bigproc" -a -d "$out" \
+		2>"$tmp/enospc.log" || rc=$?
+	check "ENOSPC: exit 0, got $rc" [ "$rc" = 0 ]
+	read -r w l < <(lost "$tmp/enospc.log") || true
+	n=$(grep -c "DEBUG - Sample [0-9]* not written: No space left on device" "$tmp/enospc.log" || true)
+	all_lost() { [ "${w:-x}" = 0 ] && [ "${l:-0}" -ge 5 ]; }
+	check "ENOSPC: finished line says ${w:-?} written, ${l:-?} lost" all_lost
+	check "ENOSPC: every lost sample named ($n lines, ${l:-?} lost)" [ "$n" = "${l:-x}" ]
+	n=$(grep -c "ERROR - writing $out/$name: No space left on device" "$tmp/enospc.log" || true)
+	check "ENOSPC: the error logged once, not $n times" [ "$n" = 1 ]
+	check "ENOSPC: the total with its last error" grep -q "WARNING - ${l:-x} sample(s) not written because of errors, the last: No space left on device" "$tmp/enospc.log"
+	check "ENOSPC: no partial sample left" [ ! -s "$out/$name" ]
+
+	# space returns while running: writing resumes, the gap is counted
+	KSTACK_TEST_INTERVAL_MS=100 KSTACK_TEST_DURATION_MS=60000 \
+		"$kstack" --foreground -v -x 100 --proc-root "$tmp/bigproc" -a -d "$out" \
+		2>"$tmp/enospc2.log" &
+	kpid=$!
+	some_lost() { [ "$(grep -c 'not written: No space' "$tmp/enospc2.log")" -ge 3 ]; }
+	check "ENOSPC running: samples lost" wait_until 10 some_lost
+	rm -f "$mnt/fill"
+	logged() { grep -q -- "$1" "$tmp/enospc2.log"; }
+	check "ENOSPC running: writing again, with the count" wait_until 10 logged "INFO - Writing samples again after [0-9]* sample(s) not written"
+	kill -TERM "$kpid"
+	rc=0
+	wait_exit "$kpid" 10 || rc=$?
+	check "ENOSPC running: SIGTERM exit 0, got $rc" [ "$rc" = 0 ]
+	n=$(grep -c 'DEBUG - Sample [0-9]* not written' "$tmp/enospc2.log" || true)
+	gap=$(sed -n 's/.*Writing samples again after \([0-9]*\) sample(s) not written/\1/p' "$tmp/enospc2.log")
+	line=$(grep "INFO - Received SIGTERM: stopping after" "$tmp/enospc2.log")
+	check "ENOSPC running: '$line' counts the $n lost" \
+		grep -q "stopping after [1-9][0-9]* sample(s) written, $n lost\$" "$tmp/enospc2.log"
+	check "ENOSPC running: the gap ($gap) is the samples lost ($n)" [ "$gap" = "$n" ]
+	written=$(grep -c 'DEBUG - Sample [0-9]* at ' "$tmp/enospc2.log" || true)
+	check "ENOSPC running: $written written, $(count_samples "$out/$name") in the file" \
+		[ "$(count_samples "$out/$name")" = "$written" ]
+	umount "$mnt"
 	echo "$passed $failed" >"$tmp/tmpfs-counts"
 	exit 0
 fi

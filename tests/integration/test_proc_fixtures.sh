@@ -83,7 +83,33 @@ expect_fail missing-pid 1 "PID 99 does not exist" "-p 2,99"
 expect_fail nothing-matched 1 "no task matched" "-T"
 expect_fail no-selection 2 "at least one of" "-H"
 expect_fail bad-pid 2 "invalid PID" "-p 1,x"
-expect_fail bad-root 4 "cannot read" "-a --proc-root $tmp/nonexistent"
+expect_fail bad-root 4 "cannot read $tmp/nonexistent: No such file" "-a --proc-root $tmp/nonexistent"
+mkdir "$tmp/empty"
+
+expect_fail no-stat 4 "cannot read $tmp/empty/stat: No such file or directory" \
+	"-a --proc-root $tmp/empty"
+printf 'cpu 1\n' >"$tmp/empty/stat"
+expect_fail no-btime 4 "$tmp/empty/stat has no btime line" "-a --proc-root $tmp/empty"
+
+# Start times that do not fit in 64 bits (a btime near the limit, ticks
+# beyond what strtoull takes, negative ticks) print "?" and null, with a
+# note, instead of wrapping (UBSan stops the sanitizer build on overflow).
+cp -r "$tmp/proc" "$tmp/big"
+printf 'cpu  1 2 3 4\nbtime 9223372036854775807\n' >"$tmp/big/stat"
+sed -i 's/ 5000 1000 10$/ 99999999999999999999 1000 10/' "$tmp/big/14/stat"
+sed -i 's/ 4100 1000 10$/ -1 1000 10/' "$tmp/big/13/stat"
+rc=0
+"$kstack" --proc-root "$tmp/big" -p 10,13,14 >"$tmp/big.out" 2>"$tmp/big.err" || rc=$?
+"$kstack" --proc-root "$tmp/big" -p 10 --json >"$tmp/big.json" 2>/dev/null || rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c 'Start Time: ?   Cmd' "$tmp/big.out")" = 3 ] &&
+	grep -q '"start_time":null,' "$tmp/big.json" &&
+	grep -q '"note":"start time out of range"' "$tmp/big.json" &&
+	grep -q '3 read errors, first: 10/stat: start time out of range' "$tmp/big.err"; then
+	passed=$((passed + 1))
+else
+	echo "FAIL: start time overflow: exit $rc"; cat "$tmp/big.out" "$tmp/big.json" "$tmp/big.err"
+	failed=$((failed + 1))
+fi
 
 # -o replaces the file whole and leaves no temporary file behind
 echo old >"$tmp/o.txt"

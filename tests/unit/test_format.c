@@ -223,6 +223,38 @@ static void test_json_switches(void **state)
 	ks_sample_release(&s);
 }
 
+/* The state letter is a string like any other: quotes, controls, bad UTF-8. */
+static void test_json_state(void **state)
+{
+	static const struct {
+		char state;
+		const char *json;
+	} cases[] = {
+		{ '"', "\"state\":\"\\\"\"," },
+		{ '\\', "\"state\":\"\\\\\"," },
+		{ '\n', "\"state\":\"\\u000a\"," },
+		{ '\001', "\"state\":\"\\u0001\"," },
+		{ '\xff', "\"state\":\"\\ufffd\"," },
+		{ '\xc3', "\"state\":\"\\ufffd\"," },	/* a lead byte alone */
+		{ 'D', "\"state\":\"D\"," },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ks_sample s;
+		char *out;
+
+		ks_sample_init(&s, 100, "h");
+		add(&s, 5, cases[i].state, 7, "c", "c", "");
+		out = render(ks_format_json, &s);
+		if (!strstr(out, cases[i].json))
+			fail_msg("state 0x%02x: %s lacks %s",
+				 (unsigned char)cases[i].state, out, cases[i].json);
+		free(out);
+		ks_sample_release(&s);
+	}
+}
+
 static void test_cmd_from_cmdline(void **state)
 {
 	char *c;
@@ -252,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_switches),
+		cmocka_unit_test(test_json_state),
 		cmocka_unit_test(test_cmd_from_cmdline),
 	};
 

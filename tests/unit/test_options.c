@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -23,6 +24,20 @@ static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 	ret = ks_options_parse(o, ctx, argc, argv, err, errlen);
 	free(copy);
 	return ret;
+}
+
+/* argv given whole, so a value can be "" */
+static int parse_argv(struct ks_options *o, const char **args, char *err,
+		      size_t errlen)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = "kstack";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	return ks_options_parse(o, KS_CTX_LIVE, argc, argv, err, errlen);
 }
 
 static void test_oled_defaults(void **state)
@@ -76,6 +91,7 @@ static void test_bad_numbers(void **state)
 		"-p 1,,2", "-p x", "-p 1,", "-a -i 1O", "-a -t 0", "-a -x 101",
 		"-a -n -1", "-a -m", "-a extra", "-a --bogus", "-a -c --json",
 		"-K -a", "-K -F", "-b -a -i 5", "-b -a -o f", "--vmlinux x -a",
+		"-a --follow-symlink",
 	};
 	struct ks_options o;
 	char err[256];
@@ -86,6 +102,75 @@ static void test_bad_numbers(void **state)
 		err[0] = '\0';
 		assert_int_equal(parse(&o, KS_CTX_LIVE, bad[i], err, sizeof(err)), -1);
 		assert_true(strlen(err) > 0);
+	}
+}
+
+/* An empty path would mean the current directory, "/" or every task. */
+static void test_empty_values(void **state)
+{
+	static const char *opts[] = {
+		"-d", "-o", "--proc-root", "--vmcore", "--vmlinux", "--cgroup",
+	};
+	struct ks_options o;
+	char err[256], want[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *args[] = { "-a", opts[i], "", NULL };
+
+		err[0] = '\0';
+		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+		snprintf(want, sizeof(want), "option %s wants a non-empty value",
+			 opts[i]);
+		assert_string_equal(err, want);
+	}
+	{
+		const char *args[] = { "-a", "--cgroup=", NULL };
+
+		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+		assert_string_equal(err, "option --cgroup wants a non-empty value");
+	}
+}
+
+static void test_cgroup_relative(void **state)
+{
+	const char *args[] = { "-a", "--cgroup", "system.slice", NULL };
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "starting with /"));
+	assert_non_null(strstr(err, "'system.slice'"));
+}
+
+/* The message names the option that lacks its value, long ones too. */
+static void test_missing_value(void **state)
+{
+	static const struct {
+		const char *opt, *msg;
+	} cases[] = {
+		{ "--cgroup", "option --cgroup needs a value" },
+		{ "--proc-root", "option --proc-root needs a value" },
+		{ "--vmcore", "option --vmcore needs a value" },
+		{ "--vmlinux", "option --vmlinux needs a value" },
+		{ "-o", "option -o needs a value" },
+		{ "-p", "option -p needs a value" },
+		{ "--json=1", "option --json takes no value" },
+		{ "--verbose=yes", "option --verbose takes no value" },
+		{ "-Q", "invalid option -Q" },
+		{ "--bogus", "invalid option '--bogus'" },
+	};
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = { "-a", cases[i].opt, NULL };
+
+		err[0] = '\0';
+		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+		assert_string_equal(err, cases[i].msg);
 	}
 }
 
@@ -133,6 +218,9 @@ static void test_crash_rejects_live_options(void **state)
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --foreground", err,
 			       sizeof(err)), -1);
 	assert_non_null(strstr(err, "--foreground is for the live tool"));
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --follow-symlink", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "--follow-symlink is for the live tool"));
 }
 
 static void test_test_interval(void **state)
@@ -158,6 +246,9 @@ int main(void)
 		cmocka_unit_test(test_selection_required),
 		cmocka_unit_test(test_pids_in_order),
 		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_empty_values),
+		cmocka_unit_test(test_cgroup_relative),
+		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_states_or),
 		cmocka_unit_test(test_crash_rejects_live_options),
 		cmocka_unit_test(test_test_interval),

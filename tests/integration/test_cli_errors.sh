@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The live tool's refusals: each bad command line or bad input ends with
+# the documented exit status and a message that names the problem, and
+# prints no sample.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$top/tests/fixtures/make-proc-tree.sh" "$tmp/proc"
+
+# expect NAME STATUS STDERR-PATTERN ARGS...: exit STATUS, the pattern on
+# stderr (fixed string), nothing on stdout.
+expect() {
+	local name=$1 want=$2 pattern=$3 rc=0
+	shift 3
+	timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -eq "$want" ] && grep -qF -- "$pattern" "$tmp/err" &&
+		[ ! -s "$tmp/out" ]; then
+		pass "$name: exit $rc, $(head -1 "$tmp/err")"
+	else
+		fail "$name: exit $rc (want $want), stdout $(wc -c <"$tmp/out") bytes, stderr:"
+		sed 's/^/    /' "$tmp/err" | head -5
+	fi
+}
+
+fx=(--proc-root "$tmp/proc")
+# a background run that is not refused ends after one sample
+export KSTACK_TEST_DURATION_MS=0
+
+# --- usage: empty and missing values ---------------------------------------
+expect "empty --cgroup" 2 "option --cgroup wants a non-empty value" "${fx[@]}" -a --cgroup ""
+expect "empty --cgroup=" 2 "option --cgroup wants a non-empty value" "${fx[@]}" -a --cgroup=
+expect "relative --cgroup" 2 "starting with /" "${fx[@]}" -a --cgroup system.slice
+expect "empty -d" 2 "option -d wants a non-empty value" -b -a -d ""
+expect "empty -o" 2 "option -o wants a non-empty value" "${fx[@]}" -a -o ""
+expect "empty --proc-root" 2 "option --proc-root wants a non-empty value" -a --proc-root ""
+expect "empty --vmcore" 2 "option --vmcore wants a non-empty value" -a --vmcore "" --vmlinux x
+expect "empty --vmlinux" 2 "option --vmlinux wants a non-empty value" -a --vmcore x --vmlinux ""
+expect "missing --cgroup value" 2 "option --cgroup needs a value" "${fx[@]}" -a --cgroup
+expect "missing --proc-root value" 2 "option --proc-root needs a value" -a --proc-root
+expect "missing --vmlinux value" 2 "option --vmlinux needs a value" -a --vmcore x --vmlinux
+expect "missing -o value" 2 "option -o needs a value" "${fx[@]}" -a -o
+
+# --- --cgroup that names nothing, a host without cgroup v2 -----------------
+# A fixture tree whose self/cgroup has only v1 lines: nothing could match.
+cp -r "$tmp/proc" "$tmp/v1"
+printf '2:cpu,cpuacct:/user.slice\n1:name=systemd:/user.slice\n' >"$tmp/v1/self/cgroup"
+expect "cgroup v1 only" 2 "--cgroup needs cgroup v2: $tmp/v1/self/cgroup has no \"0::\" line" \
+	--proc-root "$tmp/v1" -a --cgroup /user.slice
+# With a v2 line, a fixture (not a procfs) is not checked against this host.
+printf '0::/user.slice\n' >"$tmp/v1/self/cgroup"
+rc=0
+"$kstack" --proc-root "$tmp/v1" -a --cgroup /system.slice/app.service >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -q 'Cmd: cp big' "$tmp/out"; then
+	pass "cgroup on a fixture with a v2 line: not checked against this host"
+else
+	fail "cgroup on a fixture with a v2 line: exit $rc"; cat "$tmp/out"
+fi
+if grep -q '^0::' /proc/self/cgroup && grep -q ' - cgroup2 ' /proc/self/mountinfo; then
+	expect "cgroup that does not exist" 2 "--cgroup /no-such-cgroup-$$: no such cgroup (" \
+		-a --cgroup "/no-such-cgroup-$$"
+	# and background mode says so before creating its directory
+	expect "-b with a cgroup that does not exist" 2 "ERROR - --cgroup /no-such-cgroup-$$: no such cgroup" \
+		--foreground -a --cgroup "/no-such-cgroup-$$" -d "$tmp/bg"
+	if [ ! -e "$tmp/bg" ]; then pass "-b: no directory made"; else fail "-b made $tmp/bg"; fi
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	rc=0
+	"$kstack" -p $$ --cgroup "$own" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 0 ] && grep -q "^PID: *$$ " "$tmp/out"; then
+		pass "our own cgroup $own selects us"
+	else
+		fail "our own cgroup $own: exit $rc"; cat "$tmp/err"
+	fi
+else
+	echo "SKIP: no cgroup v2 mounted here: the existence check is not tested"
+fi
+
+# --- --vmcore and --vmlinux: not regular files, swapped -------------------
+# (the checks come before libkdumpfile or the ELF reader open anything)
+mkfifo "$tmp/fifo"
+reg=$tmp/proc/stat
+expect "--vmlinux FIFO" 4 "--vmlinux $tmp/fifo is a FIFO: a regular file is needed" \
+	--vmcore "$reg" --vmlinux "$tmp/fifo" -a
+expect "--vmcore FIFO" 4 "--vmcore $tmp/fifo is a FIFO: a regular file is needed" \
+	--vmcore "$tmp/fifo" --vmlinux "$reg" -a
+expect "--vmcore directory" 4 "--vmcore $tmp is a directory" --vmcore "$tmp" --vmlinux "$reg" -a
+# elf TYPE FILE: an ELF64 little-endian header of that e_type, x86-64
+elf() { { printf '\177ELF\2\1\1'; head -c 9 /dev/zero; printf "\\$(printf %03o "$1")\0>\0"; head -c 44 /dev/zero; } >"$2"; }
+elf 2 "$tmp/exec"
+elf 4 "$tmp/core"
+expect "swapped (headers)" 2 "--vmcore and --vmlinux look swapped: $tmp/exec is a kernel image (ELF executable), $tmp/core is a dump" \
+	--vmcore "$tmp/exec" --vmlinux "$tmp/core" -a
+expect "a vmlinux as --vmcore" 4 "--vmcore $tmp/exec is a kernel image (ELF executable), not a dump" \
+	--vmcore "$tmp/exec" --vmlinux "$tmp/exec" -a
+expect "a dump as --vmlinux" 4 "--vmlinux $tmp/core is a dump, not a vmlinux" \
+	--vmcore "$tmp/core" --vmlinux "$tmp/core" -a
+vmdir=${KSTACK_VMCORE_DIR:-/tmp/ci-base/cache/vmcores/basic}
+if [ -r "$vmdir/vmcore" ] && [ -r "$vmdir/vmlinux" ]; then
+	expect "swapped (real dump)" 2 "--vmcore and --vmlinux look swapped" \
+		--vmcore "$vmdir/vmlinux" --vmlinux "$vmdir/vmcore" -a
+	expect "--vmlinux FIFO with a real dump" 4 "--vmlinux $tmp/fifo is a FIFO" \
+		--vmcore "$vmdir/vmcore" --vmlinux "$tmp/fifo" -a
+else
+	echo "SKIP: no vmcore in $vmdir: the real swapped pair is not tested"
+fi
+
+# --- not root: exit 3, nothing printed, nothing written --------------------
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	nobody true 2>/dev/null && ! nobody cat /proc/self/stack >/dev/null 2>&1; then
+	chmod 755 "$tmp"
+	mkdir -m 1777 "$tmp/nb"
+	nb() {	# nb NAME ARGS...: as nobody, exit 3 and the message
+		local name=$1 rc=0
+		shift
+		nobody timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		if [ "$rc" = 3 ] && [ ! -s "$tmp/out" ] &&
+			grep -q "needs root (CAP_SYS_ADMIN)" "$tmp/err"; then
+			pass "as nobody, $name: exit 3, $(head -1 "$tmp/err")"
+		else
+			fail "as nobody, $name: exit $rc, stdout $(wc -l <"$tmp/out") lines, stderr:"
+			sed 's/^/    /' "$tmp/err" | head -5
+		fi
+	}
+	nb "-a" -a
+	nb "-p self" -p $$
+	nb "-a -o FILE" -a -o "$tmp/nb/out"
+	if [ ! -e "$tmp/nb/out" ] && [ -z "$(ls "$tmp/nb")" ]; then
+		pass "as nobody, -o: no file written"
+	else
+		fail "as nobody, -o wrote: $(ls "$tmp/nb")"
+	fi
+	nb "--foreground" --foreground -a -d "$tmp/nb/bg"
+	if [ ! -e "$tmp/nb/bg" ]; then
+		pass "as nobody, -b: no directory made"
+	else
+		fail "as nobody, -b made $tmp/nb/bg"
+	fi
+else
+	echo "SKIP: cannot run as nobody here (needs root and setpriv): no unprivileged run tested"
+fi
+# Root, but the stack of every selected task denied (a container's PID 1
+# here is one, when a security module or another namespace guards it).
+if cat /proc/self/stack >/dev/null 2>&1 && ! cat /proc/1/stack >/dev/null 2>&1; then
+	expect "every selected stack denied" 3 "not permitted for any of the 1 selected task" -p 1
+else
+	echo "SKIP: no task here whose stack root may not read"
+fi
+
+finish
