@@ -27,14 +27,11 @@
 #include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 
-#include "btf.h"
-#include "elf_symtab.h"
+#include "kernel_image.h"
 #include "kdump_pgtable.h"
 #include "kdump_target.h"
 #include "kdump_run.h"
 #include "live_sample.h"
-#include "kallsyms.h"
-#include "kallsyms_mem.h"
 #include "orc.h"
 #include "target_kdump.h"
 
@@ -50,11 +47,7 @@ struct phys_range {
 struct ks_kdump {
 	kdump_ctx_t *kd;
 	int fd;
-	struct ks_elf_symtab *syms;	/* the vmlinux's, or NULL: */
-	struct ks_kallsyms_mem *kmem;	/* kallsyms from the dump */
-	bool btf_in_memory;
-	struct ks_btf *btf;
-	struct ks_kallsyms *ksyms;
+	struct ks_image im;		/* symbols and types */
 	int64_t kaslr;
 	int pt_levels;
 	uint64_t page_offset;		/* page_offset_base: the direct map */
@@ -123,54 +116,30 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return 0;
 }
 
-/* A vmlinux symbol's address, from whichever table the dump was opened with. */
 static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_ret)
 {
-	if (kt->syms)
-		return ks_elf_symtab_addr(kt->syms, name, addr_ret);
-	return ks_kallsyms_mem_addr(kt->kmem, name, addr_ret);
+	return ks_image_symbol(&kt->im, name, addr_ret);
 }
 
 static long kd_member_offset(void *ctx, const char *type, const char *member)
 {
 	struct ks_kdump *kt = ctx;
 
-	return ks_btf_member_offset(kt->btf, type, member);
-}
-
-/*
- * pahole leaves union thread_union out of BTF (no variable has that type
- * in the BTF sense), but THREAD_SIZE is what callers want from it: the
- * linker script places __end_init_task exactly THREAD_SIZE after
- * __start_init_task, so crash's DWARF answer is had from the symbols.
- */
-static long thread_union_size(struct ks_kdump *kt)
-{
-	uint64_t start, end;
-
-	if (vmlinux_addr(kt, "__start_init_task", &start) ||
-	    vmlinux_addr(kt, "__end_init_task", &end) ||
-	    end <= start || end - start > (1u << 20))
-		return -ENOENT;
-	return (long)(end - start);
+	return ks_image_member_offset(&kt->im, type, member);
 }
 
 static long kd_type_size(void *ctx, const char *type)
 {
 	struct ks_kdump *kt = ctx;
-	long size = ks_btf_type_size(kt->btf, type);
 
-	if (size == -ENOENT && (!strcmp(type, "thread_union") ||
-				!strcmp(type, "union thread_union")))
-		return thread_union_size(kt);
-	return size;
+	return ks_image_type_size(&kt->im, type);
 }
 
 static long kd_member_size(void *ctx, const char *type, const char *member)
 {
 	struct ks_kdump *kt = ctx;
 
-	return ks_btf_member_size(kt->btf, type, member);
+	return ks_image_member_size(&kt->im, type, member);
 }
 
 /*
@@ -190,8 +159,8 @@ static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	int ret;
 
 	if (!kt->offsets_known) {
-		kt->off_task_mm = ks_btf_member_offset(kt->btf, "task_struct", "mm");
-		kt->off_mm_pgd = ks_btf_member_offset(kt->btf, "mm_struct", "pgd");
+		kt->off_task_mm = ks_image_member_offset(&kt->im, "task_struct", "mm");
+		kt->off_mm_pgd = ks_image_member_offset(&kt->im, "mm_struct", "pgd");
 		kt->offsets_known = true;
 	}
 	if (kt->off_task_mm < 0 || kt->off_mm_pgd < 0 || !kt->page_offset)
@@ -220,10 +189,7 @@ static int kd_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 {
 	struct ks_kdump *kt = ctx;
 
-	if (kt->syms ? !ks_elf_symtab_lookup(kt->syms, addr, sym_ret)
-		     : !ks_kallsyms_mem_lookup(kt->kmem, addr, sym_ret))
-		return 0;
-	return ks_kallsyms_lookup(kt->ksyms, addr, sym_ret);
+	return ks_image_lookup(&kt->im, addr, sym_ret);
 }
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
@@ -292,10 +258,7 @@ void ks_kdump_close(struct ks_kdump *kt)
 		addrxlat_sys_decref(kt->axsys);
 	if (kt->axctx)
 		addrxlat_ctx_decref(kt->axctx);
-	ks_kallsyms_free(kt->ksyms);
-	ks_btf_free(kt->btf);
-	ks_elf_symtab_free(kt->syms);
-	ks_kallsyms_mem_free(kt->kmem);
+	ks_image_release(&kt->im);
 	if (kt->kd)
 		kdump_free(kt->kd);
 	if (kt->fd >= 0)
@@ -339,9 +302,9 @@ static void find_kaslr(struct ks_kdump *kt)
 		return;
 	}
 	kt->kaslr = 0;
-	if (kt->syms &&
+	if (kt->im.syms &&
 	    kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
-	    !ks_elf_symtab_addr(kt->syms, "_stext", &link))
+	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link))
 		kt->kaslr = (int64_t)(stext - link);
 }
 
@@ -482,11 +445,11 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 	size_t len;
 
 	/* The string may end near the end of its section: try shorter reads. */
-	if (ks_elf_symtab_addr(kt->syms, "linux_banner", &addr))
+	if (ks_elf_symtab_addr(kt->im.syms, "linux_banner", &addr))
 		len = 0;
 	else
 		for (len = sizeof(want) - 1; len; len--)
-			if (!ks_elf_read(kt->syms, addr, want, len))
+			if (!ks_elf_read(kt->im.syms, addr, want, len))
 				break;
 	if (!len || !memchr(want, '\0', len)) {
 		fprintf(stderr, "kstack: %s has no linux_banner: not a vmlinux?\n",
@@ -522,34 +485,9 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 /* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
 static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 {
-	uint64_t start, stop;
-	const void *sec;
-	void *buf;
-	size_t size;
-	int ret;
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+	int ret = ks_image_load_btf(&kt->im, &t, NULL);
 
-	sec = kt->syms ? ks_elf_section(kt->syms, ".BTF", &size) : NULL;
-	if (sec) {
-		ret = ks_btf_load(sec, size, &kt->btf);
-		goto out;
-	}
-	kt->btf_in_memory = true;
-	ret = -ENOENT;
-	if (vmlinux_addr(kt, "__start_BTF", &start) ||
-	    vmlinux_addr(kt, "__stop_BTF", &stop) || stop <= start ||
-	    stop - start > (256u << 20))
-		goto out;
-	size = stop - start;
-	buf = malloc(size);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = kd_read(kt, start, buf, size);
-	if (!ret)
-		ret = ks_btf_load(buf, size, &kt->btf);
-	free(buf);
-out:
 	if (ret && vmlinux)
 		fprintf(stderr, "kstack: no usable BTF in %s or the dump (%s): "
 			"a kernel with CONFIG_DEBUG_INFO_BTF is needed\n",
@@ -593,7 +531,7 @@ static void map_cpu_notes(struct ks_kdump *kt)
 	if (kdump_get_number_attr(kt->kd, KDUMP_ATTR_NUM_CPUS, &nr_notes) != KDUMP_OK ||
 	    vmlinux_addr(kt, "__cpu_online_mask", &addr))
 		return;
-	size = ks_btf_type_size(kt->btf, "cpumask");
+	size = ks_image_type_size(&kt->im, "cpumask");
 	if (size <= 0 || size > 65536)
 		return;
 	for (bit = 0; bit < size * 8; bit++) {
@@ -622,14 +560,13 @@ static void describe(struct ks_kdump *kt)
 {
 	struct ks_kallsyms_stats st = { 0 };
 
-	if (kt->ksyms)
-		ks_kallsyms_stats(kt->ksyms, &st);
+	if (kt->im.ksyms)
+		ks_kallsyms_stats(kt->im.ksyms, &st);
 	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
 		"%zu vmlinux symbols (%s), BTF from %s, %zu modules",
 		(uint64_t)kt->kaslr, kt->pt_levels,
-		kt->syms ? ks_elf_symtab_count(kt->syms) : ks_kallsyms_mem_count(kt->kmem),
-		kt->syms ? "the vmlinux's .symtab" : "kallsyms in the dump",
-		kt->btf_in_memory ? "the dump's memory" : "the vmlinux",
+		ks_image_nr_symbols(&kt->im), ks_image_symbols_from(&kt->im),
+		kt->im.btf_from ? kt->im.btf_from : "nowhere",
 		st.modules);
 	if (st.modules_skipped)
 		fprintf(stderr, " (%zu unreadable)", st.modules_skipped);
@@ -643,7 +580,7 @@ static void describe(struct ks_kdump *kt)
 static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 			const char *vmlinux)
 {
-	int ret = ks_elf_symtab_open(vmlinux, &kt->syms);
+	int ret = ks_elf_symtab_open(vmlinux, &kt->im.syms);
 
 	if (ret) {
 		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
@@ -655,7 +592,7 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 		return -1;
 	}
 	find_kaslr(kt);
-	ks_elf_symtab_set_offset(kt->syms, kt->kaslr);
+	ks_elf_symtab_set_offset(kt->im.syms, kt->kaslr);
 	return check_banner(kt, vmcore, vmlinux);
 }
 
@@ -688,7 +625,7 @@ static int open_kallsyms(struct ks_kdump *kt)
 	int ret;
 
 	find_kaslr(kt);
-	ret = ks_kallsyms_mem_load(&t, &a, &kt->kmem);
+	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
 	if (ret == -ENOENT) {
 		fprintf(stderr, "kstack: the dump's VMCOREINFO lists no kallsyms "
 			"tables (they are there from Linux 6.0 on): --vmlinux "
@@ -731,7 +668,7 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 	t_ret->ops = &kdump_ops;
 	t_ret->ctx = kt;
 	/* Without these, module and BPF frames print as bare addresses. */
-	ret = ks_kallsyms_load(t_ret, &kt->ksyms);
+	ret = ks_image_load_chain(&kt->im, t_ret);
 	if (ret)
 		fprintf(stderr, "kstack: no module or BPF symbols: %s\n",
 			strerror(-ret));

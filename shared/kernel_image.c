@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Each question goes to the first finder that has an answer: vmlinux
+ * symbols to the .symtab or to kallsyms, then the chain that
+ * kallsyms_lookup() asks after vmlinux; types to BTF, with the one type
+ * BTF lacks (thread_union) answered from the symbols.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel_image.h"
+
+#define BTF_MAX		(256u << 20)
+
+int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
+			   const struct ks_kallsyms_mem_addrs *a)
+{
+	return ks_kallsyms_mem_load(mem, a, &im->kmem);
+}
+
+static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
+{
+	uint64_t start, stop;
+	void *buf;
+	int ret;
+
+	if (ks_image_symbol(im, "__start_BTF", &start) ||
+	    ks_image_symbol(im, "__stop_BTF", &stop) || stop <= start ||
+	    stop - start > BTF_MAX)
+		return -ENOENT;
+	buf = malloc(stop - start);
+	if (!buf)
+		return -ENOMEM;
+	ret = ks_read(mem, start, buf, stop - start);
+	if (!ret)
+		ret = ks_btf_load(buf, stop - start, &im->btf);
+	free(buf);
+	im->btf_from = "the kernel's memory";
+	return ret;
+}
+
+/* A regular file only: a FIFO or a device must not block or be drained. */
+static int btf_from_file(struct ks_image *im, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	void *buf = NULL;
+	ssize_t n = -1;
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size > BTF_MAX) {
+		close(fd);
+		return -EINVAL;
+	}
+	buf = malloc((size_t)st.st_size);
+	if (buf)
+		n = read(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (n != st.st_size)
+		ret = buf ? -EIO : -ENOMEM;
+	else
+		ret = ks_btf_load(buf, (size_t)n, &im->btf);
+	free(buf);
+	im->btf_from = path;
+	return ret;
+}
+
+int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
+		      const char *btf_path)
+{
+	const void *sec = NULL;
+	size_t size;
+
+	if (im->syms)
+		sec = ks_elf_section(im->syms, ".BTF", &size);
+	if (sec) {
+		im->btf_from = "the vmlinux";
+		return ks_btf_load(sec, size, &im->btf);
+	}
+	if (btf_path && !btf_from_file(im, btf_path))
+		return 0;
+	return btf_from_memory(im, mem);
+}
+
+int ks_image_load_chain(struct ks_image *im, const struct ks_target *t)
+{
+	return ks_kallsyms_load(t, &im->ksyms);
+}
+
+void ks_image_release(struct ks_image *im)
+{
+	ks_elf_symtab_free(im->syms);
+	ks_kallsyms_mem_free(im->kmem);
+	ks_btf_free(im->btf);
+	ks_kallsyms_free(im->ksyms);
+	memset(im, 0, sizeof(*im));
+}
+
+int ks_image_symbol(const struct ks_image *im, const char *name,
+		    uint64_t *addr_ret)
+{
+	if (im->syms)
+		return ks_elf_symtab_addr(im->syms, name, addr_ret);
+	if (im->kmem)
+		return ks_kallsyms_mem_addr(im->kmem, name, addr_ret);
+	return -ENOENT;
+}
+
+int ks_image_lookup(const struct ks_image *im, uint64_t addr,
+		    struct ks_sym *sym_ret)
+{
+	if (im->syms ? !ks_elf_symtab_lookup(im->syms, addr, sym_ret)
+		     : im->kmem && !ks_kallsyms_mem_lookup(im->kmem, addr, sym_ret))
+		return 0;
+	return ks_kallsyms_lookup(im->ksyms, addr, sym_ret);
+}
+
+long ks_image_member_offset(const struct ks_image *im, const char *type,
+			    const char *member)
+{
+	return im->btf ? ks_btf_member_offset(im->btf, type, member) : -ENOENT;
+}
+
+/*
+ * pahole leaves union thread_union out of BTF (no variable has that type
+ * in the BTF sense), but THREAD_SIZE is what callers want from it: the
+ * linker script places __end_init_task exactly THREAD_SIZE after
+ * __start_init_task, so crash's DWARF answer is had from the symbols.
+ */
+static long thread_union_size(const struct ks_image *im)
+{
+	uint64_t start, end;
+
+	if (ks_image_symbol(im, "__start_init_task", &start) ||
+	    ks_image_symbol(im, "__end_init_task", &end) ||
+	    end <= start || end - start > (1u << 20))
+		return -ENOENT;
+	return (long)(end - start);
+}
+
+long ks_image_type_size(const struct ks_image *im, const char *type)
+{
+	long size = im->btf ? ks_btf_type_size(im->btf, type) : -ENOENT;
+
+	if (size == -ENOENT && (!strcmp(type, "thread_union") ||
+				!strcmp(type, "union thread_union")))
+		return thread_union_size(im);
+	return size;
+}
+
+long ks_image_member_size(const struct ks_image *im, const char *type,
+			  const char *member)
+{
+	return im->btf ? ks_btf_member_size(im->btf, type, member) : -ENOENT;
+}
+
+size_t ks_image_nr_symbols(const struct ks_image *im)
+{
+	if (im->syms)
+		return ks_elf_symtab_count(im->syms);
+	return im->kmem ? ks_kallsyms_mem_count(im->kmem) : 0;
+}
+
+const char *ks_image_symbols_from(const struct ks_image *im)
+{
+	return im->syms ? "the vmlinux's .symtab" : "kallsyms in memory";
+}
