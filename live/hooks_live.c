@@ -16,6 +16,7 @@
 
 #include "hooks.h"
 #include "hooks_live.h"
+#include "kcore_target.h"
 #include "live_sample.h"
 #include "target_kdump.h"
 #include "tracefs.h"
@@ -248,6 +249,32 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
 	return KS_EXIT_OK;
 }
 
+/*
+ * -v: the hooks read from the running kernel's memory, the view crash
+ * gives of a dump (handlers, owners, code bytes, every ftrace_ops).
+ * Returns -1 when /proc/kcore cannot be read: then the debugfs lines.
+ */
+static int hooks_from_memory(const struct ks_options *opts)
+{
+	struct ks_kcore_target *kt;
+	struct ks_target t;
+	char why[512];
+	int ret;
+
+	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
+				 &t, why, sizeof(why))) {
+		fprintf(stderr, "kstack: the running kernel's memory cannot be "
+			"read (%s): the debugfs and tracefs lines only, without "
+			"handlers, owners or code bytes\n", why);
+		return -1;
+	}
+	ret = ks_hooks_report(&t, opts, stdout, stderr);
+	ks_kcore_target_close(kt);
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
 int ks_hooks_live(const struct ks_options *opts)
 {
 	struct ks_tracefs fs;
@@ -256,6 +283,11 @@ int ks_hooks_live(const struct ks_options *opts)
 	/* A vmcore is not the running kernel: its hooks come from memory. */
 	if (opts->vmcore)
 		return ks_kdump_run(opts);
+	if (opts->verbose) {
+		st = hooks_from_memory(opts);
+		if (st >= 0)
+			return st;
+	}
 	ks_tracefs_open(&fs, opts->kprobes);
 	if (opts->kprobes) {
 		st = do_kprobes(&fs, stdout);

@@ -127,7 +127,8 @@ def capture_pids(vdir):
     with open(os.path.join(vdir, 'live/capture.txt')) as f:
         for line in f:
             k, _, v = line.partition(':')
-            if k in ('helper_pid', 'kstack_a_pid', 'kstack_K_pid', 'kstack_F_pid'):
+            if k in ('helper_pid', 'kstack_a_pid', 'kstack_K_pid', 'kstack_F_pid',
+                     'kstack_Kv_pid', 'kstack_Fv_pid'):
                 own.add(int(v))
     return running, own
 

@@ -169,6 +169,26 @@ if [ -s "$dir/live/touched_functions.txt" ] && [ "$(sed -n 's/^scenario: //p' "$
 	fi
 fi
 
+# The guest's live -K -v and -F -v read the running kernel's memory
+# (/proc/kcore, its kallsyms and BTF): the same view as --vmcore's of the
+# dump, but for the counters that move between the two (nmissed).
+for v in K F; do
+	want=$dir/live/kstack-${v}v.txt
+	if [ ! -s "$want" ]; then
+		echo "note: no live/kstack-${v}v.txt (the guest's kstack -$v -v failed or is older)"
+		continue
+	fi
+	"$kstack" --vmcore "$dir/vmcore" "-$v" -v >"$tmp/${v}v.txt" 2>/dev/null
+	if cmp -s <(sed 's/nmissed [0-9]*/nmissed N/' "$want") \
+		<(sed 's/nmissed [0-9]*/nmissed N/' "$tmp/${v}v.txt"); then
+		pass "the guest's live -$v -v (from /proc/kcore) equals --vmcore -$v -v" \
+			"($(wc -l <"$want") lines)"
+	else
+		fail "the guest's live -$v -v differs from --vmcore -$v -v:"
+		diff "$want" "$tmp/${v}v.txt" | head -n 10 | sed 's/^/  | /'
+	fi
+done
+
 # Refusals: a file that is not a dump, and a vmlinux that is not this
 # dump's (an ELF whose linux_banner is not where the dump has it).
 printf 'not a dump\n' >"$tmp/notdump"

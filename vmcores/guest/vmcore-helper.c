@@ -373,7 +373,7 @@ static int cmd_capture(int argc, char **argv)
 	const char *dir, *kstack;
 	char path[512], dst[512], btime[64] = "";
 	FILE *info, *running;
-	pid_t kpid = 0, kpid_k = 0, kpid_f = 0;
+	pid_t kpid = 0, kpid_k = 0, kpid_f = 0, kpid_kv = 0, kpid_fv = 0;
 	int have_kstack, rc_a = -1, rc_k = -1, rc_f = -1;
 	double t0, t1, t2;
 	long count;
@@ -410,6 +410,13 @@ static int cmd_capture(int argc, char **argv)
 		snprintf(dst, sizeof(dst), "%s/kstack-F.txt", dir);
 		rc_f = run_kstack(kstack, dst, "-F", NULL, &kpid_f);
 		if (rc_f != 0)
+			drop_output(dst);
+		/* -v reads the hooks from kernel memory (/proc/kcore) */
+		snprintf(dst, sizeof(dst), "%s/kstack-Kv.txt", dir);
+		if (run_kstack(kstack, dst, "-K", "-v", &kpid_kv) != 0)
+			drop_output(dst);
+		snprintf(dst, sizeof(dst), "%s/kstack-Fv.txt", dir);
+		if (run_kstack(kstack, dst, "-F", "-v", &kpid_fv) != 0)
 			drop_output(dst);
 	}
 
@@ -461,6 +468,8 @@ static int cmd_capture(int argc, char **argv)
 	fprintf(info, "kstack_a_pid: %d\nkstack_a_rc: %d\n", (int)kpid, rc_a);
 	fprintf(info, "kstack_K_pid: %d\nkstack_K_rc: %d\n", (int)kpid_k, rc_k);
 	fprintf(info, "kstack_F_pid: %d\nkstack_F_rc: %d\n", (int)kpid_f, rc_f);
+	fprintf(info, "kstack_Kv_pid: %d\nkstack_Fv_pid: %d\n", (int)kpid_kv,
+		(int)kpid_fv);
 	fprintf(info, "tasks_copied: %ld\n", count);
 	fprintf(info, "btime: %s\n", btime);
 	fprintf(info, "uptime_proc_copy_start: %.3f\n", t0);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The running kernel as a kernel image: kcore.c reads its memory, the
+ * shared image finds its symbols and types.  Tasks are not walked here
+ * (their stacks move while they are read); the hooks are, and they stand
+ * still.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcore.h"
+#include "kcore_target.h"
+#include "kdump_pgtable.h"
+#include "kernel_image.h"
+
+/* arch/x86/include/asm/page_64_types.h */
+#define START_KERNEL_MAP	0xffffffff80000000ull
+
+struct ks_kcore_target {
+	struct ks_kcore *kc;
+	struct ks_image im;
+	uint64_t page_offset;	/* page_offset_base: the direct map */
+	struct ks_pgtable pt;	/* init_top_pgt, once the symbols are known */
+};
+
+static int kc_read_phys(void *arg, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_kcore_target *kt = arg;
+
+	return ks_kcore_read(kt->kc, kt->page_offset + paddr, buf, len);
+}
+
+/*
+ * kcore fills a vmalloc or module page that is not mapped with zeros
+ * (vread_iter()), which would pass for code: outside the direct map every
+ * read goes through the kernel's page tables, so a page that is gone reads
+ * as gone, as it does in a dump.
+ */
+static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	if (kt->pt.pgd && kaddr < kt->page_offset)
+		return -EFAULT;
+	if (kt->pt.pgd && kaddr - kt->page_offset >= (1ull << 46))
+		return ks_pgtable_read(&kt->pt, kaddr, buf, len);
+	return ks_kcore_read(kt->kc, kaddr, buf, len);
+}
+
+/* No task walk runs on the live kernel: no user memory is ever needed. */
+static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			size_t len)
+{
+	(void)ctx, (void)task, (void)uaddr, (void)buf, (void)len;
+	return -ENOENT;
+}
+
+static int kc_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	return ks_image_symbol(&kt->im, name, addr_ret);
+}
+
+static int kc_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	return ks_image_lookup(&kt->im, addr, sym_ret);
+}
+
+static long kc_member_offset(void *ctx, const char *type, const char *member)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	return ks_image_member_offset(&kt->im, type, member);
+}
+
+static long kc_type_size(void *ctx, const char *type)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	return ks_image_type_size(&kt->im, type);
+}
+
+static long kc_member_size(void *ctx, const char *type, const char *member)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	return ks_image_member_size(&kt->im, type, member);
+}
+
+static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	(void)ctx, (void)cpu, (void)regs_ret;
+	return -ENOENT;
+}
+
+static const struct ks_target_ops kcore_ops = {
+	.read = kc_read,
+	.read_user = kc_read_user,
+	.symbol = kc_symbol,
+	.lookup = kc_lookup,
+	.member_offset = kc_member_offset,
+	.type_size = kc_type_size,
+	.member_size = kc_member_size,
+	.cpu_regs = kc_cpu_regs,
+};
+
+/* SYMBOL(name)=hex of the VMCOREINFO note, or 0. */
+static uint64_t info_symbol(const struct ks_kcore *kc, const char *name)
+{
+	char key[96];
+	const char *v;
+
+	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
+	v = ks_kcore_vmcoreinfo(kc, key);
+	return v ? strtoull(v, NULL, 16) : 0;
+}
+
+/* NUMBER(name)=decimal of the VMCOREINFO note. */
+static int info_number(const struct ks_kcore *kc, const char *name,
+		       int64_t *val_ret)
+{
+	char key[96];
+	const char *v;
+
+	snprintf(key, sizeof(key), "NUMBER(%s)", name);
+	v = ks_kcore_vmcoreinfo(kc, key);
+	if (!v)
+		return -ENOENT;
+	*val_ret = strtoll(v, NULL, 10);
+	return 0;
+}
+
+/*
+ * The kernel's page tables (x86_64 arch_crash_save_vmcoreinfo(): init_top_pgt,
+ * phys_base, pgtable_l5_enabled) and the direct map's base.  Without them
+ * reads stay plain kcore reads.
+ */
+static void find_page_tables(struct ks_kcore_target *kt)
+{
+	uint64_t pgt = info_symbol(kt->kc, "init_top_pgt"), pob;
+	int64_t phys_base, l5 = 0;
+
+	if (!pgt || info_number(kt->kc, "phys_base", &phys_base) ||
+	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
+	    ks_kcore_read(kt->kc, pob, &kt->page_offset, sizeof(kt->page_offset)))
+		return;
+	info_number(kt->kc, "pgtable_l5_enabled", &l5);
+	kt->pt.read_phys = kc_read_phys;
+	kt->pt.arg = kt;
+	kt->pt.levels = l5 ? 5 : 4;
+	kt->pt.pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
+}
+
+static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
+		      const char *btf, char *why, size_t whylen)
+{
+	const struct ks_kcore *kc = kt->kc;
+	struct ks_kallsyms_mem_addrs a = {
+		.names = info_symbol(kc, "kallsyms_names"),
+		.num_syms = info_symbol(kc, "kallsyms_num_syms"),
+		.token_table = info_symbol(kc, "kallsyms_token_table"),
+		.token_index = info_symbol(kc, "kallsyms_token_index"),
+		.offsets = info_symbol(kc, "kallsyms_offsets"),
+		.relative_base = info_symbol(kc, "kallsyms_relative_base"),
+		.addresses = info_symbol(kc, "kallsyms_addresses"),
+		.stext = info_symbol(kc, "_stext"),
+	};
+	int ret = ks_image_load_kallsyms(&kt->im, t, &a);
+
+	if (ret) {
+		snprintf(why, whylen, "its VMCOREINFO has no usable kallsyms "
+			 "tables (%s; Linux 6.0+ lists them)", strerror(-ret));
+		return ret;
+	}
+	find_page_tables(kt);
+	ret = ks_image_load_btf(&kt->im, t, btf);
+	if (ret) {
+		snprintf(why, whylen, "no usable BTF (%s; CONFIG_DEBUG_INFO_BTF)",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = ks_image_load_chain(&kt->im, t);
+	if (ret)
+		snprintf(why, whylen, "%s", strerror(-ret));
+	return ret;
+}
+
+int ks_kcore_target_open(const char *kcore, const char *btf,
+			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
+			 char *why, size_t whylen)
+{
+	struct ks_kcore_target *kt = calloc(1, sizeof(*kt));
+	int ret;
+
+	if (!kt) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = ks_kcore_open(kcore, &kt->kc);
+	if (ret) {
+		snprintf(why, whylen, "%s: %s%s", kcore, strerror(-ret),
+			 ret == -EACCES || ret == -EPERM ?
+				 " (root is needed, and a locked-down kernel refuses it)" : "");
+		free(kt);
+		return ret;
+	}
+	t_ret->ops = &kcore_ops;
+	t_ret->ctx = kt;
+	ret = load_image(kt, t_ret, btf, why, whylen);
+	if (ret) {
+		ks_kcore_target_close(kt);
+		return ret;
+	}
+	*kt_ret = kt;
+	return 0;
+}
+
+void ks_kcore_target_close(struct ks_kcore_target *kt)
+{
+	if (!kt)
+		return;
+	ks_image_release(&kt->im);
+	ks_kcore_close(kt->kc);
+	free(kt);
+}
