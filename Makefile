@@ -9,10 +9,13 @@ PREFIX	?= /usr/local
 DESTDIR	?=
 BUILD	?= build
 SAN	?=
+# The one version: the binaries, the man pages and debian/changelog agree with it.
+VERSION	:= $(shell cat VERSION)
 
 WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
-KS_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -Ishared $(CFLAGS)
+KS_CFLAGS := -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -fPIC \
+	-Ishared $(CPPFLAGS) $(CFLAGS)
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
 # target_kdump.c translates addresses itself too (libaddrxlat)
 KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
@@ -50,12 +53,13 @@ live: $(BUILD)/kstack
 extension: $(BUILD)/kstack.so
 static: $(BUILD)/kstack-static
 
-$(BUILD)/%.o: %.c
+# Every object depends on VERSION: a new version is compiled in everywhere.
+$(BUILD)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
-$(BUILD)/extension/%.o: extension/%.c
+$(BUILD)/extension/%.o: extension/%.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
 		-Wno-sign-compare -Wno-missing-field-initializers \
@@ -68,14 +72,15 @@ $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
 	$(CC) -static -o $@ $^ $(LIBS)
 
-$(BUILD)/static/%.o: %.c
+$(BUILD)/static/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Ishared -O2 -DKS_NO_KDUMP -c $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -Ishared -O2 \
+		-DKS_NO_KDUMP -c $< -o $@
 
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) -shared -rdynamic -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/support/%.o: tests/support/%.c
+$(BUILD)/tests/support/%.o: tests/support/%.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) -MMD -MP -c $< -o $@
 

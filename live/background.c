@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@
 #include "proc_tasks.h"
 #include "rotate.h"
 #include "run_lock.h"
+#include "version.h"
 
 #define NS_PER_MS	1000000LL
 #define NS_PER_SEC	1000000000LL
@@ -525,6 +527,7 @@ out:
 
 static void log_start(struct bg *bg)
 {
+	struct utsname u;
 	time_t end = time(NULL) + (time_t)(bg->duration_ns / NS_PER_SEC);
 	char when[64];
 	struct tm tm;
@@ -535,6 +538,8 @@ static void log_start(struct bg *bg)
 	ks_log(KS_LOG_INFO, "This script will run up to: %s", when);
 	ks_log(KS_LOG_INFO, "The requested data will be written to the directory: %s",
 	       bg->dir);
+	if (!uname(&u))
+		ks_log(KS_LOG_DEBUG, "kstack %s on kernel %s", KS_VERSION, u.release);
 	ks_log(KS_LOG_DEBUG,
 	       "File %s, a sample every %lld ms, rotated above %llu bytes, %ld archive(s) kept, threshold %ld%%",
 	       bg->name, (long long)(bg->interval_ns / NS_PER_MS),

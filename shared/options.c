@@ -25,6 +25,7 @@ enum {
 	OPT_FOLLOW_SYMLINK,
 	OPT_HELP,
 	OPT_TOUCHED,
+	OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +39,7 @@ static const struct option long_opts[] = {
 	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "touched", no_argument, NULL, OPT_TOUCHED },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -255,6 +257,7 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_VMLINUX: o->vmlinux = arg; return 0;
 	case OPT_TOUCHED: o->touched = true; return 0;
 	case 'h': case OPT_HELP: o->help = true; return 0;
+	case OPT_VERSION: o->version = true; return 0;
 	default: return parse_num_opt(o, c, arg, err, errlen);
 	}
 }
@@ -264,7 +267,7 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 	bool selects = o->all || o->states || o->nr_pids;
 	const char *ms;
 
-	if (o->help)
+	if (o->help || o->version)
 		return 0;
 	if (o->kprobes && o->ftrace)
 		return fail(err, errlen, "-K and -F exclude each other");

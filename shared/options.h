@@ -54,6 +54,7 @@ struct ks_options {
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
 	const char *vmlinux;	/* --vmlinux */
 	bool help;
+	bool version;		/* --version */
 };
 
 /*
