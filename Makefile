@@ -7,6 +7,14 @@
 CC	?= gcc
 PREFIX	?= /usr/local
 DESTDIR	?=
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+# Where crash 8 looks for "extend kstack.so" without a path (after
+# $CRASH_EXTENSIONS and /usr/lib64/crash/extensions), whatever PREFIX is:
+# /usr/local/lib/crash/extensions is not searched.
+CRASH_EXTDIR ?= /usr/lib/crash/extensions
+# systemd searches /usr/local/lib/systemd/system and /usr/lib/systemd/system
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD	?= build
 SAN	?=
 # The one version: the binaries, the man pages and debian/changelog agree with it.
@@ -44,8 +52,8 @@ SUPPORT_OBJ	:= $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
-	check-more bench demo install deps clean vmcore \
-	vmcore-hooks vmcore-612 vmcore-612-hooks
+	check-more bench demo install install-live install-extension deps \
+	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks
 
 all: live extension
 
@@ -132,11 +140,19 @@ vmcore-612: static
 vmcore-612-hooks: static
 	vmcores/make-vmcore 6.12 hooks cache/vmcores/612-hooks
 
-install: all
-	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(PREFIX)/bin/kstack
-	install -D -m 0644 $(BUILD)/kstack.so $(DESTDIR)$(PREFIX)/lib/crash/extensions/kstack.so
-	install -D -m 0644 docs/kstack.8 $(DESTDIR)$(PREFIX)/share/man/man8/kstack.8
-	install -D -m 0644 docs/kstack-crash.8 $(DESTDIR)$(PREFIX)/share/man/man8/kstack-crash.8
+install: install-live install-extension
+
+# The unit runs the kstack this install puts in BINDIR: made at each
+# install, as BINDIR may differ from the last one.
+install-live: live
+	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(BINDIR)/kstack
+	install -D -m 0644 docs/kstack.8 $(DESTDIR)$(MANDIR)/man8/kstack.8
+	sed 's|@BINDIR@|$(BINDIR)|g' docs/kstack.service.in >$(BUILD)/kstack.service
+	install -D -m 0644 $(BUILD)/kstack.service $(DESTDIR)$(SYSTEMD_UNITDIR)/kstack.service
+
+install-extension: extension
+	install -D -m 0644 $(BUILD)/kstack.so $(DESTDIR)$(CRASH_EXTDIR)/kstack.so
+	install -D -m 0644 docs/kstack-crash.8 $(DESTDIR)$(MANDIR)/man8/kstack-crash.8
 
 clean:
 	rm -rf build
