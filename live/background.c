@@ -53,6 +53,7 @@ struct bg {
 	struct ks_rotate rot;
 	int64_t interval_ns;
 	int64_t duration_ns;
+	bool no_rotation;		/* -m 0 or -n 0, as oled */
 	unsigned long nr_written;
 	unsigned long nr_skipped;	/* not written: file system full */
 	unsigned long nr_failed;	/* not taken or not written: an error */
@@ -163,6 +164,15 @@ static int read_limits(struct bg *bg)
 	if (bytes >= 0)
 		bg->rot.max_bytes = (uint64_t)bytes;
 	bg->rot.max_files = o->max_files;
+	/*
+	 * oled's rotate_file() returns at once when either limit is 0: the
+	 * log is never rotated, not even the previous run's, and no archive
+	 * is pruned (max_files 0 keeps all).  The disk guard still applies.
+	 */
+	if (!o->max_mb || !o->max_files) {
+		bg->no_rotation = true;
+		bg->rot.max_files = 0;
+	}
 	return 0;
 }
 
@@ -284,6 +294,8 @@ static int rotate_at_start(struct bg *bg)
 		ks_log(KS_LOG_INFO,
 		       "Cleaned up after an interrupted run: %zu temporary file(s) removed, %zu rotation(s) finished",
 		       res.nr_stale, res.nr_recovered);
+	if (bg->no_rotation)
+		return 0;
 	ret = ks_rotate(&bg->rot, true, &res);
 	if (ret == -ELOOP || ret == -EINVAL) {
 		ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
@@ -451,8 +463,11 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 static void rotate_if_needed(struct bg *bg)
 {
 	struct ks_rotate_result res;
-	int ret = ks_rotate(&bg->rot, false, &res);
+	int ret;
 
+	if (bg->no_rotation)
+		return;
+	ret = ks_rotate(&bg->rot, false, &res);
 	if (ret == 1)
 		ks_log(KS_LOG_DEBUG, "Rotated %s to %s (%zu old archive(s) removed)",
 		       bg->name, res.archive, res.nr_pruned);
@@ -540,11 +555,17 @@ static void log_start(struct bg *bg)
 	       bg->dir);
 	if (!uname(&u))
 		ks_log(KS_LOG_DEBUG, "kstack %s on kernel %s", KS_VERSION, u.release);
-	ks_log(KS_LOG_DEBUG,
-	       "File %s, a sample every %lld ms, rotated above %llu bytes, %ld archive(s) kept, threshold %ld%%",
-	       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
-	       (unsigned long long)bg->rot.max_bytes, bg->rot.max_files,
-	       bg->guard.threshold);
+	if (bg->no_rotation)
+		ks_log(KS_LOG_DEBUG,
+		       "File %s, a sample every %lld ms, never rotated (-m 0 or -n 0), threshold %ld%%",
+		       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
+		       bg->guard.threshold);
+	else
+		ks_log(KS_LOG_DEBUG,
+		       "File %s, a sample every %lld ms, rotated above %llu bytes, %ld archive(s) kept, threshold %ld%%",
+		       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
+		       (unsigned long long)bg->rot.max_bytes, bg->rot.max_files,
+		       bg->guard.threshold);
 }
 
 /* How the run went: every sample due is either written or counted lost. */

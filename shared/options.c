@@ -149,10 +149,11 @@ struct num_opt {
 };
 
 static const struct num_opt num_opts[] = {
-	{ 't', 1, 60L * 24 * 365, offsetof(struct ks_options, minutes) },
+	/* 0 as in oled: -t one sample, -m and -n no rotation */
+	{ 't', 0, 60L * 24 * 365, offsetof(struct ks_options, minutes) },
 	{ 'i', 1, 86400, offsetof(struct ks_options, interval) },
-	{ 'm', 1, 1024 * 1024, offsetof(struct ks_options, max_mb) },
-	{ 'n', 1, 10000, offsetof(struct ks_options, max_files) },
+	{ 'm', 0, 1024 * 1024, offsetof(struct ks_options, max_mb) },
+	{ 'n', 0, 10000, offsetof(struct ks_options, max_files) },
 	{ 'x', 1, 100, offsetof(struct ks_options, max_percent) },
 };
 

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack where scripts expect oled kstack: oled's zeros (-t 0 one sample,
+# -m 0 and -n 0 no rotation) and its log line.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+check() {
+	local what=$1
+	shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+tmp=$(mktemp -d)
+sleeper=
+cleanup() {
+	for p in $sleeper; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+name="kstack_$(uname -n | tr / _).out"
+count() { grep -c '^zzz <' "$1" 2>/dev/null || true; }
+archives() { find "$1" -name "$name-*.gz" | wc -l; }
+
+if [ "$(id -u)" != 0 ] || ! cat /proc/self/stack >/dev/null 2>&1; then
+	echo "SKIP: background mode needs root (/proc/PID/stack)"
+	finish
+fi
+sleep 1000 </dev/null >/dev/null 2>&1 &
+sleeper=$!
+disown
+
+# --- -t 0: one sample and exit, whatever the interval ----------------------
+d=$tmp/t0
+rc=0
+timeout 20 "$kstack" --foreground -t 0 -p "$sleeper" -d "$d" 2>"$tmp/t0.log" || rc=$?
+check "-t 0: exit 0 at once, got $rc" [ "$rc" = 0 ]
+check "-t 0: one sample, got $(count "$d/$name")" [ "$(count "$d/$name")" = 1 ]
+check "-t 0: the sleeper in it" grep -q "^PID: *$sleeper   State:  S " "$d/$name"
+check "log: oled's line, milliseconds as 3 digits" \
+	grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} INFO - Finished: 1 sample\(s\) written' "$tmp/t0.log"
+
+# --- -m 0 and -n 0: never rotated, not even the previous run's log --------
+for opt in "-m 0" "-n 0"; do
+	d=$tmp/zero${opt// /}
+	# shellcheck disable=SC2086 # the option is two words
+	for run in 1 2; do
+		KSTACK_TEST_INTERVAL_MS=20 KSTACK_TEST_DURATION_MS=200 KSTACK_TEST_MAX_BYTES=1 \
+			timeout 20 "$kstack" --foreground $opt -p "$sleeper" -d "$d" 2>>"$tmp/zero.log"
+	done
+	n=$(count "$d/$name")
+	check "$opt: no archive after two runs of tiny limits, got $(archives "$d")" [ "$(archives "$d")" = 0 ]
+	check "$opt: both runs in the one log ($n samples)" [ "$n" -ge 16 ]
+done
+# the same runs without the zero rotate every sample: the limit is real
+d=$tmp/nonzero
+KSTACK_TEST_INTERVAL_MS=20 KSTACK_TEST_DURATION_MS=200 KSTACK_TEST_MAX_BYTES=1 \
+	timeout 20 "$kstack" --foreground -n 3 -p "$sleeper" -d "$d" 2>/dev/null
+check "-n 3 with the same limit: 3 archives, got $(archives "$d")" [ "$(archives "$d")" = 3 ]
+
+finish
