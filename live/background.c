@@ -495,7 +495,9 @@ static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
 		ks_log(KS_LOG_INFO, "Writing samples again after %lu sample(s) not written",
 		       bg->nr_failed_run);
 	bg->nr_failed_run = 0;
-	bg->nr_written++;
+	/* --folded has no header: a sample of no task writes nothing */
+	if (len)
+		bg->nr_written++;
 	ks_log(KS_LOG_DEBUG,
 	       "Sample %llu at +%lld ms (due +%lld ms): %zu task(s), %zu bytes",
 	       (unsigned long long)k, (long long)at_ms, (long long)due_ms,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # kstack where scripts expect oled kstack: oled's zeros (-t 0 one sample,
-# -m 0 and -n 0 no rotation) and its log line.
+# -m 0 and -n 0 no rotation), its log line, and the heartbeat header of a
+# sample that matched nothing.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
@@ -62,5 +63,24 @@ d=$tmp/nonzero
 KSTACK_TEST_INTERVAL_MS=20 KSTACK_TEST_DURATION_MS=200 KSTACK_TEST_MAX_BYTES=1 \
 	timeout 20 "$kstack" --foreground -n 3 -p "$sleeper" -d "$d" 2>/dev/null
 check "-n 3 with the same limit: 3 archives, got $(archives "$d")" [ "$(archives "$d")" = 3 ]
+
+# --- heartbeat: a sample that matched nothing still writes its header ------
+# no task can have a PID above pid_max
+gone=$(($(cat /proc/sys/kernel/pid_max) + 1))
+d=$tmp/heartbeat
+KSTACK_TEST_INTERVAL_MS=50 KSTACK_TEST_DURATION_MS=200 timeout 20 \
+	"$kstack" --foreground -p "$gone" -d "$d" 2>/dev/null
+check "heartbeat: 5 headers for 5 empty samples, got $(count "$d/$name")" [ "$(count "$d/$name")" = 5 ]
+check "heartbeat: only headers" [ -z "$(grep -v -e '^zzz <' -e '^$' "$d/$name")" ]
+d=$tmp/heartbeat-json
+KSTACK_TEST_INTERVAL_MS=50 KSTACK_TEST_DURATION_MS=200 timeout 20 \
+	"$kstack" --foreground --json -p "$gone" -d "$d" 2>/dev/null
+check "heartbeat: 5 JSON lines with tasks 0" [ "$(grep -c '"tasks":0,"groups":\[\]}$' "$d/$name")" = 5 ]
+# --folded has no header: nothing is written, and nothing is counted
+d=$tmp/heartbeat-folded
+KSTACK_TEST_INTERVAL_MS=50 KSTACK_TEST_DURATION_MS=200 timeout 20 \
+	"$kstack" --foreground --folded -p "$gone" -d "$d" 2>"$tmp/folded.log"
+check "--folded: no file for empty samples" [ ! -s "$d/$name" ]
+check "--folded: 0 samples counted as written" grep -q "INFO - Finished: 0 sample(s) written" "$tmp/folded.log"
 
 finish
