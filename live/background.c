@@ -47,6 +47,7 @@ struct bg {
 	char name[KS_HOST_LEN + 16];	/* kstack_HOST.out */
 	int dirfd;
 	int lock_fd;
+	int oled_lock_fd;		/* shared flock on oled's lock, or -1 */
 	bool proc_open;
 	struct ks_proc proc;
 	struct ks_disk_guard guard;
@@ -244,6 +245,31 @@ static int take_lock(struct bg *bg)
 	return 0;
 }
 
+/*
+ * oled kstack's machine-wide lock, shared (see run_lock.h).  Only a
+ * holder is a reason to refuse: where the file cannot be made (no
+ * /run/lock, not root) there is no oled kstack to coordinate with.
+ */
+static int take_oled_lock(struct bg *bg)
+{
+	const char *path = getenv("KSTACK_TEST_OLED_LOCK");
+
+	/* tests use their own file: parallel test runs must not collide */
+	if (!path || !*path)
+		path = KS_OLED_LOCK_PATH;
+	bg->oled_lock_fd = ks_run_lock_shared(path);
+	if (bg->oled_lock_fd == -EWOULDBLOCK) {
+		ks_log(KS_LOG_ERROR,
+		       "oled kstack is running: %s is locked; kstack and oled kstack do not run in the background together",
+		       path);
+		return KS_EXIT_ERROR;
+	}
+	if (bg->oled_lock_fd < 0)
+		ks_log(KS_LOG_WARNING, "cannot take %s: %s; not coordinated with oled kstack",
+		       path, strerror(-bg->oled_lock_fd));
+	return 0;
+}
+
 /* oled's start-up refusal, word for word */
 static int check_space_at_start(struct bg *bg)
 {
@@ -349,6 +375,7 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	bg->opts = opts;
 	bg->dirfd = -1;
 	bg->lock_fd = -1;
+	bg->oled_lock_fd = -1;
 	ks_log_set_verbose(opts->verbose);
 	ret = read_limits(bg);
 	if (!ret)
@@ -361,6 +388,8 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	ret = open_dir(bg);
 	if (!ret)
 		ret = take_lock(bg);
+	if (!ret)
+		ret = take_oled_lock(bg);
 	if (!ret)
 		ret = check_space_at_start(bg);
 	if (!ret)
@@ -382,6 +411,8 @@ static void teardown(struct bg *bg)
 	/* closing the lock's last fd releases it */
 	if (bg->lock_fd >= 0)
 		close(bg->lock_fd);
+	if (bg->oled_lock_fd >= 0)
+		close(bg->oled_lock_fd);
 	if (bg->dirfd >= 0)
 		close(bg->dirfd);
 }

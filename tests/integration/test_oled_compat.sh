@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # kstack where scripts expect oled kstack: oled's zeros (-t 0 one sample,
-# -m 0 and -n 0 no rotation), its log line, and the heartbeat header of a
-# sample that matched nothing.
+# -m 0 and -n 0 no rotation), its log line, the heartbeat header of a
+# sample that matched nothing, and oled's /run/lock/oled-kstack.lock.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
@@ -17,8 +17,9 @@ check() {
 
 tmp=$(mktemp -d)
 sleeper=
+holder=
 cleanup() {
-	for p in $sleeper; do
+	for p in $sleeper $holder; do
 		kill -KILL "$p" 2>/dev/null || true
 	done
 	rm -rf "$tmp"
@@ -35,6 +36,9 @@ fi
 sleep 1000 </dev/null >/dev/null 2>&1 &
 sleeper=$!
 disown
+# The tests' own oled lock: a real oled kstack (or another test run) must
+# not see or block these runs.  One case below uses the real path.
+export KSTACK_TEST_OLED_LOCK=$tmp/oled-kstack.lock
 
 # --- -t 0: one sample and exit, whatever the interval ----------------------
 d=$tmp/t0
@@ -82,5 +86,58 @@ KSTACK_TEST_INTERVAL_MS=50 KSTACK_TEST_DURATION_MS=200 timeout 20 \
 	"$kstack" --foreground --folded -p "$gone" -d "$d" 2>"$tmp/folded.log"
 check "--folded: no file for empty samples" [ ! -s "$d/$name" ]
 check "--folded: 0 samples counted as written" grep -q "INFO - Finished: 0 sample(s) written" "$tmp/folded.log"
+
+# --- the oled lock ---------------------------------------------------------
+# oled kstack holds it: its own open(path, "w") and flock(LOCK_EX), in
+# one process (flock(1) would leave the lock to its child): refused
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "w")
+fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("held", flush=True)
+time.sleep(1000)' "$KSTACK_TEST_OLED_LOCK" >"$tmp/held" 2>&1 </dev/null &
+holder=$!
+for _ in $(seq 100); do
+	[ -s "$tmp/held" ] && break
+	sleep 0.05
+done
+d=$tmp/locked
+rc=0
+timeout 20 "$kstack" -b -t 0 -p "$sleeper" -d "$d" 2>"$tmp/locked.log" || rc=$?
+check "oled lock held: -b refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "oled lock held: says so" grep -q "ERROR - oled kstack is running: $KSTACK_TEST_OLED_LOCK is locked" "$tmp/locked.log"
+check "oled lock held: nothing written, nothing rotated" [ ! -e "$d/$name" ]
+kill "$holder"
+wait "$holder" 2>/dev/null
+holder=
+# kstack holds it shared: two runs on two directories go on together,
+# and oled's exclusive attempt fails while they run
+KSTACK_TEST_INTERVAL_MS=100 "$kstack" --foreground -p "$sleeper" -d "$tmp/a" 2>/dev/null &
+a=$!
+KSTACK_TEST_INTERVAL_MS=100 "$kstack" --foreground -p "$sleeper" -d "$tmp/b" 2>/dev/null &
+b=$!
+sleep 0.5
+check "two kstacks on two directories run together" kill -0 "$a" "$b"
+check "oled's flock(LOCK_EX|LOCK_NB) fails while they run" \
+	python3 -c 'import fcntl, sys
+f = open(sys.argv[1], "w")
+try:
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+except OSError:
+    sys.exit(0)
+sys.exit(1)' "$KSTACK_TEST_OLED_LOCK"
+kill -TERM "$a" "$b"
+wait "$a" "$b"
+check "and succeeds once they stopped" flock -n -x "$KSTACK_TEST_OLED_LOCK" true
+# the real path, seen in /proc/locks (a shared flock: no one is blocked)
+d=$tmp/real
+KSTACK_TEST_OLED_LOCK= KSTACK_TEST_INTERVAL_MS=100 "$kstack" --foreground \
+	-p "$sleeper" -d "$d" 2>/dev/null &
+kpid=$!
+sleep 0.5
+ino=$(stat -c %i /run/lock/oled-kstack.lock 2>/dev/null || echo none)
+check "default: a shared flock on /run/lock/oled-kstack.lock" \
+	grep -Eq "FLOCK +ADVISORY +READ +$kpid +[0-9a-f]+:[0-9a-f]+:$ino " /proc/locks
+kill -TERM "$kpid"
+wait "$kpid"
 
 finish
