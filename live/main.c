@@ -14,6 +14,7 @@
 #include "background.h"
 #include "cgroup_check.h"
 #include "format.h"
+#include "help.h"
 #include "hooks_live.h"
 #include "live_sample.h"
 #include "options.h"
@@ -105,8 +106,8 @@ int main(int argc, char **argv)
 		return KS_EXIT_USAGE;
 	}
 	if (opts.help) {
-		fputs(ks_options_usage(KS_CTX_LIVE), stdout);
-		status = KS_EXIT_OK;
+		ks_help_print(stdout);
+		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	} else if (opts.version) {
 		printf("kstack %s\n", KS_VERSION);
 		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;

@@ -52,6 +52,7 @@ static const char usage_live[] =
 "              [-x PERCENT] [--foreground] SELECTION...\n"
 "       kstack -K | -F [--touched] [-v]\n"
 "       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
+"       kstack -h | --help | --version\n"
 "selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
 "  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
 "output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
@@ -362,4 +363,22 @@ void ks_options_release(struct ks_options *o)
 	free(o->pids);
 	o->pids = NULL;
 	o->nr_pids = 0;
+}
+
+int ks_options_num_info(int opt, long *min, long *max, long *def)
+{
+	struct ks_options d;
+
+	set_defaults(&d);
+	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
+		const struct num_opt *n = &num_opts[i];
+
+		if (n->opt != opt)
+			continue;
+		*min = n->min;
+		*max = n->max;
+		*def = *(const long *)((const char *)&d + n->off);
+		return 0;
+	}
+	return -1;
 }

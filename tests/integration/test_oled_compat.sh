@@ -3,7 +3,7 @@
 #
 # kstack where scripts expect oled kstack: oled's zeros (-t 0 one sample,
 # -m 0 and -n 0 no rotation), its log line, the heartbeat header of a
-# sample that matched nothing, and oled's /run/lock/oled-kstack.lock.
+# sample that matched nothing, oled's /run/lock/oled-kstack.lock and -h.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
@@ -28,6 +28,13 @@ trap cleanup EXIT
 name="kstack_$(uname -n | tr / _).out"
 count() { grep -c '^zzz <' "$1" 2>/dev/null || true; }
 archives() { find "$1" -name "$name-*.gz" | wc -l; }
+
+# --- -h: oled's argparse prints its help and exits 0 -----------------------
+rc=0
+"$kstack" -h >"$tmp/help" 2>"$tmp/err" || rc=$?
+check "-h exits 0 with the help on stdout" [ "$rc" = 0 ] && [ -s "$tmp/help" ] && [ ! -s "$tmp/err" ]
+check "-h: -m with its default and range" grep -q '^  -m MB .*(default 1, 0-1048576; 0: never)$' "$tmp/help"
+check "-h: -t with its default and range" grep -q '^  -t MINUTES .*(default 30, 0-525600; 0: one sample)$' "$tmp/help"
 
 if [ "$(id -u)" != 0 ] || ! cat /proc/self/stack >/dev/null 2>&1; then
 	echo "SKIP: background mode needs root (/proc/PID/stack)"
