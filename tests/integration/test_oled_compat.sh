@@ -3,7 +3,10 @@
 #
 # kstack where scripts expect oled kstack: oled's zeros (-t 0 one sample,
 # -m 0 and -n 0 no rotation), its log line, the heartbeat header of a
-# sample that matched nothing, oled's /run/lock/oled-kstack.lock and -h.
+# sample that matched nothing, oled's /run/lock/oled-kstack.lock, -h, the
+# "Differences from oled kstack" sections, and kstack dropped in as
+# /usr/libexec/oled-tools/kstack and run the way the oled wrapper runs its
+# commands (execv with argv[0] "oled-kstack") from a scratch root.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
@@ -36,8 +39,22 @@ check "-h exits 0 with the help on stdout" [ "$rc" = 0 ] && [ -s "$tmp/help" ] &
 check "-h: -m with its default and range" grep -q '^  -m MB .*(default 1, 0-1048576; 0: never)$' "$tmp/help"
 check "-h: -t with its default and range" grep -q '^  -t MINUTES .*(default 30, 0-525600; 0: one sample)$' "$tmp/help"
 
+# --- the differences are written down where users look --------------------
+# the section of README.md or kstack.8, roff's "\-" read as "-"
+differences() {
+	sed -n '/^\(## \|\.SH \)D[Ii][Ff][Ff][Ee][Rr][Ee][Nn][Cc][Ee][Ss]/,/^\(## [^D]\|\.SH EXIT\)/p' "$top/$1" |
+		sed 's/\\-/-/g'
+}
+for f in README.md docs/kstack.8; do
+	differences "$f" >"$tmp/differences"
+	for what in "/run/lock/oled-kstack.lock" "/usr/libexec/oled-tools/kstack" \
+		"%(msecs)d" "0600" "exit" "twice" "mean what"; do
+		check "$f names '$what' among the differences" grep -qF -- "$what" "$tmp/differences"
+	done
+done
+
 if [ "$(id -u)" != 0 ] || ! cat /proc/self/stack >/dev/null 2>&1; then
-	echo "SKIP: background mode needs root (/proc/PID/stack)"
+	echo "SKIP: background mode and the drop-in need root (/proc/PID/stack)"
 	finish
 fi
 sleep 1000 </dev/null >/dev/null 2>&1 &
@@ -147,4 +164,51 @@ check "default: a shared flock on /run/lock/oled-kstack.lock" \
 kill -TERM "$kpid"
 wait "$kpid"
 
+# --- dropped in as /usr/libexec/oled-tools/kstack --------------------------
+# The oled wrapper (oled.py): oled COMMAND ARGS... runs
+# os.execv("/usr/libexec/oled-tools/COMMAND", ["oled-COMMAND"] + ARGS).
+root=$tmp/root
+mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/libexec/oled-tools"
+cp "$kstack" "$root/usr/bin/kstack"
+ln -s ../../bin/kstack "$root/usr/libexec/oled-tools/kstack"
+cat >"$root/usr/sbin/oled" <<EOF
+#!/usr/bin/env python3
+import os, sys
+BINDIR = "$root/usr/libexec/oled-tools"
+cmd = sys.argv[1]
+os.execv(os.path.join(BINDIR, cmd), ["oled-" + cmd] + sys.argv[2:])
+EOF
+chmod +x "$root/usr/sbin/oled"
+oled=$root/usr/sbin/oled
+rc=0
+"$oled" kstack -p "$sleeper" >"$tmp/oled.out" 2>"$tmp/oled.err" || rc=$?
+check "oled kstack -p: exit 0, got $rc" [ "$rc" = 0 ]
+check "oled kstack -p: oled's text" grep -q "^PID: *$sleeper   State:  S   Start Time: " "$tmp/oled.out"
+check "oled kstack -p: header first" grep -q '^zzz <' <(head -n 1 "$tmp/oled.out")
+# the examples of oled's man page: bundled flags and -Dp PID,PID
+rc=0
+"$oled" kstack -SD >"$tmp/oled.out" 2>&1 || rc=$?
+check "oled kstack -SD: exit 0, got $rc" [ "$rc" = 0 ]
+rc=0
+"$oled" kstack -Dp "$sleeper,$$" >"$tmp/oled.out" 2>&1 || rc=$?
+check "oled kstack -Dp PID,PID: exit 0, got $rc" [ "$rc" = 0 ]
+check "oled kstack -Dp PID,PID: the sleeper" grep -q "^PID: *$sleeper " "$tmp/oled.out"
+# background: forks, says "Background PID", writes one sample for -t 0
+d=$tmp/oled-bg
+rc=0
+"$oled" kstack -S -b -t 0 -i 10 -d "$d" -p "$sleeper" 2>"$tmp/oledbg.log" || rc=$?
+check "oled kstack -b: exit 0, got $rc" [ "$rc" = 0 ]
+check "oled kstack -b: Background PID line" grep -q 'INFO - Background PID: [0-9]*$' "$tmp/oledbg.log"
+bgpid=$(sed -n 's/.*Background PID: \([0-9]*\)$/\1/p' "$tmp/oledbg.log")
+for _ in $(seq 100); do
+	[ -n "$bgpid" ] && [ -d "/proc/$bgpid" ] || break
+	sleep 0.1
+done
+check "oled kstack -b -t 0: one sample written" [ "$(count "$d/$name")" = 1 ]
+rc=0
+"$oled" kstack >/dev/null 2>"$tmp/oled.err" || rc=$?
+check "oled kstack without selection: usage error, exit 2, got $rc" [ "$rc" = 2 ]
+rc=0
+"$oled" kstack -h >"$tmp/oled.out" 2>&1 || rc=$?
+check "oled kstack -h: exit 0, got $rc" [ "$rc" = 0 ]
 finish
