@@ -53,7 +53,7 @@ STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install install-live install-extension deps \
-	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks
+	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb
 
 all: live extension
 
@@ -74,7 +74,7 @@ $(BUILD)/extension/%.o: extension/%.c VERSION
 		-DX86_64 -DGDB_10_2 -I/usr/include/crash -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
 
 $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
@@ -86,7 +86,7 @@ $(BUILD)/static/%.o: %.c VERSION
 		-DKS_NO_KDUMP -c $< -o $@
 
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) -shared -rdynamic -o $@ $^ $(LIBS)
+	$(CC) $(LDSAN) $(LDFLAGS) -shared -rdynamic -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/support/%.o: tests/support/%.c VERSION
 	@mkdir -p $(dir $@)
@@ -94,7 +94,8 @@ $(BUILD)/tests/support/%.o: tests/support/%.c VERSION
 
 $(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(SHARED_OBJ) $(LIVE_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) \
+		$(LDFLAGS) -lcmocka $(KDUMP_LIBS) $(LIBS)
 
 tests: $(UNIT_BIN)
 
@@ -153,6 +154,33 @@ install-live: live
 install-extension: extension
 	install -D -m 0644 $(BUILD)/kstack.so $(DESTDIR)$(CRASH_EXTDIR)/kstack.so
 	install -D -m 0644 docs/kstack-crash.8 $(DESTDIR)$(MANDIR)/man8/kstack-crash.8
+
+# make deb: the Debian packages kstack and crash-kstack, built from a copy
+# of the tree in $(BUILD)/deb so that nothing is written into the tree; the
+# .deb files land in $(BUILD)/deb.  Rebuilt only when a file changed.
+DEB_DIR		:= $(BUILD)/deb
+DEB_ARCH	= $(shell dpkg-architecture -qDEB_HOST_ARCH)
+DEB_FILES	= $(DEB_DIR)/kstack_$(VERSION)_$(DEB_ARCH).deb \
+		  $(DEB_DIR)/crash-kstack_$(VERSION)_$(DEB_ARCH).deb
+# the files of the tree: tracked or new, not ignored, not deleted
+DEB_SRC		:= $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null))
+
+deb: $(DEB_DIR)/.built
+
+$(DEB_DIR)/.built: $(DEB_SRC)
+	@command -v dpkg-buildpackage >/dev/null || \
+		{ echo "make deb: dpkg-buildpackage missing (apt-get install dpkg-dev debhelper)" >&2; exit 1; }
+	$(if $(DEB_SRC),,@echo "make deb: needs a git checkout" >&2; exit 1)
+	@test "$$(dpkg-parsechangelog -S Version)" = "$(VERSION)" || \
+		{ echo "make deb: debian/changelog is not at VERSION $(VERSION)" >&2; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/kstack-$(VERSION)
+	cp --parents -P -t $(DEB_DIR)/kstack-$(VERSION) $(DEB_SRC)
+	cd $(DEB_DIR)/kstack-$(VERSION) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log >&2; exit 1; }
+	rm -rf $(DEB_DIR)/kstack-$(VERSION)
+	ls $(DEB_FILES)
+	touch $@
 
 clean:
 	rm -rf build

@@ -21,6 +21,14 @@ if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "kstack $version" ] && [ ! -s "$tmp/
 else
 	fail "--version: exit $rc, '$(cat "$tmp/out")', stderr '$(cat "$tmp/err")'"
 fi
+# debian/changelog's newest entry is the same version (make deb refuses
+# to build otherwise)
+cl=$(sed -n '1s/^kstack (\([^)]*\)) .*/\1/p' "$top/debian/changelog")
+if [ "$cl" = "$version" ]; then
+	pass "debian/changelog is at $version"
+else
+	fail "debian/changelog is at '$cl', VERSION says $version"
+fi
 # --version wins over a missing selection, as --help does
 rc=0
 "$kstack" --version -b >/dev/null 2>&1 || rc=$?
