@@ -82,6 +82,7 @@ if command -v crash >/dev/null; then
 	check "crash searches /usr/lib/crash/extensions" \
 		grep -qaF '/usr/lib/crash/extensions/%s' "$(command -v crash)"
 fi
+# shellcheck disable=SC2317 # run by check
 exports() { nm -D --defined-only "$so" | grep -q " T $1\$"; }
 check "kstack.so has its constructor" exports kstack_init
 crash_ver=$(dpkg-query -W -f='${Version}' crash 2>/dev/null)

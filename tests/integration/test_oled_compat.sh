@@ -21,6 +21,7 @@ check() {
 tmp=$(mktemp -d)
 sleeper=
 holder=
+# shellcheck disable=SC2317 # run by the trap
 cleanup() {
 	for p in $sleeper $holder; do
 		kill -KILL "$p" 2>/dev/null || true
@@ -57,7 +58,8 @@ if [ "$(id -u)" != 0 ] || ! cat /proc/self/stack >/dev/null 2>&1; then
 	echo "SKIP: background mode and the drop-in need root (/proc/PID/stack)"
 	finish
 fi
-sleep 1000 </dev/null >/dev/null 2>&1 &
+# stdout and stderr away: a pipe reading the test's output must not wait for it
+sleep 1000 >/dev/null 2>&1 &
 sleeper=$!
 disown
 # The tests' own oled lock: a real oled kstack (or another test run) must
@@ -78,7 +80,7 @@ check "log: oled's line, milliseconds as 3 digits" \
 for opt in "-m 0" "-n 0"; do
 	d=$tmp/zero${opt// /}
 	# shellcheck disable=SC2086 # the option is two words
-	for run in 1 2; do
+	for _ in 1 2; do
 		KSTACK_TEST_INTERVAL_MS=20 KSTACK_TEST_DURATION_MS=200 KSTACK_TEST_MAX_BYTES=1 \
 			timeout 20 "$kstack" --foreground $opt -p "$sleeper" -d "$d" 2>>"$tmp/zero.log"
 	done
@@ -154,7 +156,7 @@ wait "$a" "$b"
 check "and succeeds once they stopped" flock -n -x "$KSTACK_TEST_OLED_LOCK" true
 # the real path, seen in /proc/locks (a shared flock: no one is blocked)
 d=$tmp/real
-KSTACK_TEST_OLED_LOCK= KSTACK_TEST_INTERVAL_MS=100 "$kstack" --foreground \
+KSTACK_TEST_OLED_LOCK='' KSTACK_TEST_INTERVAL_MS=100 "$kstack" --foreground \
 	-p "$sleeper" -d "$d" 2>/dev/null &
 kpid=$!
 sleep 0.5
@@ -201,7 +203,7 @@ check "oled kstack -b: exit 0, got $rc" [ "$rc" = 0 ]
 check "oled kstack -b: Background PID line" grep -q 'INFO - Background PID: [0-9]*$' "$tmp/oledbg.log"
 bgpid=$(sed -n 's/.*Background PID: \([0-9]*\)$/\1/p' "$tmp/oledbg.log")
 for _ in $(seq 100); do
-	[ -n "$bgpid" ] && [ -d "/proc/$bgpid" ] || break
+	if [ -z "$bgpid" ] || [ ! -d "/proc/$bgpid" ]; then break; fi
 	sleep 0.1
 done
 check "oled kstack -b -t 0: one sample written" [ "$(count "$d/$name")" = 1 ]
