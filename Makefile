@@ -7,12 +7,23 @@
 CC	?= gcc
 PREFIX	?= /usr/local
 DESTDIR	?=
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+# Where crash 8 looks for "extend kstack.so" without a path (after
+# $CRASH_EXTENSIONS and /usr/lib64/crash/extensions), whatever PREFIX is:
+# /usr/local/lib/crash/extensions is not searched.
+CRASH_EXTDIR ?= /usr/lib/crash/extensions
+# systemd searches /usr/local/lib/systemd/system and /usr/lib/systemd/system
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD	?= build
 SAN	?=
+# The one version: the binaries, the man pages and debian/changelog agree with it.
+VERSION	:= $(shell cat VERSION)
 
 WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
-KS_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -Ishared $(CFLAGS)
+KS_CFLAGS := -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -fPIC \
+	-Ishared $(CPPFLAGS) $(CFLAGS)
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
 # target_kdump.c translates addresses itself too (libaddrxlat)
 KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
@@ -41,8 +52,8 @@ SUPPORT_OBJ	:= $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
-	check-more bench demo install deps clean vmcore \
-	vmcore-hooks vmcore-612 vmcore-612-hooks
+	check-more bench demo install install-live install-extension deps \
+	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb
 
 all: live extension
 
@@ -50,38 +61,41 @@ live: $(BUILD)/kstack
 extension: $(BUILD)/kstack.so
 static: $(BUILD)/kstack-static
 
-$(BUILD)/%.o: %.c
+# Every object depends on VERSION: a new version is compiled in everywhere.
+$(BUILD)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
-$(BUILD)/extension/%.o: extension/%.c
+$(BUILD)/extension/%.o: extension/%.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
 		-Wno-sign-compare -Wno-missing-field-initializers \
 		-DX86_64 -DGDB_10_2 -I/usr/include/crash -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
 
 $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
 	$(CC) -static -o $@ $^ $(LIBS)
 
-$(BUILD)/static/%.o: %.c
+$(BUILD)/static/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Ishared -O2 -DKS_NO_KDUMP -c $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -Ishared -O2 \
+		-DKS_NO_KDUMP -c $< -o $@
 
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) -shared -rdynamic -o $@ $^ $(LIBS)
+	$(CC) $(LDSAN) $(LDFLAGS) -shared -rdynamic -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/support/%.o: tests/support/%.c
+$(BUILD)/tests/support/%.o: tests/support/%.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(SHARED_OBJ) $(LIVE_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) \
+		$(LDFLAGS) -lcmocka $(KDUMP_LIBS) $(LIBS)
 
 tests: $(UNIT_BIN)
 
@@ -127,11 +141,46 @@ vmcore-612: static
 vmcore-612-hooks: static
 	vmcores/make-vmcore 6.12 hooks cache/vmcores/612-hooks
 
-install: all
-	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(PREFIX)/bin/kstack
-	install -D -m 0644 $(BUILD)/kstack.so $(DESTDIR)$(PREFIX)/lib/crash/extensions/kstack.so
-	install -D -m 0644 docs/kstack.8 $(DESTDIR)$(PREFIX)/share/man/man8/kstack.8
-	install -D -m 0644 docs/kstack-crash.8 $(DESTDIR)$(PREFIX)/share/man/man8/kstack-crash.8
+install: install-live install-extension
+
+# The unit runs the kstack this install puts in BINDIR: made at each
+# install, as BINDIR may differ from the last one.
+install-live: live
+	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(BINDIR)/kstack
+	install -D -m 0644 docs/kstack.8 $(DESTDIR)$(MANDIR)/man8/kstack.8
+	sed 's|@BINDIR@|$(BINDIR)|g' docs/kstack.service.in >$(BUILD)/kstack.service
+	install -D -m 0644 $(BUILD)/kstack.service $(DESTDIR)$(SYSTEMD_UNITDIR)/kstack.service
+
+install-extension: extension
+	install -D -m 0644 $(BUILD)/kstack.so $(DESTDIR)$(CRASH_EXTDIR)/kstack.so
+	install -D -m 0644 docs/kstack-crash.8 $(DESTDIR)$(MANDIR)/man8/kstack-crash.8
+
+# make deb: the Debian packages kstack and crash-kstack, built from a copy
+# of the tree in $(BUILD)/deb so that nothing is written into the tree; the
+# .deb files land in $(BUILD)/deb.  Rebuilt only when a file changed.
+DEB_DIR		:= $(BUILD)/deb
+DEB_ARCH	= $(shell dpkg-architecture -qDEB_HOST_ARCH)
+DEB_FILES	= $(DEB_DIR)/kstack_$(VERSION)_$(DEB_ARCH).deb \
+		  $(DEB_DIR)/crash-kstack_$(VERSION)_$(DEB_ARCH).deb
+# the files of the tree: tracked or new, not ignored, not deleted
+DEB_SRC		:= $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null))
+
+deb: $(DEB_DIR)/.built
+
+$(DEB_DIR)/.built: $(DEB_SRC)
+	@command -v dpkg-buildpackage >/dev/null || \
+		{ echo "make deb: dpkg-buildpackage missing (apt-get install dpkg-dev debhelper)" >&2; exit 1; }
+	$(if $(DEB_SRC),,@echo "make deb: needs a git checkout" >&2; exit 1)
+	@test "$$(dpkg-parsechangelog -S Version)" = "$(VERSION)" || \
+		{ echo "make deb: debian/changelog is not at VERSION $(VERSION)" >&2; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/kstack-$(VERSION)
+	cp --parents -P -t $(DEB_DIR)/kstack-$(VERSION) $(DEB_SRC)
+	cd $(DEB_DIR)/kstack-$(VERSION) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log >&2; exit 1; }
+	rm -rf $(DEB_DIR)/kstack-$(VERSION)
+	ls $(DEB_FILES)
+	touch $@
 
 clean:
 	rm -rf build

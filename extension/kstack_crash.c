@@ -19,6 +19,7 @@
 #include "options.h"
 #include "select.h"
 #include "target_crash.h"
+#include "version.h"
 
 static struct ks_kernel *kernel;	/* opened on first use, kept */
 
@@ -54,7 +55,9 @@ static char *help_kstack[] = {
 	"    -c        a summary: one line per group with its task count.",
 	"    --json    one JSON object for the sample.",
 	"    --folded  folded stacks, the input of flame graph tools.",
-	"    -v        after the output, why a stack is empty or short, and counts.",
+	"    -v        after the output, why a stack is empty or short, the",
+	"              version, the dump's kernel release and counts.",
+	"    --version which kstack.so is loaded.",
 	" ",
 	"  Hooks:",
 	"    -K        the kprobes, as /sys/kernel/debug/kprobes/list prints them.",
@@ -148,9 +151,11 @@ static void report_notes(const struct ks_options *opts,
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		if (s->tasks[i].note)
 			say(opts, "PID %d: %s", s->tasks[i].pid, s->tasks[i].note);
-	say(opts, "%zu tasks on the lists, %zu printed, %zu on a CPU, "
+	say(opts, "kstack %s, kernel %s: "
+	    "%zu tasks on the lists, %zu printed, %zu on a CPU, "
 	    "%zu unreadable, %zu broken lists, %zu short stacks, "
 	    "%zu module problems; walk and output %.3f s",
+	    KS_VERSION, *s->kernel ? s->kernel : "(unknown)",
 	    st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
 	    st->nr_list_errors, st->nr_stack_notes, st->nr_module_errors, secs);
 }
@@ -197,6 +202,8 @@ static void tasks_sample(const struct ks_options *opts)
 		return;
 	}
 	ks_sample_init(&s, when, host);
+	/* without a release in the type information, --json says null */
+	ks_kernel_release(kernel, s.kernel, sizeof(s.kernel));
 	ret = ks_kernel_sample(kernel, opts, &s, &st, report, (void *)opts);
 	if (ret == -ENOENT && opts->cgroup)
 		error(INFO, "--cgroup: this kernel's cgroup types are not known\n");
@@ -227,6 +234,8 @@ static void cmd_kstack(void)
 	}
 	if (opts.help) {
 		cmd_usage(pc->curcmd, COMPLETE_HELP);
+	} else if (opts.version) {
+		fprintf(fp, "kstack %s\n", KS_VERSION);
 	} else if (opts.kprobes || opts.ftrace) {
 		/* -K / -F: the hooks views (extension/hooks_crash.c) */
 		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@
 #include "proc_tasks.h"
 #include "rotate.h"
 #include "run_lock.h"
+#include "version.h"
 
 #define NS_PER_MS	1000000LL
 #define NS_PER_SEC	1000000000LL
@@ -45,12 +47,14 @@ struct bg {
 	char name[KS_HOST_LEN + 16];	/* kstack_HOST.out */
 	int dirfd;
 	int lock_fd;
+	int oled_lock_fd;		/* shared flock on oled's lock, or -1 */
 	bool proc_open;
 	struct ks_proc proc;
 	struct ks_disk_guard guard;
 	struct ks_rotate rot;
 	int64_t interval_ns;
 	int64_t duration_ns;
+	bool no_rotation;		/* -m 0 or -n 0, as oled */
 	unsigned long nr_written;
 	unsigned long nr_skipped;	/* not written: file system full */
 	unsigned long nr_failed;	/* not taken or not written: an error */
@@ -161,6 +165,15 @@ static int read_limits(struct bg *bg)
 	if (bytes >= 0)
 		bg->rot.max_bytes = (uint64_t)bytes;
 	bg->rot.max_files = o->max_files;
+	/*
+	 * oled's rotate_file() returns at once when either limit is 0: the
+	 * log is never rotated, not even the previous run's, and no archive
+	 * is pruned (max_files 0 keeps all).  The disk guard still applies.
+	 */
+	if (!o->max_mb || !o->max_files) {
+		bg->no_rotation = true;
+		bg->rot.max_files = 0;
+	}
 	return 0;
 }
 
@@ -232,6 +245,31 @@ static int take_lock(struct bg *bg)
 	return 0;
 }
 
+/*
+ * oled kstack's machine-wide lock, shared (see run_lock.h).  Only a
+ * holder is a reason to refuse: where the file cannot be made (no
+ * /run/lock, not root) there is no oled kstack to coordinate with.
+ */
+static int take_oled_lock(struct bg *bg)
+{
+	const char *path = getenv("KSTACK_TEST_OLED_LOCK");
+
+	/* tests use their own file: parallel test runs must not collide */
+	if (!path || !*path)
+		path = KS_OLED_LOCK_PATH;
+	bg->oled_lock_fd = ks_run_lock_shared(path);
+	if (bg->oled_lock_fd == -EWOULDBLOCK) {
+		ks_log(KS_LOG_ERROR,
+		       "oled kstack is running: %s is locked; kstack and oled kstack do not run in the background together",
+		       path);
+		return KS_EXIT_ERROR;
+	}
+	if (bg->oled_lock_fd < 0)
+		ks_log(KS_LOG_WARNING, "cannot take %s: %s; not coordinated with oled kstack",
+		       path, strerror(-bg->oled_lock_fd));
+	return 0;
+}
+
 /* oled's start-up refusal, word for word */
 static int check_space_at_start(struct bg *bg)
 {
@@ -282,6 +320,8 @@ static int rotate_at_start(struct bg *bg)
 		ks_log(KS_LOG_INFO,
 		       "Cleaned up after an interrupted run: %zu temporary file(s) removed, %zu rotation(s) finished",
 		       res.nr_stale, res.nr_recovered);
+	if (bg->no_rotation)
+		return 0;
 	ret = ks_rotate(&bg->rot, true, &res);
 	if (ret == -ELOOP || ret == -EINVAL) {
 		ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
@@ -335,6 +375,7 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	bg->opts = opts;
 	bg->dirfd = -1;
 	bg->lock_fd = -1;
+	bg->oled_lock_fd = -1;
 	ks_log_set_verbose(opts->verbose);
 	ret = read_limits(bg);
 	if (!ret)
@@ -347,6 +388,8 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	ret = open_dir(bg);
 	if (!ret)
 		ret = take_lock(bg);
+	if (!ret)
+		ret = take_oled_lock(bg);
 	if (!ret)
 		ret = check_space_at_start(bg);
 	if (!ret)
@@ -368,6 +411,8 @@ static void teardown(struct bg *bg)
 	/* closing the lock's last fd releases it */
 	if (bg->lock_fd >= 0)
 		close(bg->lock_fd);
+	if (bg->oled_lock_fd >= 0)
+		close(bg->oled_lock_fd);
 	if (bg->dirfd >= 0)
 		close(bg->dirfd);
 }
@@ -449,8 +494,11 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 static void rotate_if_needed(struct bg *bg)
 {
 	struct ks_rotate_result res;
-	int ret = ks_rotate(&bg->rot, false, &res);
+	int ret;
 
+	if (bg->no_rotation)
+		return;
+	ret = ks_rotate(&bg->rot, false, &res);
 	if (ret == 1)
 		ks_log(KS_LOG_DEBUG, "Rotated %s to %s (%zu old archive(s) removed)",
 		       bg->name, res.archive, res.nr_pruned);
@@ -478,7 +526,9 @@ static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
 		ks_log(KS_LOG_INFO, "Writing samples again after %lu sample(s) not written",
 		       bg->nr_failed_run);
 	bg->nr_failed_run = 0;
-	bg->nr_written++;
+	/* --folded has no header: a sample of no task writes nothing */
+	if (len)
+		bg->nr_written++;
 	ks_log(KS_LOG_DEBUG,
 	       "Sample %llu at +%lld ms (due +%lld ms): %zu task(s), %zu bytes",
 	       (unsigned long long)k, (long long)at_ms, (long long)due_ms,
@@ -525,6 +575,7 @@ out:
 
 static void log_start(struct bg *bg)
 {
+	struct utsname u;
 	time_t end = time(NULL) + (time_t)(bg->duration_ns / NS_PER_SEC);
 	char when[64];
 	struct tm tm;
@@ -535,11 +586,19 @@ static void log_start(struct bg *bg)
 	ks_log(KS_LOG_INFO, "This script will run up to: %s", when);
 	ks_log(KS_LOG_INFO, "The requested data will be written to the directory: %s",
 	       bg->dir);
-	ks_log(KS_LOG_DEBUG,
-	       "File %s, a sample every %lld ms, rotated above %llu bytes, %ld archive(s) kept, threshold %ld%%",
-	       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
-	       (unsigned long long)bg->rot.max_bytes, bg->rot.max_files,
-	       bg->guard.threshold);
+	if (!uname(&u))
+		ks_log(KS_LOG_DEBUG, "kstack %s on kernel %s", KS_VERSION, u.release);
+	if (bg->no_rotation)
+		ks_log(KS_LOG_DEBUG,
+		       "File %s, a sample every %lld ms, never rotated (-m 0 or -n 0), threshold %ld%%",
+		       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
+		       bg->guard.threshold);
+	else
+		ks_log(KS_LOG_DEBUG,
+		       "File %s, a sample every %lld ms, rotated above %llu bytes, %ld archive(s) kept, threshold %ld%%",
+		       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
+		       (unsigned long long)bg->rot.max_bytes, bg->rot.max_files,
+		       bg->guard.threshold);
 }
 
 /* How the run went: every sample due is either written or counted lost. */

@@ -21,6 +21,7 @@
 #include "live_sample.h"
 #include "output_file.h"
 #include "select.h"
+#include "version.h"
 
 /* Per-task trouble: only with -v, the summary line says how much. */
 struct report_ctx {
@@ -198,6 +199,8 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 		goto out;
 	}
 	ks_sample_init(&s, when, host);
+	/* without a release in the type information, --json says null */
+	ks_kernel_release(k, s.kernel, sizeof(s.kernel));
 	ret = ks_kernel_sample(k, opts, &s, &st, report, &rctx);
 	if (ret) {
 		fprintf(stderr, "kstack: walking the dump's tasks: %s\n",
@@ -205,6 +208,9 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
+	if (opts->verbose)
+		fprintf(stderr, "kstack: kstack %s, dump of kernel %s\n", KS_VERSION,
+			*s.kernel ? s.kernel : "(unknown)");
 	report_status(opts, &st);
 	missing = ks_live_report_missing(opts, &s, " in the dump");
 	if (!s.nr_tasks) {

@@ -1,12 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "live_sample.h"
 #include "select.h"
+
+/*
+ * The release of the kernel behind the /proc we read: uname's for the real
+ * one, the tree's own under --proc-root (so a fixture is not labelled with
+ * the host's kernel when it has a sys/kernel/osrelease).
+ */
+static void kernel_release(const struct ks_proc *p, char *buf, size_t len)
+{
+	struct utsname u;
+	ssize_t n = -1;
+	int fd;
+
+	fd = openat(p->root_fd, "sys/kernel/osrelease", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, len - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		return;
+	}
+	if (uname(&u))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s", u.release);
+}
 
 int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 		 struct ks_sample *s, struct ks_proc_status *st)
@@ -17,6 +46,7 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
 	ks_sample_init(s, time(NULL), host);
+	kernel_release(p, s->kernel, sizeof(s->kernel));
 	return ks_proc_sample(p, opts, s, st);
 }
 

@@ -14,11 +14,13 @@
 #include "background.h"
 #include "cgroup_check.h"
 #include "format.h"
+#include "help.h"
 #include "hooks_live.h"
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
 #include "target_kdump.h"
+#include "version.h"
 
 /*
  * The /proc tree, and whether this run can do anything with it: a
@@ -77,6 +79,9 @@ static int one_sample(const struct ks_options *opts)
 		goto out;
 	}
 	status = ks_live_report(opts, &s, &st);
+	if (opts->verbose)
+		fprintf(stderr, "kstack: kstack %s on kernel %s, %zu task(s)\n",
+			KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
 	if (ks_output_write(&out, &s, opts))
@@ -101,8 +106,11 @@ int main(int argc, char **argv)
 		return KS_EXIT_USAGE;
 	}
 	if (opts.help) {
-		fputs(ks_options_usage(KS_CTX_LIVE), stdout);
-		status = KS_EXIT_OK;
+		ks_help_print(stdout);
+		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
+	} else if (opts.version) {
+		printf("kstack %s\n", KS_VERSION);
+		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	} else if (opts.kprobes || opts.ftrace) {
 		status = ks_hooks_live(&opts);
 	} else if (opts.vmcore) {

@@ -69,3 +69,30 @@ int ks_run_lock_set_pid(int fd, pid_t pid)
 		return -errno;
 	return w == n ? 0 : -EIO;
 }
+
+int ks_run_lock_shared(const char *path)
+{
+	struct stat sb;
+	int fd, ret;
+
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb)) {
+		ret = -errno;
+		goto fail;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (flock(fd, LOCK_SH | LOCK_NB)) {
+		ret = -errno;
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return ret;
+}

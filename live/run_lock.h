@@ -22,4 +22,20 @@ int ks_run_lock(int dirfd, const char *name, pid_t *holder);
 /* Records pid as the holder; 0 or -errno. */
 int ks_run_lock_set_pid(int fd, pid_t pid);
 
+/*
+ * oled kstack's own lock: it opens this file and takes an exclusive flock
+ * for its whole run.  kstack's background runs take a shared one, so any
+ * number of them (each on its own directory, see above) run together, but
+ * none while oled kstack runs, and oled kstack refuses to start while one
+ * does: the two never rotate the same directory at once.
+ */
+#define KS_OLED_LOCK_PATH	"/run/lock/oled-kstack.lock"
+
+/*
+ * Takes a shared flock on path (created if missing, never through a
+ * symlink).  Returns its fd, to keep open for the whole run (it survives
+ * fork); -EWOULDBLOCK when oled kstack holds it; or -errno.
+ */
+int ks_run_lock_shared(const char *path);
+
 #endif /* KS_RUN_LOCK_H */

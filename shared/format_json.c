@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "version.h"
 
 /* Length of the valid UTF-8 sequence at s, within avail bytes, or 0. */
 static size_t utf8_len(const unsigned char *s, size_t avail)
@@ -121,8 +122,14 @@ static void json_task(FILE *out, const struct ks_task *t)
 int ks_format_json(FILE *out, const struct ks_sample *s,
 		   const struct ks_groups *g)
 {
-	fprintf(out, "{\"time\":%lld,\"host\":", (long long)s->when);
+	fprintf(out, "{\"schema\":%d,\"version\":\"%s\",\"time\":%lld,\"host\":",
+		KS_JSON_SCHEMA, KS_VERSION, (long long)s->when);
 	json_str(out, s->host);
+	fputs(",\"kernel\":", out);
+	if (*s->kernel)
+		json_str(out, s->kernel);
+	else
+		fputs("null", out);
 	fprintf(out, ",\"tasks\":%zu,\"groups\":[", s->nr_tasks);
 	for (size_t i = 0; i < g->nr_groups; i++) {
 		const struct ks_group *grp = &g->groups[i];

@@ -276,6 +276,7 @@ static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
 	const struct ks_target *t = lk->t;
 	struct ks_field name = field(t, "uts_namespace", "name");
 	struct ks_field node = field(t, "new_utsname", "nodename");
+	struct ks_field rel = field(t, "new_utsname", "release");
 	uint64_t ns;
 
 	NEED(lk, &name, "uts_namespace", "name");
@@ -288,6 +289,11 @@ static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
 	}
 	l->nodename = ns + (uint64_t)name.off + (uint64_t)node.off;
 	l->nodename_size = node.size > 0 ? node.size : 65;
+	/* the release only labels --json: optional */
+	if (!ks_field_ok(&rel))
+		return;
+	l->release = ns + (uint64_t)name.off + (uint64_t)rel.off;
+	l->release_size = rel.size > 0 ? rel.size : 65;
 }
 
 /*

@@ -71,6 +71,8 @@ struct ks_kernel_layout {
 
 	uint64_t nodename;		/* address of init_uts_ns.name.nodename */
 	long nodename_size;
+	uint64_t release;		/* init_uts_ns.name.release, or 0 */
+	long release_size;
 
 	uint64_t init_task;
 	uint64_t thread_size;		/* sizeof(union thread_union) */

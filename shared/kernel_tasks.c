@@ -776,6 +776,21 @@ int ks_kernel_when_host(struct ks_kernel *k, time_t *when_ret, char *host,
 	return 0;
 }
 
+int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len)
+{
+	const struct ks_kernel_layout *l = &k->l;
+	char rel[256];
+	size_t n = (size_t)l->release_size < sizeof(rel) ?
+			   (size_t)l->release_size : sizeof(rel);
+
+	if (!l->release)
+		return -ENOENT;
+	if (ks_read(k->t, l->release, rel, n))
+		return -EFAULT;
+	copy_str(buf, len, rel, n);
+	return 0;
+}
+
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 		   char *err, size_t errlen)
 {

@@ -46,6 +46,8 @@ const struct ks_kernel_layout *ks_kernel_layout(const struct ks_kernel *k);
 /* The sample time (timekeeper.xtime_sec) and host (init_uts_ns nodename). */
 int ks_kernel_when_host(struct ks_kernel *k, time_t *when_ret, char *host,
 			size_t hostlen);
+/* init_uts_ns's release ("6.1.0-27-amd64"); -ENOENT if the type lacks it. */
+int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len);
 
 /*
  * Adds every task opts selects to s, in the order the live tool lists

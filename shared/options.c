@@ -25,6 +25,7 @@ enum {
 	OPT_FOLLOW_SYMLINK,
 	OPT_HELP,
 	OPT_TOUCHED,
+	OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +39,7 @@ static const struct option long_opts[] = {
 	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "touched", no_argument, NULL, OPT_TOUCHED },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,6 +52,7 @@ static const char usage_live[] =
 "              [-x PERCENT] [--foreground] SELECTION...\n"
 "       kstack -K | -F [--touched] [-v]\n"
 "       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
+"       kstack -h | --help | --version\n"
 "selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
 "  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
 "output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
@@ -147,10 +150,11 @@ struct num_opt {
 };
 
 static const struct num_opt num_opts[] = {
-	{ 't', 1, 60L * 24 * 365, offsetof(struct ks_options, minutes) },
+	/* 0 as in oled: -t one sample, -m and -n no rotation */
+	{ 't', 0, 60L * 24 * 365, offsetof(struct ks_options, minutes) },
 	{ 'i', 1, 86400, offsetof(struct ks_options, interval) },
-	{ 'm', 1, 1024 * 1024, offsetof(struct ks_options, max_mb) },
-	{ 'n', 1, 10000, offsetof(struct ks_options, max_files) },
+	{ 'm', 0, 1024 * 1024, offsetof(struct ks_options, max_mb) },
+	{ 'n', 0, 10000, offsetof(struct ks_options, max_files) },
 	{ 'x', 1, 100, offsetof(struct ks_options, max_percent) },
 };
 
@@ -255,6 +259,7 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_VMLINUX: o->vmlinux = arg; return 0;
 	case OPT_TOUCHED: o->touched = true; return 0;
 	case 'h': case OPT_HELP: o->help = true; return 0;
+	case OPT_VERSION: o->version = true; return 0;
 	default: return parse_num_opt(o, c, arg, err, errlen);
 	}
 }
@@ -264,7 +269,7 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 	bool selects = o->all || o->states || o->nr_pids;
 	const char *ms;
 
-	if (o->help)
+	if (o->help || o->version)
 		return 0;
 	if (o->kprobes && o->ftrace)
 		return fail(err, errlen, "-K and -F exclude each other");
@@ -358,4 +363,22 @@ void ks_options_release(struct ks_options *o)
 	free(o->pids);
 	o->pids = NULL;
 	o->nr_pids = 0;
+}
+
+int ks_options_num_info(int opt, long *min, long *max, long *def)
+{
+	struct ks_options d;
+
+	set_defaults(&d);
+	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
+		const struct num_opt *n = &num_opts[i];
+
+		if (n->opt != opt)
+			continue;
+		*min = n->min;
+		*max = n->max;
+		*def = *(const long *)((const char *)&d + n->off);
+		return 0;
+	}
+	return -1;
 }

@@ -54,6 +54,7 @@ struct ks_options {
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
 	const char *vmlinux;	/* --vmlinux */
 	bool help;
+	bool version;		/* --version */
 };
 
 /*
@@ -65,5 +66,10 @@ int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
 void ks_options_release(struct ks_options *opts);
 /* The usage text for ctx, ending in a newline. */
 const char *ks_options_usage(enum ks_context ctx);
+/*
+ * The range and default of the numeric option opt ('t', 'i', 'm', 'n',
+ * 'x'), for the help text; 0, or -1 for another option.
+ */
+int ks_options_num_info(int opt, long *min, long *max, long *def);
 
 #endif /* KS_OPTIONS_H */

@@ -14,6 +14,7 @@
 
 #define KS_COMM_LEN	64
 #define KS_HOST_LEN	256
+#define KS_RELEASE_LEN	65	/* struct new_utsname's fields */
 /* A start time that could not be computed: "?" in text, null in JSON. */
 #define KS_START_UNKNOWN	INT64_MIN
 
@@ -40,6 +41,7 @@ struct ks_task {
 struct ks_sample {
 	time_t when;
 	char host[KS_HOST_LEN];
+	char kernel[KS_RELEASE_LEN];	/* uname -r of the sampled kernel, or "" */
 	struct ks_task *tasks;
 	size_t nr_tasks;
 	size_t cap;

@@ -30,7 +30,8 @@ passed=0
 failed=0
 
 mask() {
-	sed '1s/^zzz <.*/zzz <DATE - HOST/; 1s/^{"time":[0-9]*,"host":"[^"]*"/{"time":T,"host":H/'
+	sed '1s/^zzz <.*/zzz <DATE - HOST/
+	     1s/^{"schema":\([0-9]*\),"version":"[^"]*","time":[0-9]*,"host":"[^"]*"/{"schema":\1,"version":V,"time":T,"host":H/'
 }
 
 check() {

@@ -191,7 +191,8 @@ static void test_json(void **state)
 	add(&s, 5, 'S', 7, "a b", "x\001\"\\\xff\xc3\xa9", "[<0>] f+0x1/0x2\n");
 	out = render(ks_format_json, &s);
 	assert_string_equal(out,
-		"{\"time\":100,\"host\":\"h\\\"q\",\"tasks\":1,\"groups\":["
+		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
+		"\"host\":\"h\\\"q\",\"kernel\":null,\"tasks\":1,\"groups\":["
 		"{\"stack\":[\"f+0x1/0x2\"],\"tasks\":[{\"pid\":5,\"tgid\":5,"
 		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a b\","
 		"\"cmd\":\"x\\u0001\\\"\\\\\\ufffd\xc3\xa9\"}]}]}\n");
@@ -214,7 +215,8 @@ static void test_json_switches(void **state)
 	s.tasks[1].nivcsw = 3;
 	out = render(ks_format_json, &s);
 	assert_string_equal(out,
-		"{\"time\":100,\"host\":\"h\",\"tasks\":2,\"groups\":["
+		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
+		"\"host\":\"h\",\"kernel\":null,\"tasks\":2,\"groups\":["
 		"{\"stack\":[],\"tasks\":[{\"pid\":5,\"tgid\":5,"
 		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a\",\"cmd\":\"a\"},"
 		"{\"pid\":6,\"tgid\":6,\"state\":\"S\",\"start_time\":7,"
@@ -255,6 +257,24 @@ static void test_json_state(void **state)
 	}
 }
 
+/* The header names the kernel when the sample knows it, and this build. */
+static void test_json_kernel(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	ks_sample_init(&s, 100, "h");
+	snprintf(s.kernel, sizeof(s.kernel), "6.1.0-27-\"amd64");
+	out = render(ks_format_json, &s);
+	assert_string_equal(out,
+		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
+		"\"host\":\"h\",\"kernel\":\"6.1.0-27-\\\"amd64\",\"tasks\":0,"
+		"\"groups\":[]}\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
 static void test_cmd_from_cmdline(void **state)
 {
 	char *c;
@@ -285,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_switches),
 		cmocka_unit_test(test_json_state),
+		cmocka_unit_test(test_json_kernel),
 		cmocka_unit_test(test_cmd_from_cmdline),
 	};
 

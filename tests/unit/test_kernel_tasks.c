@@ -607,6 +607,28 @@ static void test_stack_null(void **state)
 	ks_sample_release(&s);
 }
 
+/* uname -r of the dump for --json: init_uts_ns.name.release, if the type has it */
+static void test_release(void **state)
+{
+	struct env *e = *state;
+	char rel[KS_RELEASE_LEN] = "x";
+	struct ks_kernel *k;
+	char err[256];
+
+	assert_int_equal(ks_kernel_open(&e->t, &k, err, sizeof(err)), 0);
+	assert_int_equal(ks_kernel_release(k, rel, sizeof(rel)), -ENOENT);
+	ks_kernel_close(k);
+	member(e, "new_utsname", "release", 130, 65);
+	put(e, UTS + 8 + 130, "6.1.0-27-amd64\0junk", 20);
+	assert_int_equal(ks_kernel_open(&e->t, &k, err, sizeof(err)), 0);
+	assert_int_equal(ks_kernel_release(k, rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "6.1.0-27-amd64");
+	/* cut to the caller's buffer */
+	assert_int_equal(ks_kernel_release(k, rel, 6), 0);
+	assert_string_equal(rel, "6.1.0");
+	ks_kernel_close(k);
+}
+
 static void test_missing_member(void **state)
 {
 	struct ks_fake *f = ks_fake_create();
@@ -745,6 +767,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stack_null, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_state_letters),

@@ -88,7 +88,7 @@ static void test_pids_in_order(void **state)
 static void test_bad_numbers(void **state)
 {
 	static const char *bad[] = {
-		"-p 1,,2", "-p x", "-p 1,", "-a -i 1O", "-a -t 0", "-a -x 101",
+		"-p 1,,2", "-p x", "-p 1,", "-a -i 1O", "-a -t -1", "-a -x 101",
 		"-a -n -1", "-a -m", "-a extra", "-a --bogus", "-a -c --json",
 		"-K -a", "-K -F", "-b -a -i 5", "-b -a -o f", "--vmlinux x -a",
 		"-a --follow-symlink",
@@ -239,6 +239,23 @@ static void test_test_interval(void **state)
 	ks_options_release(&o);
 }
 
+/* oled's zeros: -t 0 one sample, -m 0 and -n 0 no rotation */
+static void test_oled_zeros(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -t 0 -m 0 -n 0", err,
+			       sizeof(err)), 0);
+	assert_int_equal(o.minutes, 0);
+	assert_int_equal(o.max_mb, 0);
+	assert_int_equal(o.max_files, 0);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -i 0", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -x 0", err, sizeof(err)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_states_or),
 		cmocka_unit_test(test_crash_rejects_live_options),
 		cmocka_unit_test(test_test_interval),
+		cmocka_unit_test(test_oled_zeros),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,7 @@ if command -v crash >/dev/null && [ -s "$so" ]; then
 		for i in "${!cross[@]}"; do
 			echo "kstack ${cross[$i]} >$tmp/crash.$i"
 		done
+		echo "kstack --version >$tmp/crash.version"
 		echo quit
 	} >"$tmp/cmds"
 	KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" \
@@ -104,6 +105,11 @@ if command -v crash >/dev/null && [ -s "$so" ]; then
 					head -n 20 | sed 's/^/  | /'
 			fi
 		done
+		if [ "$(cat "$tmp/crash.version")" = "kstack $(cat "$top/VERSION")" ]; then
+			pass "kstack --version in crash names this build"
+		else
+			fail "kstack --version in crash: $(head -c 200 "$tmp/crash.version")"
+		fi
 	fi
 else
 	echo "note: no crash or no kstack.so; not compared with the crash extension"
@@ -136,6 +142,25 @@ if grep -q 'symbols (kallsyms in memory), BTF from the kernel'"'"'s memory' "$tm
 	pass "-v says the symbols and types came from the dump itself"
 else
 	fail "-v does not say where the symbols and types came from"
+fi
+
+# --json names the dumped kernel (init_uts_ns.name.release) and this build;
+# -v says the same on stderr.
+release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
+version=$(cat "$top/VERSION")
+"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" -p 1 --json -v \
+	>"$tmp/json1.txt" 2>"$tmp/json1.err"
+if [ -z "$release" ]; then
+	echo "note: no release in $dir/manifest; --json's kernel not checked"
+elif grep -q "^{\"schema\":1,\"version\":\"$version\",\"time\":[0-9]*,\"host\":\"[^\"]*\",\"kernel\":\"$release\"," "$tmp/json1.txt"; then
+	pass "--json: schema 1, version $version, kernel $release"
+else
+	fail "--json header: $(head -c 200 "$tmp/json1.txt")"
+fi
+if [ -n "$release" ] && grep -q "^kstack: kstack $version, dump of kernel $release\$" "$tmp/json1.err"; then
+	pass "-v names the version and the dumped kernel"
+elif [ -n "$release" ]; then
+	fail "-v: no version line in: $(head -c 300 "$tmp/json1.err")"
 fi
 
 # -K / -F: the kernel-format lines (before "== summary") must be the

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kstack -h: every option the parser takes is there, one line each, and
+ * the defaults and ranges it prints are the ones the parser applies.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "help.h"
+#include "options.h"
+
+static char *help_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	ks_help_print(f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The help line of an option: "\n  -t MINUTES ..." up to its newline. */
+static char *line_of(const char *help, const char *opt)
+{
+	char key[64];
+	const char *p, *nl;
+
+	snprintf(key, sizeof(key), "\n  %s", opt);
+	p = strstr(help, key);
+	if (!p)
+		return NULL;
+	p++;
+	nl = strchr(p, '\n');
+	return strndup(p, nl ? (size_t)(nl - p) : strlen(p));
+}
+
+static int parses(const char *a, const char *b, const char *c)
+{
+	char *argv[] = { "kstack", (char *)a, (char *)b, (char *)c, NULL };
+	struct ks_options o;
+	char err[256];
+	int ret;
+
+	ret = ks_options_parse(&o, KS_CTX_LIVE, 4, argv, err, sizeof(err));
+	if (!ret)
+		ks_options_release(&o);
+	return ret;
+}
+
+static void test_numbers(void **state)
+{
+	static const char *const opts[] = { "-t", "-i", "-m", "-n", "-x" };
+	char *help = help_text();
+
+	(void)state;
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		long min, max, def;
+		char want[64], num[32];
+		char *line = line_of(help, opts[i]);
+
+		assert_non_null(line);
+		assert_int_equal(ks_options_num_info(opts[i][1], &min, &max, &def), 0);
+		snprintf(want, sizeof(want), "(default %ld, %ld-%ld", def, min, max);
+		if (!strstr(line, want))
+			fail_msg("'%s' lacks '%s'", line, want);
+		free(line);
+		/* the printed range is the parser's: its ends pass, beyond fails */
+		snprintf(num, sizeof(num), "%ld", min);
+		assert_int_equal(parses("-a", opts[i], num), 0);
+		snprintf(num, sizeof(num), "%ld", max);
+		assert_int_equal(parses("-a", opts[i], num), 0);
+		snprintf(num, sizeof(num), "%ld", min - 1);
+		assert_int_equal(parses("-a", opts[i], num), -1);
+		snprintf(num, sizeof(num), "%ld", max + 1);
+		assert_int_equal(parses("-a", opts[i], num), -1);
+	}
+	free(help);
+}
+
+/* Every short option the parser knows has its line. */
+static void test_every_option(void **state)
+{
+	static const char *const longs[] = {
+		"--json", "--folded", "--cgroup", "--proc-root", "--foreground",
+		"--vmcore", "--vmlinux", "-h, --help", "--version", "-v, --verbose",
+		"--follow-symlink", "--touched",
+	};
+	char *help = help_text();
+	static const char letters[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	char opt[3] = "-?", *argv[] = { "kstack", opt, "1", NULL };
+	size_t known = 0;
+
+	(void)state;
+	for (const char *c = letters; *c; c++) {
+		struct ks_options o;
+		char err[256], *line;
+		int ret;
+
+		opt[1] = *c;
+		ret = ks_options_parse(&o, KS_CTX_LIVE, 3, argv, err, sizeof(err));
+		if (ret && strstr(err, "invalid option"))
+			continue;	/* not an option */
+		if (!ret)
+			ks_options_release(&o);
+		line = line_of(help, opt);
+		if (!line)
+			fail_msg("option %s has no line in the help", opt);
+		free(line);
+		known++;
+	}
+	assert_true(known >= 20);
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		char *line = line_of(help, longs[i]);
+
+		if (!line)
+			fail_msg("option %s has no line in the help", longs[i]);
+		free(line);
+	}
+	free(help);
+}
+
+static void test_width(void **state)
+{
+	char *help = help_text();
+	const char *p = help;
+
+	(void)state;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		if (len > 80)
+			fail_msg("line wider than 80 columns: %.*s", (int)len, p);
+		p += len + (p[len] ? 1 : 0);
+	}
+	free(help);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_every_option),
+		cmocka_unit_test(test_width),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
