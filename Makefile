@@ -16,6 +16,9 @@ KS_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -Ishared $(CFLAGS)
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
 # target_kdump.c translates addresses itself too (libaddrxlat)
 KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
+# -l and --decode: file:line from DWARF with elfutils' libdw
+DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
+DW_LIBS	:= $(shell pkg-config --libs libdw 2>/dev/null)
 LIBS	:= -lz
 
 ifneq ($(SAN),)
@@ -52,7 +55,7 @@ static: $(BUILD)/kstack-static
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) $(DW_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
 $(BUILD)/extension/%.o: extension/%.c
@@ -62,7 +65,7 @@ $(BUILD)/extension/%.o: extension/%.c
 		-DX86_64 -DGDB_10_2 -I/usr/include/crash -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(LDSAN) -o $@ $^ $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
 
 $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
@@ -70,7 +73,7 @@ $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 
 $(BUILD)/static/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Ishared -O2 -DKS_NO_KDUMP -c $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Ishared -O2 -DKS_NO_KDUMP -DKS_NO_LIBDW -c $< -o $@
 
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) -shared -rdynamic -o $@ $^ $(LIBS)
@@ -81,7 +84,7 @@ $(BUILD)/tests/support/%.o: tests/support/%.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(SHARED_OBJ) $(LIVE_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) -lcmocka $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
 
 tests: $(UNIT_BIN)
 

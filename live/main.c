@@ -13,6 +13,7 @@
 
 #include "background.h"
 #include "cgroup_check.h"
+#include "decode.h"
 #include "format.h"
 #include "hooks_live.h"
 #include "live_sample.h"
@@ -79,6 +80,8 @@ static int one_sample(const struct ks_options *opts)
 	status = ks_live_report(opts, &s, &st);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
+	if (opts->lines && ks_decode_sample(&s, opts, true))
+		fprintf(stderr, "kstack: out of memory adding lines\n");
 	if (ks_output_write(&out, &s, opts))
 		status = KS_EXIT_ERROR;
 out:
@@ -103,6 +106,8 @@ int main(int argc, char **argv)
 	if (opts.help) {
 		fputs(ks_options_usage(KS_CTX_LIVE), stdout);
 		status = KS_EXIT_OK;
+	} else if (opts.decode) {
+		status = ks_decode_run(&opts);
 	} else if (opts.kprobes || opts.ftrace) {
 		status = ks_hooks_live(&opts);
 	} else if (opts.vmcore) {

@@ -53,6 +53,9 @@ struct ks_options {
 	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
 	const char *vmlinux;	/* --vmlinux */
+	bool lines;		/* -l: file:line of every frame (live/decode.c) */
+	bool decode;		/* --decode [FILE]: lines added to stack text */
+	const char *decode_file;	/* its FILE, NULL for stdin */
 	bool help;
 };
 
