@@ -767,18 +767,24 @@ const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
 					      const char *name, uint64_t addr)
 {
 	struct obj *o = get_obj(l, NULL);
-	uint64_t base;
+	uint64_t start, pc;
 	struct ks_sym sym;
+	unsigned int i;
 
-	if (o->err || ks_elf_symtab_find(o->syms, name, 0, &base))
+	if (o->err)
 		return ks_lines_frame(l, name, 0, 0, NULL);
-	/* the KASLR shift is a multiple of KASLR_ALIGN; a function is smaller */
-	base += (addr - base) & (KASLR_ALIGN - 1);
-	if (ks_elf_symtab_lookup(o->syms, base, &sym) || strcmp(sym.name, name)) {
-		l->missing++;
-		return &l->empty;
+	/*
+	 * The KASLR shift is a multiple of KASLR_ALIGN and a function is
+	 * smaller: of the symbols of that name (a variable may share it),
+	 * the one the address falls in.
+	 */
+	for (i = 0; !ks_elf_symtab_find_nth(o->syms, name, 0, i, &start); i++) {
+		pc = start + ((addr - start) & (KASLR_ALIGN - 1));
+		if (!ks_elf_symtab_lookup(o->syms, pc, &sym) && sym.addr == start)
+			return ks_lines_frame(l, name, pc - start, sym.size, NULL);
 	}
-	return ks_lines_frame(l, name, base - sym.addr, sym.size, NULL);
+	l->missing++;
+	return &l->empty;
 }
 
 /* ---- setup and the note ---- */

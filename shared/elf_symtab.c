@@ -523,6 +523,12 @@ int ks_elf_read(const struct ks_elf_symtab *tab, uint64_t addr, void *buf,
 int ks_elf_symtab_find(const struct ks_elf_symtab *tab, const char *name,
 		       uint64_t size, uint64_t *addr_ret)
 {
+	return ks_elf_symtab_find_nth(tab, name, size, 0, addr_ret);
+}
+
+int ks_elf_symtab_find_nth(const struct ks_elf_symtab *tab, const char *name,
+			   uint64_t size, unsigned int nth, uint64_t *addr_ret)
+{
 	size_t i = first_named(tab, name);
 	int ret = -ENOENT;
 
@@ -538,7 +544,8 @@ int ks_elf_symtab_find(const struct ks_elf_symtab *tab, const char *name,
 		 * (__x64_sys_sync for __do_sys_sync) is the same code.
 		 */
 		if (ks_elf_symtab_lookup(tab, runtime(tab, e), &sym) ||
-		    sym.addr != runtime(tab, e) || (size && sym.size != size))
+		    sym.addr != runtime(tab, e) || (size && sym.size != size) ||
+		    nth--)
 			continue;
 		*addr_ret = runtime(tab, e);
 		return 0;

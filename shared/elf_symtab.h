@@ -61,6 +61,9 @@ int ks_elf_symtab_addr(const struct ks_elf_symtab *tab, const char *name,
  */
 int ks_elf_symtab_find(const struct ks_elf_symtab *tab, const char *name,
 		       uint64_t size, uint64_t *addr_ret);
+/* The same, the nth such symbol (0 first): for a name shared by several. */
+int ks_elf_symtab_find_nth(const struct ks_elf_symtab *tab, const char *name,
+			   uint64_t size, unsigned int nth, uint64_t *addr_ret);
 
 /* The bytes of section name in the file, or NULL (no such section, NOBITS). */
 const void *ks_elf_section(const struct ks_elf_symtab *tab, const char *name,

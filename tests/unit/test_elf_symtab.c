@@ -298,9 +298,12 @@ static void test_find_sized(void **state)
 	assert_int_equal(ks_elf_symtab_find(tab, "dup", RODATA - TEXT - 0x700,
 					    &addr), 0);
 	assert_int_equal(addr, TEXT + 0x700);
-	/* size unknown: the global one */
+	/* size unknown: the global one, then the others */
 	assert_int_equal(ks_elf_symtab_find(tab, "dup", 0, &addr), 0);
 	assert_int_equal(addr, TEXT + 0x700);
+	assert_int_equal(ks_elf_symtab_find_nth(tab, "dup", 0, 1, &addr), 0);
+	assert_int_equal(addr, TEXT + 0x600);
+	assert_int_equal(ks_elf_symtab_find_nth(tab, "dup", 0, 2, &addr), -ESRCH);
 	/* an alias kallsyms prints as b_strong is the same code */
 	assert_int_equal(ks_elf_symtab_find(tab, "a_weak", 0x100, &addr), 0);
 	assert_int_equal(addr, TEXT + 0x100);
