@@ -19,6 +19,7 @@
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
+#include "snoop.h"
 #include "target_kdump.h"
 
 /*
@@ -108,6 +109,8 @@ int main(int argc, char **argv)
 		status = KS_EXIT_OK;
 	} else if (opts.decode) {
 		status = ks_decode_run(&opts);
+	} else if (opts.snoop) {
+		status = ks_snoop_run(&opts);
 	} else if (opts.kprobes || opts.ftrace) {
 		status = ks_hooks_live(&opts);
 	} else if (opts.vmcore) {

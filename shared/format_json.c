@@ -67,13 +67,12 @@ static void json_str_n(FILE *out, const char *str, size_t len)
 	fputc('"', out);
 }
 
-static void json_str(FILE *out, const char *s)
+void ks_json_str(FILE *out, const char *s)
 {
 	json_str_n(out, s, strlen(s));
 }
 
-/* The frames as an array, without the "[<0>] " that every line carries. */
-static void json_frames(FILE *out, const char *stack)
+void ks_json_frames(FILE *out, const char *stack)
 {
 	const char *sep = "";
 
@@ -104,12 +103,12 @@ static void json_task(FILE *out, const struct ks_task *t)
 	else
 		fprintf(out, ",\"start_time\":%lld,\"comm\":",
 			(long long)t->start_time);
-	json_str(out, t->comm);
+	ks_json_str(out, t->comm);
 	fputs(",\"cmd\":", out);
-	json_str(out, t->cmd ? t->cmd : t->comm);
+	ks_json_str(out, t->cmd ? t->cmd : t->comm);
 	if (t->note) {
 		fputs(",\"note\":", out);
-		json_str(out, t->note);
+		ks_json_str(out, t->note);
 	}
 	if (t->has_switches)
 		fprintf(out, ",\"nvcsw\":%llu,\"nivcsw\":%llu",
@@ -122,13 +121,13 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 		   const struct ks_groups *g)
 {
 	fprintf(out, "{\"time\":%lld,\"host\":", (long long)s->when);
-	json_str(out, s->host);
+	ks_json_str(out, s->host);
 	fprintf(out, ",\"tasks\":%zu,\"groups\":[", s->nr_tasks);
 	for (size_t i = 0; i < g->nr_groups; i++) {
 		const struct ks_group *grp = &g->groups[i];
 
 		fputs(i ? ",{\"stack\":" : "{\"stack\":", out);
-		json_frames(out, grp->stack);
+		ks_json_frames(out, grp->stack);
 		fputs(",\"tasks\":[", out);
 		for (size_t j = 0; j < grp->nr_members; j++) {
 			if (j)

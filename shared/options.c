@@ -24,6 +24,7 @@ enum {
 	OPT_VMLINUX,
 	OPT_FOLLOW_SYMLINK,
 	OPT_DECODE,
+	OPT_SNOOP,
 	OPT_HELP,
 	OPT_TOUCHED,
 };
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
 	{ "lines", no_argument, NULL, 'l' },
 	{ "decode", no_argument, NULL, OPT_DECODE },
+	{ "snoop", required_argument, NULL, OPT_SNOOP },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "touched", no_argument, NULL, OPT_TOUCHED },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -53,6 +55,7 @@ static const char usage_live[] =
 "              [-x PERCENT] [--foreground] SELECTION...\n"
 "       kstack -K | -F [--touched] [-v]\n"
 "       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
+"       kstack --snoop FUNC [-p PID[,PID...]] [-t SECONDS] [-c|--json|--folded]\n"
 "       kstack --decode [--vmlinux VMLINUX] [FILE]\n"
 "selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
 "  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
@@ -200,7 +203,7 @@ static bool live_only(int c)
 	/* strchr() finds the terminating NUL too: long options are >= 256 */
 	return (c > 0 && c < 256 && strchr("btidmnxo", c)) || c == OPT_PROC_ROOT ||
 	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX ||
-	       c == OPT_FOLLOW_SYMLINK || c == OPT_DECODE;
+	       c == OPT_FOLLOW_SYMLINK || c == OPT_DECODE || c == OPT_SNOOP;
 }
 
 /* Options naming a file, a directory or a cgroup: "" names nothing. */
@@ -265,12 +268,14 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_TOUCHED: o->touched = true; return 0;
 	case 'l': o->lines = true; return 0;
 	case OPT_DECODE: o->decode = true; return 0;
+	case OPT_SNOOP: o->snoop = arg; return 0;
+	case 't': o->t_given = true; return parse_num_opt(o, c, arg, err, errlen);
 	case 'h': case OPT_HELP: o->help = true; return 0;
 	default: return parse_num_opt(o, c, arg, err, errlen);
 	}
 }
 
-/* --decode and -l: 1 when the mode is complete, 0 or -1. */
+/* --decode, --snoop and -l: 1 when the mode is complete, 0 or -1. */
 static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
 {
 	bool sample = o->all || o->states || o->threads || o->cgroup ||
@@ -278,7 +283,7 @@ static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
 		      o->foreground || o->output || o->vmcore;
 
 	if (o->decode) {
-		if (sample || o->nr_pids || o->lines ||
+		if (sample || o->snoop || o->nr_pids || o->lines ||
 		    o->format != KS_FMT_TEXT)
 			return fail(err, errlen,
 				    "--decode takes only --vmlinux and a FILE");
@@ -286,6 +291,12 @@ static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
 	}
 	if (o->decode_file)
 		return fail(err, errlen, "unexpected argument '%s'", o->decode_file);
+	if (o->snoop) {
+		if (sample || !*o->snoop)
+			return fail(err, errlen, "--snoop FUNC takes only -p, -t, "
+				    "-l, -c, --json, --folded, --vmlinux and -v");
+		return 1;
+	}
 	if (o->lines && (o->background || o->kprobes || o->ftrace))
 		return fail(err, errlen, "-l is for one sample, not -b, -K or -F "
 			    "(kstack --decode adds lines to -b logs)");

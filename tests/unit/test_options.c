@@ -243,6 +243,36 @@ static void test_test_interval(void **state)
 	ks_options_release(&o);
 }
 
+static void test_snoop(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop ksys_sync -p 7,8 -t 5 -c",
+			       err, sizeof(err)), 0);
+	assert_string_equal(o.snoop, "ksys_sync");
+	assert_true(o.t_given);
+	assert_int_equal(o.minutes, 5);
+	assert_int_equal(o.nr_pids, 2);
+	assert_int_equal(o.format, KS_FMT_SUMMARY);
+	ks_options_release(&o);
+	/* no selection needed, and -t not given means "until interrupted" */
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read --json -l",
+			       err, sizeof(err)), 0);
+	assert_false(o.t_given);
+	assert_true(o.lines);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -a", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "--snoop FUNC takes only"));
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -b", err,
+			       sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "--snoop vfs_read", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "live tool"));
+}
+
 static void test_lines_and_decode(void **state)
 {
 	struct ks_options o;
@@ -299,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_states_or),
 		cmocka_unit_test(test_crash_rejects_live_options),
 		cmocka_unit_test(test_test_interval),
+		cmocka_unit_test(test_snoop),
 		cmocka_unit_test(test_lines_and_decode),
 	};
 
