@@ -45,7 +45,7 @@ STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install deps clean vmcore \
-	vmcore-hooks vmcore-612 vmcore-612-hooks
+	vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
 
 all: live extension
 
@@ -92,7 +92,7 @@ tests: $(UNIT_BIN)
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) all static
-	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks
+	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks" \
 		tests/run-all.sh build/san
 
@@ -129,6 +129,10 @@ vmcore-612: static
 
 vmcore-612-hooks: static
 	vmcores/make-vmcore 6.12 hooks cache/vmcores/612-hooks
+
+# kstack --snoop in the guest: kprobes with stacks, cleanup after SIGKILL
+vmcore-snoop: static
+	vmcores/make-vmcore default snoop cache/vmcores/snoop
 
 install: all
 	install -D -m 0755 $(BUILD)/kstack $(DESTDIR)$(PREFIX)/bin/kstack
