@@ -45,7 +45,7 @@ STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install deps clean vmcore \
-	vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
+	vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop bench-lines
 
 all: live extension
 
@@ -107,6 +107,10 @@ check-more: deps
 bench: deps
 	$(MAKE) all
 	tests/bench/run.sh build
+
+# -l against the same vmcore without it (the basic vmcore; no QEMU run)
+bench-lines: all
+	tests/bench/lines.sh build
 
 demo: deps
 	$(MAKE) all

@@ -12,6 +12,7 @@
  * probe still in place.  SIGKILL leaves the probe and the instance; the
  * next run removes them (ks_snoop_clean_stale()).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -195,6 +196,20 @@ static int64_t wall_offset(void)
 	       (real.tv_nsec - boot.tv_nsec);
 }
 
+/*
+ * FUNC goes into a kprobe_events line: a name, MODULE:NAME or NAME+OFFSET,
+ * and nothing that could add fetch arguments or a second command.
+ */
+static bool probe_target(const char *func)
+{
+	if (!*func)
+		return false;
+	for (; *func; func++)
+		if (!isalnum((unsigned char)*func) && !strchr("_.:+", *func))
+			return false;
+	return true;
+}
+
 /* -p PIDs must be there to be traced; 0, or the status when none is. */
 static int check_pids(const struct ks_options *opts)
 {
@@ -298,6 +313,11 @@ int ks_snoop_run(const struct ks_options *opts)
 	char why[2048];
 	int status, ret;
 
+	if (!probe_target(opts->snoop)) {
+		fprintf(stderr, "kstack: --snoop wants a function (NAME, MODULE:NAME "
+			"or NAME+OFFSET), not '%s'\n", opts->snoop);
+		return KS_EXIT_USAGE;
+	}
 	status = check_pids(opts);
 	if (!status)
 		status = can_trace(&fs);

@@ -33,6 +33,10 @@ expect() { # WANT_RC PATTERN DESCRIPTION -- ARGS...
 expect 2 'takes only' "--snoop with -a" -- "$kstack" --snoop ksys_sync -a
 expect 2 'takes only' "--snoop with -b" -- "$kstack" --snoop ksys_sync -b
 expect 2 'invalid option' "--snoop without FUNC" -- "$kstack" --snoop
+expect 2 'wants a function' "--snoop of a FUNC that would add a second command" \
+	-- "$kstack" --snoop "$(printf 'ksys_sync\n-:kprobes/x')" -t 1
+expect 2 'wants a function' "--snoop of a FUNC with fetch arguments" \
+	-- "$kstack" --snoop 'ksys_sync $arg1' -t 1
 expect 1 'PID 2147483646 does not exist' "--snoop -p of a PID that does not exist" \
 	-- "$kstack" --snoop ksys_sync -p 2147483646 -t 1
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
