@@ -8,9 +8,9 @@
  * the size tells them apart); for a module, the module's debug file's
  * symbol of that name.  The address then gives the line and the inlined
  * functions the way addr2line -f -i and eu-addr2line -i find them: the
- * line table for where the code is, the DIE scopes around the address
- * (dwarf_getscopes, then dwarf_getscopes_die for the concrete nesting)
- * for each inlined function and its DW_AT_call_file/DW_AT_call_line.
+ * line table for where the code is, then the function DIEs nested around
+ * the address in the CU, each inlined one with the DW_AT_call_file and
+ * DW_AT_call_line of its call in the function around it.
  *
  * Paths lose the build's source directory, found as decode_stacktrace.sh
  * finds it: where kernel_init's init/main.c lies.  Each distinct frame is
@@ -393,16 +393,17 @@ static int open_vmlinux(struct ks_lines *l)
 	o->path = l->vmlinux_path ? strdup(l->vmlinux_path) : o->path;
 	if (!l->vmlinux_path)
 		return -ENOENT;
-	ret = open_dwarf(o);
-	if (ret)
-		return ret;
+	/* symbols first: a stripped vmlinux still names the release */
 	o->syms = l->cfg.syms;
 	if (!o->syms) {
 		ret = ks_elf_symtab_open(o->path, &o->own_syms);
-		if (ret)
-			return ret == -ENODATA ? -ENODATA : -ENOEXEC;
+		if (ret)	/* -ENODATA: no .symtab, stripped */
+			return ret;
 		o->syms = o->own_syms;
 	}
+	ret = open_dwarf(o);
+	if (ret)
+		return ret;
 	if (l->cfg.live && !same_build(o, "/sys/kernel/notes"))
 		return -ESRCH;
 	return 0;
@@ -411,11 +412,12 @@ static int open_vmlinux(struct ks_lines *l)
 static int open_module(struct ks_lines *l, struct obj *o)
 {
 	char notes[PATH_MAX];
-	const char *path = module_file(l, o->name);
+	const char *path;
 	int ret;
 
 	if (!l->release[0])
 		return -EDOM;
+	path = module_file(l, o->name);
 	if (!path) {
 		/* for the note: where a debug file was looked for */
 		snprintf(notes, sizeof(notes), "%s/lib/modules/%s/**/%s.ko",

@@ -177,6 +177,18 @@ if cmp -s "$tmp/frames.txt" "$tmp/strip.out" && [ "$rc" -eq 1 ] &&
 else
 	fail "stripped vmlinux: rc $rc, $(cat "$tmp/strip.err")"
 fi
+# a stripped vmlinux still names its release: the module's note says where
+# its debug file was looked for; a vmlinux that is not there is "not found"
+KSTACK_DEBUG_DIR=$tmp/empty "$kstack" --decode --vmlinux "$tmp/vmlinux.stripped" \
+	"$tmp/mod.txt" >/dev/null 2>"$tmp/strip-mod.err"
+printf '[<0>] do_work+0x1/0x10\n' | "$kstack" --decode --vmlinux "$tmp/nonexistent" \
+	>/dev/null 2>"$tmp/novmlinux.err"
+if grep -q "kstest_mod (not found: $tmp/empty/lib/modules/$release/" "$tmp/strip-mod.err" &&
+	grep -q "vmlinux (not found: $tmp/nonexistent)" "$tmp/novmlinux.err"; then
+	pass "notes: the release from a stripped vmlinux, 'not found' for a missing one"
+else
+	fail "notes: $(cat "$tmp/strip-mod.err" "$tmp/novmlinux.err")"
+fi
 printf '[<0>] no_such_function+0x10/0x20\n[<0>] 0xffffffffc0001234\n' >"$tmp/unknown.txt"
 "$kstack" --decode --vmlinux "$tmp/vmlinux" "$tmp/unknown.txt" >"$tmp/unknown.out" 2>/dev/null
 if cmp -s "$tmp/unknown.txt" "$tmp/unknown.out"; then
