@@ -52,6 +52,23 @@ fi
 count_checks < <(python3 "$top/tests/lib/addr2line_check.py" "$vmlinux" \
 	"$tmp/lines.txt" "kstack --vmcore -l")
 
+# Without --vmlinux the dump's own kallsyms name the frames and its
+# release names the debug vmlinux, here under KSTACK_DEBUG_DIR.
+release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
+if [ -n "$release" ]; then
+	mkdir -p "$tmp/debug/boot"
+	ln -s "$(readlink -f "$vmlinux")" "$tmp/debug/boot/vmlinux-$release"
+	KSTACK_DEBUG_DIR=$tmp/debug TZ=UTC "$kstack" --vmcore "$dir/vmcore" -a -H -l \
+		>"$tmp/nov.txt" 2>"$tmp/nov.err"
+	if cmp -s "$tmp/lines.txt" "$tmp/nov.txt"; then
+		pass "--vmcore -l without --vmlinux: the debug vmlinux of release $release, same text"
+	else
+		fail "--vmcore -l without --vmlinux differs"
+		diff "$tmp/lines.txt" "$tmp/nov.txt" | head -5
+		head -3 "$tmp/nov.err"
+	fi
+fi
+
 # The same lines with and without a running kernel, from the text alone.
 "$kstack" --decode --vmlinux "$vmlinux" "$tmp/plain.txt" >"$tmp/decoded.txt" 2>"$tmp/decode.err"
 if cmp -s "$tmp/lines.txt" "$tmp/decoded.txt"; then
@@ -106,7 +123,6 @@ else
 fi
 
 # A recorded oops of the 6.1.0-56 cloud kernel, when this dump is of it.
-release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
 fix=$top/tests/fixtures/decode/hung-sync-6.1.0-56-cloud
 if [ "$release" = 6.1.0-56-cloud-amd64 ]; then
 	"$kstack" --decode --vmlinux "$vmlinux" "$fix.txt" >"$tmp/oops.out" 2>"$tmp/oops.err"
