@@ -292,7 +292,9 @@ static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
 	if (o->decode_file)
 		return fail(err, errlen, "unexpected argument '%s'", o->decode_file);
 	if (o->snoop) {
-		if (sample || !*o->snoop)
+		if (!*o->snoop)
+			return fail(err, errlen, "--snoop wants a function name");
+		if (sample)
 			return fail(err, errlen, "--snoop FUNC takes only -p, -t, "
 				    "-l, -c, --json, --folded, --vmlinux and -v");
 		return 1;

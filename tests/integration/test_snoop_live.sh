@@ -32,7 +32,8 @@ expect() { # WANT_RC PATTERN DESCRIPTION -- ARGS...
 
 expect 2 'takes only' "--snoop with -a" -- "$kstack" --snoop ksys_sync -a
 expect 2 'takes only' "--snoop with -b" -- "$kstack" --snoop ksys_sync -b
-expect 2 'invalid option' "--snoop without FUNC" -- "$kstack" --snoop
+expect 2 'needs a value' "--snoop without FUNC" -- "$kstack" --snoop
+expect 2 'wants a function' "--snoop of an empty FUNC" -- "$kstack" --snoop ''
 expect 2 'wants a function' "--snoop of a FUNC that would add a second command" \
 	-- "$kstack" --snoop "$(printf 'ksys_sync\n-:kprobes/x')" -t 1
 expect 2 'wants a function' "--snoop of a FUNC with fetch arguments" \
