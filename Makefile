@@ -27,6 +27,9 @@ KS_CFLAGS := -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -fPIC \
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
 # target_kdump.c translates addresses itself too (libaddrxlat)
 KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
+# -l and --decode: file:line from DWARF with elfutils' libdw
+DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
+DW_LIBS	:= $(shell pkg-config --libs libdw 2>/dev/null)
 LIBS	:= -lz
 
 ifneq ($(SAN),)
@@ -53,7 +56,8 @@ STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install install-live install-extension deps \
-	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb
+	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb \
+	vmcore-snoop bench-lines
 
 all: live extension
 
@@ -64,7 +68,7 @@ static: $(BUILD)/kstack-static
 # Every object depends on VERSION: a new version is compiled in everywhere.
 $(BUILD)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) $(DW_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
 $(BUILD)/extension/%.o: extension/%.c VERSION
@@ -74,7 +78,7 @@ $(BUILD)/extension/%.o: extension/%.c VERSION
 		-DX86_64 -DGDB_10_2 -I/usr/include/crash -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(LIBS)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
 
 $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
@@ -83,7 +87,7 @@ $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 $(BUILD)/static/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -Ishared -O2 \
-		-DKS_NO_KDUMP -c $< -o $@
+		-DKS_NO_KDUMP -DKS_NO_LIBDW -c $< -o $@
 
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) $(LDFLAGS) -shared -rdynamic -o $@ $^ $(LIBS)
@@ -95,7 +99,7 @@ $(BUILD)/tests/support/%.o: tests/support/%.c VERSION
 $(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(SHARED_OBJ) $(LIVE_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) \
-		$(LDFLAGS) -lcmocka $(KDUMP_LIBS) $(LIBS)
+		$(LDFLAGS) -lcmocka $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
 
 tests: $(UNIT_BIN)
 
@@ -103,7 +107,7 @@ tests: $(UNIT_BIN)
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) all static
-	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks
+	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks" \
 		tests/run-all.sh build/san
 
@@ -118,6 +122,10 @@ check-more: deps
 bench: deps
 	$(MAKE) all
 	tests/bench/run.sh build
+
+# -l against the same vmcore without it (the basic vmcore; no QEMU run)
+bench-lines: all
+	tests/bench/lines.sh build
 
 demo: deps
 	$(MAKE) all
@@ -140,6 +148,10 @@ vmcore-612: static
 
 vmcore-612-hooks: static
 	vmcores/make-vmcore 6.12 hooks cache/vmcores/612-hooks
+
+# kstack --snoop in the guest: kprobes with stacks, cleanup after SIGKILL
+vmcore-snoop: static
+	vmcores/make-vmcore default snoop cache/vmcores/snoop
 
 install: install-live install-extension
 

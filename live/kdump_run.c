@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decode.h"
 #include "format.h"
 #include "hooks.h"
 #include "kdump_run.h"
@@ -174,7 +175,7 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 }
 
 int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
-		    struct ks_output *out)
+		    struct ks_output *out, struct ks_lines *lines)
 {
 	struct report_ctx rctx = { .verbose = opts->verbose };
 	struct ks_kernel_status st = { 0 };
@@ -219,6 +220,8 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 		status = KS_EXIT_NONE;
 		goto out;
 	}
+	if (lines && ks_decode_stacks(&s, lines))
+		fprintf(stderr, "kstack: out of memory adding lines\n");
 	status = ks_output_write(out, &s, opts);
 	if (status == KS_EXIT_OK && missing)
 		status = KS_EXIT_NONE;

@@ -10,13 +10,16 @@
 #include "output_file.h"
 #include "target.h"
 
+struct ks_lines;
+
 /*
  * Walks the tasks of t and writes the sample to out (opened by the caller
  * before the dump, so a refused -o FILE costs no walk), or with -K / -F
- * prints the hooks report; returns the exit status.
+ * prints the hooks report; returns the exit status.  lines: -l's file:line
+ * lookup, or NULL.
  */
 int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
-		    struct ks_output *out);
+		    struct ks_output *out, struct ks_lines *lines);
 
 /*
  * Before libkdumpfile or the ELF reader open them: both must be regular

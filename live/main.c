@@ -13,12 +13,14 @@
 
 #include "background.h"
 #include "cgroup_check.h"
+#include "decode.h"
 #include "format.h"
 #include "help.h"
 #include "hooks_live.h"
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
+#include "snoop.h"
 #include "target_kdump.h"
 #include "version.h"
 
@@ -84,6 +86,8 @@ static int one_sample(const struct ks_options *opts)
 			KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
+	if (opts->lines && ks_decode_sample(&s, opts, true))
+		fprintf(stderr, "kstack: out of memory adding lines\n");
 	if (ks_output_write(&out, &s, opts))
 		status = KS_EXIT_ERROR;
 out:
@@ -111,6 +115,10 @@ int main(int argc, char **argv)
 	} else if (opts.version) {
 		printf("kstack %s\n", KS_VERSION);
 		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
+	} else if (opts.decode) {
+		status = ks_decode_run(&opts);
+	} else if (opts.snoop) {
+		status = ks_snoop_run(&opts);
 	} else if (opts.kprobes || opts.ftrace) {
 		status = ks_hooks_live(&opts);
 	} else if (opts.vmcore) {

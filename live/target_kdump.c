@@ -32,6 +32,7 @@
 #include "kdump_target.h"
 #include "kdump_run.h"
 #include "live_sample.h"
+#include "lines.h"
 #include "orc.h"
 #include "target_kdump.h"
 
@@ -681,9 +682,34 @@ fail:
 	return -1;
 }
 
+/*
+ * -l: the lines of the dump's kernel.  The vmlinux's symbols, loaded
+ * already, serve the lookup too; without --vmlinux the dump's release
+ * names the debug vmlinux to look for.
+ */
+static struct ks_lines *dump_lines(struct ks_kdump *kt, const char *vmlinux)
+{
+	struct ks_lines_config cfg = { .vmlinux = vmlinux };
+	struct ks_lines *lines;
+	char *rel = NULL;
+
+	if (kt->im.syms) {
+		cfg.syms = kt->im.syms;
+		cfg.kaslr = kt->kaslr;
+	} else if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK) {
+		cfg.release = rel;
+	}
+	lines = ks_lines_open(&cfg);
+	free(rel);
+	if (!lines)
+		fprintf(stderr, "kstack: out of memory: no lines\n");
+	return lines;
+}
+
 int ks_kdump_run(const struct ks_options *opts)
 {
 	struct ks_output out;
+	struct ks_lines *lines = NULL;
 	struct ks_kdump *kt;
 	struct ks_target t;
 	int status;
@@ -698,7 +724,12 @@ int ks_kdump_run(const struct ks_options *opts)
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
-	status = ks_kdump_sample(&t, opts, &out);
+	if (opts->lines)
+		lines = dump_lines(kt, opts->vmlinux);
+	status = ks_kdump_sample(&t, opts, &out, lines);
+	if (lines)
+		ks_lines_report(lines, stderr);
+	ks_lines_close(lines);
 	ks_kdump_close(kt);
 out:
 	ks_output_close(&out);

@@ -110,7 +110,8 @@ static int private_namespace(struct ks_tracefs *fs)
 	return 0;
 }
 
-static int mount_ro(struct ks_tracefs *fs, const char *type, const char *dir)
+static int mount_private(struct ks_tracefs *fs, const char *type,
+			 const char *dir, unsigned long ro)
 {
 	int ret = private_namespace(fs);
 
@@ -118,8 +119,7 @@ static int mount_ro(struct ks_tracefs *fs, const char *type, const char *dir)
 		return ret;
 	if (!is_dir(dir))
 		return -ENOENT;
-	if (mount(type, dir, type, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  NULL))
+	if (mount(type, dir, type, ro | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return -errno;
 	return 0;
 }
@@ -127,7 +127,7 @@ static int mount_ro(struct ks_tracefs *fs, const char *type, const char *dir)
 static void get_one(struct ks_tracefs *fs, const char *type,
 		    const char *default_dir, const char *env, char *path,
 		    size_t len, char *why, size_t whylen, bool *mounted,
-		    int *err)
+		    int *err, unsigned long ro)
 {
 	const char *over = getenv(env);
 	int ret;
@@ -145,7 +145,7 @@ static void get_one(struct ks_tracefs *fs, const char *type,
 		*err = -ENOENT;
 		return;
 	}
-	ret = mount_ro(fs, type, default_dir);
+	ret = mount_private(fs, type, default_dir, ro);
 	if (ret) {
 		snprintf(why, whylen, "%s is not mounted and mounting it on %s "
 			 "failed: %s", type, default_dir, strerror(-ret));
@@ -156,7 +156,8 @@ static void get_one(struct ks_tracefs *fs, const char *type,
 	*mounted = true;
 }
 
-void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs)
+static void open_fs(struct ks_tracefs *fs, bool want_debugfs,
+		    unsigned long tracefs_ro)
 {
 	char auto_dir[PATH_MAX + 16];
 
@@ -165,15 +166,25 @@ void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs)
 		get_one(fs, "debugfs", "/sys/kernel/debug", "KSTACK_TEST_DEBUGFS",
 			fs->debugfs, sizeof(fs->debugfs), fs->why_debugfs,
 			sizeof(fs->why_debugfs), &fs->mounted_debugfs,
-			&fs->err_debugfs);
+			&fs->err_debugfs, MS_RDONLY);
 	get_one(fs, "tracefs", "/sys/kernel/tracing", "KSTACK_TEST_TRACEFS",
 		fs->tracefs, sizeof(fs->tracefs), fs->why_tracefs,
 		sizeof(fs->why_tracefs), &fs->mounted_tracefs,
-		&fs->err_tracefs);
+		&fs->err_tracefs, tracefs_ro);
 	/* Old layouts reach tracefs only through debugfs/tracing. */
 	if (!fs->tracefs[0] && fs->debugfs[0]) {
 		snprintf(auto_dir, sizeof(auto_dir), "%s/tracing", fs->debugfs);
 		if (is_dir(auto_dir) && strlen(auto_dir) < sizeof(fs->tracefs))
 			strcpy(fs->tracefs, auto_dir);
 	}
+}
+
+void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs)
+{
+	open_fs(fs, want_debugfs, MS_RDONLY);
+}
+
+void ks_tracefs_open_rw(struct ks_tracefs *fs)
+{
+	open_fs(fs, true, 0);
 }

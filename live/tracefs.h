@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Where debugfs and tracefs are, mounting them read-only in a private
- * mount namespace when they are not mounted, so that kstack -K/-F leaves
- * the system's mount table as it found it.
+ * Where debugfs and tracefs are, mounting them in a private mount
+ * namespace when they are not mounted (read-only for kstack -K/-F), so
+ * that kstack leaves the system's mount table as it found it.
  */
 #ifndef KS_TRACEFS_H
 #define KS_TRACEFS_H
@@ -38,5 +38,11 @@ bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype);
  * Never fails as a whole: what cannot be had has its reason set.
  */
 void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs);
+
+/*
+ * The same with tracefs writable where we mount it (kstack --snoop makes
+ * a probe and an instance); debugfs stays read-only.
+ */
+void ks_tracefs_open_rw(struct ks_tracefs *fs);
 
 #endif /* KS_TRACEFS_H */

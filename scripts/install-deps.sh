@@ -3,7 +3,7 @@
 # Install the Debian 12 packages that building, testing and the demo need.
 # Only what is missing is installed, so a ready machine pays one dpkg query.
 set -eu
-pkgs="gcc make pkg-config zlib1g-dev libcmocka-dev libkdumpfile-dev crash
+pkgs="gcc make pkg-config zlib1g-dev libcmocka-dev libkdumpfile-dev libdw-dev crash
 busybox-static qemu-system-x86 socat cpio xz-utils zstd python3-drgn kexec-tools
 makedumpfile time dpkg-dev debhelper lintian"
 missing=""

@@ -297,12 +297,11 @@ static int build_indexes(struct ks_elf_symtab *tab)
 	return 0;
 }
 
-static const struct sym_ent *find_name(const struct ks_elf_symtab *tab,
-				       const char *name)
+/* The index of the first entry with this name: the global one if there is. */
+static size_t first_named(const struct ks_elf_symtab *tab, const char *name)
 {
 	size_t lo = 0, hi = tab->nr_syms;
 
-	/* The first entry with this name: the global one if there is. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -311,8 +310,16 @@ static const struct sym_ent *find_name(const struct ks_elf_symtab *tab,
 		else
 			hi = mid;
 	}
-	if (lo < tab->nr_syms && !strcmp(tab->by_name[lo]->name, name))
-		return tab->by_name[lo];
+	return lo;
+}
+
+static const struct sym_ent *find_name(const struct ks_elf_symtab *tab,
+				       const char *name)
+{
+	size_t i = first_named(tab, name);
+
+	if (i < tab->nr_syms && !strcmp(tab->by_name[i]->name, name))
+		return tab->by_name[i];
 	return NULL;
 }
 
@@ -511,4 +518,37 @@ int ks_elf_read(const struct ks_elf_symtab *tab, uint64_t addr, void *buf,
 		return 0;
 	}
 	return -EFAULT;
+}
+
+int ks_elf_symtab_find(const struct ks_elf_symtab *tab, const char *name,
+		       uint64_t size, uint64_t *addr_ret)
+{
+	return ks_elf_symtab_find_nth(tab, name, size, 0, addr_ret);
+}
+
+int ks_elf_symtab_find_nth(const struct ks_elf_symtab *tab, const char *name,
+			   uint64_t size, unsigned int nth, uint64_t *addr_ret)
+{
+	size_t i = first_named(tab, name);
+	int ret = -ENOENT;
+
+	for (; i < tab->nr_syms && !strcmp(tab->by_name[i]->name, name); i++) {
+		const struct sym_ent *e = tab->by_name[i];
+		struct ks_sym sym;
+
+		if (!(e->flags & SYM_LISTED))
+			continue;
+		ret = -ESRCH;
+		/*
+		 * Sized the kallsyms way; an alias kallsyms would not print
+		 * (__x64_sys_sync for __do_sys_sync) is the same code.
+		 */
+		if (ks_elf_symtab_lookup(tab, runtime(tab, e), &sym) ||
+		    sym.addr != runtime(tab, e) || (size && sym.size != size) ||
+		    nth--)
+			continue;
+		*addr_ret = runtime(tab, e);
+		return 0;
+	}
+	return ret;
 }

@@ -51,6 +51,20 @@ int ks_elf_symtab_lookup(const struct ks_elf_symtab *tab, uint64_t addr,
 int ks_elf_symtab_addr(const struct ks_elf_symtab *tab, const char *name,
 		       uint64_t *addr_ret);
 
+/*
+ * The runtime address of the symbol that kallsyms prints as name+off/size:
+ * of the symbols called name (static functions share names), the one
+ * kallsyms sizes so (size 0: any; the global one first).  An alias
+ * kallsyms would print under another name counts.  -ENOENT without such
+ * a name, -ESRCH when no symbol of that name has that size (the text
+ * came from another build).
+ */
+int ks_elf_symtab_find(const struct ks_elf_symtab *tab, const char *name,
+		       uint64_t size, uint64_t *addr_ret);
+/* The same, the nth such symbol (0 first): for a name shared by several. */
+int ks_elf_symtab_find_nth(const struct ks_elf_symtab *tab, const char *name,
+			   uint64_t size, unsigned int nth, uint64_t *addr_ret);
+
 /* The bytes of section name in the file, or NULL (no such section, NOBITS). */
 const void *ks_elf_section(const struct ks_elf_symtab *tab, const char *name,
 			   size_t *size_ret);

@@ -25,6 +25,15 @@ int ks_format_folded(FILE *out, const struct ks_sample *s,
 int ks_format_sample(FILE *out, const struct ks_sample *s,
 		     const struct ks_options *opts);
 
+/* A JSON string of s; invalid UTF-8 becomes U+FFFD. */
+void ks_json_str(FILE *out, const char *s);
+/* The frames of stack as a JSON array, without the "[<0>] " of each line. */
+void ks_json_frames(FILE *out, const char *stack);
+/* The frames of stack outermost first, as ";name" each (flame graphs). */
+void ks_folded_frames(FILE *out, const char *stack);
+/* comm with the characters the folded format reserves replaced. */
+void ks_folded_comm(FILE *out, const char *comm);
+
 /* "zzz <Sat Sep 30 16:57:18 GMT 2023 - host" in local time, no newline */
 int ks_format_header(char *buf, size_t len, time_t when, const char *host);
 

@@ -10,8 +10,7 @@
 
 #include "format.h"
 
-/* Writes the frames of stack outermost first, as ";name" each. */
-static void folded_frames(FILE *out, const char *stack)
+void ks_folded_frames(FILE *out, const char *stack)
 {
 	const char *end = stack + strlen(stack);
 
@@ -37,8 +36,7 @@ static void folded_frames(FILE *out, const char *stack)
 	}
 }
 
-/* comm with the two characters folded format reserves replaced */
-static void folded_comm(FILE *out, const char *comm)
+void ks_folded_comm(FILE *out, const char *comm)
 {
 	for (; *comm; comm++)
 		fputc(*comm == ';' || (unsigned char)*comm <= ' ' ? '_' : *comm,
@@ -70,8 +68,8 @@ int ks_format_folded(FILE *out, const struct ks_sample *s,
 					count++;
 				}
 			}
-			folded_comm(out, t->comm);
-			folded_frames(out, grp->stack);
+			ks_folded_comm(out, t->comm);
+			ks_folded_frames(out, grp->stack);
 			fprintf(out, " %zu\n", count);
 		}
 	}

@@ -68,13 +68,12 @@ static void json_str_n(FILE *out, const char *str, size_t len)
 	fputc('"', out);
 }
 
-static void json_str(FILE *out, const char *s)
+void ks_json_str(FILE *out, const char *s)
 {
 	json_str_n(out, s, strlen(s));
 }
 
-/* The frames as an array, without the "[<0>] " that every line carries. */
-static void json_frames(FILE *out, const char *stack)
+void ks_json_frames(FILE *out, const char *stack)
 {
 	const char *sep = "";
 
@@ -105,12 +104,12 @@ static void json_task(FILE *out, const struct ks_task *t)
 	else
 		fprintf(out, ",\"start_time\":%lld,\"comm\":",
 			(long long)t->start_time);
-	json_str(out, t->comm);
+	ks_json_str(out, t->comm);
 	fputs(",\"cmd\":", out);
-	json_str(out, t->cmd ? t->cmd : t->comm);
+	ks_json_str(out, t->cmd ? t->cmd : t->comm);
 	if (t->note) {
 		fputs(",\"note\":", out);
-		json_str(out, t->note);
+		ks_json_str(out, t->note);
 	}
 	if (t->has_switches)
 		fprintf(out, ",\"nvcsw\":%llu,\"nivcsw\":%llu",
@@ -124,10 +123,10 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 {
 	fprintf(out, "{\"schema\":%d,\"version\":\"%s\",\"time\":%lld,\"host\":",
 		KS_JSON_SCHEMA, KS_VERSION, (long long)s->when);
-	json_str(out, s->host);
+	ks_json_str(out, s->host);
 	fputs(",\"kernel\":", out);
 	if (*s->kernel)
-		json_str(out, s->kernel);
+		ks_json_str(out, s->kernel);
 	else
 		fputs("null", out);
 	fprintf(out, ",\"tasks\":%zu,\"groups\":[", s->nr_tasks);
@@ -135,7 +134,7 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 		const struct ks_group *grp = &g->groups[i];
 
 		fputs(i ? ",{\"stack\":" : "{\"stack\":", out);
-		json_frames(out, grp->stack);
+		ks_json_frames(out, grp->stack);
 		fputs(",\"tasks\":[", out);
 		for (size_t j = 0; j < grp->nr_members; j++) {
 			if (j)

@@ -23,6 +23,8 @@ enum {
 	OPT_VMCORE,
 	OPT_VMLINUX,
 	OPT_FOLLOW_SYMLINK,
+	OPT_DECODE,
+	OPT_SNOOP,
 	OPT_HELP,
 	OPT_TOUCHED,
 	OPT_VERSION,
@@ -37,6 +39,9 @@ static const struct option long_opts[] = {
 	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
+	{ "lines", no_argument, NULL, 'l' },
+	{ "decode", no_argument, NULL, OPT_DECODE },
+	{ "snoop", required_argument, NULL, OPT_SNOOP },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "touched", no_argument, NULL, OPT_TOUCHED },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -53,11 +58,15 @@ static const char usage_live[] =
 "       kstack -K | -F [--touched] [-v]\n"
 "       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
 "       kstack -h | --help | --version\n"
+"       kstack --snoop FUNC [-p PID[,PID...]] [-t SECONDS] [-c|--json|--folded]\n"
+"       kstack --decode [--vmlinux VMLINUX] [FILE]\n"
 "selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
 "  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
 "output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
 "hooks: -K kprobes, -F ftrace enabled functions (--touched: every function\n"
-"  ftrace ever patched since boot, Linux 6.4+)\n";
+"  ftrace ever patched since boot, Linux 6.4+)\n"
+
+"-l (--lines): file:line of every frame, from the debug vmlinux and modules\n";
 
 static const char usage_crash[] =
 "kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH] "
@@ -198,7 +207,7 @@ static bool live_only(int c)
 	/* strchr() finds the terminating NUL too: long options are >= 256 */
 	return (c > 0 && c < 256 && strchr("btidmnxo", c)) || c == OPT_PROC_ROOT ||
 	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX ||
-	       c == OPT_FOLLOW_SYMLINK;
+	       c == OPT_FOLLOW_SYMLINK || c == OPT_DECODE || c == OPT_SNOOP;
 }
 
 /* Options naming a file, a directory or a cgroup: "" names nothing. */
@@ -232,6 +241,9 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 			    opt_name(c));
 	if (takes_path(c) && check_path(c, arg, err, errlen))
 		return -1;
+	if (ctx == KS_CTX_CRASH && c == 'l')
+		return fail(err, errlen, "option -l is not supported in crash yet; "
+			    "kstack --decode --vmlinux VMLINUX adds the lines to its output");
 	switch (c) {
 	case 'a': o->all = true; return 0;
 	case 'D': case 'R': case 'S': case 'Z': case 'I':
@@ -258,26 +270,65 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 	case OPT_VMCORE: o->vmcore = arg; return 0;
 	case OPT_VMLINUX: o->vmlinux = arg; return 0;
 	case OPT_TOUCHED: o->touched = true; return 0;
+	case 'l': o->lines = true; return 0;
+	case OPT_DECODE: o->decode = true; return 0;
+	case OPT_SNOOP: o->snoop = arg; return 0;
+	case 't': o->t_given = true; return parse_num_opt(o, c, arg, err, errlen);
 	case 'h': case OPT_HELP: o->help = true; return 0;
 	case OPT_VERSION: o->version = true; return 0;
 	default: return parse_num_opt(o, c, arg, err, errlen);
 	}
 }
 
+/* --decode, --snoop and -l: 1 when the mode is complete, 0 or -1. */
+static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
+{
+	bool sample = o->all || o->states || o->threads || o->cgroup ||
+		      o->kprobes || o->ftrace || o->background ||
+		      o->foreground || o->output || o->vmcore;
+
+	if (o->decode) {
+		if (sample || o->snoop || o->nr_pids || o->lines ||
+		    o->format != KS_FMT_TEXT)
+			return fail(err, errlen,
+				    "--decode takes only --vmlinux and a FILE");
+		return 1;
+	}
+	if (o->decode_file)
+		return fail(err, errlen, "unexpected argument '%s'", o->decode_file);
+	if (o->snoop) {
+		if (!*o->snoop)
+			return fail(err, errlen, "--snoop wants a function name");
+		if (sample)
+			return fail(err, errlen, "--snoop FUNC takes only -p, -t, "
+				    "-l, -c, --json, --folded, --vmlinux and -v");
+		return 1;
+	}
+	if (o->lines && (o->background || o->kprobes || o->ftrace))
+		return fail(err, errlen, "-l is for one sample, not -b, -K or -F "
+			    "(kstack --decode adds lines to -b logs)");
+	/* --vmcore alone reads the dump's own kallsyms and BTF */
+	if (o->vmlinux && !o->vmcore && !o->lines)
+		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE, -l "
+			    "or --decode");
+	return 0;
+}
+
 static int check_combination(struct ks_options *o, char *err, size_t errlen)
 {
 	bool selects = o->all || o->states || o->nr_pids;
 	const char *ms;
+	int ret;
 
 	if (o->help || o->version)
 		return 0;
+	ret = check_new_modes(o, err, errlen);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	if (o->kprobes && o->ftrace)
 		return fail(err, errlen, "-K and -F exclude each other");
 	if (o->touched && !o->ftrace)
 		return fail(err, errlen, "--touched goes with -F");
-	/* --vmcore alone reads the dump's own kallsyms and BTF */
-	if (o->vmlinux && !o->vmcore)
-		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE");
 	if (o->kprobes || o->ftrace) {
 		if (selects || o->background)
 			return fail(err, errlen,
@@ -330,7 +381,7 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		     char **argv, char *err, size_t errlen)
 {
 	/* '+': stop at the first non-option; ':': ':' for a missing value */
-	static const char short_live[] = "+:aDRSZITp:HcKFvbt:i:d:m:n:x:o:h";
+	static const char short_live[] = "+:aDRSZITp:HcKFvbt:i:d:m:n:x:o:hl";
 	int c;
 
 	set_defaults(o);
@@ -345,7 +396,14 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		}
 		if (parse_one(o, ctx, c, optarg, err, errlen))
 			goto bad;
+		/* --decode's FILE, and the options that may follow it */
+		if (o->decode && !o->decode_file && optind < argc &&
+		    argv[optind][0] != '-')
+			o->decode_file = argv[optind++];
 	}
+	if (optind < argc && o->decode && !o->decode_file &&
+	    strcmp(argv[optind], "--"))
+		o->decode_file = argv[optind++];
 	if (optind < argc) {
 		fail(err, errlen, "unexpected argument '%s'", argv[optind]);
 		goto bad;

@@ -53,3 +53,5 @@ echo "(kstack time includes exec and writing output; floor loops in one process)
 
 echo
 tests/bench/vmcore.sh "$build" || echo "vmcore bench failed"
+echo
+tests/bench/lines.sh "$build" || echo "lines bench: -l over its target"

@@ -287,6 +287,38 @@ static void test_global_wins(void **state)
 	ks_elf_symtab_free(tab);
 }
 
+/* name+off/size back to an address: static functions share names. */
+static void test_find_sized(void **state)
+{
+	struct ks_elf_symtab *tab = load(*state);
+	uint64_t addr;
+
+	assert_int_equal(ks_elf_symtab_find(tab, "dup", 0x100, &addr), 0);
+	assert_int_equal(addr, TEXT + 0x600);
+	assert_int_equal(ks_elf_symtab_find(tab, "dup", RODATA - TEXT - 0x700,
+					    &addr), 0);
+	assert_int_equal(addr, TEXT + 0x700);
+	/* size unknown: the global one, then the others */
+	assert_int_equal(ks_elf_symtab_find(tab, "dup", 0, &addr), 0);
+	assert_int_equal(addr, TEXT + 0x700);
+	assert_int_equal(ks_elf_symtab_find_nth(tab, "dup", 0, 1, &addr), 0);
+	assert_int_equal(addr, TEXT + 0x600);
+	assert_int_equal(ks_elf_symtab_find_nth(tab, "dup", 0, 2, &addr), -ESRCH);
+	/* an alias kallsyms prints as b_strong is the same code */
+	assert_int_equal(ks_elf_symtab_find(tab, "a_weak", 0x100, &addr), 0);
+	assert_int_equal(addr, TEXT + 0x100);
+	/* another build's size, a name kallsyms leaves out, none at all */
+	assert_int_equal(ks_elf_symtab_find(tab, "dup", 0x42, &addr), -ESRCH);
+	assert_int_equal(ks_elf_symtab_find(tab, "a_weak", 0x80, &addr), -ESRCH);
+	assert_int_equal(ks_elf_symtab_find(tab, "kallsyms_names", 0, &addr),
+			 -ENOENT);
+	assert_int_equal(ks_elf_symtab_find(tab, "nosuch", 0, &addr), -ENOENT);
+	ks_elf_symtab_set_offset(tab, KASLR);
+	assert_int_equal(ks_elf_symtab_find(tab, "b_strong", 0x100, &addr), 0);
+	assert_int_equal(addr, TEXT + KASLR + 0x100);
+	ks_elf_symtab_free(tab);
+}
+
 static void test_kaslr(void **state)
 {
 	struct ks_elf_symtab *tab = load(*state);
@@ -404,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_left_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sizes_and_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_global_wins, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_find_sized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kaslr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sections, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),

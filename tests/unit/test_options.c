@@ -14,15 +14,19 @@
 static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 		 char *err, size_t errlen)
 {
-	char *copy = strdup(line), *argv[32], *tok, *save;
+	/* kept until the next call: string options point into argv */
+	static char *copy;
+	char *argv[32], *tok, *save;
 	int argc = 0, ret;
+
+	free(copy);
+	copy = strdup(line);
 
 	argv[argc++] = "kstack";
 	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
 	ret = ks_options_parse(o, ctx, argc, argv, err, errlen);
-	free(copy);
 	return ret;
 }
 
@@ -256,6 +260,79 @@ static void test_oled_zeros(void **state)
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -x 0", err, sizeof(err)), -1);
 }
 
+static void test_snoop(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop ksys_sync -p 7,8 -t 5 -c",
+			       err, sizeof(err)), 0);
+	assert_string_equal(o.snoop, "ksys_sync");
+	assert_true(o.t_given);
+	assert_int_equal(o.minutes, 5);
+	assert_int_equal(o.nr_pids, 2);
+	assert_int_equal(o.format, KS_FMT_SUMMARY);
+	ks_options_release(&o);
+	/* no selection needed, and -t not given means "until interrupted" */
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read --json -l",
+			       err, sizeof(err)), 0);
+	assert_false(o.t_given);
+	assert_true(o.lines);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -a", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "--snoop FUNC takes only"));
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -b", err,
+			       sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "--snoop vfs_read", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "live tool"));
+}
+
+static void test_lines_and_decode(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -l --vmlinux /v", err,
+			       sizeof(err)), 0);
+	assert_true(o.lines);
+	assert_string_equal(o.vmlinux, "/v");
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-D --lines", err, sizeof(err)), 0);
+	assert_true(o.lines);
+	ks_options_release(&o);
+	/* --vmlinux alone still wants --vmcore, -l or --decode */
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a --vmlinux /v", err,
+			       sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -l", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--decode"));
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -l", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not supported in crash yet"));
+
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode", err, sizeof(err)), 0);
+	assert_true(o.decode);
+	assert_null(o.decode_file);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode oops.txt --vmlinux /v",
+			       err, sizeof(err)), 0);
+	assert_string_equal(o.decode_file, "oops.txt");
+	assert_string_equal(o.vmlinux, "/v");
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode --vmlinux /v -", err,
+			       sizeof(err)), 0);
+	assert_string_equal(o.decode_file, "-");
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode a b", err,
+			       sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode -a", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "--decode takes only"));
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a file", err, sizeof(err)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +347,8 @@ int main(void)
 		cmocka_unit_test(test_crash_rejects_live_options),
 		cmocka_unit_test(test_test_interval),
 		cmocka_unit_test(test_oled_zeros),
+		cmocka_unit_test(test_snoop),
+		cmocka_unit_test(test_lines_and_decode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

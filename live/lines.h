@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * file:line of kernel frames, from the debug vmlinux and the modules'
+ * debug files (DWARF, read with elfutils' libdw).  A frame comes as the
+ * text kallsyms printed for it, name+0xoff/0xsize and the module, so that
+ * a live /proc stack, a vmcore's stack and an old log resolve alike and
+ * no running kernel is needed.
+ */
+#ifndef KS_LINES_H
+#define KS_LINES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct ks_lines;
+
+/* One place in the source: func is NULL where DWARF names no function. */
+struct ks_line_loc {
+	const char *func;
+	const char *file;	/* relative to the kernel's source tree */
+	int line;
+};
+
+/*
+ * What addr2line -f -i prints for an address: loc[0] where the code is
+ * (in the innermost inlined function), then each inlined function's call
+ * site in its caller; loc[n - 1] is in the function the frame names.
+ */
+struct ks_line_chain {
+	size_t n;		/* 0: no line known */
+	struct ks_line_loc loc[];
+};
+
+struct ks_elf_symtab;
+
+struct ks_lines_config {
+	const char *vmlinux;	/* the debug vmlinux, NULL: find the release's */
+	const char *release;	/* the kernel's uname -r, NULL: the vmlinux's */
+	bool live;		/* the running kernel: build ids must match */
+	/*
+	 * vmlinux's symbols when the caller has them already (--vmcore),
+	 * with KASLR offset kaslr set; borrowed, NULL: loaded here.
+	 */
+	const struct ks_elf_symtab *syms;
+	int64_t kaslr;
+};
+
+/* Nothing is read before the first frame; NULL only without memory. */
+struct ks_lines *ks_lines_open(const struct ks_lines_config *cfg);
+void ks_lines_close(struct ks_lines *l);
+
+/*
+ * The chain for the frame kallsyms printed as name+off/size [module]
+ * (module NULL for vmlinux, size 0 when not printed).  Never NULL: an
+ * empty chain when nothing is known, and the reason is kept for
+ * ks_lines_report().  The chain lives as long as l.
+ */
+const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
+					   uint64_t off, uint64_t size,
+					   const char *module);
+
+/*
+ * The same for a vmlinux frame known by name and runtime address only
+ * (crash's bt): the offset is the address modulo the KASLR alignment.
+ */
+const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
+					      const char *name, uint64_t addr);
+
+/* Frames that got a line, and frames that did not. */
+void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing);
+
+/* One line on err saying which debug files were missing, if any were. */
+void ks_lines_report(const struct ks_lines *l, FILE *err);
+
+#endif /* KS_LINES_H */

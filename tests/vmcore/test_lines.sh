@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# file:line on a real dump and its debug vmlinux (Debian's -dbg package):
+# kstack --vmcore -l must give, for every frame, the file:line and the
+# chain of inlined functions binutils' addr2line -f -i gives for the same
+# address (tests/lib/addr2line_check.py); --decode of the dump's plain
+# text must print exactly what -l printed; crash's bt form (function at
+# runtime address) must decode the same once the KASLR offset that
+# kstack --vmcore -v reports is in the address; and the recorded oops in
+# tests/fixtures/decode decodes to its .expected text when the dump is of
+# that kernel, its module frame (no module debug file) left as it was.
+# KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+
+if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
+	echo "SKIP: no vmcore in $dir"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+for tool in addr2line nm python3; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "SKIP: no $tool"
+		echo "0 passed, 0 failed"
+		exit 0
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+vmlinux=$dir/vmlinux
+# no module debug files: module frames must stay as they are
+export KSTACK_DEBUG_DIR=$tmp/no-debug
+
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$vmlinux" -a -H \
+	>"$tmp/plain.txt" 2>/dev/null
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$vmlinux" -a -H -l -v \
+	>"$tmp/lines.txt" 2>"$tmp/lines.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q ' (inlined) ' "$tmp/lines.txt"; then
+	pass "kstack --vmcore -l exits 0 with inlined functions"
+else
+	fail "kstack --vmcore -l exited $rc"
+	head -5 "$tmp/lines.err"
+	finish
+fi
+count_checks < <(python3 "$top/tests/lib/addr2line_check.py" "$vmlinux" \
+	"$tmp/lines.txt" "kstack --vmcore -l")
+
+# Without --vmlinux the dump's own kallsyms name the frames and its
+# release names the debug vmlinux, here under KSTACK_DEBUG_DIR.
+release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
+if [ -n "$release" ]; then
+	mkdir -p "$tmp/debug/boot"
+	ln -s "$(readlink -f "$vmlinux")" "$tmp/debug/boot/vmlinux-$release"
+	KSTACK_DEBUG_DIR=$tmp/debug TZ=UTC "$kstack" --vmcore "$dir/vmcore" -a -H -l \
+		>"$tmp/nov.txt" 2>"$tmp/nov.err"
+	if cmp -s "$tmp/lines.txt" "$tmp/nov.txt"; then
+		pass "--vmcore -l without --vmlinux: the debug vmlinux of release $release, same text"
+	else
+		fail "--vmcore -l without --vmlinux differs"
+		diff "$tmp/lines.txt" "$tmp/nov.txt" | head -5
+		head -3 "$tmp/nov.err"
+	fi
+fi
+
+# The same lines with and without a running kernel, from the text alone.
+"$kstack" --decode --vmlinux "$vmlinux" "$tmp/plain.txt" >"$tmp/decoded.txt" 2>"$tmp/decode.err"
+if cmp -s "$tmp/lines.txt" "$tmp/decoded.txt"; then
+	pass "--decode of the dump's text prints what -l printed"
+else
+	fail "--decode differs from -l"
+	diff "$tmp/lines.txt" "$tmp/decoded.txt" | head -10
+fi
+# Grouping is by the decoded text: as many groups as without -l.
+if [ "$(grep -c '^Stack:' "$tmp/plain.txt")" -eq "$(grep -c '^Stack:' "$tmp/lines.txt")" ]; then
+	pass "-l keeps the groups: $(grep -c '^Stack:' "$tmp/lines.txt") stacks"
+else
+	fail "-l changed the number of groups"
+fi
+
+# crash's bt: "name at RUNTIME_ADDRESS", the KASLR offset from -v.
+kaslr=$(sed -n 's/.*KASLR offset \(0x[0-9a-f]*\).*/\1/p' "$tmp/lines.err")
+python3 - "$vmlinux" "$tmp/plain.txt" "${kaslr:-0}" "$tmp/bt.txt" "$tmp/bt-want.txt" <<'PY'
+import re, subprocess, sys
+vmlinux, plain, kaslr, bt, want = sys.argv[1:6]
+kaslr = int(kaslr, 16)
+addr = {}
+for l in subprocess.run(['nm', vmlinux], capture_output=True,
+                        text=True).stdout.splitlines():
+    p = l.split()
+    if len(p) == 3 and p[1] in 'tT':
+        addr.setdefault(p[2], []).append(int(p[0], 16))
+frames = []
+for l in open(plain):
+    m = re.match(r'^\[<0>\] ([\w.$]+)\+0x([0-9a-f]+)/0x([0-9a-f]+)$', l.strip())
+    if m and len(addr.get(m.group(1), [])) == 1 and m.group(0) not in frames:
+        frames.append(m.group(0))
+with open(bt, 'w') as b, open(want, 'w') as w:
+    for i, f in enumerate(frames):
+        m = re.match(r'^\[<0>\] ([\w.$]+)\+0x([0-9a-f]+)/', f)
+        a = addr[m.group(1)][0] + int(m.group(2), 16) + kaslr
+        b.write(' #%d [ffffc90000a3fd98] %s at %x\n' % (i, m.group(1), a))
+        w.write(f + '\n')
+PY
+"$kstack" --decode --vmlinux "$vmlinux" "$tmp/bt.txt" >"$tmp/bt.out" 2>/dev/null
+"$kstack" --decode --vmlinux "$vmlinux" "$tmp/bt-want.txt" >"$tmp/bt-want.out" 2>/dev/null
+# bt's form turned back into kstack's: the same lines must come out
+sed -E 's/^ #[0-9]+ \[ffffc90000a3fd98\] /[<0>] /; s/^(\[<0>\] [^ ]+) at [0-9a-f]+ /\1 /' \
+	"$tmp/bt.out" | sed -E 's/^(\[<0>\] [^ ]+) at [0-9a-f]+$/\1/' >"$tmp/bt.norm"
+sed -E 's/^(\[<0>\] [^+ ]+)\+0x[0-9a-f]+\/0x[0-9a-f]+/\1/' "$tmp/bt-want.out" >"$tmp/bt-want.norm"
+n=$(wc -l <"$tmp/bt.txt")
+if [ -n "$kaslr" ] && [ "$n" -gt 10 ] && cmp -s "$tmp/bt.norm" "$tmp/bt-want.norm"; then
+	pass "crash bt form: $n frames at KASLR $kaslr decode like their name+off/size"
+else
+	fail "crash bt form (KASLR '${kaslr}', $n frames)"
+	diff "$tmp/bt.norm" "$tmp/bt-want.norm" | head -10
+fi
+
+# A recorded oops of the 6.1.0-56 cloud kernel, when this dump is of it.
+fix=$top/tests/fixtures/decode/hung-sync-6.1.0-56-cloud
+if [ "$release" = 6.1.0-56-cloud-amd64 ]; then
+	"$kstack" --decode --vmlinux "$vmlinux" "$fix.txt" >"$tmp/oops.out" 2>"$tmp/oops.err"
+	if cmp -s "$fix.expected" "$tmp/oops.out"; then
+		pass "the recorded oops decodes to hung-sync-6.1.0-56-cloud.expected"
+	else
+		fail "recorded oops"
+		diff "$fix.expected" "$tmp/oops.out" | head -10
+	fi
+	count_checks < <(python3 "$top/tests/lib/addr2line_check.py" "$vmlinux" \
+		"$tmp/oops.out" "oops --decode")
+	if grep -qx '\[  245.325290\]  brd_submit_bio+0x2c/0x1d0 \[brd\]' "$tmp/oops.out" &&
+		[ "$(wc -l <"$tmp/oops.err")" -eq 1 ] && grep -q 'brd (not found' "$tmp/oops.err"; then
+		pass "a module frame without debug info is left as it was, one note"
+	else
+		fail "module frame without debug info: $(cat "$tmp/oops.err")"
+	fi
+else
+	echo "SKIP: the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
+fi
+finish
