@@ -137,7 +137,9 @@ def main():
         inl, loc = frames[key]
         chain = [(f, strip(l)) for f, l in want.get(addr, [])]
         text = '%s+0x%x/0x%x' % key
-        if not chain or chain[-1][1].startswith('??'):
+        # "??" or "file.c:?": addr2line has no line there either (for
+        # the latter it names the ELF symbol table's FILE symbol)
+        if not chain or chain[-1][1].startswith('??') or chain[-1][1].endswith(':?'):
             unplaced += 1
             if loc:
                 failed += 1
