@@ -19,8 +19,8 @@
 #define START_KERNEL_MAP	0xffffffff80000000ull
 
 struct ks_kcore_target {
+	struct ks_image im;	/* first: the image ops take the context as it */
 	struct ks_kcore *kc;
-	struct ks_image im;
 	uint64_t page_offset;	/* page_offset_base: the direct map */
 	struct ks_pgtable pt;	/* init_top_pgt, once the symbols are known */
 };
@@ -57,41 +57,6 @@ static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	return -ENOENT;
 }
 
-static int kc_symbol(void *ctx, const char *name, uint64_t *addr_ret)
-{
-	struct ks_kcore_target *kt = ctx;
-
-	return ks_image_symbol(&kt->im, name, addr_ret);
-}
-
-static int kc_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
-{
-	struct ks_kcore_target *kt = ctx;
-
-	return ks_image_lookup(&kt->im, addr, sym_ret);
-}
-
-static long kc_member_offset(void *ctx, const char *type, const char *member)
-{
-	struct ks_kcore_target *kt = ctx;
-
-	return ks_image_member_offset(&kt->im, type, member);
-}
-
-static long kc_type_size(void *ctx, const char *type)
-{
-	struct ks_kcore_target *kt = ctx;
-
-	return ks_image_type_size(&kt->im, type);
-}
-
-static long kc_member_size(void *ctx, const char *type, const char *member)
-{
-	struct ks_kcore_target *kt = ctx;
-
-	return ks_image_member_size(&kt->im, type, member);
-}
-
 static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
 	(void)ctx, (void)cpu, (void)regs_ret;
@@ -101,11 +66,11 @@ static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
 	.read_user = kc_read_user,
-	.symbol = kc_symbol,
-	.lookup = kc_lookup,
-	.member_offset = kc_member_offset,
-	.type_size = kc_type_size,
-	.member_size = kc_member_size,
+	.symbol = ks_image_op_symbol,
+	.lookup = ks_image_op_lookup,
+	.member_offset = ks_image_op_member_offset,
+	.type_size = ks_image_op_type_size,
+	.member_size = ks_image_op_member_size,
 	.cpu_regs = kc_cpu_regs,
 };
 

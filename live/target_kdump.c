@@ -46,9 +46,9 @@ struct phys_range {
 };
 
 struct ks_kdump {
+	struct ks_image im;		/* first: the image ops take the context as it */
 	kdump_ctx_t *kd;
 	int fd;
-	struct ks_image im;		/* symbols and types */
 	int64_t kaslr;
 	int pt_levels;
 	uint64_t page_offset;		/* page_offset_base: the direct map */
@@ -122,26 +122,8 @@ static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_re
 	return ks_image_symbol(&kt->im, name, addr_ret);
 }
 
-static long kd_member_offset(void *ctx, const char *type, const char *member)
-{
-	struct ks_kdump *kt = ctx;
 
-	return ks_image_member_offset(&kt->im, type, member);
-}
 
-static long kd_type_size(void *ctx, const char *type)
-{
-	struct ks_kdump *kt = ctx;
-
-	return ks_image_type_size(&kt->im, type);
-}
-
-static long kd_member_size(void *ctx, const char *type, const char *member)
-{
-	struct ks_kdump *kt = ctx;
-
-	return ks_image_member_size(&kt->im, type, member);
-}
 
 /*
  * User memory of a task, through task->mm->pgd.  A kernel thread has no
@@ -179,19 +161,7 @@ static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	return ks_pgtable_read(&pt, uaddr, buf, len);
 }
 
-static int kd_symbol(void *ctx, const char *name, uint64_t *addr_ret)
-{
-	struct ks_kdump *kt = ctx;
 
-	return vmlinux_addr(kt, name, addr_ret);
-}
-
-static int kd_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
-{
-	struct ks_kdump *kt = ctx;
-
-	return ks_image_lookup(&kt->im, addr, sym_ret);
-}
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 		   uint64_t *val_ret)
@@ -242,11 +212,11 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
 	.read_user = kd_read_user,
-	.symbol = kd_symbol,
-	.lookup = kd_lookup,
-	.member_offset = kd_member_offset,
-	.type_size = kd_type_size,
-	.member_size = kd_member_size,
+	.symbol = ks_image_op_symbol,
+	.lookup = ks_image_op_lookup,
+	.member_offset = ks_image_op_member_offset,
+	.type_size = ks_image_op_type_size,
+	.member_size = ks_image_op_member_size,
 	.cpu_regs = kd_cpu_regs,
 };
 

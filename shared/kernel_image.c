@@ -161,6 +161,31 @@ long ks_image_member_size(const struct ks_image *im, const char *type,
 	return im->btf ? ks_btf_member_size(im->btf, type, member) : -ENOENT;
 }
 
+int ks_image_op_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+{
+	return ks_image_symbol(ctx, name, addr_ret);
+}
+
+int ks_image_op_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+{
+	return ks_image_lookup(ctx, addr, sym_ret);
+}
+
+long ks_image_op_member_offset(void *ctx, const char *type, const char *member)
+{
+	return ks_image_member_offset(ctx, type, member);
+}
+
+long ks_image_op_type_size(void *ctx, const char *type)
+{
+	return ks_image_type_size(ctx, type);
+}
+
+long ks_image_op_member_size(void *ctx, const char *type, const char *member)
+{
+	return ks_image_member_size(ctx, type, member);
+}
+
 size_t ks_image_nr_symbols(const struct ks_image *im)
 {
 	if (im->syms)

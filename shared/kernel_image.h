@@ -60,6 +60,17 @@ long ks_image_type_size(const struct ks_image *im, const char *type);
 long ks_image_member_size(const struct ks_image *im, const char *type,
 			  const char *member);
 
+/*
+ * The same as struct ks_target_ops members, for a target whose context
+ * starts with its struct ks_image: such a target fills only read,
+ * read_user and cpu_regs itself.
+ */
+int ks_image_op_symbol(void *ctx, const char *name, uint64_t *addr_ret);
+int ks_image_op_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret);
+long ks_image_op_member_offset(void *ctx, const char *type, const char *member);
+long ks_image_op_type_size(void *ctx, const char *type);
+long ks_image_op_member_size(void *ctx, const char *type, const char *member);
+
 /* How many vmlinux symbols, and from where, for -v. */
 size_t ks_image_nr_symbols(const struct ks_image *im);
 const char *ks_image_symbols_from(const struct ks_image *im);
