@@ -737,7 +737,11 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 	ret = sample_setup(&w);
 	if (ret)
 		return ret;
-	if (!k->orc)
+	/* A truncated dump may keep the kernel's text and lose its tables. */
+	if (!k->orc && k->orc_err == -EFAULT)
+		report(&w, "the ORC unwind tables cannot be read (the image lacks "
+		       "their memory): every stack is empty");
+	else if (!k->orc)
 		report(&w, "no ORC unwind tables in this kernel (%s): every stack is empty",
 		       strerror(-k->orc_err));
 	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)

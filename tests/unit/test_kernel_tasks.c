@@ -406,6 +406,28 @@ static void test_processes(void **state)
 }
 
 /*
+ * A dump cut short may keep the kernel's symbols and lose the memory of
+ * its ORC tables: that is said, not "no ORC unwind tables in this kernel".
+ */
+static void test_orc_unreadable(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+	const uint64_t ip = 0xffffffff82e00000ULL, orc = 0xffffffff82f00000ULL;
+
+	ks_fake_add_symbol(e->f, "__start_orc_unwind_ip", ip, 0, NULL);
+	ks_fake_add_symbol(e->f, "__stop_orc_unwind_ip", ip + 8, 0, NULL);
+	ks_fake_add_symbol(e->f, "__start_orc_unwind", orc, 0, NULL);
+	ks_fake_add_symbol(e->f, "__stop_orc_unwind", orc + 12, 0, NULL);
+	assert_int_equal(sample(e, "-p 1", &s, &st), 0);
+	assert_string_equal(find(&s, 1)->stack, "");
+	assert_non_null(strstr(e->msgs, "the ORC unwind tables cannot be read"));
+	assert_null(strstr(e->msgs, "no ORC unwind tables in this kernel"));
+	ks_sample_release(&s);
+}
+
+/*
  * 6.10+ format_worker_id(): a rescuer's comm holds the first 15 bytes of
  * "kworker/R-" and its workqueue's name; /proc prints the whole name.
  */
@@ -756,6 +778,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rescuer_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orc_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pids_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_states_select, setup, teardown),

@@ -87,9 +87,11 @@ done
 if [ -z "$cut" ]; then
 	echo "SKIP: the kernel image is in the last 1% of this dump; no cut keeps it"
 elif true; then
-	mv "$tmp/v$cut.txt" "$tmp/v50.txt"
-	mv "$tmp/v$cut.err" "$tmp/v50.err"
-	mv "$tmp/v$cut" "$tmp/v50"
+	if [ "$cut" != 50 ]; then
+		mv "$tmp/v$cut.txt" "$tmp/v50.txt"
+		mv "$tmp/v$cut.err" "$tmp/v50.err"
+		mv "$tmp/v$cut" "$tmp/v50"
+	fi
 	if [ "$rc" -eq 0 ] && grep -q "v$cut is truncated: it has $((size * cut / 100)) of the" "$tmp/v50.err"; then
 		pass "$cut%: exit 0 and 'is truncated' ($(grep -m1 'is truncated' "$tmp/v50.err" | sed 's/.*truncated: //'))"
 	else
@@ -128,6 +130,9 @@ def stacks(path):
 
 intact, cut = stacks(sys.argv[1]), stacks(sys.argv[2])
 err = open(sys.argv[3], errors='replace').read()
+# a cut inside the kernel image may keep linux_banner and lose the ORC
+# tables: then one line says why every stack is empty
+no_orc = re.search(r'^kstack: the ORC unwind tables cannot be read', err, re.M)
 same = noted = 0
 bad = []
 for pid, st in sorted(cut.items()):
@@ -136,13 +141,13 @@ for pid, st in sorted(cut.items()):
         bad.append('PID %d is not in the intact dump' % pid)
     elif st == want:
         same += 1
-    elif not st and re.search(r'^kstack: PID %d: no stack: .*not (readable|in the image)' % pid,
-                              err, re.M):
+    elif not st and (no_orc or re.search(
+            r'^kstack: PID %d: no stack: .*not (readable|in the image)' % pid, err, re.M)):
         noted += 1
     else:
         bad.append('PID %d: %r, intact %r' % (pid, st[:3], want[:3]))
 # a cut may miss no stack at all (99% of a dump with the image at its end)
-ok = not bad and same > 10
+ok = not bad and (same > 10 or (no_orc and noted > 10))
 print('%s: %s%%: %d tasks print the intact stack, %d have none and say why%s'
       % ('PASS' if ok else 'FAIL', sys.argv[4], same, noted,
          '' if ok else ':\n  ' + '\n  '.join(bad[:10])))
