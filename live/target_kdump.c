@@ -625,8 +625,15 @@ int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
 		return -1;
 	}
 	kt->fd = -1;
-	if (open_dump(kt, vmcore))
+	if (open_dump(kt, vmcore)) {
+		/* libkdumpfile may refuse a dump cut short: say why */
+		if (kt->fd >= 0 && kt->kd) {
+			find_truncation(kt);
+			if (truncated(kt))
+				say_truncated(kt, vmcore);
+		}
 		goto fail;
+	}
 	find_truncation(kt);
 	if (truncated(kt))
 		say_truncated(kt, vmcore);
