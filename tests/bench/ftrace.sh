@@ -12,13 +12,15 @@
 #         the rest, each with a name of its own, the last twentieth in
 #         modules; read through KSTACK_TEST_TRACEFS;
 #   memory: the same number of dyn_ftrace records on ftrace_pages in the
-#         fake kernel image (tests/bench/ftrace_mem.c), through
-#         ks_hooks_report() as kstack --vmcore and crash run it.
+#         fake kernel image of tests/support/ftrace_image.h, through
+#         ks_hooks_report() as kstack --vmcore and crash run it
+#         (tests/bench/ftrace_mem.c).
 #
 # Each prints its time and peak RSS and the ratio of the larger to the
 # smaller: time should grow with the records (linear) and memory not at
 # all.  Target: under 50 MiB for 60,000 records.  The kernel-format lines
-# must equal the input (live) or count one per record (memory).
+# must equal the input (live) or be one per record (memory; a direct call
+# adds its "\tdirect-->" line).
 #
 # usage: tests/bench/ftrace.sh [BUILD]
 set -euo pipefail
@@ -32,29 +34,8 @@ status=0
 
 # gen N: enabled_functions of N records shaped like the guest's
 gen_enabled() {
-	awk -v n="$1" '
-	/^\tdirect-->/ { rec[nr - 1] = rec[nr - 1] "\n" $0; next }
-	{ rec[nr++] = $0 }
-	END {
-		for (i = 0; i < nr; i++)
-			if (rec[i] ~ /\(function_trace_call\+/ && rec[i] !~ /^[^ ]* \[/) {
-				ft = rec[i]
-				break
-			}
-		nmod = int(n / 20)
-		for (i = 0; i < n; i++) {
-			r = i % 100 == 99 ? rec[int(i / 100) % nr] : ft
-			sp = index(r, " ")
-			name = sp ? substr(r, 1, sp - 1) : r
-			rest = sp ? substr(r, sp) : ""
-			if (rest ~ /^ \[/)
-				rest = substr(rest, index(rest, "]") + 1)
-			mod = ""
-			if (i >= n - nmod)
-				mod = sprintf(" [benchmod%02d]", int((i - (n - nmod)) * 40 / nmod))
-			printf "%s_%d%s%s\n", name, i, mod, rest
-		}
-	}' tests/fixtures/hooks/enabled_functions-guest.txt
+	awk -v n="$1" -f tests/lib/gen_enabled_functions.awk \
+		tests/fixtures/hooks/enabled_functions-guest.txt
 }
 
 # report LABEL N SECONDS KIB
@@ -99,7 +80,8 @@ done
 
 cc=${CC:-cc}
 if ! $cc -O2 -std=c11 -D_GNU_SOURCE -Ishared -Itests/support -o "$tmp/ftrace_mem" \
-	tests/bench/ftrace_mem.c tests/support/fake_target.c "$build"/shared/*.o -lz \
+	tests/bench/ftrace_mem.c tests/support/fake_target.c tests/support/ftrace_image.c \
+	"$build"/shared/*.o -lz \
 	2>"$tmp/cc.err"; then
 	echo "ftrace_mem does not build:"; head -5 "$tmp/cc.err"
 	exit 1
@@ -119,11 +101,18 @@ for n in $sizes; do
 	awk -v s="$rs" -v a="$r0" -v b="$r1" 'BEGIN {
 		printf "  of which the report: %.2f s, RSS %.1f -> %.1f MiB (+%.1f MiB)\n",
 			s, a / 1024, b / 1024, (b - a) / 1024 }'
-	lines=$(sed '/^== /,$d' "$tmp/out" | wc -l)
+	lines=$(sed '/^== /,$d' "$tmp/out" | grep -vc $'^\tdirect-->' || true)
 	[ "$lines" -eq "$n" ] || { echo "  $lines kernel lines, not $n"; status=1; }
 	grep -q "^$n functions enabled: " "$tmp/out" ||
 		{ echo "  the summary does not count $n"; status=1; }
-	[ -n "$prev" ] && ratio "memory (fake target)" $prev "$rs" "$((r1 - r0))" "$pn" "$n"
+	if [ -n "$prev" ]; then
+		read -r ps pk <<<"$prev"
+		awk -v l="memory (fake target)" -v s1="$ps" -v s2="$rs" -v k1="$pk" \
+			-v k2="$((r1 - r0))" -v n1="$pn" -v n2="$n" 'BEGIN {
+			ts = s1 > 0 ? s2 / s1 : 0
+			printf "%-28s %dk/%dk: report time %.1fx (records %.0fx), its RSS growth %+.1f then %+.1f MiB\n",
+				l, n2 / 1000, n1 / 1000, ts, n2 / n1, k1 / 1024, k2 / 1024 }'
+	fi
 	prev="$rs $((r1 - r0))"
 	pn=$n
 done
