@@ -47,7 +47,8 @@ struct ks_fake {
 	unsigned long reads;
 	struct ks_kallsyms *ksyms;	/* as a real target: after its table */
 	size_t *by_addr;		/* syms by address, then as added */
-	size_t nr_sorted;		/* by_addr is valid when == nr_syms */
+	uint64_t *max_end;		/* the furthest end of by_addr[0..i] */
+	size_t nr_sorted;		/* both are valid when == nr_syms */
 };
 
 /*
@@ -97,6 +98,7 @@ void ks_fake_destroy(struct ks_fake *f)
 	free(f->segs);
 	free(f->syms);
 	free(f->by_addr);
+	free(f->max_end);
 	free(f->members);
 	free(f->regs);
 	free(f);
@@ -268,21 +270,35 @@ static int cmp_by_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* by_addr for the symbols as they are now; -ENOMEM. */
+/* by_addr and max_end for the symbols as they are now; -ENOMEM. */
 static int sort_syms(struct ks_fake *f)
 {
-	size_t *v, i;
+	size_t n = f->nr_syms ? f->nr_syms : 1, i;
+	uint64_t *e, end = 0;
+	size_t *v;
 
 	if (f->by_addr && f->nr_sorted == f->nr_syms)
 		return 0;
-	v = realloc(f->by_addr, (f->nr_syms ? f->nr_syms : 1) * sizeof(*v));
-	if (!v)
+	v = realloc(f->by_addr, n * sizeof(*v));
+	if (v)
+		f->by_addr = v;
+	e = realloc(f->max_end, n * sizeof(*e));
+	if (e)
+		f->max_end = e;
+	if (!v || !e)
 		return -ENOMEM;
-	f->by_addr = v;
 	for (i = 0; i < f->nr_syms; i++)
 		v[i] = i;
 	sort_fake = f;
 	qsort(v, f->nr_syms, sizeof(*v), cmp_by_addr);
+	for (i = 0; i < f->nr_syms; i++) {
+		const struct fake_sym *s = &f->syms[v[i]];
+		uint64_t se = s->addr + s->size < s->addr ? UINT64_MAX :
+			      s->addr + s->size;
+
+		end = se > end ? se : end;
+		e[i] = end;
+	}
 	f->nr_sorted = f->nr_syms;
 	return 0;
 }
@@ -291,7 +307,9 @@ static int sort_syms(struct ks_fake *f)
  * The covering symbol that starts last; the first added wins a tie.
  * From the last symbol starting at or below addr downwards: the first
  * address that has a covering symbol is the answer, the first of those
- * added (the lowest in by_addr) among them.
+ * added (the lowest in by_addr) among them.  Where no symbol below ends
+ * past addr (max_end), none covers it: an address in no symbol costs a
+ * binary search, not a walk down the table.
  */
 static const struct fake_sym *covering(struct ks_fake *f, uint64_t addr)
 {
@@ -320,7 +338,7 @@ static const struct fake_sym *covering(struct ks_fake *f, uint64_t addr)
 	while (lo--) {
 		const struct fake_sym *s = &f->syms[f->by_addr[lo]];
 
-		if (best && s->addr != best->addr)
+		if ((best && s->addr != best->addr) || f->max_end[lo] <= addr)
 			break;
 		if (addr - s->addr < s->size)
 			best = s;
