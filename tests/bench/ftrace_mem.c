@@ -6,8 +6,8 @@
  * --vmcore and crash run it, writing to stdout.
  *
  * usage: ftrace_mem N >OUT
- * stderr, last line: N, the report's seconds, VmRSS before it and VmHWM
- * after it (reset before it, where the kernel allows), in KiB.
+ * stderr, last line: N, the report's wall and CPU seconds, VmRSS before it
+ * and VmHWM after it (reset before it, where the kernel allows), in KiB.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +45,18 @@ static void reset_peak(void)
 	}
 }
 
+static double seconds(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
 int main(int argc, char **argv)
 {
 	struct ks_options opts = { .ftrace = true };
 	struct ks_ftrace_image_counts counts;
 	struct ks_fake *f = ks_fake_create();
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 60000;
-	struct timespec a, b;
+	struct timespec a, b, ca, cb;
 	struct ks_target t;
 	struct ks_sym sym;
 	long rss0;
@@ -67,12 +72,13 @@ int main(int argc, char **argv)
 	reset_peak();
 	rss0 = status_kib("VmRSS:");
 	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
 	ret = ks_hooks_report(&t, &opts, stdout, stderr);
 	fflush(stdout);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	fprintf(stderr, "%zu %.3f %ld %ld\n", n,
-		(double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9,
-		rss0, status_kib("VmHWM:"));
+	fprintf(stderr, "%zu %.3f %.3f %ld %ld\n", n, seconds(&a, &b),
+		seconds(&ca, &cb), rss0, status_kib("VmHWM:"));
 	ks_fake_destroy(f);
 	return ret ? 1 : 0;
 }
