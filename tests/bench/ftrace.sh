@@ -93,7 +93,10 @@ for n in $sizes; do
 	report "live (tracefs)" "$n" "$best_s" "$best_c" "$best_k"
 	sed '/^== /,$d' "$tmp/out" | cmp -s - "$fs/enabled_functions" ||
 		{ echo "  the kernel lines differ from the input"; status=1; }
-	[ -n "$prev" ] && ratio "live (tracefs)" $prev "$n" "$best_c" "$best_k"
+	if [ -n "$prev" ]; then
+		read -r pn pc pk <<<"$prev"
+		ratio "live (tracefs)" "$pn" "$pc" "$pk" "$n" "$best_c" "$best_k"
+	fi
 	prev="$n $best_c $best_k"
 	rm -f "$fs/enabled_functions"
 done

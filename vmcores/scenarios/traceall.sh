@@ -44,8 +44,10 @@ echo "current_tracer_seconds: $(seconds "$t0" "$t1")" >"$times"
 t0=$(uptime_s)
 cat enabled_functions >/tmp/enabled_functions || scenario_fail "enabled_functions"
 t1=$(uptime_s)
-echo "enabled_functions_lines: $(wc -l </tmp/enabled_functions)" >>"$times"
-echo "enabled_functions_seconds: $(seconds "$t0" "$t1")" >>"$times"
+{
+	echo "enabled_functions_lines: $(wc -l </tmp/enabled_functions)"
+	echo "enabled_functions_seconds: $(seconds "$t0" "$t1")"
+} >>"$times"
 rm -f /tmp/enabled_functions
 
 if [ -x /bin/kstack ]; then
@@ -53,9 +55,11 @@ if [ -x /bin/kstack ]; then
 	rc=0
 	/bin/kstack -F >/tmp/kstack-F.txt 2>"$out/traceall-kstack-F.err" || rc=$?
 	t1=$(uptime_s)
-	echo "kstack_F_rc: $rc" >>"$times"
-	echo "kstack_F_lines: $(wc -l </tmp/kstack-F.txt)" >>"$times"
-	echo "kstack_F_seconds: $(seconds "$t0" "$t1")" >>"$times"
+	{
+		echo "kstack_F_rc: $rc"
+		echo "kstack_F_lines: $(wc -l </tmp/kstack-F.txt)"
+		echo "kstack_F_seconds: $(seconds "$t0" "$t1")"
+	} >>"$times"
 	rm -f /tmp/kstack-F.txt
 	[ -s "$out/traceall-kstack-F.err" ] || rm -f "$out/traceall-kstack-F.err"
 fi
