@@ -398,41 +398,40 @@ void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 	owners_print(out, "handler owners", o, n);
 }
 
-static size_t ftrace_ops_owner_list(struct owner *o, size_t max,
-				    const struct ks_target *t,
-				    const struct ks_ftrace_ops_list *l)
+/*
+ * The ops' handlers, then the direct-call targets (direct calls bypass
+ * the ops' func: their targets own those hooks), given as addresses or as
+ * the records that hold them.
+ */
+static void ftrace_owners(FILE *out, const struct ks_target *t,
+			  const struct ks_ftrace_ops_list *l,
+			  const uint64_t *direct, size_t nr_direct,
+			  const struct ks_ftrace_list *recs)
 {
+	struct owner o[32];
 	size_t n = 0, i;
 
 	for (i = 0; i < l->n; i++)
-		owner_add(o, &n, max, t, l->v[i].func);
-	return n;
+		owner_add(o, &n, 32, t, l->v[i].func);
+	for (i = 0; i < nr_direct; i++)
+		owner_add(o, &n, 32, t, direct[i]);
+	for (i = 0; recs && i < recs->n; i++)
+		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
+	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
+	owners_print(out, "handler owners", o, n);
 }
 
-/* Direct calls bypass the ops' func: their targets own those hooks. */
 void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
 				 const struct ks_ftrace_ops_list *l,
 				 const uint64_t *direct, size_t nr_direct)
 {
-	struct owner o[32];
-	size_t n = ftrace_ops_owner_list(o, 32, t, l), i;
-
-	for (i = 0; i < nr_direct; i++)
-		owner_add(o, &n, 32, t, direct[i]);
-	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
-	owners_print(out, "handler owners", o, n);
+	ftrace_owners(out, t, l, direct, nr_direct, NULL);
 }
 
 void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
 			  const struct ks_ftrace_ops_list *l,
 			  const struct ks_ftrace_list *recs)
 {
-	struct owner o[32];
-	size_t n = ftrace_ops_owner_list(o, 32, t, l), i;
-
-	for (i = 0; recs && i < recs->n; i++)
-		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
-	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
-	owners_print(out, "handler owners", o, n);
+	ftrace_owners(out, t, l, NULL, 0, recs);
 }
 
