@@ -119,8 +119,9 @@ check-more: deps
 	$(MAKE) all
 	vmcores/check-more.sh
 
+# static: the guests of the vmcore benches run kstack too
 bench: deps
-	$(MAKE) all
+	$(MAKE) all static
 	tests/bench/run.sh build
 
 # -l against the same vmcore without it (the basic vmcore; no QEMU run)

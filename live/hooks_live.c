@@ -180,48 +180,115 @@ static int do_kprobes(const struct ks_tracefs *fs, FILE *out)
 	return KS_EXIT_OK;
 }
 
-static void print_ftrace_lines(FILE *out, const struct lines *in,
-			       struct ks_ftrace_list *l, size_t *unparsed)
+/*
+ * enabled_functions read one line ahead (a "\tdirect-->" line belongs to
+ * the record before it) and nothing kept: tens of thousands of lines when
+ * every function is traced.
+ */
+struct line_reader {
+	FILE *f;
+	char *cur, *next;
+	size_t cur_cap, next_cap;
+	bool has_next;
+	size_t nr;		/* the line number of cur */
+	int err;		/* -errno of a failed read */
+};
+
+static bool read_one(struct line_reader *lr, char **line, size_t *cap)
 {
-	size_t len = sizeof(struct ks_ftrace_rec) + 256, i;
-	char *buf = malloc(len);
-	struct ks_ftrace_rec *r;
+	ssize_t len;
 
-	if (!buf)
-		return;
-	for (i = 0; i < in->n; i++) {
-		const char *direct = NULL;
+	errno = 0;
+	len = getline(line, cap, lr->f);
+	if (len < 0) {
+		/* getline() sets errno on a read error (EPERM under lockdown) */
+		if (ferror(lr->f))
+			lr->err = errno ? -errno : -EIO;
+		return false;
+	}
+	if (len && (*line)[len - 1] == '\n')
+		(*line)[--len] = '\0';
+	return true;
+}
 
-		/* "\n\tdirect-->%pS" continues the record on a line of its own */
-		if (i + 1 < in->n && !strncmp(in->v[i + 1], "\tdirect-->", 10))
-			direct = in->v[i + 1];
-		r = ks_ftrace_list_add(l);
-		if (r && !ks_ftrace_parse(in->v[i], direct, r) &&
-		    ks_ftrace_format(r, buf, len) < (int)len &&
-		    !strncmp(buf, in->v[i], strlen(in->v[i])) &&
-		    (!direct || (buf[strlen(in->v[i])] == '\n' &&
-				 !strcmp(buf + strlen(in->v[i]) + 1, direct)))) {
+/* The next line into cur; false at the end or on an error. */
+static bool next_line(struct line_reader *lr)
+{
+	char *line = lr->cur;
+	size_t cap = lr->cur_cap;
+
+	if (lr->nr == 0)
+		lr->has_next = read_one(lr, &lr->next, &lr->next_cap);
+	if (!lr->has_next)
+		return false;
+	lr->cur = lr->next;
+	lr->cur_cap = lr->next_cap;
+	lr->next = line;
+	lr->next_cap = cap;
+	lr->nr++;
+	lr->has_next = read_one(lr, &lr->next, &lr->next_cap);
+	return true;
+}
+
+/* The line after cur when it is cur's "\tdirect-->" line, else NULL. */
+static const char *direct_line(const struct line_reader *lr)
+{
+	return lr->has_next && !strncmp(lr->next, "\tdirect-->", 10) ?
+	       lr->next : NULL;
+}
+
+/* Does the record print back as line (and its direct line) read? */
+static bool ftrace_round_trip(const char *line, const char *direct,
+			      struct ks_ftrace_rec *r, char *buf)
+{
+	size_t n = strlen(line);
+
+	return !ks_ftrace_parse(line, direct, r) &&
+	       ks_ftrace_format(r, buf, KS_FTRACE_LINE_MAX) <
+		       (int)KS_FTRACE_LINE_MAX &&
+	       !strncmp(buf, line, n) &&
+	       (!direct || (buf[n] == '\n' && !strcmp(buf + n + 1, direct)));
+}
+
+/* The kernel-format lines, checked by a parse and print round trip. */
+static int print_ftrace_lines(FILE *out, struct line_reader *lr,
+			      struct ks_ftrace_stats *stats, size_t *unparsed)
+{
+	struct ks_ftrace_rec *r = calloc(1, sizeof(*r));
+	char *buf = malloc(KS_FTRACE_LINE_MAX);
+
+	if (!r || !buf) {
+		free(r);
+		free(buf);
+		return -ENOMEM;
+	}
+	while (next_line(lr)) {
+		const char *direct = direct_line(lr);
+
+		if (ftrace_round_trip(lr->cur, direct, r, buf)) {
 			fprintf(out, "%s\n", buf);
-			i += direct != NULL;
+			ks_ftrace_stats_add(stats, r);
+			if (direct)
+				next_line(lr);
 			continue;
 		}
-		if (r)
-			l->n--;
 		if (!(*unparsed)++)
 			fprintf(stderr, "kstack: enabled_functions line %zu is not "
-				"in the expected format, shown as read\n", i + 1);
-		fprintf(out, "%s\n", in->v[i]);
+				"in the expected format, shown as read\n", lr->nr);
+		fprintf(out, "%s\n", lr->cur);
 	}
+	free(r);
 	free(buf);
+	return lr->err;
 }
 
 static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
 {
 	const char *file = touched ? "touched_functions" : "enabled_functions";
-	struct ks_ftrace_list l = { 0 };
+	struct ks_ftrace_stats stats = { 0 };
+	struct line_reader lr = { 0 };
 	char path[PATH_MAX + 64];
 	size_t unparsed = 0;
-	struct lines in;
 	int ret;
 
 	if (!fs->tracefs[0]) {
@@ -229,20 +296,25 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
 		return status_of(fs->err_tracefs);
 	}
 	snprintf(path, sizeof(path), "%s/%s", fs->tracefs, file);
-	ret = read_lines(path, &in);
+	lr.f = fopen(path, "re");
+	ret = lr.f ? print_ftrace_lines(out, &lr, &stats, &unparsed) : -errno;
+	if (lr.f)
+		fclose(lr.f);
+	free(lr.cur);
+	free(lr.next);
 	if (ret) {
+		/* what was printed stays; no summary of part of the records */
+		ks_ftrace_stats_free(&stats);
 		explain(path, ret, touched ? "touched_functions came with Linux "
 			"6.4 (and needs CONFIG_DYNAMIC_FTRACE)" :
 			"this kernel has no dynamic ftrace (CONFIG_DYNAMIC_FTRACE)");
 		return status_of(ret);
 	}
-	print_ftrace_lines(out, &in, &l, &unparsed);
-	lines_free(&in);
-	ks_ftrace_summary(out, &l);
+	ks_ftrace_stats_print(out, &stats);
+	ks_ftrace_stats_free(&stats);
 	if (unparsed)
 		fprintf(out, "%zu lines not in the kernel's format (shown as read)\n",
 			unparsed);
-	ks_ftrace_list_free(&l);
 	section(out, "current_tracer", fs->tracefs, "current_tracer", "");
 	section(out, "set_ftrace_filter", fs->tracefs, "set_ftrace_filter", "");
 	section(out, "set_ftrace_notrace", fs->tracefs, "set_ftrace_notrace", "");

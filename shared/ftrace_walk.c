@@ -350,16 +350,44 @@ static void call_target(const struct ks_target *t, uint64_t site, char *buf,
 	ks_sym_format_pS(t, site + CALL_INSN_SIZE + (int64_t)rel, buf, len);
 }
 
-/* x86 static_tramp_func(NULL, rec): the call in ftrace_(regs_)caller. */
-static void static_target(const struct ks_target *t, const struct ft_layout *l,
-			  uint64_t flags, char *buf, size_t len)
-{
-	uint64_t site = flags & DYN_FL_REGS_EN ? l->ftrace_regs_call :
-						 l->ftrace_call;
+/*
+ * What the records share, computed once: the ops' trampoline texts (the
+ * same for every record an ops traces) and the static caller's two
+ * targets.  With the function tracer on every function, tens of
+ * thousands of records print the same trampoline.
+ */
+struct text_cache {
+	struct ks_ftrace_tramp **tramp;	/* per ops, NULL until used */
+	size_t nr_ops;
+	char static_target[2][KS_HOOK_TEXT_LEN];
+	bool static_done[2];
+};
 
-	buf[0] = '\0';
-	if (site)
-		call_target(t, site, buf, len);
+static void text_cache_free(struct text_cache *c)
+{
+	size_t i;
+
+	for (i = 0; c->tramp && i < c->nr_ops; i++)
+		free(c->tramp[i]);
+	free(c->tramp);
+}
+
+/* x86 static_tramp_func(NULL, rec): the call in ftrace_(regs_)caller. */
+static const char *static_target(const struct ks_target *t,
+				 const struct ft_layout *l,
+				 struct text_cache *c, uint64_t flags)
+{
+	bool regs = flags & DYN_FL_REGS_EN;
+	uint64_t site = regs ? l->ftrace_regs_call : l->ftrace_call;
+	char *buf = c->static_target[regs];
+
+	if (!c->static_done[regs]) {
+		buf[0] = '\0';
+		if (site)
+			call_target(t, site, buf, KS_HOOK_TEXT_LEN);
+		c->static_done[regs] = true;
+	}
+	return buf;
 }
 
 /* x86 arch_ftrace_trampoline_func(ops, rec) */
@@ -384,21 +412,104 @@ static void tramp_target(const struct ks_target *t, const struct ft_layout *l,
 	call_target(t, o->trampoline + off, buf, len);
 }
 
-static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
-		     const struct ks_ftrace_ops_list *ops, uint64_t ip,
-		     uint64_t flags, const uint64_t *dips,
-		     const uint64_t *dtargets, size_t nd,
+/* add_trampoline_func(): the texts of ops i, or NULL without memory. */
+static const struct ks_ftrace_tramp *
+tramp_text(const struct ks_target *t, const struct ft_layout *l,
+	   const struct ks_ftrace_ops_list *ops, struct text_cache *c,
+	   size_t i)
+{
+	const struct ks_ftrace_ops *o = &ops->v[i];
+	struct ks_ftrace_tramp *tr;
+
+	if (!c->tramp) {
+		c->tramp = calloc(ops->n, sizeof(*c->tramp));
+		if (!c->tramp)
+			return NULL;
+		c->nr_ops = ops->n;
+	}
+	if (c->tramp[i])
+		return c->tramp[i];
+	tr = malloc(sizeof(*tr));
+	if (!tr)
+		return NULL;
+	ks_sym_format_pS(t, o->trampoline, tr->tramp, sizeof(tr->tramp));
+	ks_sym_format_pS(t, o->func, tr->func, sizeof(tr->func));
+	tramp_target(t, l, o, tr->target, sizeof(tr->target));
+	c->tramp[i] = tr;
+	return tr;
+}
+
+/* direct_functions, sorted by ip for ftrace_find_rec_direct(). */
+struct direct_call {
+	uint64_t ip, target;
+	size_t order;		/* in the hash's walk: the last one wins */
+};
+
+static int cmp_direct(const void *a, const void *b)
+{
+	const struct direct_call *x = a, *y = b;
+
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The target of the last entry for ip with one, as a walk of them all. */
+static uint64_t direct_target(const struct direct_call *d, size_t n,
+			      uint64_t ip)
+{
+	size_t lo = 0, hi = n;
+	uint64_t target = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && d[lo].ip == ip; lo++)
+		if (d[lo].target)
+			target = d[lo].target;
+	return target;
+}
+
+/* The trampolines of a TRAMP_EN record; -ENOMEM when a text cannot be kept. */
+static int fill_tramps(const struct ks_target *t, const struct ft_layout *l,
+		       const struct ks_ftrace_ops_list *ops,
+		       struct text_cache *c, struct ks_ftrace_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < ops->n; i++) {
+		const struct ks_ftrace_ops *o = &ops->v[i];
+		const struct ks_ftrace_tramp *text;
+
+		if (!o->trampoline || !ops_traces(o, r->ip))
+			continue;
+		if (r->nr_tramps >= KS_FTRACE_MAX_TRAMPS)
+			break;
+		text = tramp_text(t, l, ops, c, i);
+		if (!text)
+			return -ENOMEM;
+		r->tramps[r->nr_tramps++] = *text;
+	}
+	r->tramp_error = !r->nr_tramps;
+	return 0;
+}
+
+/* The record's name, or false when print_rec() would call it invalid. */
+static bool rec_name(const struct ks_target *t, uint64_t ip,
 		     struct ks_ftrace_rec *r)
 {
 	struct ks_sym sym;
-	size_t i;
 
-	r->ip = ip;
 	if (t->ops->lookup(t->ctx, ip, &sym) || !sym.name || ip < sym.addr ||
 	    (sym.size && ip - sym.addr >= sym.size)) {
 		r->invalid = true;
 		snprintf(r->func, sizeof(r->func), "__ftrace_invalid_address___0");
-		return;
+		return false;
 	}
 	if (sym.module)
 		snprintf(r->module, sizeof(r->module), "%s", sym.module);
@@ -407,9 +518,21 @@ static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
 		snprintf(r->func, sizeof(r->func),
 			 "__ftrace_invalid_address___%ld",
 			 (long)(ip - sym.addr));
-		return;
+		return false;
 	}
 	snprintf(r->func, sizeof(r->func), "%s", sym.name);
+	return true;
+}
+
+static int fill_rec(const struct ks_target *t, const struct ft_layout *l,
+		    const struct ks_ftrace_ops_list *ops, struct text_cache *c,
+		    uint64_t ip, uint64_t flags, const struct direct_call *d,
+		    size_t nd, struct ks_ftrace_rec *r)
+{
+	ks_ftrace_rec_clear(r);
+	r->ip = ip;
+	if (!rec_name(t, ip, r))
+		return 0;
 	r->refcount = (long)(flags & ((1ul << (l->layout_6_4 ? DYN_REF_SHIFT_6_4 :
 					       DYN_REF_SHIFT_6_1)) - 1));
 	if (l->layout_6_4) {
@@ -422,33 +545,20 @@ static void fill_rec(const struct ks_target *t, const struct ft_layout *l,
 	r->direct = flags & DYN_FL_DIRECT;
 	r->tramp_en = flags & DYN_FL_TRAMP_EN;
 	if (r->tramp_en) {
-		for (i = 0; i < ops->n; i++) {
-			const struct ks_ftrace_ops *o = &ops->v[i];
-			struct ks_ftrace_tramp *tr;
-
-			if (!o->trampoline || !ops_traces(o, ip))
-				continue;
-			if (r->nr_tramps >= KS_FTRACE_MAX_TRAMPS)
-				break;
-			tr = &r->tramps[r->nr_tramps++];
-			ks_sym_format_pS(t, o->trampoline, tr->tramp,
-					 sizeof(tr->tramp));
-			ks_sym_format_pS(t, o->func, tr->func, sizeof(tr->func));
-			tramp_target(t, l, o, tr->target, sizeof(tr->target));
-		}
-		r->tramp_error = !r->nr_tramps;
+		if (fill_tramps(t, l, ops, c, r))
+			return -ENOMEM;
 	} else {
-		static_target(t, l, flags, r->target, sizeof(r->target));
+		snprintf(r->target, sizeof(r->target), "%s",
+			 static_target(t, l, c, flags));
 	}
+	/* ftrace_find_rec_direct(): the entry in direct_functions */
 	if (r->direct) {
-		/* ftrace_find_rec_direct(): the entry in direct_functions */
-		for (i = 0; i < nd; i++)
-			if (dips[i] == ip && dtargets[i]) {
-				r->direct_addr = dtargets[i];
-				ks_sym_format_pS(t, dtargets[i], r->direct_to,
-						 sizeof(r->direct_to));
-			}
+		r->direct_addr = direct_target(d, nd, ip);
+		if (r->direct_addr)
+			ks_sym_format_pS(t, r->direct_addr, r->direct_to,
+					 sizeof(r->direct_to));
 	}
+	return 0;
 }
 
 /* The ftrace_page list and the bounds the kernel's own counts give it. */
@@ -456,10 +566,14 @@ struct page_walk {
 	const struct ks_target *t;
 	const struct ft_layout *l;
 	const struct ks_ftrace_ops_list *ops;
-	struct ks_ftrace_list *out;
+	ks_ftrace_rec_fn fn;
+	void *arg;
 	FILE *err;
-	uint64_t *dips, *dtargets;
+	struct direct_call *direct;
 	size_t nd;
+	struct text_cache cache;
+	struct ks_ftrace_rec *rec;	/* the one record handed to fn */
+	int fn_ret;			/* fn's, when it stopped the walk */
 	uint8_t *buf;
 	size_t max_records, nr_records;
 	uint64_t show;		/* the flag a record needs to be listed */
@@ -539,17 +653,20 @@ static int page_node(void *arg, uint64_t pg)
 	for (i = 0; i < index; i++) {
 		const uint8_t *rec = pw->buf + i * l->rec_size;
 		uint64_t ip = 0, flags = 0;
-		struct ks_ftrace_rec *r;
+		int ret;
 
 		memcpy(&ip, rec + l->rec_ip, sizeof(ip));
 		memcpy(&flags, rec + l->rec_flags, (size_t)l->rec_flags_size);
 		if (!(flags & pw->show))
 			continue;
-		r = ks_ftrace_list_add(pw->out);
-		if (!r)
+		if (fill_rec(pw->t, l, pw->ops, &pw->cache, ip, flags,
+			     pw->direct, pw->nd, pw->rec))
 			return -ENOMEM;
-		fill_rec(pw->t, l, pw->ops, ip, flags, pw->dips, pw->dtargets,
-			 pw->nd, r);
+		ret = pw->fn(pw->arg, pw->rec);
+		if (ret) {
+			pw->fn_ret = ret;
+			return -ECANCELED;
+		}
 	}
 	return 0;
 }
@@ -576,6 +693,8 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 		pw->max_records = (size_t)(pages * PAGE_SIZE_X86 /
 					   (uint64_t)pw->l->rec_size);
 	ret = ks_chain_for_each(&w, first, pw->l->pg_next, page_node, pw);
+	if (ret == -ECANCELED)
+		return pw->fn_ret;
 	if (ret == -E2BIG)
 		return 0;
 	if (ret || w.stop == KS_LIST_END)
@@ -592,14 +711,44 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 	return 0;
 }
 
-/* t_func_next() of the enabled_functions or touched_functions iterator. */
-static int walk_records(const struct ks_target *t,
-			const struct ks_ftrace_ops_list *ops, bool touched,
-			struct ks_ftrace_list *out, FILE *err)
+/* direct_functions (ip -> target), sorted for direct_target(). */
+static int read_direct(const struct ks_target *t, const struct ft_layout *l,
+		       struct page_walk *pw)
 {
-	struct page_walk pw = { .t = t, .ops = ops, .out = out, .err = err };
-	uint64_t pg, dhash = 0;
+	uint64_t dhash, *ips = NULL, *targets = NULL;
+	size_t n = 0, i;
+
+	if (!l->direct_functions || ks_read_u64(t, l->direct_functions, &dhash))
+		return 0;
+	if (read_hash(t, l, dhash, &ips, &n, &targets))
+		return -EFAULT;
+	if (n) {
+		pw->direct = calloc(n, sizeof(*pw->direct));
+		if (!pw->direct) {
+			free(ips);
+			free(targets);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < n; i++)
+		pw->direct[i] = (struct direct_call){ ips[i], targets[i], i };
+	if (n)
+		qsort(pw->direct, n, sizeof(*pw->direct), cmp_direct);
+	pw->nd = n;
+	free(ips);
+	free(targets);
+	return 0;
+}
+
+/* t_func_next() of the enabled_functions or touched_functions iterator. */
+int ks_ftrace_walk_each(const struct ks_target *t,
+			const struct ks_ftrace_ops_list *ops, bool touched,
+			ks_ftrace_rec_fn fn, void *arg, FILE *err)
+{
+	struct page_walk pw = { .t = t, .ops = ops, .fn = fn, .arg = arg,
+				.err = err };
 	struct ft_layout l;
+	uint64_t pg;
 	int ret;
 
 	ret = layout_init(t, &l, err);
@@ -616,8 +765,13 @@ static int walk_records(const struct ks_target *t,
 		fprintf(err, "kstack: no ftrace_pages_start: no dynamic ftrace\n");
 		return -ENOENT;
 	}
-	if (l.direct_functions && !ks_read_u64(t, l.direct_functions, &dhash) &&
-	    read_hash(t, &l, dhash, &pw.dips, &pw.nd, &pw.dtargets))
+	pw.rec = calloc(1, sizeof(*pw.rec));
+	if (!pw.rec)
+		return -ENOMEM;
+	ret = read_direct(t, &l, &pw);
+	if (ret == -ENOMEM)
+		goto out;
+	if (ret)
 		fprintf(err, "kstack: cannot read direct_functions\n");
 	if (ks_read_u64(t, l.pages_start, &pg)) {
 		fprintf(err, "kstack: cannot read ftrace_pages_start\n");
@@ -625,24 +779,37 @@ static int walk_records(const struct ks_target *t,
 	} else {
 		ret = walk_pages(&pw, pg);
 	}
+out:
+	text_cache_free(&pw.cache);
+	free(pw.rec);
 	free(pw.buf);
-	free(pw.dips);
-	free(pw.dtargets);
+	free(pw.direct);
 	return ret;
+}
+
+/* Each record copied into a list. */
+static int list_rec(void *arg, const struct ks_ftrace_rec *r)
+{
+	struct ks_ftrace_rec *slot = ks_ftrace_list_add(arg);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = *r;
+	return 0;
 }
 
 int ks_ftrace_walk(const struct ks_target *t,
 		   const struct ks_ftrace_ops_list *ops,
 		   struct ks_ftrace_list *out, FILE *err)
 {
-	return walk_records(t, ops, false, out, err);
+	return ks_ftrace_walk_each(t, ops, false, list_rec, out, err);
 }
 
 int ks_ftrace_walk_touched(const struct ks_target *t,
 			   const struct ks_ftrace_ops_list *ops,
 			   struct ks_ftrace_list *out, FILE *err)
 {
-	return walk_records(t, ops, true, out, err);
+	return ks_ftrace_walk_each(t, ops, true, list_rec, out, err);
 }
 
 void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len)

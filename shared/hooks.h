@@ -88,28 +88,43 @@ struct ks_ftrace_tramp {
 	char target[KS_HOOK_TEXT_LEN];	/* %pS after " ->", "" for none */
 };
 
-/* One enabled dyn_ftrace record: one line of enabled_functions. */
+/*
+ * One enabled dyn_ftrace record: one line of enabled_functions.  About
+ * 17 KB, nearly all of it text: a kernel tracing every function has some
+ * 60,000 records, so the walkers and the live reader fill one record at a
+ * time and hand it over (ks_ftrace_walk_each(), ks_ftrace_stats); lists of
+ * them are for small sets.  The numbers come first so that
+ * ks_ftrace_rec_clear() resets a record without touching its texts.
+ */
 struct ks_ftrace_rec {
 	uint64_t ip;		/* crash side only; 0 when parsed */
-	bool invalid;		/* print_rec() failed: the name only */
-	char func[KS_HOOK_NAME_LEN];
-	char module[KS_HOOK_MOD_LEN];	/* "" for vmlinux */
+	uint64_t direct_addr;	/* crash side: the direct call's target */
 	long refcount;
-	bool regs, ipmodify, direct;
+	size_t nr_tramps;
 	/*
 	 * Linux 6.4 added two columns after " D": " O" (CALL_OPS, 6.3) and
 	 * " M " (MODIFIED).  columns is 3 (6.1) or 5 (6.4+); 0 reads as 3.
 	 */
 	int columns;
+	bool invalid;		/* print_rec() failed: the name only */
+	bool regs, ipmodify, direct;
 	bool call_ops, modified;
 	bool tramp_en;
 	bool tramp_error;	/* "\ttramp: ERROR!" */
-	size_t nr_tramps;
-	struct ks_ftrace_tramp tramps[KS_FTRACE_MAX_TRAMPS];
+
+	char func[KS_HOOK_NAME_LEN];
+	char module[KS_HOOK_MOD_LEN];	/* "" for vmlinux */
 	char target[KS_HOOK_TEXT_LEN];	/* " ->%pS" without TRAMP_EN */
 	char direct_to[KS_HOOK_TEXT_LEN]; /* "\n\tdirect-->%pS", "" for none */
-	uint64_t direct_addr;	/* crash side: the direct call's target */
+	/* only the first nr_tramps are set */
+	struct ks_ftrace_tramp tramps[KS_FTRACE_MAX_TRAMPS];
 };
+
+/* Room for any record ks_ftrace_format() prints. */
+#define KS_FTRACE_LINE_MAX	(sizeof(struct ks_ftrace_rec) + 256)
+
+/* An empty record, as after memset 0, at the cost of its numbers alone. */
+void ks_ftrace_rec_clear(struct ks_ftrace_rec *r);
 
 /* A growable array of records; free with ks_hooks_list_free(). */
 struct ks_kprobe_list {
@@ -167,6 +182,28 @@ void ks_pS_module(const char *text, char *mod, size_t len);
 void ks_kprobe_summary(FILE *out, const struct ks_kprobe_list *l);
 void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l);
 
+/* Names in the order first seen (fields private to hooks_format.c). */
+struct ks_name_set {
+	char **v;
+	size_t n, cap;
+	size_t last;		/* the last one found: records come in runs */
+};
+
+/*
+ * The -F summary counted one record at a time, for callers that print
+ * each record as it comes and keep none: zero-initialize, add every
+ * record, print, free.  ks_ftrace_summary() is this over a list.
+ */
+struct ks_ftrace_stats {
+	size_t n, regs, ipmodify, direct, tramp;
+	struct ks_name_set patched, handlers, handler_mods;
+};
+
+void ks_ftrace_stats_add(struct ks_ftrace_stats *s,
+			 const struct ks_ftrace_rec *r);
+void ks_ftrace_stats_print(FILE *out, const struct ks_ftrace_stats *s);
+void ks_ftrace_stats_free(struct ks_ftrace_stats *s);
+
 /* -v detail of one probe (crash side), four spaces indented. */
 void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
 			    const struct ks_kprobe *p);
@@ -205,7 +242,18 @@ struct ks_ftrace_ops_list {
 void ks_ftrace_ops_list_free(struct ks_ftrace_ops_list *l);
 int ks_ftrace_ops_walk(const struct ks_target *t,
 		       struct ks_ftrace_ops_list *out, FILE *err);
-/* Fills out from ftrace_pages_start; ops is the walked ftrace_ops_list. */
+/*
+ * The enabled records from ftrace_pages_start (touched: the records
+ * touched_functions lists, see below), in the kernel's order; ops is the
+ * walked ftrace_ops_list.  fn gets each record, which is the walker's and
+ * lives until fn returns; a non-zero return stops the walk and is
+ * returned.  Memory does not grow with the records.
+ */
+typedef int (*ks_ftrace_rec_fn)(void *arg, const struct ks_ftrace_rec *r);
+int ks_ftrace_walk_each(const struct ks_target *t,
+			const struct ks_ftrace_ops_list *ops, bool touched,
+			ks_ftrace_rec_fn fn, void *arg, FILE *err);
+/* The same into a list (a copy of every record: small sets only). */
 int ks_ftrace_walk(const struct ks_target *t,
 		   const struct ks_ftrace_ops_list *ops,
 		   struct ks_ftrace_list *out, FILE *err);
@@ -228,6 +276,10 @@ void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
 void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
 			  const struct ks_ftrace_ops_list *l,
 			  const struct ks_ftrace_list *recs);
+/* The same with the records' direct-call targets alone, in record order. */
+void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
+				 const struct ks_ftrace_ops_list *l,
+				 const uint64_t *direct, size_t nr_direct);
 void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 		      const struct ks_kprobe_list *l);
 

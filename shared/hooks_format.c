@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,16 @@ static const char *next_tail(const char *s)
 	return t ? t : s + strlen(s);
 }
 
+void ks_ftrace_rec_clear(struct ks_ftrace_rec *r)
+{
+	/* zeroing 17 KB of text per record would cost more than all the rest */
+	memset(r, 0, offsetof(struct ks_ftrace_rec, func));
+	r->func[0] = '\0';
+	r->module[0] = '\0';
+	r->target[0] = '\0';
+	r->direct_to[0] = '\0';
+}
+
 int ks_ftrace_parse(const char *line, const char *direct_line,
 		    struct ks_ftrace_rec *r)
 {
@@ -301,7 +312,7 @@ int ks_ftrace_parse(const char *line, const char *direct_line,
 	char *end;
 	size_t n;
 
-	memset(r, 0, sizeof(*r));
+	ks_ftrace_rec_clear(r);
 	n = strcspn(s, " ");
 	if (!n || copy_span(r->func, sizeof(r->func), s, n))
 		return -EINVAL;
@@ -367,6 +378,7 @@ int ks_ftrace_parse(const char *line, const char *direct_line,
 			    r->nr_tramps >= KS_FTRACE_MAX_TRAMPS)
 				return -EINVAL;
 			tr = &r->tramps[r->nr_tramps++];
+			tr->target[0] = '\0';
 			s += 8;
 			stop = next_tail(s);
 			open = strstr(s, " (");
@@ -408,32 +420,40 @@ int ks_ftrace_parse(const char *line, const char *direct_line,
 
 /* ------------------------------------------------------------ summaries */
 
-/* A small set of names, printed in the order first seen. */
-struct name_set {
-	char **v;
-	size_t n, cap;
-};
+/*
+ * A small set of names, printed in the order first seen.  The last name
+ * found is tried first: records come sorted by address, so a module's
+ * records, and the handler of a tracer on all of them, come in runs.
+ */
+static bool name_is(const char *have, const char *name, size_t len)
+{
+	return !strncmp(have, name, len) && !have[len];
+}
 
-static void name_set_add(struct name_set *s, const char *name, size_t len)
+static void name_set_add(struct ks_name_set *s, const char *name, size_t len)
 {
 	char **nv;
 	size_t i;
 
 	if (!len)
 		return;
+	if (s->last < s->n && name_is(s->v[s->last], name, len))
+		return;
 	for (i = 0; i < s->n; i++)
-		if (strlen(s->v[i]) == len && !strncmp(s->v[i], name, len))
+		if (name_is(s->v[i], name, len)) {
+			s->last = i;
 			return;
+		}
 	nv = grow(s->v, &s->cap, s->n, sizeof(*nv));
 	if (!nv)
 		return;
 	s->v = nv;
 	s->v[s->n] = strndup(name, len);
 	if (s->v[s->n])
-		s->n++;
+		s->last = s->n++;
 }
 
-static void name_set_print(FILE *out, const struct name_set *s)
+static void name_set_print(FILE *out, const struct ks_name_set *s)
 {
 	size_t i;
 
@@ -443,7 +463,7 @@ static void name_set_print(FILE *out, const struct name_set *s)
 		fprintf(out, "%s%s", i ? ", " : "", s->v[i]);
 }
 
-static void name_set_free(struct name_set *s)
+static void name_set_free(struct ks_name_set *s)
 {
 	size_t i;
 
@@ -456,7 +476,7 @@ static void name_set_free(struct name_set *s)
 void ks_kprobe_summary(FILE *out, const struct ks_kprobe_list *l)
 {
 	size_t k = 0, r = 0, dis = 0, gone = 0, opt = 0, ftr = 0, i;
-	struct name_set mods = { 0 };
+	struct ks_name_set mods = { 0 };
 
 	for (i = 0; i < l->n; i++) {
 		const struct ks_kprobe *p = &l->v[i];
@@ -492,7 +512,7 @@ static size_t pS_name_len(const char *text)
 	return strcspn(text, "+ ");
 }
 
-static void add_handler(struct name_set *names, struct name_set *mods,
+static void add_handler(struct ks_name_set *names, struct ks_name_set *mods,
 			const char *text)
 {
 	char mod[KS_HOOK_MOD_LEN];
@@ -504,38 +524,55 @@ static void add_handler(struct name_set *names, struct name_set *mods,
 	name_set_add(mods, mod, strlen(mod));
 }
 
-void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l)
+void ks_ftrace_stats_add(struct ks_ftrace_stats *s,
+			 const struct ks_ftrace_rec *r)
 {
-	size_t regs = 0, ipm = 0, dir = 0, tramp = 0, i, j;
-	struct name_set handlers = { 0 }, mods = { 0 }, patched = { 0 };
+	size_t j;
 
-	for (i = 0; i < l->n; i++) {
-		const struct ks_ftrace_rec *r = &l->v[i];
-
-		regs += r->regs;
-		ipm += r->ipmodify;
-		dir += r->direct;
-		tramp += r->tramp_en;
-		name_set_add(&patched, r->module, strlen(r->module));
-		for (j = 0; j < r->nr_tramps; j++) {
-			add_handler(&handlers, &mods, r->tramps[j].func);
-			add_handler(&handlers, &mods, r->tramps[j].target);
-		}
-		add_handler(&handlers, &mods, r->target);
-		add_handler(&handlers, &mods, r->direct_to);
+	s->n++;
+	s->regs += r->regs;
+	s->ipmodify += r->ipmodify;
+	s->direct += r->direct;
+	s->tramp += r->tramp_en;
+	name_set_add(&s->patched, r->module, strlen(r->module));
+	for (j = 0; j < r->nr_tramps; j++) {
+		add_handler(&s->handlers, &s->handler_mods, r->tramps[j].func);
+		add_handler(&s->handlers, &s->handler_mods, r->tramps[j].target);
 	}
+	add_handler(&s->handlers, &s->handler_mods, r->target);
+	add_handler(&s->handlers, &s->handler_mods, r->direct_to);
+}
+
+void ks_ftrace_stats_print(FILE *out, const struct ks_ftrace_stats *s)
+{
 	fprintf(out, "== summary\n%zu functions enabled: %zu R, %zu I, %zu D, "
 		"%zu with a trampoline; patched modules: ",
-		l->n, regs, ipm, dir, tramp);
-	name_set_print(out, &patched);
+		s->n, s->regs, s->ipmodify, s->direct, s->tramp);
+	name_set_print(out, &s->patched);
 	fputs("; handlers: ", out);
-	name_set_print(out, &handlers);
+	name_set_print(out, &s->handlers);
 	fputs("; handler modules: ", out);
-	name_set_print(out, &mods);
+	name_set_print(out, &s->handler_mods);
 	fputc('\n', out);
-	name_set_free(&handlers);
-	name_set_free(&mods);
-	name_set_free(&patched);
+}
+
+void ks_ftrace_stats_free(struct ks_ftrace_stats *s)
+{
+	name_set_free(&s->handlers);
+	name_set_free(&s->handler_mods);
+	name_set_free(&s->patched);
+	memset(s, 0, sizeof(*s));
+}
+
+void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l)
+{
+	struct ks_ftrace_stats s = { 0 };
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		ks_ftrace_stats_add(&s, &l->v[i]);
+	ks_ftrace_stats_print(out, &s);
+	ks_ftrace_stats_free(&s);
 }
 
 /* ------------------------------------------------------------ printing */
@@ -619,14 +656,13 @@ void ks_kprobe_print_all(FILE *out, const struct ks_target *t,
 
 void ks_ftrace_print_all(FILE *out, const struct ks_ftrace_list *l)
 {
-	size_t len = sizeof(struct ks_ftrace_rec) + 256;
-	char *line = malloc(len);
+	char *line = malloc(KS_FTRACE_LINE_MAX);
 	size_t i;
 
 	if (!line)
 		return;
 	for (i = 0; i < l->n; i++) {
-		ks_ftrace_format(&l->v[i], line, len);
+		ks_ftrace_format(&l->v[i], line, KS_FTRACE_LINE_MAX);
 		fprintf(out, "%s\n", line);
 	}
 	free(line);
@@ -691,33 +727,70 @@ static int report_kprobes(const struct ks_target *t,
 	return 0;
 }
 
+/* What -F keeps of the records it prints: the summary and the owners. */
+struct ftrace_report {
+	FILE *out;
+	char *line;
+	struct ks_ftrace_stats stats;
+	uint64_t *direct;	/* direct-call targets, in record order */
+	size_t nr_direct, cap_direct;
+};
+
+static int report_rec(void *arg, const struct ks_ftrace_rec *r)
+{
+	struct ftrace_report *rep = arg;
+	uint64_t *v;
+
+	ks_ftrace_format(r, rep->line, KS_FTRACE_LINE_MAX);
+	fprintf(rep->out, "%s\n", rep->line);
+	ks_ftrace_stats_add(&rep->stats, r);
+	/* one trampoline serves a run of records: once is enough for owners */
+	if (!r->direct_addr || (rep->nr_direct &&
+				rep->direct[rep->nr_direct - 1] == r->direct_addr))
+		return 0;
+	v = grow(rep->direct, &rep->cap_direct, rep->nr_direct, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	rep->direct = v;
+	v[rep->nr_direct++] = r->direct_addr;
+	return 0;
+}
+
+/*
+ * Each record is printed as the walk reads it and then dropped: a kernel
+ * tracing every function has tens of thousands.
+ */
 static int report_ftrace(const struct ks_target *t,
 			 const struct ks_options *opts, FILE *out, FILE *err)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
-	struct ks_ftrace_list l = { 0 };
+	struct ftrace_report rep = { .out = out };
 	char tracer[64];
 	int ret;
 
+	rep.line = malloc(KS_FTRACE_LINE_MAX);
+	if (!rep.line)
+		return -ENOMEM;
 	ret = ks_ftrace_ops_walk(t, &ops, err);
 	if (!ret)
-		ret = opts->touched ? ks_ftrace_walk_touched(t, &ops, &l, err)
-				    : ks_ftrace_walk(t, &ops, &l, err);
+		ret = ks_ftrace_walk_each(t, &ops, opts->touched, report_rec,
+					  &rep, err);
 	if (ret)
 		goto out;
-	ks_ftrace_print_all(out, &l);
-	ks_ftrace_summary(out, &l);
+	ks_ftrace_stats_print(out, &rep.stats);
 	fputs("== current_tracer\n", out);
 	if (current_tracer(t, tracer, sizeof(tracer)))
 		fputs("(unknown)\n", out);
 	else
 		fprintf(out, "%s\n", tracer);
 	fputs("== hook owners\n", out);
-	ks_ftrace_ops_owners(out, t, &ops, &l);
+	ks_ftrace_ops_owners_direct(out, t, &ops, rep.direct, rep.nr_direct);
 	if (opts->verbose)
 		ks_ftrace_ops_print(out, t, &ops);
 out:
-	ks_ftrace_list_free(&l);
+	ks_ftrace_stats_free(&rep.stats);
+	free(rep.direct);
+	free(rep.line);
 	ks_ftrace_ops_list_free(&ops);
 	return ret;
 }

@@ -398,8 +398,14 @@ void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 	owners_print(out, "handler owners", o, n);
 }
 
-void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
+/*
+ * The ops' handlers, then the direct-call targets (direct calls bypass
+ * the ops' func: their targets own those hooks), given as addresses or as
+ * the records that hold them.
+ */
+static void ftrace_owners(FILE *out, const struct ks_target *t,
 			  const struct ks_ftrace_ops_list *l,
+			  const uint64_t *direct, size_t nr_direct,
 			  const struct ks_ftrace_list *recs)
 {
 	struct owner o[32];
@@ -407,9 +413,25 @@ void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
 
 	for (i = 0; i < l->n; i++)
 		owner_add(o, &n, 32, t, l->v[i].func);
-	/* direct calls bypass the ops' func: their targets own the hook */
+	for (i = 0; i < nr_direct; i++)
+		owner_add(o, &n, 32, t, direct[i]);
 	for (i = 0; recs && i < recs->n; i++)
 		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
 	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
 	owners_print(out, "handler owners", o, n);
 }
+
+void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
+				 const struct ks_ftrace_ops_list *l,
+				 const uint64_t *direct, size_t nr_direct)
+{
+	ftrace_owners(out, t, l, direct, nr_direct, NULL);
+}
+
+void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
+			  const struct ks_ftrace_ops_list *l,
+			  const struct ks_ftrace_list *recs)
+{
+	ftrace_owners(out, t, l, NULL, 0, recs);
+}
+

@@ -3,7 +3,9 @@
 #
 # make bench: one `kstack -a` sample over N sleeping processes (5,000 by
 # default) against the floor of plain reads of the same files; then the
-# vmcore benchmarks when a vmcore and the extension are there.
+# vmcore benchmarks when a vmcore and the extension are there, and kstack -F
+# on every function (tests/bench/ftrace.sh on synthetic records,
+# tests/bench/ftrace_guest.sh on a guest's dump: vmcores/scenarios/traceall.sh).
 # Targets (issue 2): within 1.3x of the floor, under 8 MB peak RSS.
 set -euo pipefail
 build=${1:-build}
@@ -55,3 +57,7 @@ echo
 tests/bench/vmcore.sh "$build" || echo "vmcore bench failed"
 echo
 tests/bench/lines.sh "$build" || echo "lines bench: -l over its target"
+echo
+tests/bench/ftrace.sh "$build" || echo "ftrace bench: a check failed"
+echo
+tests/bench/ftrace_guest.sh "$build" || echo "ftrace guest bench failed"

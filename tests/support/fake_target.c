@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The hand-made kernel image of fake_target.h.  Everything is a plain
- * array searched linearly: tests build a few dozen of each.
+ * array searched linearly: tests build a few dozen of each.  Only lookup
+ * by address goes through an index sorted when first needed, for the
+ * images of a kernel tracing every function (tests/support/ftrace_image.c),
+ * which hold tens of thousands of symbols and look each one up.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -43,17 +46,27 @@ struct ks_fake {
 	size_t nr_regs;
 	unsigned long reads;
 	struct ks_kallsyms *ksyms;	/* as a real target: after its table */
+	size_t *by_addr;		/* syms by address, then as added */
+	uint64_t *max_end;		/* the furthest end of by_addr[0..i] */
+	size_t nr_sorted;		/* both are valid when == nr_syms */
 };
 
-/* Grows *arr by one element of size esize; returns the new slot or NULL. */
+/*
+ * Grows *arr by one element of size esize; returns the new slot or NULL.
+ * The room doubles when nr reaches a power of two: images of tens of
+ * thousands of symbols are built in linear time.
+ */
 static void *grow(void *arr_p, size_t *nr, size_t esize)
 {
 	void **arr = arr_p;
-	void *p = realloc(*arr, (*nr + 1) * esize);
+	void *p = *arr;
 
-	if (!p)
-		return NULL;
-	*arr = p;
+	if (!(*nr & (*nr - 1))) {
+		p = realloc(*arr, (*nr ? *nr * 2 : 1) * esize);
+		if (!p)
+			return NULL;
+		*arr = p;
+	}
 	p = (char *)p + *nr * esize;
 	memset(p, 0, esize);
 	(*nr)++;
@@ -84,6 +97,8 @@ void ks_fake_destroy(struct ks_fake *f)
 	}
 	free(f->segs);
 	free(f->syms);
+	free(f->by_addr);
+	free(f->max_end);
 	free(f->members);
 	free(f->regs);
 	free(f);
@@ -243,21 +258,99 @@ static int fake_symbol(void *ctx, const char *name, uint64_t *addr_ret)
 	return -ENOENT;
 }
 
-/* The covering symbol that starts last; the first added wins a tie. */
+static const struct ks_fake *sort_fake;
+
+static int cmp_by_addr(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint64_t ax = sort_fake->syms[x].addr, ay = sort_fake->syms[y].addr;
+
+	if (ax != ay)
+		return ax < ay ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* by_addr and max_end for the symbols as they are now; -ENOMEM. */
+static int sort_syms(struct ks_fake *f)
+{
+	size_t n = f->nr_syms ? f->nr_syms : 1, i;
+	uint64_t *e, end = 0;
+	size_t *v;
+
+	if (f->by_addr && f->nr_sorted == f->nr_syms)
+		return 0;
+	v = realloc(f->by_addr, n * sizeof(*v));
+	if (v)
+		f->by_addr = v;
+	e = realloc(f->max_end, n * sizeof(*e));
+	if (e)
+		f->max_end = e;
+	if (!v || !e)
+		return -ENOMEM;
+	for (i = 0; i < f->nr_syms; i++)
+		v[i] = i;
+	sort_fake = f;
+	qsort(v, f->nr_syms, sizeof(*v), cmp_by_addr);
+	for (i = 0; i < f->nr_syms; i++) {
+		const struct fake_sym *s = &f->syms[v[i]];
+		uint64_t se = s->addr + s->size < s->addr ? UINT64_MAX :
+			      s->addr + s->size;
+
+		end = se > end ? se : end;
+		e[i] = end;
+	}
+	f->nr_sorted = f->nr_syms;
+	return 0;
+}
+
+/*
+ * The covering symbol that starts last; the first added wins a tie.
+ * From the last symbol starting at or below addr downwards: the first
+ * address that has a covering symbol is the answer, the first of those
+ * added (the lowest in by_addr) among them.  Where no symbol below ends
+ * past addr (max_end), none covers it: an address in no symbol costs a
+ * binary search, not a walk down the table.
+ */
+static const struct fake_sym *covering(struct ks_fake *f, uint64_t addr)
+{
+	const struct fake_sym *best = NULL;
+	size_t lo = 0, hi = f->nr_syms;
+
+	if (sort_syms(f)) {
+		/* no memory for the index: every symbol, as it was before */
+		for (lo = 0; lo < f->nr_syms; lo++) {
+			const struct fake_sym *s = &f->syms[lo];
+
+			if (addr >= s->addr && addr - s->addr < s->size &&
+			    (!best || s->addr > best->addr))
+				best = s;
+		}
+		return best;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[f->by_addr[mid]].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo--) {
+		const struct fake_sym *s = &f->syms[f->by_addr[lo]];
+
+		if ((best && s->addr != best->addr) || f->max_end[lo] <= addr)
+			break;
+		if (addr - s->addr < s->size)
+			best = s;
+	}
+	return best;
+}
+
 static int fake_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 {
 	struct ks_fake *f = ctx;
-	const struct fake_sym *best = NULL;
-	size_t i;
+	const struct fake_sym *best = covering(f, addr);
 
-	for (i = 0; i < f->nr_syms; i++) {
-		const struct fake_sym *s = &f->syms[i];
-
-		if (addr < s->addr || addr - s->addr >= s->size)
-			continue;
-		if (!best || s->addr > best->addr)
-			best = s;
-	}
 	if (!best)
 		return ks_kallsyms_lookup(f->ksyms, addr, sym_ret);
 	sym_ret->name = best->name;
