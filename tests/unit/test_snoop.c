@@ -99,6 +99,15 @@ static void test_line_context(void **state)
 	assert_int_equal(ks_trace_line_parse("CPU:1 [LOST 12 EVENTS]", &c), -EINVAL);
 	assert_int_equal(ks_trace_line_parse("perl-301 [001] no time here", &c),
 			 -EINVAL);
+	/* the largest time 64 bits of nanoseconds hold, and past it */
+	assert_int_equal(ks_trace_line_parse(
+		"perl-301 [001] 18446744073.709551615: x", &c), 0);
+	assert_int_equal(c.ts_ns, UINT64_MAX);
+	assert_int_equal(ks_trace_line_parse(
+		"perl-301 [001] 18446744073.709551616: x", &c), -EINVAL);
+	assert_int_equal(ks_trace_line_parse(
+		"perl-301 [001] 3323333333333333333333333332.118940: x", &c),
+			 -EINVAL);
 }
 
 static void check_handmade(struct got *g, const struct ks_snoop_parser *p)
