@@ -11,7 +11,7 @@
  *       addresses), relative_base: where each table starts, from TABLES
  *
  * Then every symbol is walked from _stext by lookup, each name looked up
- * again by name.
+ * again by name, and a few addresses below _stext are looked up.
  */
 #include "fake_target.h"
 #include "fuzz.h"
@@ -26,20 +26,31 @@
  */
 #define MAX_NUM		4096
 
+/* A symbol found holds the address, and is found again by its name. */
+static bool lookup(const struct ks_kallsyms_mem *ks, uint64_t addr,
+		   struct ks_sym *s)
+{
+	uint64_t a;
+
+	if (ks_kallsyms_mem_lookup(ks, addr, s))
+		return false;
+	fuzz_assert(s->addr <= addr && addr - s->addr < s->size);
+	fuzz_assert(!ks_kallsyms_mem_addr(ks, s->name, &a));
+	return true;
+}
+
 static void walk(const struct ks_kallsyms_mem *ks, uint64_t stext)
 {
+	static const uint64_t low[] = { 0, 1, 0x1000, 0xffffffff80000000ull };
 	uint64_t addr = stext, a;
 	struct ks_sym s;
 
 	ks_kallsyms_mem_count(ks);
-	for (int i = 0; i < MAX_STEPS; i++) {
-		if (ks_kallsyms_mem_lookup(ks, addr, &s))
-			break;
-		fuzz_assert(s.addr <= addr && addr - s.addr < s.size);
-		fuzz_assert(!ks_kallsyms_mem_addr(ks, s.name, &a));
+	for (int i = 0; i < MAX_STEPS && lookup(ks, addr, &s); i++)
 		addr = s.addr + s.size;
-	}
-	ks_kallsyms_mem_lookup(ks, stext - 1, &s);
+	lookup(ks, stext - 1, &s);
+	for (size_t i = 0; i < sizeof(low) / sizeof(low[0]); i++)
+		lookup(ks, low[i], &s);
 	ks_kallsyms_mem_addr(ks, "_stext", &a);
 	ks_kallsyms_mem_addr(ks, "", &a);
 }
