@@ -115,14 +115,18 @@ static void walk(const struct ks_target *t, struct ks_orc *orc,
 {
 	const char *note = NULL;
 	char *text = NULL;
+	int lines = 0;
 
 	ks_orc_find(orc, st->regs.ip);
 	ks_orc_kernel_text(orc, st->regs.ip);
 	if (ks_stack_text(t, orc, st, &text, &note))
 		return;
 	fuzz_assert(text);
-	/* 64 frames of a symbol of at most 512 bytes, and their text */
-	fuzz_assert(strlen(text) < KS_STACK_MAX_FRAMES * 700);
+	/* at most 64 lines, each as proc_pid_stack() prints it */
+	for (const char *l = text; *l; l = strchr(l, '\n') + 1) {
+		fuzz_assert(!strncmp(l, "[<0>] ", 6) && strchr(l, '\n'));
+		fuzz_assert(lines++ < KS_STACK_MAX_FRAMES);
+	}
 	free(text);
 }
 
