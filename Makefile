@@ -57,7 +57,7 @@ STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install install-live install-extension deps \
 	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb \
-	vmcore-snoop bench-lines
+	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins
 
 all: live extension
 
@@ -106,6 +106,7 @@ tests: $(UNIT_BIN)
 # make check: everything, under ASan/UBSan, in a build folder of its own.
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
+	$(MAKE) BUILD=build/san fuzz-build
 	$(MAKE) all static
 	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks" \
@@ -134,6 +135,56 @@ demo: deps
 
 deps:
 	@scripts/install-deps.sh
+
+# make fuzz: a libFuzzer harness per parser (tests/fuzz), built with clang
+# under ASan/UBSan into $(BUILD)/fuzz, each run FUZZ_SECONDS (FUZZ_JOBS at
+# a time); what they find stays in $(BUILD)/fuzz/crashes.  make check runs
+# each FUZZ_RUNS (20000) times from its seeds: tests/run-all.sh's fuzz kind.
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+FUZZ_BUILD	:= $(BUILD)/fuzz
+FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS	:= $(KS_CFLAGS) $(KDUMP_CFLAGS) $(DW_CFLAGS) -Ilive \
+	-Itests/support -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_SRC	:= $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN	:= $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+# everything but main(), instrumented: each harness takes what it calls
+FUZZ_LIB_OBJ	:= $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(SHARED_SRC) \
+	$(filter-out live/main.c,$(LIVE_SRC)) $(SUPPORT_SRC))
+
+fuzz:
+	@tests/fuzz/run.sh probe $(FUZZ_CC) || { echo "make fuzz: $(FUZZ_CC)" \
+		"cannot link -fsanitize=fuzzer (make deps installs its runtime)" >&2; \
+		exit 1; }
+	$(MAKE) fuzz-bins
+	tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# for make check: nothing (and a note) where clang's libFuzzer is missing
+fuzz-build:
+	@if tests/fuzz/run.sh probe $(FUZZ_CC); then $(MAKE) fuzz-bins; else \
+		echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer:" \
+			"harnesses not built" >&2; fi
+
+fuzz-bins: $(FUZZ_BIN) $(FUZZ_BUILD)/seeds/.made
+
+$(FUZZ_BUILD)/%.o: %.c VERSION
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/libkstack.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libkstack.a
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $(LDFLAGS) -o $@ $^ \
+		$(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
+
+# seeds too big to keep in git, and decode's stand-in kernel
+$(FUZZ_BUILD)/seeds/.made: tests/fuzz/make-seeds.sh tests/fuzz/make-seeds.py \
+		tests/fuzz/btf-types.c $(shell find tests/fixtures -type f)
+	tests/fuzz/make-seeds.sh $(FUZZ_BUILD)
+	touch $@
 
 vmcore: static
 	vmcores/make-vmcore default basic cache/vmcores/basic

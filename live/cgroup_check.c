@@ -83,12 +83,8 @@ static void unescape(char *s)
 	*d = '\0';
 }
 
-/*
- * The mount point of a cgroup2 file system mounted from its root, so that
- * a path of /proc/PID/cgroup is a directory under it.  One line is
- * "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS... - FSTYPE SOURCE ...".
- */
-static int cgroup2_mount(char *mountinfo, char *mnt, size_t len)
+/* A line: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS... - FSTYPE SOURCE ...". */
+int ks_cgroup2_mount(char *mountinfo, char *mnt, size_t len)
 {
 	char *save, *line;
 
@@ -122,7 +118,7 @@ static int check_exists(int root_fd, const char *cgroup, char *err,
 	mountinfo = slurp(root_fd, "self/mountinfo");
 	if (!mountinfo)
 		return 0;
-	if (cgroup2_mount(mountinfo, mnt, sizeof(mnt)) ||
+	if (ks_cgroup2_mount(mountinfo, mnt, sizeof(mnt)) ||
 	    (size_t)snprintf(path, sizeof(path), "%s%s",
 			     strcmp(mnt, "/") ? mnt : "", cgroup) >= sizeof(path))
 		goto out;

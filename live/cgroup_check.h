@@ -16,4 +16,11 @@
 int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 		    char *err, size_t errlen);
 
+/*
+ * The mount point of a cgroup2 file system mounted from its root, so that
+ * a path of /proc/PID/cgroup is a directory under it, from the text of
+ * /proc/self/mountinfo (cut up in place) into mnt.  0, or -ENOENT.
+ */
+int ks_cgroup2_mount(char *mountinfo, char *mnt, size_t len);
+
 #endif /* KS_CGROUP_CHECK_H */

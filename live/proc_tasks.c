@@ -66,12 +66,28 @@ static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
 	return ret;
 }
 
+int ks_proc_parse_btime(const char *buf, int64_t *btime_ret)
+{
+	const char *b = strstr(buf, "\nbtime ");
+	char *end;
+	long long v;
+
+	if (!b)
+		return -ENODATA;
+	b += 7;
+	errno = 0;
+	v = strtoll(b, &end, 10);
+	if (errno || end == b || v < 0 || (*end && *end != '\n'))
+		return -EINVAL;
+	*btime_ret = v;
+	return 0;
+}
+
 /* btime, the boot time every start time is counted from, in root/stat */
 static int read_btime(struct ks_proc *p, const char *root, char *err,
 		      size_t errlen)
 {
 	const char *b;
-	char *end;
 	size_t len;
 	int ret = read_file(p, "stat", &len);
 
@@ -80,21 +96,16 @@ static int read_btime(struct ks_proc *p, const char *root, char *err,
 			 strerror(-ret));
 		return ret;
 	}
-	b = strstr(p->buf, "\nbtime ");
-	if (!b) {
+	ret = ks_proc_parse_btime(p->buf, &p->btime);
+	if (ret == -ENODATA) {
 		snprintf(err, errlen, "%s/stat has no btime line", root);
-		return -ENODATA;
-	}
-	b += 7;
-	errno = 0;
-	p->btime = strtoll(b, &end, 10);
-	if (errno || end == b || p->btime < 0 || (*end && *end != '\n')) {
+	} else if (ret) {
+		b = strstr(p->buf, "\nbtime ") + 7;
 		len = strcspn(b, "\n");
 		snprintf(err, errlen, "%s/stat: btime '%.*s' is not a time", root,
 			 (int)(len < 32 ? len : 32), b);
-		return -EINVAL;
 	}
-	return 0;
+	return ret;
 }
 
 int ks_proc_open(struct ks_proc *p, const char *root, char *err, size_t errlen)
@@ -151,11 +162,11 @@ void ks_proc_close(struct ks_proc *p)
 }
 
 /*
- * Parses /proc/PID/stat.  The comm may hold spaces, ')' and newlines, so
- * the fields after it are found from the LAST ')', never by splitting.
+ * The comm may hold spaces, ')' and newlines, so the fields after it are
+ * found from the LAST ')', never by splitting.
  */
-static int parse_stat(const char *buf, struct ks_task *t,
-		      unsigned long long *start_ret, bool *start_ok)
+int ks_proc_parse_stat(const char *buf, struct ks_task *t,
+		       unsigned long long *start_ret, bool *start_ok)
 {
 	const char *open = strchr(buf, '(');
 	const char *close = strrchr(buf, ')');
@@ -233,35 +244,40 @@ static int add_note(struct ks_task *t, const char *what)
 	return 0;
 }
 
-/* Whether the task's cgroup v2 path is cgroup or below it. */
-static int in_cgroup(struct ks_proc *p, const char *dir, const char *cgroup,
-		     bool *in_ret)
+bool ks_proc_cgroup_match(const char *text, const char *cgroup)
 {
-	char path[64];
-	size_t len, clen = strlen(cgroup);
+	size_t clen = strlen(cgroup);
 	const char *line;
-	int ret;
 
 	while (clen > 1 && cgroup[clen - 1] == '/')
 		clen--;
-	snprintf(path, sizeof(path), "%s/cgroup", dir);
-	ret = read_file(p, path, &len);
-	if (ret)
-		return ret;
-	*in_ret = false;
-	for (line = p->buf; line && *line; line = strchr(line, '\n')) {
+	for (line = text; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
 			line++;
 		if (strncmp(line, "0::", 3))
 			continue;
 		line += 3;
 		if (clen == 1 && cgroup[0] == '/')
-			*in_ret = true;
-		else if (!strncmp(line, cgroup, clen) &&
-			 (line[clen] == '\n' || line[clen] == '/' || !line[clen]))
-			*in_ret = true;
-		return 0;
+			return true;
+		return !strncmp(line, cgroup, clen) &&
+		       (line[clen] == '\n' || line[clen] == '/' || !line[clen]);
 	}
+	return false;
+}
+
+/* Whether the task's cgroup v2 path is cgroup or below it. */
+static int in_cgroup(struct ks_proc *p, const char *dir, const char *cgroup,
+		     bool *in_ret)
+{
+	char path[64];
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup", dir);
+	ret = read_file(p, path, &len);
+	if (ret)
+		return ret;
+	*in_ret = ks_proc_cgroup_match(p->buf, cgroup);
 	return 0;
 }
 
@@ -282,6 +298,18 @@ static char *dup_buf(const char *buf, size_t len)
 	return s;
 }
 
+void ks_proc_parse_switches(const char *buf, struct ks_task *t)
+{
+	const char *v = strstr(buf, "\nvoluntary_ctxt_switches:");
+	const char *nv = strstr(buf, "\nnonvoluntary_ctxt_switches:");
+
+	if (!v || !nv ||
+	    sscanf(v, "\nvoluntary_ctxt_switches: %" SCNu64, &t->nvcsw) != 1 ||
+	    sscanf(nv, "\nnonvoluntary_ctxt_switches: %" SCNu64, &t->nivcsw) != 1)
+		return;
+	t->has_switches = true;
+}
+
 /*
  * status's voluntary_ctxt_switches and nonvoluntary_ctxt_switches: one
  * more file per task, so only read for the formats that print them.
@@ -289,19 +317,12 @@ static char *dup_buf(const char *buf, size_t len)
 static void read_switches(struct ks_proc *p, const char *dir, struct ks_task *t)
 {
 	char path[64];
-	const char *v, *nv;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/status", dir);
 	if (read_file(p, path, &len))
 		return;
-	v = strstr(p->buf, "\nvoluntary_ctxt_switches:");
-	nv = strstr(p->buf, "\nnonvoluntary_ctxt_switches:");
-	if (!v || !nv ||
-	    sscanf(v, "\nvoluntary_ctxt_switches: %" SCNu64, &t->nvcsw) != 1 ||
-	    sscanf(nv, "\nnonvoluntary_ctxt_switches: %" SCNu64, &t->nivcsw) != 1)
-		return;
-	t->has_switches = true;
+	ks_proc_parse_switches(p->buf, t);
 }
 
 /* Returns 1 when the task was added, 0 when skipped, -errno on failure. */
@@ -320,7 +341,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 	ret = read_file(p, path, &len);
 	if (ret)
 		goto read_err;
-	if (parse_stat(p->buf, &t, &start, &start_ok)) {
+	if (ks_proc_parse_stat(p->buf, &t, &start, &start_ok)) {
 		note_error(st, path, EINVAL);
 		return 0;
 	}

@@ -6,6 +6,7 @@
 #ifndef KS_PROC_TASKS_H
 #define KS_PROC_TASKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,5 +50,29 @@ void ks_proc_close(struct ks_proc *p);
  */
 int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
 		   struct ks_sample *s, struct ks_proc_status *st);
+
+/*
+ * The parsers of the files, on NUL-terminated text.
+ * /proc/stat: the btime line's value (>= 0).  0, -ENODATA without a btime
+ * line, or -EINVAL when its value is no such number.
+ */
+int ks_proc_parse_btime(const char *buf, int64_t *btime_ret);
+/*
+ * /proc/PID/stat: comm into t->comm, the state letter into t->state, and
+ * starttime (field 22, clock ticks) with whether it is a plain number.
+ * 0, or -EINVAL when the text has no "(comm) S" head or fewer fields.
+ */
+int ks_proc_parse_stat(const char *buf, struct ks_task *t,
+		       unsigned long long *start_ret, bool *start_ok);
+/*
+ * /proc/PID/status: voluntary_ctxt_switches and nonvoluntary_ctxt_switches
+ * into t->nvcsw and t->nivcsw, has_switches set only when both are there.
+ */
+void ks_proc_parse_switches(const char *buf, struct ks_task *t);
+/*
+ * /proc/PID/cgroup: whether its cgroup v2 line ("0::PATH") names cgroup
+ * or a cgroup below it (trailing slashes of cgroup ignored; "/" is all).
+ */
+bool ks_proc_cgroup_match(const char *text, const char *cgroup);
 
 #endif /* KS_PROC_TASKS_H */

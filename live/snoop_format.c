@@ -119,16 +119,30 @@ static int count(struct ks_snoop_out *o, const struct ks_snoop_rec *r)
 	return 0;
 }
 
-/* "2026/11/22 15:56:57.118934" in local time */
+/*
+ * The wall clock's nanoseconds since the epoch at trace time ts_ns, or
+ * false when they are before the epoch or past int64_t (a trace line's
+ * time is whatever the line says).
+ */
+static bool wall_ns(const struct ks_snoop_out *o, uint64_t ts_ns, int64_t *ns)
+{
+	if (ts_ns > INT64_MAX ||
+	    __builtin_add_overflow((int64_t)ts_ns, o->wall_offset_ns, ns))
+		return false;
+	return *ns >= 0;
+}
+
+/* "2026/11/22 15:56:57.118934" in local time, else the trace clock's seconds */
 static void wall_time(const struct ks_snoop_out *o, uint64_t ts_ns, char *buf,
 		      size_t len)
 {
-	int64_t ns = (int64_t)ts_ns + o->wall_offset_ns;
+	int64_t ns = 0;
+	bool known = wall_ns(o, ts_ns, &ns);
 	time_t sec = (time_t)(ns / 1000000000);
 	struct tm tm;
 	char date[64];
 
-	if (ns < 0 || !localtime_r(&sec, &tm) ||
+	if (!known || !localtime_r(&sec, &tm) ||
 	    !strftime(date, sizeof(date), "%Y/%m/%d %H:%M:%S", &tm)) {
 		snprintf(buf, len, "%llu.%06llu", (unsigned long long)ts_ns / 1000000000,
 			 (unsigned long long)ts_ns % 1000000000 / 1000);
@@ -150,10 +164,12 @@ static void text_rec(struct ks_snoop_out *o, const struct ks_snoop_rec *r)
 
 static void json_rec(struct ks_snoop_out *o, const struct ks_snoop_rec *r)
 {
-	int64_t ns = (int64_t)r->ts_ns + o->wall_offset_ns;
+	int64_t ns;
+	uint64_t t = wall_ns(o, r->ts_ns, &ns) ? (uint64_t)ns : r->ts_ns;
 
-	fprintf(o->out, "{\"time\":%lld.%06lld,\"function\":",
-		(long long)(ns / 1000000000), (long long)(ns % 1000000000 / 1000));
+	fprintf(o->out, "{\"time\":%llu.%06llu,\"function\":",
+		(unsigned long long)(t / 1000000000),
+		(unsigned long long)(t % 1000000000 / 1000));
 	ks_json_str(o->out, o->func);
 	fprintf(o->out, ",\"pid\":%d,\"cpu\":%d,\"comm\":", (int)r->pid, r->cpu);
 	ks_json_str(o->out, r->comm);

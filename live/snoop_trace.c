@@ -27,7 +27,10 @@ static bool all_digits(const char *s, const char *end)
 	return true;
 }
 
-/* "52.118934:" as nanoseconds; the fraction may have 6 or 9 digits. */
+/*
+ * "52.118934:" as nanoseconds; the fraction may have 6 or 9 digits.  A
+ * time past 64 bits of nanoseconds (584 years) is no time of a trace.
+ */
 static bool parse_ts(const char *s, const char *end, uint64_t *ns)
 {
 	const char *dot = memchr(s, '.', (size_t)(end - s));
@@ -37,8 +40,11 @@ static bool parse_ts(const char *s, const char *end, uint64_t *ns)
 	if (!dot || end[-1] != ':' || !all_digits(s, dot) ||
 	    !all_digits(dot + 1, end - 1))
 		return false;
-	for (; s < dot; s++)
+	for (; s < dot; s++) {
 		sec = sec * 10 + (uint64_t)(*s - '0');
+		if (sec > UINT64_MAX / 1000000000ull)
+			return false;
+	}
 	digits = (size_t)(end - 1 - (dot + 1));
 	if (digits > 9)
 		return false;
@@ -46,6 +52,8 @@ static bool parse_ts(const char *s, const char *end, uint64_t *ns)
 		frac = frac * 10 + (uint64_t)(*s - '0');
 	for (; digits < 9; digits++)
 		frac *= 10;
+	if (sec * 1000000000ull > UINT64_MAX - frac)
+		return false;
 	*ns = sec * 1000000000ull + frac;
 	return true;
 }

@@ -265,6 +265,9 @@ static int find_bounds(struct ks_kallsyms_mem *ks)
 	ks->end = addr_of(ks, "_end");
 	if (!ks->stext || !ks->etext || ks->etext < ks->stext)
 		return -EINVAL;
+	/* half a range is none: [0, _einittext) would hold every low address */
+	if (!ks->sinittext || ks->einittext < ks->sinittext)
+		ks->sinittext = ks->einittext = 0;
 	for (size_t i = 0; i < ks->nr && !ks->all; i++)
 		ks->all = ks->end && strchr("dDbBrR", ks->syms[i].type);
 	return 0;

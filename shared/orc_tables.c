@@ -104,10 +104,14 @@ static void table_free(struct ks_orc_table *tab)
 	memset(tab, 0, sizeof(*tab));
 }
 
-/* Room for at least want entries; the arrays grow as reads succeed. */
+/*
+ * Room for at least want entries; the arrays grow as reads succeed.  The
+ * first size is the first chunk's: a module's table holds a few hundred
+ * entries, and a kernel has a hundred modules.
+ */
 static int table_grow(struct ks_orc_table *tab, size_t *cap, size_t want)
 {
-	size_t n = *cap ? *cap : IP_CHUNK;
+	size_t n = *cap ? *cap : want;
 	uint64_t *ip;
 	struct ks_orc_entry *orc;
 

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Runs every test: the cmocka unit binaries in BUILD/tests, then the
-# integration scripts (live tool on fixtures and the real /proc), then the
-# vmcore scripts (which make or reuse a real vmcore first).
+# Runs every test: the cmocka unit binaries in BUILD/tests, the libFuzzer
+# harnesses in BUILD/fuzz on their seeds (FUZZ_RUNS executions each, two
+# at a time: tests/fuzz/run.sh), then the integration scripts (live tool
+# on fixtures and the real /proc), then the vmcore scripts (which make or
+# reuse a real vmcore first).
 #
-# usage: tests/run-all.sh BUILD [unit|integration|vmcore|extra-vmcores]...
+# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores]...
 # KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
 set -uo pipefail
 
-build=${1:?usage: tests/run-all.sh BUILD [unit|integration|vmcore|extra-vmcores]...}
+build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores]...}
 shift
-kinds=${*:-unit integration vmcore extra-vmcores}
+kinds=${*:-unit fuzz integration vmcore extra-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
@@ -48,6 +50,11 @@ for kind in $kinds; do
 		for t in "$build"/tests/test_*; do
 			[ -x "$t" ] && run "unit/$(basename "$t")" "$t"
 		done
+		;;
+	fuzz)
+		# SKIP-clean (0 passed) where clang's libFuzzer is missing
+		run fuzz/run.sh env FUZZ_JOBS="${FUZZ_JOBS:-2}" \
+			bash tests/fuzz/run.sh check "$build/fuzz" "${FUZZ_RUNS:-20000}"
 		;;
 	integration | vmcore)
 		for t in tests/"$kind"/*.sh; do

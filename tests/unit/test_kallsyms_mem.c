@@ -52,11 +52,6 @@ static const struct ksym syms[] = {
 };
 #define NR_SYMS	(sizeof(syms) / sizeof(syms[0]))
 
-static const char *sym_name(size_t i)
-{
-	return syms[i].name ? syms[i].name : big_name;
-}
-
 /* One entry of kallsyms_names: "sys_" becomes one token, the rest bytes. */
 static size_t encode(const char *name, uint8_t *out)
 {
@@ -104,21 +99,27 @@ static void add_tokens(struct ks_fake *f)
 
 enum encoding { ABS_PERCPU, RELATIVE, ABSOLUTE };
 
-static struct ks_fake *image(enum encoding enc, struct ks_kallsyms_mem_addrs *a)
+#define MAX_SYMS	32
+
+/* Tables of the symbols v[first..n) (RELATIVE leaves out v[0], per-CPU). */
+static struct ks_fake *image_of(const struct ksym *v, size_t n,
+				enum encoding enc,
+				struct ks_kallsyms_mem_addrs *a)
 {
 	struct ks_fake *f = ks_fake_create();
 	uint8_t names[4096];
-	int32_t offs[NR_SYMS];
-	uint64_t addrs[NR_SYMS], base = BASE;
+	int32_t offs[MAX_SYMS];
+	uint64_t addrs[MAX_SYMS], base = BASE;
 	size_t len = 0, first = enc == RELATIVE ? 1 : 0;
-	uint32_t num = (uint32_t)(NR_SYMS - first);
+	uint32_t num = (uint32_t)(n - first);
 
+	assert_true(n <= MAX_SYMS);
 	memset(big_name, 'x', sizeof(big_name) - 1);
 	big_name[0] = 'T';
-	for (size_t i = first; i < NR_SYMS; i++) {
-		uint64_t addr = syms[i].addr;
+	for (size_t i = first; i < n; i++) {
+		uint64_t addr = v[i].addr;
 
-		len += encode(sym_name(i), names + len);
+		len += encode(v[i].name ? v[i].name : big_name, names + len);
 		addrs[i - first] = addr;
 		if (enc == ABS_PERCPU)
 			offs[i - first] = addr < BASE ? (int32_t)addr
@@ -145,6 +146,11 @@ static struct ks_fake *image(enum encoding enc, struct ks_kallsyms_mem_addrs *a)
 	a->offsets = OFFSETS;
 	a->relative_base = REL_BASE;
 	return f;
+}
+
+static struct ks_fake *image(enum encoding enc, struct ks_kallsyms_mem_addrs *a)
+{
+	return image_of(syms, NR_SYMS, enc, a);
 }
 
 static struct ks_kallsyms_mem *load(struct ks_fake *f,
@@ -263,6 +269,34 @@ static void test_refused(void **state)
 	ks_fake_destroy(f);
 }
 
+/*
+ * The init text is [_sinittext, _einittext): with one of them missing
+ * (a damaged table) there is none, and an address below every symbol
+ * is in no symbol; it was in [0, _einittext) and got the first one.
+ */
+static void test_half_init_range(void **state)
+{
+	static const struct ksym half[] = {
+		{ "Dfixed_percpu_data", 0x0 },
+		{ "T_stext", BASE },
+		{ "Tsys_read", BASE + 0x1000 },
+		{ "T_etext", BASE + 0x4000 },
+		{ "T_einittext", BASE + 0x8000 },
+	};
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image_of(half, 5, RELATIVE, &a);
+	struct ks_kallsyms_mem *ks = load(f, &a);
+	struct ks_sym s;
+
+	(void)state;
+	expect(ks, BASE + 0x1010, "sys_read", BASE + 0x1000, 0x3000);
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, 0x1000, &s), -ENOENT);
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, BASE - 1, &s), -ENOENT);
+	assert_int_equal(ks_kallsyms_mem_lookup(ks, BASE + 0x5000, &s), -ENOENT);
+	ks_kallsyms_mem_free(ks);
+	ks_fake_destroy(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_relative),
 		cmocka_unit_test(test_absolute_addresses),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_half_init_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

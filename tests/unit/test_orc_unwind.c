@@ -6,6 +6,7 @@
  * stack that each test fills with the frames it needs.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -328,6 +329,38 @@ static void test_load(void **state)
 	assert_int_equal(m->text[0].end, MOD_TEXT + 0x1000);
 	assert_string_equal(fx->orc->mods[1].name, "noorc");
 	assert_int_equal(fx->orc->mods[1].table.num, 0);
+}
+
+#ifdef __SANITIZE_ADDRESS__
+size_t __sanitizer_get_current_allocated_bytes(void);
+
+static size_t heap_used(void)
+{
+	return __sanitizer_get_current_allocated_bytes();
+}
+#else
+static size_t heap_used(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return m.uordblks + m.hblkhd;
+}
+#endif
+
+/*
+ * A table costs what it holds: 17 entries for vmlinux and 2 for mymod
+ * here, where each once took room for 16384 (288 KiB a module).
+ */
+static void test_load_memory(void **state)
+{
+	struct fixture *fx = *state;
+	struct ks_orc *orc = NULL;
+	size_t before = heap_used();
+
+	assert_int_equal(ks_orc_load(&fx->t, &orc), 0);
+	assert_int_equal(orc->nr_mods, 2);
+	assert_true(heap_used() - before < 64 * 1024);
+	ks_orc_free(orc);
 }
 
 static void test_find(void **state)
@@ -1418,6 +1451,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test(test_find_duplicate),
 		cmocka_unit_test(test_load_chunked),

@@ -99,6 +99,15 @@ static void test_line_context(void **state)
 	assert_int_equal(ks_trace_line_parse("CPU:1 [LOST 12 EVENTS]", &c), -EINVAL);
 	assert_int_equal(ks_trace_line_parse("perl-301 [001] no time here", &c),
 			 -EINVAL);
+	/* the largest time 64 bits of nanoseconds hold, and past it */
+	assert_int_equal(ks_trace_line_parse(
+		"perl-301 [001] 18446744073.709551615: x", &c), 0);
+	assert_int_equal(c.ts_ns, UINT64_MAX);
+	assert_int_equal(ks_trace_line_parse(
+		"perl-301 [001] 18446744073.709551616: x", &c), -EINVAL);
+	assert_int_equal(ks_trace_line_parse(
+		"perl-301 [001] 3323333333333333333333333332.118940: x", &c),
+			 -EINVAL);
 }
 
 static void check_handmade(struct got *g, const struct ks_snoop_parser *p)
@@ -350,6 +359,45 @@ static void test_formats(void **state)
 	free(s);
 }
 
+/*
+ * A trace time that does not fit the wall clock's 64 bits of nanoseconds
+ * (trace_pipe gives what it gives) prints as the trace clock's seconds,
+ * in text and in JSON, never a wrapped or negative time.
+ */
+static void test_time_out_of_range(void **state)
+{
+	static char stack[] = "[<0>] ksys_sync+0x4/0xa0\n";
+	struct ks_snoop_rec r = { .comm = "perl", .pid = 301, .cpu = 1,
+				  .ts_ns = 9000000000000001000ull, .stack = stack };
+	enum ks_format fmts[] = { KS_FMT_TEXT, KS_FMT_JSON };
+	struct ks_snoop_out o;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	for (int i = 0; i < 2; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ks_snoop_out_init(&o, f, fmts[i], "ksys_sync",
+				  1795000000ll * 1000000000);
+		assert_int_equal(ks_snoop_out_rec(&o, &r), 0);
+		r.ts_ns = UINT64_MAX;
+		assert_int_equal(ks_snoop_out_rec(&o, &r), 0);
+		r.ts_ns = 9000000000000001000ull;
+		ks_snoop_out_release(&o);
+		fclose(f);
+		if (fmts[i] == KS_FMT_TEXT) {
+			assert_non_null(strstr(buf, "Time: 9000000000.000001   Comm"));
+			assert_non_null(strstr(buf, "Time: 18446744073.709551   Comm"));
+		} else {
+			assert_non_null(strstr(buf, "{\"time\":9000000000.000001,"));
+			assert_non_null(strstr(buf, "{\"time\":18446744073.709551,"));
+		}
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_error_reason),
 		cmocka_unit_test(test_clean_stale),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_time_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

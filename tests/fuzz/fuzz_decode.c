@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * live/decode.c on any text (kstack --decode's input): frames in each of
+ * the forms it knows found and decoded with live/lines.c against a
+ * stand-in kernel with DWARF (tests/fixtures/decode/src, built by make
+ * into decode-vmlinux beside this harness, its module under
+ * decode-debug; KSTACK_FUZZ_VMLINUX names another).  Without it, frames
+ * are still found and left as they are.  No line of the input is lost.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "fuzz.h"
+
+#define RELEASE	"9.9.9-kstack-test"
+
+static char vmlinux[PATH_MAX] = "/nonexistent/vmlinux";
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *env = getenv("KSTACK_FUZZ_VMLINUX");
+	char self[PATH_MAX], debug[PATH_MAX + 16];
+	char *dir;
+
+	(void)argc;
+	snprintf(self, sizeof(self), "%s", (*argv)[0]);
+	dir = dirname(self);
+	if (env && *env) {
+		snprintf(vmlinux, sizeof(vmlinux), "%s", env);
+	} else {
+		snprintf(debug, sizeof(debug), "%s/decode-vmlinux", dir);
+		if (!access(debug, R_OK))
+			snprintf(vmlinux, sizeof(vmlinux), "%s", debug);
+	}
+	/* modules are looked for here only, never in the host's /usr/lib/debug */
+	snprintf(debug, sizeof(debug), "%s/decode-debug", dir);
+	setenv("KSTACK_DEBUG_DIR", debug, 1);
+	return 0;
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ks_lines_config cfg = { .vmlinux = vmlinux, .release = RELEASE };
+	char *text = fuzz_str(data, size), *out;
+	struct ks_lines *l = ks_lines_open(&cfg);
+	size_t n = count_lines(text) + (*text && text[strlen(text) - 1] != '\n');
+
+	fuzz_assert(l);
+	out = ks_decode_text(l, text);
+	fuzz_assert(out);
+	fuzz_assert(count_lines(out) >= n);
+	ks_lines_report(l, fuzz_null());
+	free(out);
+	ks_lines_close(l);
+	free(text);
+	return 0;
+}

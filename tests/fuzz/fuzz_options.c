@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * shared/options.c: the input is a command line, split on NULs when it
+ * holds any (so that arguments may hold spaces) and on spaces otherwise,
+ * after "kstack".  Both contexts parse it.  A refusal always says why,
+ * and whatever was parsed is released.
+ */
+#include "fuzz.h"
+#include "options.h"
+
+#define MAX_ARGS	256
+
+static void parse(enum ks_context ctx, int argc, char **argv)
+{
+	struct ks_options o;
+	char err[256];
+	int ret;
+
+	/* getopt may permute argv: each context parses its own copy */
+	char *copy[MAX_ARGS + 2];
+
+	memcpy(copy, argv, sizeof(*argv) * (size_t)(argc + 1));
+	ret = ks_options_parse(&o, ctx, argc, copy, err, sizeof(err));
+	if (ret) {
+		fuzz_assert(ret == -1 && err[0]);
+		fuzz_assert(!o.pids && !o.nr_pids);
+		return;
+	}
+	fuzz_assert(!o.nr_pids || o.pids);
+	fuzz_assert(o.format <= KS_FMT_FOLDED);
+	fprintf(fuzz_null(), "%s %zu %ld %ld %s\n", ks_options_usage(ctx),
+		o.nr_pids, o.interval_ms, o.minutes, o.dir ? o.dir : "");
+	ks_options_release(&o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 2];
+	char sep = memchr(data, '\0', size) ? '\0' : ' ';
+	int argc = 1;
+	size_t i, start = 0;
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[0] = "kstack";
+	for (i = 0; i <= size && argc <= MAX_ARGS; i++) {
+		if (i < size && buf[i] != sep)
+			continue;
+		buf[i] = '\0';
+		/* spaces: runs of them are one separator; NULs: "" is an argument */
+		if (sep == '\0' || i > start)
+			argv[argc++] = buf + start;
+		start = i + 1;
+	}
+	argv[argc] = NULL;
+	parse(KS_CTX_LIVE, argc, argv);
+	parse(KS_CTX_CRASH, argc, argv);
+	free(buf);
+	return 0;
+}

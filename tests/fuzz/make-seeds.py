@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Binary seeds for the harnesses whose input is kernel memory.
+
+  make-seeds.py orc FIXTURE OUTDIR [MAX_TASKS]
+      tests/fixtures/orc's recorded stacks, one task per seed, in the
+      form tests/fuzz/fuzz_orc.c reads (its header comment)
+  make-seeds.py kallsyms NM_OUTPUT OUTDIR
+      kallsyms tables laid out as scripts/kallsyms.c lays them out, of the
+      symbols nm -n lists, in each of the three address encodings, in the
+      form tests/fuzz/fuzz_kallsyms_mem.c reads
+  make-seeds.py frames NM_OUTPUT MODULE_NM_S_OUTPUT OUTFILE
+      every function nm -n lists at a few offsets, as /proc/PID/stack
+      prints them, the other forms of a frame, and the module's, for
+      tests/fuzz/fuzz_decode.c
+"""
+import os
+import struct
+import sys
+
+THREAD_SIZE = 16384
+MODULES_ADDR = 0xffffffff83000000
+MOD_STRUCT = 0xffff888000100000
+SYMBOLS = ('_stext', '_etext', '_sinittext', '_einittext',
+           '__sched_text_start', '__sched_text_end', '__lock_text_start',
+           '__lock_text_end', 'ret_from_fork', 'return_to_handler',
+           'arch_rethook_trampoline', 'modules')
+TASK_MEMBERS = ('__state', 'curr_ret_stack', 'ret_stack', 'rethooks')
+
+
+def orc_entry(e):
+    """struct orc_entry of Linux 6.1: sp_reg:4 bp_reg:4 type:2 end:1."""
+    _, sp_off, bp_off, sp_reg, bp_reg, typ, end = e
+    flags = sp_reg | bp_reg << 4 | typ << 8 | end << 10
+    return struct.pack('<hhH', sp_off, bp_off, flags)
+
+
+def orc_tables(entries, ip_addr):
+    """Sorted and without repeats, as the kernel searches them."""
+    entries = sorted(set(entries))
+    ips = b''.join(struct.pack('<i', e[0] - (ip_addr + 4 * i))
+                   for i, e in enumerate(entries))
+    return len(entries), ips, b''.join(orc_entry(e) for e in entries)
+
+
+def read_fixture(path):
+    fx = {'symbol': {}, 'member': {}, 'orc': [], 'module': [], 'morc': {},
+          'task': [], 'mem': []}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w or w[0].startswith('#'):
+                continue
+            if w[0] == 'symbol':
+                fx['symbol'][w[1]] = int(w[2], 16)
+            elif w[0] == 'member' and w[1] == 'task_struct':
+                fx['member'][w[2]] = int(w[3])
+            elif w[0] == 'orc':
+                fx['orc'].append((int(w[1], 16),) + tuple(map(int, w[2:8])))
+            elif w[0] == 'module':
+                fx['module'].append((w[1],) + tuple(int(x, 16) for x in w[2:5]))
+            elif w[0] == 'morc':
+                fx['morc'].setdefault(w[1], []).append(
+                    (int(w[2], 16),) + tuple(map(int, w[3:9])))
+            elif w[0] == 'task':
+                task = int(w[4], 16) if len(w) > 4 else 0
+                fx['task'].append((int(w[2], 16), int(w[3], 16), task))
+            elif w[0] == 'mem':
+                addr, data = int(w[1], 16), bytes.fromhex(w[2])
+                last = fx['mem'][-1] if fx['mem'] else None
+                if last and last[0] + len(last[1]) == addr:
+                    fx['mem'][-1] = (last[0], last[1] + data)
+                else:
+                    fx['mem'].append((addr, data))
+    return fx
+
+
+def module_segments(fx):
+    """Recorded modules on a `modules` list; struct module as in fuzz_orc.c."""
+    segs, nxt = [], MODULES_ADDR
+    for i in reversed(range(len(fx['module']))):
+        name, base, text_end, _ = fx['module'][i]
+        ip_addr = base + 0x10000000
+        orc_addr = ip_addr + 0x100000
+        n, ips, orcs = orc_tables(fx['morc'].get(name, []), ip_addr)
+        mod = MOD_STRUCT + 0x400 * i
+        m = bytearray(256)
+        struct.pack_into('<Q', m, 8, nxt)
+        m[24:24 + len(name)] = name.encode()
+        struct.pack_into('<IxxxxQQ', m, 80, n, ip_addr, orc_addr)
+        struct.pack_into('<QII', m, 112, base, orc_addr + 6 * n - base,
+                         text_end - base)
+        segs += [(mod, bytes(m)), (ip_addr, ips), (orc_addr, orcs)]
+        nxt = mod + 8
+    if segs:
+        segs.append((MODULES_ADDR, struct.pack('<Q', nxt)))
+    return segs
+
+
+def orc_seeds(path, outdir, max_tasks):
+    fx = read_fixture(path)
+    first = min(e[0] for e in fx['orc'])
+    ip_addr = (first & ~0xfff) - 0x10000000
+    orc_addr = ip_addr + 0x100000
+    n, ips, orcs = orc_tables(fx['orc'], ip_addr)
+    syms = dict(fx['symbol'])
+    mods = module_segments(fx)
+    if mods:
+        syms['modules'] = MODULES_ADDR
+    stacks = [(t[0], t[0] + THREAD_SIZE) for t in fx['task']]
+    base = os.path.splitext(os.path.basename(path))[0]
+    for stack, sp, task in fx['task'][:max_tasks]:
+        hdr = struct.pack('<BIQQ', 0, n, ip_addr, orc_addr)
+        hdr += b''.join(struct.pack('<Q', syms.get(s, 0)) for s in SYMBOLS)
+        hdr += b''.join(struct.pack('<H', fx['member'].get(m, 0))
+                        for m in TASK_MEMBERS)
+        hdr += struct.pack('<QQQQQ', stack, sp, task, 0, 0)
+        segs = [(ip_addr, ips), (orc_addr, orcs)] + mods
+        # this task's stack, and what no task's stack holds (task_structs)
+        segs += [(a, d) for a, d in fx['mem']
+                 if stack <= a < stack + THREAD_SIZE or
+                 not any(lo <= a < hi for lo, hi in stacks)]
+        body = b''.join(struct.pack('<QI', a, len(d)) + d for a, d in segs)
+        name = '%s/%s-%x' % (outdir, base, sp)
+        with open(name, 'wb') as f:
+            f.write(hdr + body)
+
+
+def tokens_for(names):
+    """scripts/kallsyms.c's idea: unused byte values stand for frequent pairs."""
+    used = set(b for nm in names for b in nm.encode())
+    pairs = {}
+    for nm in names:
+        for i in range(len(nm) - 1):
+            pairs[nm[i:i + 2]] = pairs.get(nm[i:i + 2], 0) + 1
+    free = [b for b in range(1, 256) if b not in used]
+    best = sorted(pairs, key=lambda p: -pairs[p])[:len(free)]
+    table = {b: chr(b) for b in used}
+    table.update(zip(free, best))
+    return table
+
+
+def encode_name(name, table):
+    rev = {v: k for k, v in table.items()}
+    out, i = [], 0
+    while i < len(name):
+        if name[i:i + 2] in rev and len(name[i:i + 2]) == 2:
+            out.append(rev[name[i:i + 2]])
+            i += 2
+        else:
+            out.append(rev[name[i]])
+            i += 1
+    n = len(out)
+    head = bytes([0x80 | (n & 0x7f), n >> 7]) if n >= 0x80 else bytes([n])
+    return head + bytes(out)
+
+
+def kallsyms_seeds(nm_path, outdir):
+    base = 0xffffffff81000000
+    syms = [('D', 'fixed_percpu_data', 0x0), ('T', '_stext', base)]
+    with open(nm_path) as f:
+        rows = [l.split() for l in f if len(l.split()) == 3]
+    text = [r for r in rows if r[1] in 'tT' and r[2][0] != '.']
+    for i, (_, typ, name) in enumerate(text):
+        syms.append((typ, name, base + 0x1000 * (i + 1)))
+    etext = base + 0x1000 * (len(text) + 2)
+    big = ''.join(chr(97 + i % 26) for i in range(400))
+    syms += [('t', big, etext - 0x800), ('T', '_etext', etext),
+             ('T', '_sinittext', etext + 0x1000),
+             ('T', '_einittext', etext + 0x2000),
+             ('D', 'linux_banner', base + 0x1000000),
+             ('d', 'ext', base + 0x1000100), ('B', '_end', base + 0x2000000)]
+    names = [t + n for t, n, _ in syms]
+    table = tokens_for(names)
+    tok_table, tok_index = b'', b''
+    for i in range(256):
+        tok_index += struct.pack('<H', len(tok_table))
+        tok_table += table.get(i, '?').encode() + b'\0'
+    for mode in ('abs_percpu', 'relative', 'absolute'):
+        s = syms[1:] if mode == 'relative' else syms
+        blob = bytearray(struct.pack('<I', len(s)).ljust(8, b'\0'))
+        names_off = len(blob)
+        blob += b''.join(encode_name(t + n, table) for t, n, _ in s)
+        blob += b'\0' * (-len(blob) % 8)
+        tt_off = len(blob)
+        blob += tok_table + b'\0' * (-len(tok_table) % 8)
+        ti_off = len(blob)
+        blob += tok_index
+        addr_off = len(blob)
+        if mode == 'absolute':
+            blob += b''.join(struct.pack('<Q', a) for _, _, a in s)
+        elif mode == 'relative':
+            blob += b''.join(struct.pack('<I', a - base) for _, _, a in s)
+        else:
+            blob += b''.join(struct.pack('<i', a if a < base else base - 1 - a)
+                             for _, _, a in s)
+        blob += b'\0' * (-len(blob) % 8)
+        rel_off = len(blob)
+        blob += struct.pack('<Q', base)
+        hdr = struct.pack('<BQIIIIII', mode == 'absolute', base, names_off, 0,
+                          tt_off, ti_off, addr_off, rel_off)
+        with open('%s/%s' % (outdir, mode), 'wb') as f:
+            f.write(hdr + bytes(blob))
+
+
+def frames(nm_path, mod_nm_path, out):
+    with open(nm_path) as f:
+        rows = [l.split() for l in f if len(l.split()) == 3]
+    addr = {r[2]: int(r[0], 16) for r in rows}
+    size_of = {rows[i][2]: int(rows[i + 1][0], 16) - int(rows[i][0], 16)
+               for i in range(len(rows) - 1)}
+    with open(out, 'w') as f:
+        for i in range(len(rows) - 1):
+            if rows[i][1] not in 'tT':
+                continue
+            size = int(rows[i + 1][0], 16) - int(rows[i][0], 16)
+            for off in range(0, min(size, 64), 13):
+                f.write('[<0>] %s+0x%x/0x%x\n' % (rows[i][2], off, size))
+        # the other forms --decode reads: dmesg, old oopses, RIP, crash's bt
+        frame = 'do_work+0x5/0x%x' % size_of.get('do_work', 0x10)
+        f.write('[  245.321196]  %s\n[  245.321432]  ? %s\n'
+                '[<ffffffff81234567>] %s\nRIP: 0010:%s\n'
+                % (frame, frame, frame, frame))
+        f.write(' #3 [ffffc90000a3fd98] do_work at %x\n'
+                'not a frame: +0x10/0x20 and name+0xzz/0x10\n'
+                % (addr.get('do_work', 0) + 5 + 0x1c000000))
+    with open(mod_nm_path) as f:
+        for l in f:
+            w = l.split()
+            if len(w) == 4 and w[3] == 'kstest_fn':
+                with open(out, 'a') as o:
+                    o.write('[<0>] kstest_fn+0x3/0x%x [kstest_mod]\n'
+                            '[<0>] kstest_fn+0x3/0x%x [other_mod]\n'
+                            % (int(w[1], 16), int(w[1], 16)))
+
+
+def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == 'orc':
+        orc_seeds(sys.argv[2], sys.argv[3],
+                  int(sys.argv[4]) if len(sys.argv) > 4 else 1000)
+    elif len(sys.argv) == 4 and sys.argv[1] == 'kallsyms':
+        kallsyms_seeds(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == 'frames':
+        frames(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    main()
