@@ -191,15 +191,20 @@ def main(vdir, text_path, json_path, name):
     # The live tool prints R for a task it found on a CPU: moving too.
     running |= {p for p, t in live.items() if t[1] == 'R'}
     moved, woken, unknown, comm_only = set(), [], set(), []
+    # A task the proc copy does not have was born after it, while the
+    # capture ran (a kworker the pool adds): it ran, so it moved.
+    born = set()
     for pid in set(live) | set(dump):
         ls, dc = live_status(vdir, pid), counts.get(pid)
         if pid in running or pid in own:
             continue
-        if ls is None or dc is None or dc[1] is None:
+        if ls is None and not os.path.exists(os.path.join(vdir, 'live/proc/%d' % pid)):
+            born.add(pid)
+        elif ls is None or dc is None or dc[1] is None:
             unknown.add(pid)
         elif ls[1:] != dc[1:]:
             moved.add(pid)
-    aside = running | own | moved
+    aside = running | own | moved | born
     tgid = {}
     for pid in set(live) | set(dump):
         ls, dc = live_status(vdir, pid), counts.get(pid)
@@ -236,6 +241,9 @@ def main(vdir, text_path, json_path, name):
           ' %d that ran between the capture and the dump (switch counts moved: %s)' %
           (len(running - own), ' '.join(map(str, sorted(running - own))), len(own),
            len(moved - running - own), ' '.join(map(str, sorted(moved - running - own)))))
+    if born:
+        print('born while the capture ran (not in its proc copy): ' +
+              ' '.join(map(str, sorted(born))))
     if woken:
         print('woken after the capture, not yet run (state compared as R): ' +
               ', '.join(woken))
