@@ -325,7 +325,12 @@ static long size_of(const struct ks_btf *btf, uint32_t id, int depth)
 	case KIND_ARRAY:
 		a = (const struct btf_array *)(t + 1);
 		elem = size_of(btf, a->type, depth + 1);
-		return elem < 0 ? elem : elem * (long)a->nelems;
+		if (elem < 0)
+			return elem;
+		/* btf_array_resolve(): "Array size overflows U32_MAX" */
+		if (a->nelems && (unsigned long)elem > UINT32_MAX / a->nelems)
+			return -EINVAL;
+		return elem * (long)a->nelems;
 	default:
 		return -ENOENT;
 	}
@@ -462,6 +467,9 @@ static int apply_index(const struct ks_btf *btf, const char **p,
 	/* A flexible array (struct pid's numbers[]) has no bound here. */
 	if (a->nelems && idx >= a->nelems)
 		return -ENOENT;
+	/* nor any offset past what a u32 size holds */
+	if (idx > UINT32_MAX / ((unsigned long)elem ? (unsigned long)elem : 1))
+		return -EINVAL;
 	ref->type = a->type;
 	ref->bit_offset += (uint64_t)idx * (uint64_t)elem * 8;
 	*p = end + 1;

@@ -69,16 +69,22 @@ static inline uint64_t fuzz_take(struct fuzz_in *in, size_t bytes)
 	return v;
 }
 
+static FILE *fuzz_null_file;
+
+static inline void fuzz_null_close(void)
+{
+	fclose(fuzz_null_file);
+}
+
 /* Where the harnesses write what they format: formatting is exercised too. */
 static inline FILE *fuzz_null(void)
 {
-	static FILE *null;
-
-	if (!null)
-		null = fopen("/dev/null", "w");
-	if (!null)
+	if (fuzz_null_file)
+		return fuzz_null_file;
+	fuzz_null_file = fopen("/dev/null", "w");
+	if (!fuzz_null_file || atexit(fuzz_null_close))
 		abort();
-	return null;
+	return fuzz_null_file;
 }
 
 /* A rule of kstack broken: libFuzzer keeps the input that did it. */

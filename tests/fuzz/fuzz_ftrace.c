@@ -16,6 +16,18 @@
  */
 static struct ks_ftrace_list l;
 
+static void list_free(void)
+{
+	ks_ftrace_list_free(&l);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return atexit(list_free);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_str(data, size), *rest = text, *lines[MAX_LINES];

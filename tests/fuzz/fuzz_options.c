@@ -12,13 +12,11 @@
 
 static void parse(enum ks_context ctx, int argc, char **argv)
 {
+	char *copy[MAX_ARGS + 2], err[256];
 	struct ks_options o;
-	char err[256];
 	int ret;
 
 	/* getopt may permute argv: each context parses its own copy */
-	char *copy[MAX_ARGS + 2];
-
 	memcpy(copy, argv, sizeof(*argv) * (size_t)(argc + 1));
 	ret = ks_options_parse(&o, ctx, argc, copy, err, sizeof(err));
 	if (ret) {

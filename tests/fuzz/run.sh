@@ -97,10 +97,11 @@ run_one() {
 		echo "PASS: $name: ${runs:-?} executions in ${secs} s," \
 			"corpus $(find "$corpus" -type f | wc -l) inputs"
 	else
+		cp "$log" "$dir/crashes/$name.log"
 		echo "FAIL: $name: exit $rc after ${runs:-?} executions;" \
-			"the input is in $dir/crashes/"
-		grep -E -m 12 'ERROR|SUMMARY|runtime error|fuzz_assert|#[0-9]+ 0x' "$log" |
-			sed 's/^/    /'
+			"the input and $name.log are in $dir/crashes/"
+		grep -E -m 12 -e 'ERROR|SUMMARY|runtime error|fuzz_assert' \
+			-e 'interrupted|#[0-9]+ 0x' "$log" | sed 's/^/    /'
 	fi
 }
 

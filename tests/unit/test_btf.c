@@ -379,6 +379,59 @@ static void test_cycles(void **state)
 	free(b);
 }
 
+/*
+ * Sizes as the kernel's BTF verifier bounds them (an array's fits in
+ * u32): int[65536][65536] is refused, and four levels of it no longer
+ * overflow a long; an index into a flexible array cannot go past them.
+ */
+static void test_huge_arrays(void **state)
+{
+	struct blob *b = calloc(1, sizeof(*b));
+	uint8_t *data = calloc(1, 4096);
+	uint32_t t_int, t_arr, t_big = 0, t_flex;
+	struct ks_btf *btf;
+	int i;
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(data);
+	b->strs_len = 1;
+	b->next_id = 1;
+	t_int = type(b, "int", K_INT, 0, 0, 4);
+	word(b, 0x01000020);
+	t_arr = t_int;
+	for (i = 0; i < 4; i++) {
+		t_arr = type(b, "", K_ARRAY, 0, 0, 0);
+		word(b, t_arr - 1);
+		word(b, t_int);
+		word(b, 65536);
+		if (i == 1)
+			t_big = t_arr;
+	}
+	type(b, "big_t", K_TYPEDEF, 0, 0, t_big);
+	type(b, "huge_t", K_TYPEDEF, 0, 0, t_arr);
+	t_flex = type(b, "", K_ARRAY, 0, 0, 0);
+	word(b, t_int);
+	word(b, t_int);
+	word(b, 0);
+	type(b, "holder", K_STRUCT, 2, 0, 8);
+	member(b, "m", t_big, 0);
+	member(b, "flex", t_flex, 64);
+	assert_int_equal(ks_btf_load(data, blob_bytes(b, data, 4096), &btf), 0);
+
+	assert_int_equal(ks_btf_type_size(btf, "big_t"), -EINVAL);
+	assert_int_equal(ks_btf_type_size(btf, "huge_t"), -EINVAL);
+	assert_int_equal(ks_btf_member_size(btf, "holder", "m"), -EINVAL);
+	assert_int_equal(ks_btf_member_offset(btf, "holder", "flex[3]"), 8 + 12);
+	assert_int_equal(ks_btf_member_offset(btf, "holder", "flex[1073741823]"),
+			 8 + 4294967292l);
+	assert_int_equal(ks_btf_member_offset(btf, "holder",
+					      "flex[4611686018427387904]"), -EINVAL);
+	ks_btf_free(btf);
+	free(data);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_cycles),
+		cmocka_unit_test(test_huge_arrays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
