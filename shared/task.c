@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "task.h"
 
 void ks_sample_init(struct ks_sample *s, time_t when, const char *host)
@@ -15,15 +16,12 @@ void ks_sample_init(struct ks_sample *s, time_t when, const char *host)
 
 int ks_sample_add(struct ks_sample *s, struct ks_task *t)
 {
-	if (s->nr_tasks == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct ks_task *n = realloc(s->tasks, cap * sizeof(*n));
+	struct ks_task *n = ks_grow_min(s->tasks, &s->cap, s->nr_tasks + 1,
+					sizeof(*n), 256);
 
-		if (!n)
-			return -ENOMEM;
-		s->tasks = n;
-		s->cap = cap;
-	}
+	if (!n)
+		return -ENOMEM;
+	s->tasks = n;
 	s->tasks[s->nr_tasks++] = *t;
 	return 0;
 }
