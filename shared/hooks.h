@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "symbolize.h"
 #include "target.h"
 
 /* KSYM_NAME_LEN of 6.1 is 512; a %pS text adds offset, size and module. */
@@ -166,13 +167,6 @@ int ks_kprobe_parse(const char *line, struct ks_kprobe *p);
  */
 int ks_ftrace_parse(const char *line, const char *direct_line,
 		    struct ks_ftrace_rec *r);
-
-/* %pS: "name+0xOFF/0xSIZE [module]" of addr itself, or "0x%lx". */
-int ks_sym_format_pS(const struct ks_target *t, uint64_t addr, char *buf,
-		     size_t len);
-
-/* The module named in a %pS text ("... [mod]"), or "" for vmlinux. */
-void ks_pS_module(const char *text, char *mod, size_t len);
 
 /*
  * The section that follows the kernel-format lines, headed "== summary":

@@ -66,42 +66,6 @@ void ks_ftrace_list_free(struct ks_ftrace_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* ------------------------------------------------------------ symbols */
-
-int ks_sym_format_pS(const struct ks_target *t, uint64_t addr, char *buf,
-		     size_t len)
-{
-	struct ks_sym sym;
-
-	/*
-	 * sprint_symbol(): the lookup is at addr itself (no -1 as in %pB).
-	 * An address past the symbol's kallsyms size is in no symbol: ftrace
-	 * trampolines live in module space between modules.
-	 */
-	if (t->ops->lookup(t->ctx, addr, &sym) || !sym.name ||
-	    addr < sym.addr || (sym.size && addr - sym.addr >= sym.size))
-		return snprintf(buf, len, "0x%" PRIx64, addr);
-	if (sym.module)
-		return snprintf(buf, len, "%s+0x%" PRIx64 "/0x%" PRIx64 " [%s]",
-				sym.name, addr - sym.addr, sym.size, sym.module);
-	return snprintf(buf, len, "%s+0x%" PRIx64 "/0x%" PRIx64, sym.name,
-			addr - sym.addr, sym.size);
-}
-
-void ks_pS_module(const char *text, char *mod, size_t len)
-{
-	const char *open = strrchr(text, '[');
-	size_t n;
-
-	mod[0] = '\0';
-	if (!open || open == text || open[-1] != ' ')
-		return;
-	n = strcspn(open + 1, "]");
-	if (open[1 + n] != ']' || open[2 + n] != '\0')
-		return;
-	snprintf(mod, len, "%.*s", (int)n, open + 1);
-}
-
 /* ------------------------------------------------------------ kprobes */
 
 int ks_kprobe_format(const struct ks_kprobe *p, char *buf, size_t len)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel addresses printed the way the kernel's printk formats print them.
+ * Kernel addresses printed the way the kernel's printk formats print them
+ * (%pB for stack frames, %pS for handlers and trampolines).
  */
 #ifndef KS_SYMBOLIZE_H
 #define KS_SYMBOLIZE_H
@@ -27,5 +28,16 @@
  */
 int ks_sym_format_pB(const struct ks_target *t, uint64_t addr, char *buf,
 		     size_t len);
+
+/*
+ * %pS (sprint_symbol()): the same text for addr itself, with no -1, as
+ * the kernel prints handlers and trampolines.  An address past the
+ * symbol's size is in no symbol and prints "0x" and lowercase hex.
+ */
+int ks_sym_format_pS(const struct ks_target *t, uint64_t addr, char *buf,
+		     size_t len);
+
+/* The module named in a %pS text ("... [mod]"), or "" for vmlinux. */
+void ks_pS_module(const char *text, char *mod, size_t len);
 
 #endif /* KS_SYMBOLIZE_H */
