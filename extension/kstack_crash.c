@@ -238,7 +238,7 @@ static void cmd_kstack(void)
 		fprintf(fp, "kstack %s\n", KS_VERSION);
 	} else if (opts.kprobes || opts.ftrace) {
 		/* -K / -F: the hooks views (extension/hooks_crash.c) */
-		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp);
+		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp, report, &opts);
 
 		if (ret)
 			error(INFO, "%s failed: %s\n",

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks.h"
+#include "hooks_walk.h"
+#include "kernel_string.h"
 #include "list_walk.h"
-#include "member_table.h"
+#include "symbolize.h"
 
 /*
  * dyn_ftrace.flags.  These are enum constants, not type layout, so the
@@ -42,13 +43,7 @@
 #define DYN_REF_SHIFT_6_1	23
 #define DYN_REF_SHIFT_6_4	19
 
-/* ftrace_ops.flags bit numbers (FTRACE_OPS_FL_*, 6.1). */
-static const char *const ops_flag_names[] = {
-	"ENABLED", "DYNAMIC", "SAVE_REGS", "SAVE_REGS_IF_SUPPORTED",
-	"RECURSION", "STUB", "INITIALIZED", "DELETED", "ADDING", "REMOVING",
-	"MODIFYING", "ALLOC_TRAMP", "IPMODIFY", "PID", "RCU", "TRACE_ARRAY",
-	"PERMANENT", "DIRECT",
-};
+/* ftrace_ops.flags bits (FTRACE_OPS_FL_*, 6.1). */
 #define OPS_FL_SAVE_REGS	(1ul << 2)
 #define OPS_FL_ALLOC_TRAMP	(1ul << 11)
 
@@ -62,25 +57,11 @@ static const char *const ops_flag_names[] = {
 #define PAGE_SIZE_X86	4096ull
 #define PAGE_ORDER_MAX	10		/* MAX_ORDER: no bigger page allocation */
 
-struct ft_layout {
-	uint64_t ops_list, list_end, pages_start, direct_functions;
-	uint64_t ftrace_call, ftrace_caller, ftrace_regs_call,
-		ftrace_regs_caller;
-	long ops_func, ops_next, ops_flags, ops_private, ops_saved_func,
-		ops_func_hash, ops_tramp, ops_tramp_size;
-	long oh_notrace, oh_filter;
-	long h_size_bits, h_buckets, h_count;
-	long e_hlist, e_ip, e_direct;
-	long head_first, node_next, head_size;
-	long pg_next, pg_records, pg_index, pg_index_size;
-	long pg_order;			/* -1 before 5.x's ftrace_page.order */
-	long rec_size, rec_ip, rec_flags, rec_flags_size;
-	bool layout_6_4;	/* dyn_ftrace flags and columns of 6.4+ */
-};
-
-static int layout_init(const struct ks_target *t, struct ft_layout *l,
-		       FILE *err)
+/* The members, sizes and symbols every ftrace walk needs. */
+static int layout_init(const struct ks_ftrace_walker *w,
+		       struct ks_ftrace_layout *l)
 {
+	const struct ks_target *t = w->t;
 	const struct ks_target_ops *o = t->ops;
 	void *c = t->ctx;
 	const struct ks_member_spec m[] = {
@@ -111,22 +92,25 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 
 	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
 	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
-		fprintf(err, "kstack: no ftrace_ops_list: this kernel has no function tracer\n");
+		ks_hooks_say(w->report, w->arg, "no ftrace_ops_list: this kernel "
+			     "has no function tracer");
 		return -ENOENT;
 	}
-	if (ks_member_table_resolve(t, m, sizeof(m) / sizeof(m[0]), err))
+	if (ks_hooks_members(t, m, sizeof(m) / sizeof(m[0]), w->report,
+			     w->arg))
 		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	l->pg_index_size = o->member_size(c, "ftrace_page", "index");
 	if (l->head_size <= 0 || l->pg_index_size <= 0 || l->pg_index_size > 8) {
-		fprintf(err, "kstack: no size for hlist_head or ftrace_page.index\n");
+		ks_hooks_say(w->report, w->arg,
+			     "no size for hlist_head or ftrace_page.index");
 		return -ENOENT;
 	}
 	l->rec_size = o->type_size(c, "dyn_ftrace");
 	l->rec_flags_size = o->member_size(c, "dyn_ftrace", "flags");
 	if (l->rec_size <= 0 || l->rec_flags_size <= 0 ||
 	    l->rec_flags_size > 8) {
-		fprintf(err, "kstack: no size for struct dyn_ftrace\n");
+		ks_hooks_say(w->report, w->arg, "no size for struct dyn_ftrace");
 		return -ENOENT;
 	}
 	l->layout_6_4 = o->member_offset(c, "module", "mem") >= 0;
@@ -146,6 +130,17 @@ static int layout_init(const struct ks_target *t, struct ft_layout *l,
 	return 0;
 }
 
+int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
+			  const struct ks_target *t,
+			  ks_hooks_report_fn report, void *arg)
+{
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	w->report = report;
+	w->arg = arg;
+	return layout_init(w, &w->l);
+}
+
 static int cmp_u64(const void *a, const void *b);
 
 static int read_field(const struct ks_target *t, uint64_t base, long off,
@@ -161,7 +156,7 @@ static int read_field(const struct ks_target *t, uint64_t base, long off,
  * The ips of one ftrace_hash.  Buckets are walked in order; each bucket
  * is bounded by the hash's own count, so a looping bucket stops.
  */
-static int read_hash(const struct ks_target *t, const struct ft_layout *l,
+static int read_hash(const struct ks_target *t, const struct ks_ftrace_layout *l,
 		     uint64_t hash, uint64_t **ips_ret, size_t *n_ret,
 		     uint64_t **directs_ret)
 {
@@ -221,96 +216,77 @@ fault:
 	return -EFAULT;
 }
 
-void ks_ftrace_ops_list_free(struct ks_ftrace_ops_list *l)
+/* One ftrace_ops at op: its fields, hashes and next; false if unreadable. */
+static bool read_ops(const struct ks_target *t, const struct ks_ftrace_layout *l,
+		     uint64_t op, struct ks_ftrace_ops *o, uint64_t *next)
+{
+	uint64_t func_hash;
+
+	o->kaddr = op;
+	if (read_field(t, op, l->ops_func, &o->func) ||
+	    read_field(t, op, l->ops_next, next) ||
+	    read_field(t, op, l->ops_flags, &o->flags) ||
+	    read_field(t, op, l->ops_private, &o->private_data) ||
+	    read_field(t, op, l->ops_saved_func, &o->saved_func) ||
+	    read_field(t, op, l->ops_tramp, &o->trampoline) ||
+	    read_field(t, op, l->ops_tramp_size, &o->trampoline_size) ||
+	    read_field(t, op, l->ops_func_hash, &func_hash))
+		return false;
+	if (func_hash &&
+	    (read_field(t, func_hash, l->oh_filter, &o->filter_hash) ||
+	     read_field(t, func_hash, l->oh_notrace, &o->notrace_hash)))
+		o->error = "cannot read its ftrace_ops_hash";
+	if (read_hash(t, l, o->filter_hash, &o->filter, &o->nr_filter, NULL))
+		o->filter_err = true;
+	if (read_hash(t, l, o->notrace_hash, &o->notrace, &o->nr_notrace,
+		      NULL))
+		o->notrace_err = true;
+	if (o->nr_filter)
+		qsort(o->filter, o->nr_filter, sizeof(uint64_t), cmp_u64);
+	if (o->nr_notrace)
+		qsort(o->notrace, o->nr_notrace, sizeof(uint64_t), cmp_u64);
+	return true;
+}
+
+static bool ops_seen(const struct ks_ftrace_ops_list *l, uint64_t op)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->v[i].filter);
-		free(l->v[i].notrace);
-	}
-	free(l->v);
-	memset(l, 0, sizeof(*l));
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].kaddr == op)
+			return true;
+	return false;
 }
 
-static struct ks_ftrace_ops *ops_add(struct ks_ftrace_ops_list *l)
+int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
+		       struct ks_ftrace_ops_list *out)
 {
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 16;
-		struct ks_ftrace_ops *v = realloc(l->v, ncap * sizeof(*v));
+	uint64_t op, next;
 
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->cap = ncap;
-	}
-	memset(&l->v[l->n], 0, sizeof(l->v[0]));
-	return &l->v[l->n++];
-}
-
-int ks_ftrace_ops_walk(const struct ks_target *t,
-		       struct ks_ftrace_ops_list *out, FILE *err)
-{
-	struct ft_layout l;
-	uint64_t op;
-	int ret;
-
-	ret = layout_init(t, &l, err);
-	if (ret)
-		return ret;
-	if (ks_read_u64(t, l.ops_list, &op)) {
-		fprintf(err, "kstack: cannot read ftrace_ops_list\n");
+	if (ks_read_u64(w->t, w->l.ops_list, &op)) {
+		ks_hooks_say(w->report, w->arg, "cannot read ftrace_ops_list");
 		return -EFAULT;
 	}
 	/* do_for_each_ftrace_op(): until NULL or &ftrace_list_end */
-	while (op && op != l.list_end) {
+	for (; op && op != w->l.list_end; op = next) {
 		struct ks_ftrace_ops *o;
-		uint64_t func_hash, next;
-		size_t i;
 
-		for (i = 0; i < out->n; i++)
-			if (out->v[i].kaddr == op)
-				break;
-		if (i < out->n || out->n >= OPS_MAX) {
+		if (ops_seen(out, op) || out->n >= OPS_MAX) {
 			out->error = "ftrace_ops_list loops";
-			fprintf(err, "kstack: ftrace_ops_list loops at 0x%" PRIx64
-				", stopped\n", op);
+			ks_hooks_say(w->report, w->arg, "ftrace_ops_list loops "
+				     "at 0x%" PRIx64 ", stopped", op);
 			break;
 		}
-		o = ops_add(out);
+		o = ks_ftrace_ops_list_add(out);
 		if (!o)
 			return -ENOMEM;
-		o->kaddr = op;
-		if (read_field(t, op, l.ops_func, &o->func) ||
-		    read_field(t, op, l.ops_next, &next) ||
-		    read_field(t, op, l.ops_flags, &o->flags) ||
-		    read_field(t, op, l.ops_private, &o->private_data) ||
-		    read_field(t, op, l.ops_saved_func, &o->saved_func) ||
-		    read_field(t, op, l.ops_tramp, &o->trampoline) ||
-		    read_field(t, op, l.ops_tramp_size, &o->trampoline_size) ||
-		    read_field(t, op, l.ops_func_hash, &func_hash)) {
+		if (!read_ops(w->t, &w->l, op, o, &next)) {
 			o->error = "cannot read the struct ftrace_ops";
 			out->error = "an ftrace_ops could not be read";
-			fprintf(err, "kstack: cannot read ftrace_ops at 0x%" PRIx64
-				", list stopped\n", op);
+			ks_hooks_say(w->report, w->arg, "cannot read ftrace_ops "
+				     "at 0x%" PRIx64 ", list stopped", op);
 			break;
 		}
-		if (func_hash &&
-		    (read_field(t, func_hash, l.oh_filter, &o->filter_hash) ||
-		     read_field(t, func_hash, l.oh_notrace, &o->notrace_hash)))
-			o->error = "cannot read its ftrace_ops_hash";
-		if (read_hash(t, &l, o->filter_hash, &o->filter, &o->nr_filter,
-			      NULL))
-			o->filter_err = true;
-		if (read_hash(t, &l, o->notrace_hash, &o->notrace,
-			      &o->nr_notrace, NULL))
-			o->notrace_err = true;
-		if (o->nr_filter)
-			qsort(o->filter, o->nr_filter, sizeof(uint64_t), cmp_u64);
-		if (o->nr_notrace)
-			qsort(o->notrace, o->nr_notrace, sizeof(uint64_t),
-			      cmp_u64);
-		op = next;
 	}
 	return 0;
 }
@@ -374,7 +350,7 @@ static void text_cache_free(struct text_cache *c)
 
 /* x86 static_tramp_func(NULL, rec): the call in ftrace_(regs_)caller. */
 static const char *static_target(const struct ks_target *t,
-				 const struct ft_layout *l,
+				 const struct ks_ftrace_layout *l,
 				 struct text_cache *c, uint64_t flags)
 {
 	bool regs = flags & DYN_FL_REGS_EN;
@@ -391,7 +367,7 @@ static const char *static_target(const struct ks_target *t,
 }
 
 /* x86 arch_ftrace_trampoline_func(ops, rec) */
-static void tramp_target(const struct ks_target *t, const struct ft_layout *l,
+static void tramp_target(const struct ks_target *t, const struct ks_ftrace_layout *l,
 			 const struct ks_ftrace_ops *o, char *buf, size_t len)
 {
 	uint64_t off;
@@ -414,7 +390,7 @@ static void tramp_target(const struct ks_target *t, const struct ft_layout *l,
 
 /* add_trampoline_func(): the texts of ops i, or NULL without memory. */
 static const struct ks_ftrace_tramp *
-tramp_text(const struct ks_target *t, const struct ft_layout *l,
+tramp_text(const struct ks_target *t, const struct ks_ftrace_layout *l,
 	   const struct ks_ftrace_ops_list *ops, struct text_cache *c,
 	   size_t i)
 {
@@ -476,7 +452,7 @@ static uint64_t direct_target(const struct direct_call *d, size_t n,
 }
 
 /* The trampolines of a TRAMP_EN record; -ENOMEM when a text cannot be kept. */
-static int fill_tramps(const struct ks_target *t, const struct ft_layout *l,
+static int fill_tramps(const struct ks_target *t, const struct ks_ftrace_layout *l,
 		       const struct ks_ftrace_ops_list *ops,
 		       struct text_cache *c, struct ks_ftrace_rec *r)
 {
@@ -524,7 +500,7 @@ static bool rec_name(const struct ks_target *t, uint64_t ip,
 	return true;
 }
 
-static int fill_rec(const struct ks_target *t, const struct ft_layout *l,
+static int fill_rec(const struct ks_target *t, const struct ks_ftrace_layout *l,
 		    const struct ks_ftrace_ops_list *ops, struct text_cache *c,
 		    uint64_t ip, uint64_t flags, const struct direct_call *d,
 		    size_t nd, struct ks_ftrace_rec *r)
@@ -563,12 +539,12 @@ static int fill_rec(const struct ks_target *t, const struct ft_layout *l,
 
 /* The ftrace_page list and the bounds the kernel's own counts give it. */
 struct page_walk {
+	const struct ks_ftrace_walker *w;
 	const struct ks_target *t;
-	const struct ft_layout *l;
+	const struct ks_ftrace_layout *l;
 	const struct ks_ftrace_ops_list *ops;
 	ks_ftrace_rec_fn fn;
 	void *arg;
-	FILE *err;
 	struct direct_call *direct;
 	size_t nd;
 	struct text_cache cache;
@@ -578,6 +554,8 @@ struct page_walk {
 	size_t max_records, nr_records;
 	uint64_t show;		/* the flag a record needs to be listed */
 };
+
+#define say(pw, ...) ks_hooks_say((pw)->w->report, (pw)->w->arg, __VA_ARGS__)
 
 /* A kernel counter (unsigned long) that may be absent: 0 then. */
 static uint64_t kernel_count(const struct ks_target *t, const char *name)
@@ -619,25 +597,24 @@ static long page_room(struct page_walk *pw, uint64_t pg)
 static int page_node(void *arg, uint64_t pg)
 {
 	struct page_walk *pw = arg;
-	const struct ft_layout *l = pw->l;
+	const struct ks_ftrace_layout *l = pw->l;
 	uint64_t records;
 	long i, index;
 
 	if (read_field(pw->t, pg, l->pg_records, &records) ||
 	    page_index(pw, pg, &index)) {
-		fprintf(pw->err, "kstack: cannot read ftrace_page 0x%" PRIx64
-			", skipped\n", pg);
+		say(pw, "cannot read ftrace_page 0x%" PRIx64 ", skipped", pg);
 		return 0;
 	}
 	if (index < 0 || index > page_room(pw, pg)) {
-		fprintf(pw->err, "kstack: ftrace_page 0x%" PRIx64
-			" has a bad index %ld, skipped\n", pg, index);
+		say(pw, "ftrace_page 0x%" PRIx64 " has a bad index %ld, skipped",
+		    pg, index);
 		return 0;
 	}
 	if (pw->nr_records + (size_t)index > pw->max_records) {
-		fprintf(pw->err, "kstack: the ftrace_page list holds more records "
-			"than ftrace_number_of_pages has room for (%zu); stopped "
-			"at 0x%" PRIx64 "\n", pw->max_records, pg);
+		say(pw, "the ftrace_page list holds more records than "
+		    "ftrace_number_of_pages has room for (%zu); stopped at 0x%"
+		    PRIx64, pw->max_records, pg);
 		return -E2BIG;
 	}
 	pw->nr_records += (size_t)index;
@@ -646,8 +623,8 @@ static int page_node(void *arg, uint64_t pg)
 	if (!pw->buf)
 		return -ENOMEM;
 	if (index && ks_read(pw->t, records, pw->buf, (size_t)index * l->rec_size)) {
-		fprintf(pw->err, "kstack: cannot read the %ld records of "
-			"ftrace_page 0x%" PRIx64 "\n", index, pg);
+		say(pw, "cannot read the %ld records of ftrace_page 0x%" PRIx64,
+		    index, pg);
 		return 0;
 	}
 	for (i = 0; i < index; i++) {
@@ -707,12 +684,12 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 	else
 		ks_list_stop_text(&w, "the ftrace_page list (ftrace_pages_start)",
 				  msg, sizeof(msg));
-	fprintf(pw->err, "kstack: %s\n", msg);
+	say(pw, "%s", msg);
 	return 0;
 }
 
 /* direct_functions (ip -> target), sorted for direct_target(). */
-static int read_direct(const struct ks_target *t, const struct ft_layout *l,
+static int read_direct(const struct ks_target *t, const struct ks_ftrace_layout *l,
 		       struct page_walk *pw)
 {
 	uint64_t dhash, *ips = NULL, *targets = NULL;
@@ -740,41 +717,47 @@ static int read_direct(const struct ks_target *t, const struct ft_layout *l,
 	return 0;
 }
 
-/* t_func_next() of the enabled_functions or touched_functions iterator. */
-int ks_ftrace_walk_each(const struct ks_target *t,
-			const struct ks_ftrace_ops_list *ops, bool touched,
-			ks_ftrace_rec_fn fn, void *arg, FILE *err)
+/* Why this walk cannot start: 0, or the error (reported). */
+static int walk_each_check(const struct ks_ftrace_walker *w, bool touched)
 {
-	struct page_walk pw = { .t = t, .ops = ops, .fn = fn, .arg = arg,
-				.err = err };
-	struct ft_layout l;
+	if (touched && !w->l.layout_6_4) {
+		ks_hooks_say(w->report, w->arg, "this kernel keeps no "
+			     "FTRACE_FL_TOUCHED (touched_functions came with "
+			     "Linux 6.4)");
+		return -EOPNOTSUPP;
+	}
+	if (!w->l.pages_start) {
+		ks_hooks_say(w->report, w->arg,
+			     "no ftrace_pages_start: no dynamic ftrace");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* t_func_next() of the enabled_functions or touched_functions iterator. */
+int ks_ftrace_walk_each(const struct ks_ftrace_walker *w,
+			const struct ks_ftrace_ops_list *ops, bool touched,
+			ks_ftrace_rec_fn fn, void *arg)
+{
+	struct page_walk pw = { .w = w, .t = w->t, .l = &w->l, .ops = ops,
+				.fn = fn, .arg = arg };
 	uint64_t pg;
 	int ret;
 
-	ret = layout_init(t, &l, err);
+	pw.show = touched ? DYN_FL_TOUCHED : DYN_FL_ENABLED;
+	ret = walk_each_check(w, touched);
 	if (ret)
 		return ret;
-	pw.l = &l;
-	pw.show = touched ? DYN_FL_TOUCHED : DYN_FL_ENABLED;
-	if (touched && !l.layout_6_4) {
-		fprintf(err, "kstack: this kernel keeps no FTRACE_FL_TOUCHED "
-			"(touched_functions came with Linux 6.4)\n");
-		return -EOPNOTSUPP;
-	}
-	if (!l.pages_start) {
-		fprintf(err, "kstack: no ftrace_pages_start: no dynamic ftrace\n");
-		return -ENOENT;
-	}
 	pw.rec = calloc(1, sizeof(*pw.rec));
 	if (!pw.rec)
 		return -ENOMEM;
-	ret = read_direct(t, &l, &pw);
+	ret = read_direct(w->t, &w->l, &pw);
 	if (ret == -ENOMEM)
 		goto out;
 	if (ret)
-		fprintf(err, "kstack: cannot read direct_functions\n");
-	if (ks_read_u64(t, l.pages_start, &pg)) {
-		fprintf(err, "kstack: cannot read ftrace_pages_start\n");
+		say(&pw, "cannot read direct_functions");
+	if (ks_read_u64(w->t, w->l.pages_start, &pg)) {
+		say(&pw, "cannot read ftrace_pages_start");
 		ret = -EFAULT;
 	} else {
 		ret = walk_pages(&pw, pg);
@@ -798,110 +781,34 @@ static int list_rec(void *arg, const struct ks_ftrace_rec *r)
 	return 0;
 }
 
-int ks_ftrace_walk(const struct ks_target *t,
+int ks_ftrace_walk(const struct ks_ftrace_walker *w,
 		   const struct ks_ftrace_ops_list *ops,
-		   struct ks_ftrace_list *out, FILE *err)
+		   struct ks_ftrace_list *out)
 {
-	return ks_ftrace_walk_each(t, ops, false, list_rec, out, err);
+	return ks_ftrace_walk_each(w, ops, false, list_rec, out);
 }
 
-int ks_ftrace_walk_touched(const struct ks_target *t,
+int ks_ftrace_walk_touched(const struct ks_ftrace_walker *w,
 			   const struct ks_ftrace_ops_list *ops,
-			   struct ks_ftrace_list *out, FILE *err)
+			   struct ks_ftrace_list *out)
 {
-	return ks_ftrace_walk_each(t, ops, true, list_rec, out, err);
+	return ks_ftrace_walk_each(w, ops, true, list_rec, out);
 }
 
-void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len)
+int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len)
 {
-	size_t n = 0, i;
+	long cur = t->ops->member_offset(t->ctx, "trace_array", "current_trace");
+	long name = t->ops->member_offset(t->ctx, "tracer", "name");
+	uint64_t gt, tracer, str;
+	int ret;
 
-	buf[0] = '\0';
-	for (i = 0; i < 64 && n < len; i++) {
-		if (!(flags & (1ull << i)))
-			continue;
-		if (i < sizeof(ops_flag_names) / sizeof(ops_flag_names[0]))
-			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-				      ops_flag_names[i]);
-		else
-			n += snprintf(buf + n, len - n, "%sBIT%zu", n ? "|" : "",
-				      i);
-	}
-	if (!flags)
-		snprintf(buf, len, "none");
-}
-
-#define HASH_PRINT_MAX	64
-
-static void print_ips(FILE *out, const struct ks_target *t, const char *what,
-		      const uint64_t *ips, size_t n, bool failed)
-{
-	char text[KS_HOOK_TEXT_LEN];
-	size_t i;
-
-	fprintf(out, "    %s (%zu):", what, n);
-	if (failed)
-		fputs(" unreadable", out);
-	else if (!n)
-		fputs(" none", out);
-	for (i = 0; i < n && i < HASH_PRINT_MAX; i++) {
-		ks_sym_format_pS(t, ips[i], text, sizeof(text));
-		fprintf(out, " %s", text);
-	}
-	if (n > HASH_PRINT_MAX)
-		fprintf(out, " ... and %zu more", n - HASH_PRINT_MAX);
-	fputc('\n', out);
-}
-
-/*
- * The variable an ftrace_ops is ("name [module]"), without offset and
- * size: data symbols' sizes say little, and an allocated ops has no name.
- */
-static void ops_name(const struct ks_target *t, uint64_t addr, char *buf,
-		     size_t len)
-{
-	struct ks_sym sym;
-
-	if (t->ops->lookup(t->ctx, addr, &sym) || !sym.name || sym.addr != addr)
-		snprintf(buf, len, "(allocated)");
-	else if (sym.module)
-		snprintf(buf, len, "%s [%s]", sym.name, sym.module);
-	else
-		snprintf(buf, len, "%s", sym.name);
-}
-
-void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
-			 const struct ks_ftrace_ops_list *l)
-{
-	char name[KS_HOOK_TEXT_LEN], func[KS_HOOK_TEXT_LEN];
-	char flags[512], tramp[KS_HOOK_TEXT_LEN];
-	size_t i;
-
-	fputs("== ftrace_ops\n", out);
-	for (i = 0; i < l->n; i++) {
-		const struct ks_ftrace_ops *o = &l->v[i];
-
-		ops_name(t, o->kaddr, name, sizeof(name));
-		ks_sym_format_pS(t, o->func, func, sizeof(func));
-		ks_ftrace_ops_flags_str(o->flags, flags, sizeof(flags));
-		fprintf(out, "0x%" PRIx64 " %s\n", o->kaddr, name);
-		fprintf(out, "    func: %s\n    flags: 0x%" PRIx64 " %s\n",
-			func, o->flags, flags);
-		if (o->trampoline) {
-			ks_sym_format_pS(t, o->trampoline, tramp, sizeof(tramp));
-			fprintf(out, "    trampoline: %s size 0x%" PRIx64 "\n",
-				tramp, o->trampoline_size);
-		}
-		if (o->private_data)
-			fprintf(out, "    private: 0x%" PRIx64 "\n",
-				o->private_data);
-		if (o->error)
-			fprintf(out, "    error: %s\n", o->error);
-		print_ips(out, t, "filter", o->filter, o->nr_filter,
-			  o->filter_err);
-		print_ips(out, t, "notrace", o->notrace, o->nr_notrace,
-			  o->notrace_err);
-	}
-	if (l->error)
-		fprintf(out, "list incomplete: %s\n", l->error);
+	if (cur < 0 || name < 0 ||
+	    t->ops->symbol(t->ctx, "global_trace", &gt))
+		return -ENOENT;
+	if (ks_read_u64(t, gt + (uint64_t)cur, &tracer) || !tracer ||
+	    ks_read_u64(t, tracer + (uint64_t)name, &str) || !str)
+		return -EFAULT;
+	ret = ks_read_kstring(t, str, buf, len);
+	/* a name longer than buf is shown cut, as it always was */
+	return ret == -E2BIG ? 0 : ret;
 }

@@ -1,70 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The kprobe and ftrace records, their kernel-format lines, the parsers of
- * those lines, and the summary that follows them.  Kept in one file so the
- * printer and the parser are read side by side: a line the parser accepts
- * must print back byte for byte.
+ * The kprobe and ftrace records' kernel-format lines and the parsers of
+ * those lines.  Kept in one file so the printer and the parser are read
+ * side by side: a line the parser accepts must print back byte for byte.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks.h"
-#include "options.h"
-
-/* ------------------------------------------------------------ lists */
-
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap = *cap ? *cap * 2 : 16;
-	void *nv;
-
-	if (n < *cap)
-		return v;
-	nv = realloc(v, ncap * size);
-	if (!nv)
-		return NULL;
-	*cap = ncap;
-	return nv;
-}
-
-struct ks_kprobe *ks_kprobe_list_add(struct ks_kprobe_list *l)
-{
-	struct ks_kprobe *v = grow(l->v, &l->cap, l->n, sizeof(*v));
-
-	if (!v)
-		return NULL;
-	l->v = v;
-	memset(&v[l->n], 0, sizeof(v[0]));
-	return &v[l->n++];
-}
-
-struct ks_ftrace_rec *ks_ftrace_list_add(struct ks_ftrace_list *l)
-{
-	struct ks_ftrace_rec *v = grow(l->v, &l->cap, l->n, sizeof(*v));
-
-	if (!v)
-		return NULL;
-	l->v = v;
-	memset(&v[l->n], 0, sizeof(v[0]));
-	return &v[l->n++];
-}
-
-void ks_kprobe_list_free(struct ks_kprobe_list *l)
-{
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-void ks_ftrace_list_free(struct ks_ftrace_list *l)
-{
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
+#include "hooks_format.h"
 
 /* ------------------------------------------------------------ kprobes */
 
@@ -107,7 +54,76 @@ static const char *parse_hex(const char *s, uint64_t *v, int maxdigits)
 	return n ? s + n : NULL;
 }
 
-int ks_kprobe_parse(const char *line, struct ks_kprobe *p)
+/* "%px  %c  ": the address and the type letter; the rest, or NULL. */
+static const char *kprobe_head(const char *s, struct ks_kprobe *p)
+{
+	s = parse_hex(s, &p->addr, 16);
+	if (!s || strncmp(s, "  ", 2))
+		return NULL;
+	s += 2;
+	if (!islower((unsigned char)s[0]) || strncmp(s + 1, "  ", 2))
+		return NULL;
+	p->type = s[0];
+	return s + 3;
+}
+
+/* The last "+0x" in the token: symbol names may hold '+' nowhere, but be safe. */
+static const char *last_plus(const char *s, const char *tok_end)
+{
+	const char *plus = NULL;
+
+	for (const char *q = s; q + 3 <= tok_end; q++)
+		if (!strncmp(q, "+0x", 3))
+			plus = q;
+	return plus;
+}
+
+/* "sym+0xOFF  mod " or "sym+0xOFF    ": the rest, or NULL. */
+static const char *kprobe_sym(const char *s, const char *plus,
+			      const char *tok_end, struct ks_kprobe *p)
+{
+	uint64_t off;
+	const char *e = parse_hex(plus + 3, &off, 16);
+	size_t n;
+
+	if (e != tok_end || plus == s || (size_t)(plus - s) >= sizeof(p->sym))
+		return NULL;
+	p->has_sym = true;
+	memcpy(p->sym, s, plus - s);
+	p->sym[plus - s] = '\0';
+	p->offset = off;
+	s = tok_end;
+	if (strncmp(s, "  ", 2))
+		return NULL;
+	s += 2;
+	if (s[0] == ' ')
+		/* modname NULL prints " ", then the format's own " " */
+		return s[1] == ' ' ? s + 2 : NULL;
+	n = strcspn(s, " ");
+	if (!s[n] || n >= sizeof(p->module))
+		return NULL;
+	memcpy(p->module, s, n);
+	p->module[n] = '\0';
+	return s + n + 1;
+}
+
+/* "0x%lx " of the address itself, when kallsyms knew no symbol. */
+static const char *kprobe_nosym(const char *s, const char *tok_end,
+				const struct ks_kprobe *p)
+{
+	uint64_t a;
+	const char *e;
+
+	if (strncmp(s, "0x", 2))
+		return NULL;
+	e = parse_hex(s + 2, &a, 16);
+	if (e != tok_end || a != p->addr)
+		return NULL;
+	return tok_end + 1;
+}
+
+/* The tags come in this order, each at most once, and end the line. */
+static int kprobe_tags(const char *s, struct ks_kprobe *p)
 {
 	static const struct {
 		const char *tag;
@@ -119,68 +135,8 @@ int ks_kprobe_parse(const char *line, struct ks_kprobe *p)
 		{ "[OPTIMIZED]", KS_KPROBE_FL_OPTIMIZED, true },
 		{ "[FTRACE]", KS_KPROBE_FL_FTRACE, true },
 	};
-	const char *s = line, *tok_end, *plus;
 	size_t i;
 
-	memset(p, 0, sizeof(*p));
-	s = parse_hex(s, &p->addr, 16);
-	if (!s || strncmp(s, "  ", 2))
-		return -EINVAL;
-	s += 2;
-	if (!islower((unsigned char)s[0]) || strncmp(s + 1, "  ", 2))
-		return -EINVAL;
-	p->type = s[0];
-	s += 3;
-
-	tok_end = s + strcspn(s, " ");
-	if (!*tok_end)
-		return -EINVAL;
-	/* The last "+0x" in the token: symbol names may hold '+' nowhere, but be safe. */
-	plus = NULL;
-	for (const char *q = s; q + 3 <= tok_end; q++)
-		if (!strncmp(q, "+0x", 3))
-			plus = q;
-	if (plus) {
-		uint64_t off;
-		const char *e = parse_hex(plus + 3, &off, 16);
-
-		if (e != tok_end || plus == s ||
-		    (size_t)(plus - s) >= sizeof(p->sym))
-			return -EINVAL;
-		p->has_sym = true;
-		memcpy(p->sym, s, plus - s);
-		p->sym[plus - s] = '\0';
-		p->offset = off;
-		s = tok_end;
-		if (strncmp(s, "  ", 2))
-			return -EINVAL;
-		s += 2;
-		if (s[0] == ' ') {
-			/* modname NULL prints " ", then the format's own " " */
-			if (s[1] != ' ')
-				return -EINVAL;
-			s += 2;
-		} else {
-			size_t n = strcspn(s, " ");
-
-			if (!s[n] || n >= sizeof(p->module))
-				return -EINVAL;
-			memcpy(p->module, s, n);
-			p->module[n] = '\0';
-			s += n + 1;
-		}
-	} else {
-		uint64_t a;
-		const char *e;
-
-		if (strncmp(s, "0x", 2))
-			return -EINVAL;
-		e = parse_hex(s + 2, &a, 16);
-		if (e != tok_end || a != p->addr)
-			return -EINVAL;
-		s = tok_end + 1;
-	}
-	/* The tags come in this order, each at most once. */
 	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
 		size_t n = strlen(tags[i].tag);
 
@@ -193,6 +149,22 @@ int ks_kprobe_parse(const char *line, struct ks_kprobe *p)
 		s += n;
 	}
 	return *s ? -EINVAL : 0;
+}
+
+int ks_kprobe_parse(const char *line, struct ks_kprobe *p)
+{
+	const char *s, *tok_end, *plus;
+
+	memset(p, 0, sizeof(*p));
+	s = kprobe_head(line, p);
+	if (!s)
+		return -EINVAL;
+	tok_end = s + strcspn(s, " ");
+	if (!*tok_end)
+		return -EINVAL;
+	plus = last_plus(s, tok_end);
+	s = plus ? kprobe_sym(s, plus, tok_end, p) : kprobe_nosym(s, tok_end, p);
+	return s ? kprobe_tags(s, p) : -EINVAL;
 }
 
 /* ------------------------------------------------------------ ftrace */
@@ -259,61 +231,49 @@ static const char *next_tail(const char *s)
 	return t ? t : s + strlen(s);
 }
 
-void ks_ftrace_rec_clear(struct ks_ftrace_rec *r)
+/* "func" and " [module]": the rest, or NULL. */
+static const char *ftrace_name(const char *s, struct ks_ftrace_rec *r)
 {
-	/* zeroing 17 KB of text per record would cost more than all the rest */
-	memset(r, 0, offsetof(struct ks_ftrace_rec, func));
-	r->func[0] = '\0';
-	r->module[0] = '\0';
-	r->target[0] = '\0';
-	r->direct_to[0] = '\0';
+	size_t n = strcspn(s, " ");
+
+	if (!n || copy_span(r->func, sizeof(r->func), s, n))
+		return NULL;
+	s += n;
+	if (strncmp(s, " [", 2))
+		return s;
+	n = strcspn(s + 2, "]");
+	if (s[2 + n] != ']' ||
+	    copy_span(r->module, sizeof(r->module), s + 2, n))
+		return NULL;
+	return s + 3 + n;
 }
 
-int ks_ftrace_parse(const char *line, const char *direct_line,
-		    struct ks_ftrace_rec *r)
+/* One two-character column: " X" sets *flag, two spaces do not. */
+static int column(const char *s, char letter, bool *flag)
 {
-	const char *s = line, *e;
-	char *end;
-	size_t n;
+	if (s[0] == ' ' && s[1] == letter) {
+		*flag = true;
+		return 0;
+	}
+	return strncmp(s, "  ", 2) ? -EINVAL : 0;
+}
 
-	ks_ftrace_rec_clear(r);
-	n = strcspn(s, " ");
-	if (!n || copy_span(r->func, sizeof(r->func), s, n))
-		return -EINVAL;
-	s += n;
-	if (!strncmp(s, " [", 2)) {
-		n = strcspn(s + 2, "]");
-		if (s[2 + n] != ']' ||
-		    copy_span(r->module, sizeof(r->module), s + 2, n))
-			return -EINVAL;
-		s += 3 + n;
-	}
-	if (!*s) {
-		r->invalid = true;
-		return direct_line ? -EINVAL : 0;
-	}
+/* " (refcount)" and the flag columns: the rest, or NULL. */
+static const char *ftrace_columns(const char *s, struct ks_ftrace_rec *r)
+{
+	char *end;
+
 	if (strncmp(s, " (", 2))
-		return -EINVAL;
+		return NULL;
 	errno = 0;
 	r->refcount = strtol(s + 2, &end, 10);
 	if (errno || end == s + 2 || *end != ')')
-		return -EINVAL;
+		return NULL;
 	s = end + 1;
 	/* Three two-character columns: " R", " I", " D" or two spaces. */
-	if (strlen(s) < 6)
-		return -EINVAL;
-	if (!strncmp(s, " R", 2))
-		r->regs = true;
-	else if (strncmp(s, "  ", 2))
-		return -EINVAL;
-	if (!strncmp(s + 2, " I", 2))
-		r->ipmodify = true;
-	else if (strncmp(s + 2, "  ", 2))
-		return -EINVAL;
-	if (!strncmp(s + 4, " D", 2))
-		r->direct = true;
-	else if (strncmp(s + 4, "  ", 2))
-		return -EINVAL;
+	if (strlen(s) < 6 || column(s, 'R', &r->regs) ||
+	    column(s + 2, 'I', &r->ipmodify) || column(s + 4, 'D', &r->direct))
+		return NULL;
 	s += 6;
 	/*
 	 * 6.4+: " O" or two spaces, then " M " or three spaces.  Nothing in
@@ -327,452 +287,74 @@ int ks_ftrace_parse(const char *line, const char *direct_line,
 		r->modified = s[3] == 'M';
 		s += 5;
 	}
-
-	if (!strncmp(s, "\ttramp: ", 8)) {
-		r->tramp_en = true;
-		if (!strcmp(s, "\ttramp: ERROR!")) {
-			r->tramp_error = true;
-			s += strlen(s);
-		}
-		while (*s) {
-			struct ks_ftrace_tramp *tr;
-			const char *open, *close, *stop;
-
-			if (strncmp(s, "\ttramp: ", 8) ||
-			    r->nr_tramps >= KS_FTRACE_MAX_TRAMPS)
-				return -EINVAL;
-			tr = &r->tramps[r->nr_tramps++];
-			tr->target[0] = '\0';
-			s += 8;
-			stop = next_tail(s);
-			open = strstr(s, " (");
-			if (!open || open >= stop)
-				return -EINVAL;
-			close = strchr(open, ')');
-			if (!close || close >= stop ||
-			    copy_span(tr->tramp, sizeof(tr->tramp), s, open - s) ||
-			    copy_span(tr->func, sizeof(tr->func), open + 2,
-				      close - open - 2))
-				return -EINVAL;
-			s = close + 1;
-			if (!strncmp(s, " ->", 3)) {
-				if (copy_span(tr->target, sizeof(tr->target),
-					      s + 3, stop - s - 3))
-					return -EINVAL;
-				s = stop;
-			} else if (s != stop) {
-				return -EINVAL;
-			}
-		}
-	} else if (!strncmp(s, " ->", 3)) {
-		if (copy_span(r->target, sizeof(r->target), s + 3,
-			      strlen(s + 3)))
-			return -EINVAL;
-	} else if (*s) {
-		return -EINVAL;
-	}
-
-	if (direct_line) {
-		e = direct_line;
-		if (strncmp(e, "\tdirect-->", 10) || !e[10] ||
-		    copy_span(r->direct_to, sizeof(r->direct_to), e + 10,
-			      strlen(e + 10)))
-			return -EINVAL;
-	}
-	return 0;
+	return s;
 }
 
-/* ------------------------------------------------------------ summaries */
-
-/*
- * A small set of names, printed in the order first seen.  The last name
- * found is tried first: records come sorted by address, so a module's
- * records, and the handler of a tracer on all of them, come in runs.
- */
-static bool name_is(const char *have, const char *name, size_t len)
+/* One "\ttramp: %pS (%pS)" with its optional " ->%pS": the rest, or NULL. */
+static const char *ftrace_tramp(const char *s, struct ks_ftrace_rec *r)
 {
-	return !strncmp(have, name, len) && !have[len];
+	struct ks_ftrace_tramp *tr;
+	const char *open, *close, *stop;
+
+	if (strncmp(s, "\ttramp: ", 8) || r->nr_tramps >= KS_FTRACE_MAX_TRAMPS)
+		return NULL;
+	tr = &r->tramps[r->nr_tramps++];
+	tr->target[0] = '\0';
+	s += 8;
+	stop = next_tail(s);
+	open = strstr(s, " (");
+	if (!open || open >= stop)
+		return NULL;
+	close = strchr(open, ')');
+	if (!close || close >= stop ||
+	    copy_span(tr->tramp, sizeof(tr->tramp), s, open - s) ||
+	    copy_span(tr->func, sizeof(tr->func), open + 2, close - open - 2))
+		return NULL;
+	s = close + 1;
+	if (strncmp(s, " ->", 3))
+		return s == stop ? s : NULL;
+	if (copy_span(tr->target, sizeof(tr->target), s + 3, stop - s - 3))
+		return NULL;
+	return stop;
 }
 
-static void name_set_add(struct ks_name_set *s, const char *name, size_t len)
+/* What follows the columns: the trampolines, or " ->%pS", or nothing. */
+static int ftrace_tail(const char *s, struct ks_ftrace_rec *r)
 {
-	char **nv;
-	size_t i;
-
-	if (!len)
-		return;
-	if (s->last < s->n && name_is(s->v[s->last], name, len))
-		return;
-	for (i = 0; i < s->n; i++)
-		if (name_is(s->v[i], name, len)) {
-			s->last = i;
-			return;
-		}
-	nv = grow(s->v, &s->cap, s->n, sizeof(*nv));
-	if (!nv)
-		return;
-	s->v = nv;
-	s->v[s->n] = strndup(name, len);
-	if (s->v[s->n])
-		s->last = s->n++;
-}
-
-static void name_set_print(FILE *out, const struct ks_name_set *s)
-{
-	size_t i;
-
-	if (!s->n)
-		fputs("none", out);
-	for (i = 0; i < s->n; i++)
-		fprintf(out, "%s%s", i ? ", " : "", s->v[i]);
-}
-
-static void name_set_free(struct ks_name_set *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-void ks_kprobe_summary(FILE *out, const struct ks_kprobe_list *l)
-{
-	size_t k = 0, r = 0, dis = 0, gone = 0, opt = 0, ftr = 0, i;
-	struct ks_name_set mods = { 0 };
-
-	for (i = 0; i < l->n; i++) {
-		const struct ks_kprobe *p = &l->v[i];
-
-		if (p->type == 'r')
-			r++;
-		else
-			k++;
-		if (p->flags & KS_KPROBE_FL_GONE)
-			gone++;
-		else if (p->flags & KS_KPROBE_FL_DISABLED)
-			dis++;
-		if (p->aggr_flags & KS_KPROBE_FL_OPTIMIZED)
-			opt++;
-		if (p->aggr_flags & KS_KPROBE_FL_FTRACE)
-			ftr++;
-		name_set_add(&mods, p->module, strlen(p->module));
-	}
-	fprintf(out, "== summary\n%zu kprobes: %zu k, %zu r; %zu disabled, "
-		"%zu gone, %zu optimized, %zu on ftrace; probed modules: ",
-		l->n, k, r, dis, gone, opt, ftr);
-	name_set_print(out, &mods);
-	fputc('\n', out);
-	if (l->unparsed)
-		fprintf(out, "%zu lines not in the kernel's format (shown as read)\n",
-			l->unparsed);
-	name_set_free(&mods);
-}
-
-/* The name part of a %pS text: up to '+', or the whole "0x..." text. */
-static size_t pS_name_len(const char *text)
-{
-	return strcspn(text, "+ ");
-}
-
-static void add_handler(struct ks_name_set *names, struct ks_name_set *mods,
-			const char *text)
-{
-	char mod[KS_HOOK_MOD_LEN];
-
-	if (!text[0])
-		return;
-	name_set_add(names, text, pS_name_len(text));
-	ks_pS_module(text, mod, sizeof(mod));
-	name_set_add(mods, mod, strlen(mod));
-}
-
-void ks_ftrace_stats_add(struct ks_ftrace_stats *s,
-			 const struct ks_ftrace_rec *r)
-{
-	size_t j;
-
-	s->n++;
-	s->regs += r->regs;
-	s->ipmodify += r->ipmodify;
-	s->direct += r->direct;
-	s->tramp += r->tramp_en;
-	name_set_add(&s->patched, r->module, strlen(r->module));
-	for (j = 0; j < r->nr_tramps; j++) {
-		add_handler(&s->handlers, &s->handler_mods, r->tramps[j].func);
-		add_handler(&s->handlers, &s->handler_mods, r->tramps[j].target);
-	}
-	add_handler(&s->handlers, &s->handler_mods, r->target);
-	add_handler(&s->handlers, &s->handler_mods, r->direct_to);
-}
-
-void ks_ftrace_stats_print(FILE *out, const struct ks_ftrace_stats *s)
-{
-	fprintf(out, "== summary\n%zu functions enabled: %zu R, %zu I, %zu D, "
-		"%zu with a trampoline; patched modules: ",
-		s->n, s->regs, s->ipmodify, s->direct, s->tramp);
-	name_set_print(out, &s->patched);
-	fputs("; handlers: ", out);
-	name_set_print(out, &s->handlers);
-	fputs("; handler modules: ", out);
-	name_set_print(out, &s->handler_mods);
-	fputc('\n', out);
-}
-
-void ks_ftrace_stats_free(struct ks_ftrace_stats *s)
-{
-	name_set_free(&s->handlers);
-	name_set_free(&s->handler_mods);
-	name_set_free(&s->patched);
-	memset(s, 0, sizeof(*s));
-}
-
-void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l)
-{
-	struct ks_ftrace_stats s = { 0 };
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		ks_ftrace_stats_add(&s, &l->v[i]);
-	ks_ftrace_stats_print(out, &s);
-	ks_ftrace_stats_free(&s);
-}
-
-/* ------------------------------------------------------------ printing */
-
-static const char *code_name(enum ks_kprobe_code c)
-{
-	switch (c) {
-	case KS_CODE_INT3:
-		return "int3";
-	case KS_CODE_JMP:
-		return "jmp (optimized)";
-	case KS_CODE_CALL:
-		return "call (ftrace)";
-	case KS_CODE_FTRACE_NOP:
-		return "ftrace nop";
-	case KS_CODE_OTHER:
-		return "original instruction";
-	default:
-		return "unreadable";
-	}
-}
-
-void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
-			    const struct ks_kprobe *p)
-{
-	char a[KS_HOOK_TEXT_LEN], b[KS_HOOK_TEXT_LEN];
-	int i;
-
-	if (!p->detailed)
-		return;
-	fprintf(out, "    kprobe 0x%" PRIx64, p->kaddr);
-	if (p->aggr_kaddr)
-		fprintf(out, " (aggregated in 0x%" PRIx64 ")", p->aggr_kaddr);
-	fprintf(out, ": nmissed %" PRIu64 "\n", p->nmissed);
-	if (p->error)
-		fprintf(out, "    error: %s\n", p->error);
-	if (p->pre_handler)
-		ks_sym_format_pS(t, p->pre_handler, a, sizeof(a));
-	else
-		snprintf(a, sizeof(a), "none");
-	if (p->post_handler)
-		ks_sym_format_pS(t, p->post_handler, b, sizeof(b));
-	else
-		snprintf(b, sizeof(b), "none");
-	fprintf(out, "    pre_handler: %s  post_handler: %s\n", a, b);
-	if (p->type == 'r') {
-		if (p->ret_handler)
-			ks_sym_format_pS(t, p->ret_handler, a, sizeof(a));
-		else
-			snprintf(a, sizeof(a), "none");
-		if (p->entry_handler)
-			ks_sym_format_pS(t, p->entry_handler, b, sizeof(b));
-		else
-			snprintf(b, sizeof(b), "none");
-		fprintf(out, "    kretprobe handler: %s  entry_handler: %s\n",
-			a, b);
-	}
-	fprintf(out, "    code at 0x%" PRIx64 ":", p->addr);
-	if (p->code != KS_CODE_UNKNOWN)
-		for (i = 0; i < 5; i++)
-			fprintf(out, " %02x", p->bytes[i]);
-	fprintf(out, " (%s)", code_name(p->code));
-	if (p->code_checked)
-		fputs(p->code_in_place ? " in place" : " NOT IN PLACE", out);
-	fprintf(out, "; saved opcode %02x\n", p->opcode);
-}
-
-void ks_kprobe_print_all(FILE *out, const struct ks_target *t,
-			 const struct ks_kprobe_list *l, bool verbose)
-{
-	char line[KS_HOOK_TEXT_LEN + 128];
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		ks_kprobe_format(&l->v[i], line, sizeof(line));
-		fprintf(out, "%s\n", line);
-		if (verbose && t)
-			ks_kprobe_print_detail(out, t, &l->v[i]);
-	}
-}
-
-void ks_ftrace_print_all(FILE *out, const struct ks_ftrace_list *l)
-{
-	char *line = malloc(KS_FTRACE_LINE_MAX);
-	size_t i;
-
-	if (!line)
-		return;
-	for (i = 0; i < l->n; i++) {
-		ks_ftrace_format(&l->v[i], line, KS_FTRACE_LINE_MAX);
-		fprintf(out, "%s\n", line);
-	}
-	free(line);
-}
-
-/* ------------------------------------------------------------ report */
-
-/* A NUL-terminated kernel string of at most len - 1 bytes. */
-static int read_string(const struct ks_target *t, uint64_t addr, char *buf,
-		       size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i++) {
-		if (ks_read(t, addr + i, &buf[i], 1))
-			return -EFAULT;
-		if (!buf[i])
-			return 0;
-	}
-	buf[i] = '\0';
-	return 0;
-}
-
-/* global_trace.current_trace->name: what tracefs current_tracer shows. */
-static int current_tracer(const struct ks_target *t, char *buf, size_t len)
-{
-	long cur = t->ops->member_offset(t->ctx, "trace_array", "current_trace");
-	long name = t->ops->member_offset(t->ctx, "tracer", "name");
-	uint64_t gt, tracer, str;
-
-	if (cur < 0 || name < 0 ||
-	    t->ops->symbol(t->ctx, "global_trace", &gt))
-		return -ENOENT;
-	if (ks_read_u64(t, gt + (uint64_t)cur, &tracer) || !tracer ||
-	    ks_read_u64(t, tracer + (uint64_t)name, &str) || !str)
-		return -EFAULT;
-	return read_string(t, str, buf, len);
-}
-
-static int report_kprobes(const struct ks_target *t,
-			  const struct ks_options *opts, FILE *out, FILE *err)
-{
-	struct ks_kprobe_list l = { 0 };
-	int ret, enabled;
-
-	ret = ks_kprobe_walk(t, &l, err);
-	if (ret) {
-		ks_kprobe_list_free(&l);
-		return ret;
-	}
-	ks_kprobe_print_all(out, t, &l, opts->verbose);
-	ks_kprobe_summary(out, &l);
-	enabled = ks_kprobes_enabled(t);
-	fputs("== kprobes enabled\n", out);
-	if (enabled < 0)
-		fprintf(out, "(unknown: %s)\n", strerror(-enabled));
-	else
-		fprintf(out, "%d\n", enabled);
-	fputs("== hook owners\n", out);
-	ks_kprobe_owners(out, t, &l);
-	ks_kprobe_list_free(&l);
-	return 0;
-}
-
-/* What -F keeps of the records it prints: the summary and the owners. */
-struct ftrace_report {
-	FILE *out;
-	char *line;
-	struct ks_ftrace_stats stats;
-	uint64_t *direct;	/* direct-call targets, in record order */
-	size_t nr_direct, cap_direct;
-};
-
-static int report_rec(void *arg, const struct ks_ftrace_rec *r)
-{
-	struct ftrace_report *rep = arg;
-	uint64_t *v;
-
-	ks_ftrace_format(r, rep->line, KS_FTRACE_LINE_MAX);
-	fprintf(rep->out, "%s\n", rep->line);
-	ks_ftrace_stats_add(&rep->stats, r);
-	/* one trampoline serves a run of records: once is enough for owners */
-	if (!r->direct_addr || (rep->nr_direct &&
-				rep->direct[rep->nr_direct - 1] == r->direct_addr))
+	if (!strncmp(s, " ->", 3))
+		return copy_span(r->target, sizeof(r->target), s + 3,
+				 strlen(s + 3));
+	if (strncmp(s, "\ttramp: ", 8))
+		return *s ? -EINVAL : 0;
+	r->tramp_en = true;
+	if (!strcmp(s, "\ttramp: ERROR!")) {
+		r->tramp_error = true;
 		return 0;
-	v = grow(rep->direct, &rep->cap_direct, rep->nr_direct, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	rep->direct = v;
-	v[rep->nr_direct++] = r->direct_addr;
+	}
+	while (s && *s)
+		s = ftrace_tramp(s, r);
+	return s ? 0 : -EINVAL;
+}
+
+int ks_ftrace_parse(const char *line, const char *direct_line,
+		    struct ks_ftrace_rec *r)
+{
+	const char *s, *e = direct_line;
+
+	ks_ftrace_rec_clear(r);
+	s = ftrace_name(line, r);
+	if (!s)
+		return -EINVAL;
+	if (!*s) {
+		r->invalid = true;
+		return direct_line ? -EINVAL : 0;
+	}
+	s = ftrace_columns(s, r);
+	if (!s || ftrace_tail(s, r))
+		return -EINVAL;
+	if (e && (strncmp(e, "\tdirect-->", 10) || !e[10] ||
+		  copy_span(r->direct_to, sizeof(r->direct_to), e + 10,
+			    strlen(e + 10))))
+		return -EINVAL;
 	return 0;
-}
-
-/*
- * Each record is printed as the walk reads it and then dropped: a kernel
- * tracing every function has tens of thousands.
- */
-static int report_ftrace(const struct ks_target *t,
-			 const struct ks_options *opts, FILE *out, FILE *err)
-{
-	struct ks_ftrace_ops_list ops = { 0 };
-	struct ftrace_report rep = { .out = out };
-	char tracer[64];
-	int ret;
-
-	rep.line = malloc(KS_FTRACE_LINE_MAX);
-	if (!rep.line)
-		return -ENOMEM;
-	ret = ks_ftrace_ops_walk(t, &ops, err);
-	if (!ret)
-		ret = ks_ftrace_walk_each(t, &ops, opts->touched, report_rec,
-					  &rep, err);
-	if (ret)
-		goto out;
-	ks_ftrace_stats_print(out, &rep.stats);
-	fputs("== current_tracer\n", out);
-	if (current_tracer(t, tracer, sizeof(tracer)))
-		fputs("(unknown)\n", out);
-	else
-		fprintf(out, "%s\n", tracer);
-	fputs("== hook owners\n", out);
-	ks_ftrace_ops_owners_direct(out, t, &ops, rep.direct, rep.nr_direct);
-	if (opts->verbose)
-		ks_ftrace_ops_print(out, t, &ops);
-out:
-	ks_ftrace_stats_free(&rep.stats);
-	free(rep.direct);
-	free(rep.line);
-	ks_ftrace_ops_list_free(&ops);
-	return ret;
-}
-
-int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
-		    FILE *out, FILE *err)
-{
-	int ret = 0, r;
-
-	if (opts->kprobes) {
-		r = report_kprobes(t, opts, out, err);
-		if (r)
-			ret = r;
-	}
-	if (opts->ftrace) {
-		r = report_ftrace(t, opts, out, err);
-		if (r)
-			ret = r;
-	}
-	return ret;
 }

@@ -6,16 +6,15 @@
  * and the bytes really written at each probed address.
  *
  * Every kernel struct offset comes from the target's type information; a
- * looping or unreadable list is reported on err and the walk goes on with
- * the next bucket.
+ * looping or unreadable list goes to the caller's reporter and the walk
+ * goes on with the next bucket.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks.h"
-#include "member_table.h"
+#include "hooks_walk.h"
 
 /* KPROBE_HASH_BITS is 6 in every kernel that has kprobe_table. */
 #define KPROBE_TABLE_SIZE	64
@@ -31,9 +30,22 @@ struct kp_layout {
 	long kret_kp, kret_handler, kret_entry;	/* -1: no kretprobe type */
 };
 
-static int layout_init(const struct ks_target *t, struct kp_layout *l,
-		       FILE *err)
+/* One walk of kprobe_table. */
+struct kp_walk {
+	const struct ks_target *t;
+	struct kp_layout l;
+	ks_hooks_report_fn report;
+	void *arg;
+	int armed;		/* ks_kprobes_enabled() */
+	uint8_t *pbuf, *kbuf;	/* a struct kprobe and an aggregated one */
+	uint64_t *seen;		/* the nodes of the bucket so far */
+	struct ks_kprobe_list *out;
+};
+
+static int layout_init(struct kp_walk *w)
 {
+	const struct ks_target *t = w->t;
+	struct kp_layout *l = &w->l;
 	const struct ks_target_ops *o = t->ops;
 	void *c = t->ctx;
 	const struct ks_member_spec m[] = {
@@ -51,21 +63,24 @@ static int layout_init(const struct ks_target *t, struct kp_layout *l,
 	};
 
 	if (o->symbol(c, "kprobe_table", &l->table)) {
-		fprintf(err, "kstack: no kprobe_table: this kernel has no kprobes\n");
+		ks_hooks_say(w->report, w->arg,
+			     "no kprobe_table: this kernel has no kprobes");
 		return -ENOENT;
 	}
 	if (o->symbol(c, "aggr_pre_handler", &l->aggr_pre))
 		l->aggr_pre = 0;
 	if (o->symbol(c, "pre_handler_kretprobe", &l->kret_pre))
 		l->kret_pre = 0;
-	if (ks_member_table_resolve(t, m, sizeof(m) / sizeof(m[0]), err))
+	if (ks_hooks_members(t, m, sizeof(m) / sizeof(m[0]), w->report,
+			     w->arg))
 		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	l->kp_size = o->type_size(c, "kprobe");
 	l->kp_flags_size = o->member_size(c, "kprobe", "flags");
 	if (l->head_size <= 0 || l->kp_size <= 0 || l->kp_flags_size <= 0 ||
 	    l->kp_flags_size > 8) {
-		fprintf(err, "kstack: no size for struct kprobe or hlist_head\n");
+		ks_hooks_say(w->report, w->arg,
+			     "no size for struct kprobe or hlist_head");
 		return -ENOENT;
 	}
 	l->kret_kp = o->member_offset(c, "kretprobe", "kp");
@@ -148,13 +163,27 @@ static void classify_code(const struct ks_target *t, struct ks_kprobe *r,
 	}
 }
 
-/* report_probe(pi, p, sym, offset, modname, pp) as a record. */
-static int report(const struct ks_target *t, const struct kp_layout *l,
-		  uint64_t kaddr, const uint8_t *kbuf, uint64_t aggr_kaddr,
-		  unsigned int aggr_flags, const struct ks_sym *sym, bool has_sym,
-		  int armed, struct ks_kprobe_list *out)
+/* A kretprobe's own handlers, from the struct kretprobe around it. */
+static void read_kretprobe(const struct ks_target *t, const struct kp_layout *l,
+			   struct ks_kprobe *r)
 {
-	struct ks_kprobe *r = ks_kprobe_list_add(out);
+	uint64_t kret = r->kaddr - (uint64_t)l->kret_kp;
+
+	if (r->type != 'r' || l->kret_kp < 0 || l->kret_handler < 0 ||
+	    l->kret_entry < 0)
+		return;
+	if (ks_read_u64(t, kret + l->kret_handler, &r->ret_handler) ||
+	    ks_read_u64(t, kret + l->kret_entry, &r->entry_handler))
+		r->error = "cannot read the struct kretprobe";
+}
+
+/* report_probe(pi, p, sym, offset, modname, pp) as a record. */
+static int add_probe(struct kp_walk *w, uint64_t kaddr, const uint8_t *kbuf,
+		     uint64_t aggr_kaddr, unsigned int aggr_flags,
+		     const struct ks_sym *sym)
+{
+	const struct kp_layout *l = &w->l;
+	struct ks_kprobe *r = ks_kprobe_list_add(w->out);
 	unsigned int flags;
 
 	if (!r)
@@ -166,8 +195,8 @@ static int report(const struct ks_target *t, const struct kp_layout *l,
 	r->opcode = kbuf[l->kp_opcode];
 	flags = (unsigned int)get_uint(kbuf, l->kp_flags, l->kp_flags_size);
 	r->type = l->kret_pre && r->pre_handler == l->kret_pre ? 'r' : 'k';
-	r->has_sym = has_sym;
-	if (has_sym) {
+	r->has_sym = sym != NULL;
+	if (sym) {
 		snprintf(r->sym, sizeof(r->sym), "%s", sym->name);
 		r->offset = r->addr - sym->addr;
 		snprintf(r->module, sizeof(r->module), "%s",
@@ -180,18 +209,10 @@ static int report(const struct ks_target *t, const struct kp_layout *l,
 	r->detailed = true;
 	r->kaddr = kaddr;
 	r->aggr_kaddr = aggr_kaddr;
-
-	if (r->type == 'r' && l->kret_kp >= 0 && l->kret_handler >= 0 &&
-	    l->kret_entry >= 0) {
-		uint64_t kret = kaddr - (uint64_t)l->kret_kp;
-
-		if (ks_read_u64(t, kret + l->kret_handler, &r->ret_handler) ||
-		    ks_read_u64(t, kret + l->kret_entry, &r->entry_handler))
-			r->error = "cannot read the struct kretprobe";
-	}
-	classify_code(t, r,
+	read_kretprobe(w->t, l, r);
+	classify_code(w->t, r,
 		      aggr_kaddr ? aggr_flags | (flags & KS_KPROBE_FL_GONE) : flags,
-		      armed);
+		      w->armed);
 	return 0;
 }
 
@@ -206,232 +227,127 @@ static bool seen_before(const uint64_t *seen, size_t n, uint64_t a)
 }
 
 /* The real probes on an aggregator's list (kprobe_aggrprobe()). */
-static int walk_aggr(const struct ks_target *t, const struct kp_layout *l,
-		     uint64_t ap, const uint8_t *abuf, const struct ks_sym *sym,
-		     bool has_sym, int armed, uint8_t *kbuf,
-		     struct ks_kprobe_list *out, FILE *err)
+static int walk_aggr(struct kp_walk *w, uint64_t ap, const struct ks_sym *sym)
 {
-	unsigned int aflags = (unsigned int)get_uint(abuf, l->kp_flags,
+	const struct kp_layout *l = &w->l;
+	unsigned int aflags = (unsigned int)get_uint(w->pbuf, l->kp_flags,
 						     l->kp_flags_size);
 	uint64_t head = ap + l->kp_list, next;
 	size_t n = 0;
 	int ret;
 
-	next = get_u64(abuf, l->kp_list + l->lh_next);
+	next = get_u64(w->pbuf, l->kp_list + l->lh_next);
 	while (next != head) {
 		uint64_t kp = next - l->kp_list;
 
 		if (++n > AGGR_LIST_MAX) {
-			fprintf(err, "kstack: kprobe 0x%" PRIx64
-				": aggregated list does not end, stopped\n", ap);
+			ks_hooks_say(w->report, w->arg, "kprobe 0x%" PRIx64
+				     ": aggregated list does not end, stopped",
+				     ap);
 			return 0;
 		}
-		if (ks_read(t, kp, kbuf, l->kp_size)) {
-			fprintf(err, "kstack: kprobe 0x%" PRIx64
-				": cannot read aggregated probe 0x%" PRIx64 "\n",
-				ap, kp);
+		if (ks_read(w->t, kp, w->kbuf, l->kp_size)) {
+			ks_hooks_say(w->report, w->arg, "kprobe 0x%" PRIx64
+				     ": cannot read aggregated probe 0x%" PRIx64,
+				     ap, kp);
 			return 0;
 		}
-		ret = report(t, l, kp, kbuf, ap, aflags, sym, has_sym, armed,
-			     out);
+		ret = add_probe(w, kp, w->kbuf, ap, aflags, sym);
 		if (ret)
 			return ret;
-		next = get_u64(kbuf, l->kp_list + l->lh_next);
+		next = get_u64(w->kbuf, l->kp_list + l->lh_next);
+	}
+	return 0;
+}
+
+/*
+ * kallsyms_lookup(p->addr): the symbol of the address itself, copied into
+ * name and mod (the target's strings live only until its next lookup);
+ * NULL when kallsyms knows none.
+ */
+static const struct ks_sym *probe_sym(const struct ks_target *t,
+				      uint64_t addr, struct ks_sym *sym,
+				      char *name, char *mod)
+{
+	if (t->ops->lookup(t->ctx, addr, sym) || !sym->name ||
+	    addr < sym->addr || (sym->size && addr - sym->addr >= sym->size))
+		return NULL;
+	snprintf(name, KS_HOOK_NAME_LEN, "%s", sym->name);
+	snprintf(mod, KS_HOOK_MOD_LEN, "%s", sym->module ? sym->module : "");
+	sym->name = name;
+	sym->module = mod[0] ? mod : NULL;
+	return sym;
+}
+
+/* One probe on a bucket: itself, or the probes its aggregator holds. */
+static int walk_probe(struct kp_walk *w, uint64_t p)
+{
+	const struct kp_layout *l = &w->l;
+	char name[KS_HOOK_NAME_LEN], mod[KS_HOOK_MOD_LEN];
+	const struct ks_sym *has;
+	struct ks_sym sym;
+
+	has = probe_sym(w->t, get_u64(w->pbuf, l->kp_addr), &sym, name, mod);
+	if (l->aggr_pre && get_u64(w->pbuf, l->kp_pre) == l->aggr_pre)
+		return walk_aggr(w, p, has);
+	return add_probe(w, p, w->pbuf, 0, 0, has);
+}
+
+/* kprobe_table[i]: a looping or unreadable chain is reported and left. */
+static int walk_bucket(struct kp_walk *w, int i)
+{
+	const struct kp_layout *l = &w->l;
+	uint64_t head = l->table + (uint64_t)i * l->head_size, node;
+	size_t n = 0;
+	int ret;
+
+	if (ks_read_u64(w->t, head + l->head_first, &node)) {
+		ks_hooks_say(w->report, w->arg,
+			     "cannot read kprobe_table[%d]", i);
+		return 0;
+	}
+	while (node) {
+		uint64_t p = node - l->kp_hlist;
+
+		if (n >= KPROBE_BUCKET_MAX || seen_before(w->seen, n, node)) {
+			ks_hooks_say(w->report, w->arg, "kprobe_table[%d] loops "
+				     "at 0x%" PRIx64 ", stopped", i, node);
+			return 0;
+		}
+		w->seen[n++] = node;
+		if (ks_read(w->t, p, w->pbuf, l->kp_size)) {
+			ks_hooks_say(w->report, w->arg, "kprobe_table[%d]: "
+				     "cannot read struct kprobe at 0x%" PRIx64,
+				     i, p);
+			return 0;
+		}
+		ret = walk_probe(w, p);
+		if (ret)
+			return ret;
+		node = get_u64(w->pbuf, l->kp_hlist + l->node_next);
 	}
 	return 0;
 }
 
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
-		   FILE *err)
+		   ks_hooks_report_fn report, void *arg)
 {
-	struct kp_layout l;
-	uint8_t *pbuf = NULL, *kbuf = NULL;
-	uint64_t *seen = NULL;
-	int armed, ret, i;
+	struct kp_walk w = { .t = t, .report = report, .arg = arg,
+			     .out = out };
+	int ret, i;
 
-	ret = layout_init(t, &l, err);
+	ret = layout_init(&w);
 	if (ret)
 		return ret;
-	armed = ks_kprobes_enabled(t);
-	pbuf = malloc(l.kp_size);
-	kbuf = malloc(l.kp_size);
-	seen = malloc(KPROBE_BUCKET_MAX * sizeof(*seen));
-	if (!pbuf || !kbuf || !seen) {
-		ret = -ENOMEM;
-		goto out;
-	}
-
-	for (i = 0; i < KPROBE_TABLE_SIZE; i++) {
-		uint64_t head = l.table + (uint64_t)i * l.head_size, node;
-		size_t n = 0;
-
-		if (ks_read_u64(t, head + l.head_first, &node)) {
-			fprintf(err, "kstack: cannot read kprobe_table[%d]\n", i);
-			continue;
-		}
-		while (node) {
-			uint64_t p = node - l.kp_hlist, addr;
-			char name[KS_HOOK_NAME_LEN], mod[KS_HOOK_MOD_LEN];
-			struct ks_sym sym;
-			bool has_sym;
-
-			if (n >= KPROBE_BUCKET_MAX || seen_before(seen, n, node)) {
-				fprintf(err, "kstack: kprobe_table[%d] loops at 0x%"
-					PRIx64 ", stopped\n", i, node);
-				break;
-			}
-			seen[n++] = node;
-			if (ks_read(t, p, pbuf, l.kp_size)) {
-				fprintf(err, "kstack: kprobe_table[%d]: cannot read "
-					"struct kprobe at 0x%" PRIx64 "\n", i, p);
-				break;
-			}
-			/* kallsyms_lookup(p->addr): the address itself */
-			addr = get_u64(pbuf, l.kp_addr);
-			has_sym = !t->ops->lookup(t->ctx, addr, &sym) &&
-				  sym.name && addr >= sym.addr &&
-				  (!sym.size || addr - sym.addr < sym.size);
-			/* the target's strings live only until its next lookup */
-			if (has_sym) {
-				snprintf(name, sizeof(name), "%s", sym.name);
-				snprintf(mod, sizeof(mod), "%s",
-					 sym.module ? sym.module : "");
-				sym.name = name;
-				sym.module = mod[0] ? mod : NULL;
-			}
-			if (l.aggr_pre && get_u64(pbuf, l.kp_pre) == l.aggr_pre)
-				ret = walk_aggr(t, &l, p, pbuf, &sym, has_sym,
-						armed, kbuf, out, err);
-			else
-				ret = report(t, &l, p, pbuf, 0, 0, &sym,
-					     has_sym, armed, out);
-			if (ret)
-				goto out;
-			node = get_u64(pbuf, l.kp_hlist + l.node_next);
-		}
-	}
-	ret = 0;
-out:
-	free(pbuf);
-	free(kbuf);
-	free(seen);
+	w.armed = ks_kprobes_enabled(t);
+	w.pbuf = malloc(w.l.kp_size);
+	w.kbuf = malloc(w.l.kp_size);
+	w.seen = malloc(KPROBE_BUCKET_MAX * sizeof(*w.seen));
+	ret = w.pbuf && w.kbuf && w.seen ? 0 : -ENOMEM;
+	for (i = 0; !ret && i < KPROBE_TABLE_SIZE; i++)
+		ret = walk_bucket(&w, i);
+	free(w.pbuf);
+	free(w.kbuf);
+	free(w.seen);
 	return ret;
 }
-
-/* Handler owners: "module: handler, handler; module: ...". */
-struct owner {
-	char module[KS_HOOK_MOD_LEN];
-	char names[1024];
-};
-
-static void owner_add(struct owner *o, size_t *n, size_t max,
-		      const struct ks_target *t, uint64_t addr)
-{
-	char text[KS_HOOK_TEXT_LEN], mod[KS_HOOK_MOD_LEN];
-	size_t i, len;
-
-	if (!addr)
-		return;
-	ks_sym_format_pS(t, addr, text, sizeof(text));
-	ks_pS_module(text, mod, sizeof(mod));
-	if (!mod[0])
-		snprintf(mod, sizeof(mod), "vmlinux");
-	len = strcspn(text, "+ ");
-	text[len] = '\0';
-	for (i = 0; i < *n; i++)
-		if (!strcmp(o[i].module, mod))
-			break;
-	if (i == *n) {
-		if (*n >= max)
-			return;
-		snprintf(o[i].module, sizeof(o[i].module), "%s", mod);
-		o[i].names[0] = '\0';
-		(*n)++;
-	}
-	/* each name once per module */
-	{
-		const char *s = o[i].names;
-		size_t tl = strlen(text);
-
-		while ((s = strstr(s, text))) {
-			if ((s == o[i].names || s[-1] == ' ') &&
-			    (s[tl] == ',' || s[tl] == '\0'))
-				return;
-			s += tl;
-		}
-	}
-	len = strlen(o[i].names);
-	snprintf(o[i].names + len, sizeof(o[i].names) - len, "%s%s",
-		 len ? ", " : "", text);
-}
-
-static void owners_print(FILE *out, const char *what, struct owner *o,
-			 size_t n)
-{
-	size_t i;
-
-	fprintf(out, "%s: ", what);
-	if (!n)
-		fputs("none", out);
-	for (i = 0; i < n; i++)
-		fprintf(out, "%s%s (%s)", i ? "; " : "", o[i].module,
-			o[i].names);
-	fputc('\n', out);
-}
-
-void ks_kprobe_owners(FILE *out, const struct ks_target *t,
-		      const struct ks_kprobe_list *l)
-{
-	struct owner o[32];
-	size_t n = 0, i;
-
-	for (i = 0; i < l->n; i++) {
-		const struct ks_kprobe *p = &l->v[i];
-
-		/* a kretprobe's pre_handler is the kernel's own trampoline */
-		if (p->type != 'r')
-			owner_add(o, &n, 32, t, p->pre_handler);
-		owner_add(o, &n, 32, t, p->post_handler);
-		owner_add(o, &n, 32, t, p->ret_handler);
-		owner_add(o, &n, 32, t, p->entry_handler);
-	}
-	owners_print(out, "handler owners", o, n);
-}
-
-/*
- * The ops' handlers, then the direct-call targets (direct calls bypass
- * the ops' func: their targets own those hooks), given as addresses or as
- * the records that hold them.
- */
-static void ftrace_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l,
-			  const uint64_t *direct, size_t nr_direct,
-			  const struct ks_ftrace_list *recs)
-{
-	struct owner o[32];
-	size_t n = 0, i;
-
-	for (i = 0; i < l->n; i++)
-		owner_add(o, &n, 32, t, l->v[i].func);
-	for (i = 0; i < nr_direct; i++)
-		owner_add(o, &n, 32, t, direct[i]);
-	for (i = 0; recs && i < recs->n; i++)
-		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
-	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
-	owners_print(out, "handler owners", o, n);
-}
-
-void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
-				 const struct ks_ftrace_ops_list *l,
-				 const uint64_t *direct, size_t nr_direct)
-{
-	ftrace_owners(out, t, l, direct, nr_direct, NULL);
-}
-
-void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l,
-			  const struct ks_ftrace_list *recs)
-{
-	ftrace_owners(out, t, l, NULL, 0, recs);
-}
-

@@ -41,6 +41,17 @@
 struct ks_fake *f;
 static struct ks_target t;
 
+/* A walker of the image at tt, its complaints to e as "kstack: " lines. */
+static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
+					     FILE *e)
+{
+	static struct ks_ftrace_walker w;
+
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_hooks_report_file, e),
+			 0);
+	return &w;
+}
+
 static void members(void)
 {
 	static const struct {
@@ -211,7 +222,7 @@ static char *walk_kprobes(struct ks_kprobe_list *l, char **err_ret)
 	size_t olen = 0, elen = 0;
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&err, &elen);
 
-	assert_int_equal(ks_kprobe_walk(&t, l, e), 0);
+	assert_int_equal(ks_kprobe_walk(&t, l, ks_hooks_report_file, e), 0);
 	ks_kprobe_print_all(o, &t, l, false);
 	fclose(o);
 	fclose(e);
@@ -408,9 +419,9 @@ static void test_ftrace_records(void **state)
 	ftrace_image(false);
 	o = open_memstream(&out, &olen);
 	e = open_memstream(&err, &elen);
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
 	assert_int_equal(ops.n, 2);
-	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, e), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, e), &ops, &l), 0);
 	ks_ftrace_print_all(o, &l);
 	ks_ftrace_ops_owners(o, &t, &ops, &l);
 	ks_ftrace_ops_print(o, &t, &ops);
@@ -449,8 +460,8 @@ static void test_ftrace_6_4_layout(void **state)
 	/* func_b: IPMODIFY, MODIFIED, a count of 1 with bit 20 (TOUCHED) set */
 	w64(recs1 + 24, 1ull << 31 | 1ull << 30 | 1ull << 26 | 1ull << 27 |
 			1ull << 20 | 1ull << 19 | 1);
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
-	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, stderr), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, stderr), &ops, &l), 0);
 	assert_int_equal(l.n, 3);
 	ks_ftrace_format(&l.v[1], line, sizeof(line));
 	assert_string_equal(line, "func_b (1) R I     M \ttramp: 0xffffffffc0200000 (kshook_ftrace_func+0x0/0x40 [kshook]) ->kshook_ftrace_func+0x0/0x40 [kshook]");
@@ -463,7 +474,7 @@ static void test_ftrace_6_4_layout(void **state)
 	 * never marked (a record the flag's introduction predates).
 	 */
 	w64(recs1 + 40, 1ull << 20);
-	assert_int_equal(ks_ftrace_walk_touched(&t, &ops, &l, stderr), 0);
+	assert_int_equal(ks_ftrace_walk_touched(walker(&t, stderr), &ops, &l), 0);
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.v[0].func, "func_b");
 	ks_ftrace_format(&l.v[1], line, sizeof(line));
@@ -479,8 +490,8 @@ static void test_ftrace_touched_6_1(void **state)
 	struct ks_ftrace_list l = { 0 };
 
 	(void)state;
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
-	assert_int_equal(ks_ftrace_walk_touched(&t, &ops, &l, stderr), -EOPNOTSUPP);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
+	assert_int_equal(ks_ftrace_walk_touched(walker(&t, stderr), &ops, &l), -EOPNOTSUPP);
 	assert_int_equal(l.n, 0);
 	ks_ftrace_list_free(&l);
 	ks_ftrace_ops_list_free(&ops);
@@ -496,7 +507,7 @@ static void test_ftrace_ops_loop(void **state)
 	(void)state;
 	w64(KS_OPS + 8, GLOBAL_OPS);
 	e = open_memstream(&err, &elen);
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
 	fclose(e);
 	assert_int_equal(ops.n, 2);
 	assert_non_null(ops.error);
@@ -514,8 +525,8 @@ static size_t walk_records(char **err)
 	size_t elen = 0, n;
 	FILE *e = open_memstream(err, &elen);
 
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
-	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, e), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, e), &ops, &l), 0);
 	fclose(e);
 	n = l.n;
 	ks_ftrace_list_free(&l);
@@ -582,10 +593,10 @@ static void test_report(void **state)
 	FILE *fp = open_memstream(&out, &len), *null = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_hooks_report_file, null), 0);
 	o.kprobes = false;
 	o.ftrace = true;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_hooks_report_file, null), 0);
 	fclose(fp);
 	fclose(null);
 	assert_non_null(strstr(out, "== summary\n7 kprobes: 6 k, 1 r; 2 disabled, 1 gone, 2 optimized, 1 on ftrace; probed modules: gonemod\n== kprobes enabled\n1\n== hook owners\n"));

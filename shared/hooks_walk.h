@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The hook walkers: kprobes and ftrace read from kernel memory through a
+ * struct ks_target, returned as records (shared/hooks_records.h).  They
+ * never print: a problem with one list or structure goes to the caller's
+ * report callback, the walk goes on where it can, and the records found
+ * are the answer.
+ */
+#ifndef KS_HOOKS_WALK_H
+#define KS_HOOKS_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hooks_records.h"
+#include "member_table.h"
+#include "target.h"
+
+/*
+ * A message about one list or structure, without a prefix or newline.
+ * The shape of the task walk's ks_kernel_report_fn (kernel_tasks.h), so
+ * that an adapter hands both walks the same reporter.
+ */
+typedef void (*ks_hooks_report_fn)(void *arg, const char *msg);
+
+/*
+ * The reporter of a tool that writes to a stream: "kstack: msg\n" to the
+ * FILE * given as arg (stderr for the live tool and --vmcore).
+ */
+void ks_hooks_report_file(void *arg, const char *msg);
+
+/* Formats a message and hands it to report (which may be NULL). */
+void ks_hooks_say(ks_hooks_report_fn report, void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ks_member_table_resolve() with its complaint sent to report. */
+int ks_hooks_members(const struct ks_target *t,
+		     const struct ks_member_spec *specs, size_t nr,
+		     ks_hooks_report_fn report, void *arg);
+
+/* ------------------------------------------------------------ kprobes */
+
+/*
+ * Every probe on kprobe_table, aggregators unfolded, appended to out.
+ * Returns 0 (broken buckets reported and skipped), -ENOENT when the
+ * kernel has no kprobes or lacks their types, or -ENOMEM.
+ */
+int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
+		   ks_hooks_report_fn report, void *arg);
+/* kprobes_all_disarmed read from memory: 1 armed, 0 disarmed, <0 error. */
+int ks_kprobes_enabled(const struct ks_target *t);
+
+/* ------------------------------------------------------------ ftrace */
+
+/* What the ftrace walks need of the kernel's types and symbols. */
+struct ks_ftrace_layout {
+	uint64_t ops_list, list_end, pages_start, direct_functions;
+	uint64_t ftrace_call, ftrace_caller, ftrace_regs_call,
+		ftrace_regs_caller;
+	long ops_func, ops_next, ops_flags, ops_private, ops_saved_func,
+		ops_func_hash, ops_tramp, ops_tramp_size;
+	long oh_notrace, oh_filter;
+	long h_size_bits, h_buckets, h_count;
+	long e_hlist, e_ip, e_direct;
+	long head_first, node_next, head_size;
+	long pg_next, pg_records, pg_index, pg_index_size;
+	long pg_order;			/* -1 before 5.x's ftrace_page.order */
+	long rec_size, rec_ip, rec_flags, rec_flags_size;
+	bool layout_6_4;	/* dyn_ftrace flags and columns of 6.4+ */
+};
+
+/* One run's ftrace walks: the layout, resolved once, and the reporter. */
+struct ks_ftrace_walker {
+	const struct ks_target *t;
+	ks_hooks_report_fn report;
+	void *arg;
+	struct ks_ftrace_layout l;
+};
+
+/*
+ * Resolves the layout.  Returns 0, or -ENOENT (reported) when the kernel
+ * has no function tracer or lacks its types.
+ */
+int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
+			  const struct ks_target *t,
+			  ks_hooks_report_fn report, void *arg);
+
+/* ftrace_ops_list into out (ops with their filter and notrace ips). */
+int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
+		       struct ks_ftrace_ops_list *out);
+/*
+ * The enabled records from ftrace_pages_start (touched: the records
+ * touched_functions lists, see below), in the kernel's order; ops is the
+ * walked ftrace_ops_list.  fn gets each record, which is the walker's and
+ * lives until fn returns; a non-zero return stops the walk and is
+ * returned.  Memory does not grow with the records.
+ */
+typedef int (*ks_ftrace_rec_fn)(void *arg, const struct ks_ftrace_rec *r);
+int ks_ftrace_walk_each(const struct ks_ftrace_walker *w,
+			const struct ks_ftrace_ops_list *ops, bool touched,
+			ks_ftrace_rec_fn fn, void *arg);
+/* The same into a list (a copy of every record: small sets only). */
+int ks_ftrace_walk(const struct ks_ftrace_walker *w,
+		   const struct ks_ftrace_ops_list *ops,
+		   struct ks_ftrace_list *out);
+/*
+ * The records touched_functions lists (6.4+, FTRACE_FL_TOUCHED: patched
+ * by any ftrace user since boot, even one that has gone); -EOPNOTSUPP on
+ * a kernel without the flag.
+ */
+int ks_ftrace_walk_touched(const struct ks_ftrace_walker *w,
+			   const struct ks_ftrace_ops_list *ops,
+			   struct ks_ftrace_list *out);
+
+/*
+ * global_trace.current_trace->name, what tracefs current_tracer shows:
+ * 0 (a name too long for buf is cut), -ENOENT, or -EFAULT.
+ */
+int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len);
+
+#endif /* KS_HOOKS_WALK_H */
