@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hooks.h"
 #include "hooks_live.h"
 #include "kcore_target.h"
@@ -41,7 +42,7 @@ static void lines_free(struct lines *l)
 static int read_lines(const char *path, struct lines *out)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL;
+	char *line = NULL, **nv;
 	size_t cap = 0, vcap = 0;
 	ssize_t len;
 	int ret = 0;
@@ -54,17 +55,12 @@ static int read_lines(const char *path, struct lines *out)
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (out->n == vcap) {
-			size_t ncap = vcap ? vcap * 2 : 64;
-			char **nv = realloc(out->v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				ret = -ENOMEM;
-				break;
-			}
-			out->v = nv;
-			vcap = ncap;
+		nv = ks_grow_min(out->v, &vcap, out->n + 1, sizeof(*nv), 64);
+		if (!nv) {
+			ret = -ENOMEM;
+			break;
 		}
+		out->v = nv;
 		out->v[out->n] = strdup(line);
 		if (!out->v[out->n]) {
 			ret = -ENOMEM;

@@ -193,6 +193,16 @@ static const char *code_name(enum ks_kprobe_code c)
 	}
 }
 
+/* A handler's %pS text in buf, or "none" for no handler. */
+static const char *handler(const struct ks_target *t, uint64_t addr,
+			   char *buf, size_t len)
+{
+	if (!addr)
+		return "none";
+	ks_sym_format_pS(t, addr, buf, len);
+	return buf;
+}
+
 void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
 			    const struct ks_kprobe *p)
 {
@@ -207,27 +217,13 @@ void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
 	fprintf(out, ": nmissed %" PRIu64 "\n", p->nmissed);
 	if (p->error)
 		fprintf(out, "    error: %s\n", p->error);
-	if (p->pre_handler)
-		ks_sym_format_pS(t, p->pre_handler, a, sizeof(a));
-	else
-		snprintf(a, sizeof(a), "none");
-	if (p->post_handler)
-		ks_sym_format_pS(t, p->post_handler, b, sizeof(b));
-	else
-		snprintf(b, sizeof(b), "none");
-	fprintf(out, "    pre_handler: %s  post_handler: %s\n", a, b);
-	if (p->type == 'r') {
-		if (p->ret_handler)
-			ks_sym_format_pS(t, p->ret_handler, a, sizeof(a));
-		else
-			snprintf(a, sizeof(a), "none");
-		if (p->entry_handler)
-			ks_sym_format_pS(t, p->entry_handler, b, sizeof(b));
-		else
-			snprintf(b, sizeof(b), "none");
+	fprintf(out, "    pre_handler: %s  post_handler: %s\n",
+		handler(t, p->pre_handler, a, sizeof(a)),
+		handler(t, p->post_handler, b, sizeof(b)));
+	if (p->type == 'r')
 		fprintf(out, "    kretprobe handler: %s  entry_handler: %s\n",
-			a, b);
-	}
+			handler(t, p->ret_handler, a, sizeof(a)),
+			handler(t, p->entry_handler, b, sizeof(b)));
 	fprintf(out, "    code at 0x%" PRIx64 ":", p->addr);
 	if (p->code != KS_CODE_UNKNOWN)
 		for (i = 0; i < 5; i++)
