@@ -604,10 +604,51 @@ static void test_report(void **state)
 	free(out);
 }
 
+/* What a reporter was handed: the messages, one per line. */
+struct said {
+	char text[1024];
+	int n;
+};
+
+static void collect(void *arg, const char *msg)
+{
+	struct said *s = arg;
+	size_t len = strlen(s->text);
+
+	s->n++;
+	snprintf(s->text + len, sizeof(s->text) - len, "%s|", msg);
+}
+
+/*
+ * Inside crash the walkers' complaints go to the command's reporter, not
+ * into the report: each one once, without "kstack: " or a newline.
+ */
+static void test_report_callback(void **state)
+{
+	struct ks_options o = { .kprobes = true };
+	struct said said = { "", 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+
+	(void)state;
+	assert_int_equal(ks_hooks_report(&t, &o, fp, collect, &said), 0);
+	fclose(fp);
+	assert_int_equal(said.n, 2);
+	assert_non_null(strstr(said.text, "|kprobe_table[21]: cannot read struct kprobe at 0xffff888077770000|"));
+	assert_true(!strncmp(said.text, "kprobe_table[20] loops at 0x", 28));
+	assert_null(strstr(said.text, "kstack: "));
+	assert_null(strchr(said.text, '\n'));
+	assert_null(strstr(out, "kprobe_table["));
+	assert_non_null(strstr(out, "== hook owners\n"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kprobe_lines),
+		cmocka_unit_test(test_report_callback),
 		cmocka_unit_test(test_kprobe_details),
 		cmocka_unit_test(test_kprobes_disarmed),
 		cmocka_unit_test(test_ftrace_records),
