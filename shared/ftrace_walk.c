@@ -7,6 +7,8 @@
  * FTRACE_FL_ENABLED, t_show() prints them; ftrace_find_tramp_ops_any/next()
  * pick the ops whose trampoline a record calls; x86's
  * arch_ftrace_trampoline_func() names the function a trampoline calls).
+ * Nothing here prints: problems go to the walker's reporter, and the
+ * records to the caller (hooks_writer.c prints them).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -555,6 +557,7 @@ struct page_walk {
 	uint64_t show;		/* the flag a record needs to be listed */
 };
 
+/* A complaint about the page walk, to the walker's reporter. */
 #define say(pw, ...) ks_hooks_say((pw)->w->report, (pw)->w->arg, __VA_ARGS__)
 
 /* A kernel counter (unsigned long) that may be absent: 0 then. */
