@@ -16,6 +16,25 @@ struct ks_field ks_field_find(const struct ks_target *t, const char *type,
 	return f;
 }
 
+int ks_field_read(const struct ks_target *t, uint64_t base,
+		  const struct ks_field *f, size_t dflt, uint64_t *val_ret)
+{
+	size_t size = f->size > 0 ? (size_t)f->size : dflt;
+	uint64_t val = 0;
+	int ret;
+
+	if (!ks_field_ok(f))
+		return -ENOENT;
+	if (size > sizeof(val))
+		return -EINVAL;
+	/* x86_64 is little-endian: the low bytes come first. */
+	ret = ks_read(t, base + (uint64_t)f->off, &val, size);
+	if (ret)
+		return ret;
+	*val_ret = val;
+	return 0;
+}
+
 void ks_field_missing(char *err, size_t errlen, const char *type,
 		      const char *member, const char *file, int line)
 {

@@ -30,6 +30,15 @@ struct ks_field ks_field_find(const struct ks_target *t, const char *type,
 			      const char *member);
 
 /*
+ * Reads the unsigned member f of the struct at base, of the member's own
+ * size, or of dflt bytes when the types do not tell it.  Returns 0,
+ * -ENOENT for a member the kernel lacks, -EINVAL for one wider than 8
+ * bytes, or the read's error.
+ */
+int ks_field_read(const struct ks_target *t, uint64_t base,
+		  const struct ks_field *f, size_t dflt, uint64_t *val_ret);
+
+/*
  * A row of a field table: dst receives type.member.  A needed member that
  * is missing fails the table with "no member type.member in this
  * kernel's types (file:line)", the line of the KS_NEED that asked.

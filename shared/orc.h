@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel_modules.h"
 #include "target.h"
 
 /* Base registers, arch/x86/include/asm/orc_types.h (same from 4.14 to 6.x). */
@@ -75,13 +76,6 @@ struct ks_orc_table {
 	size_t num;
 };
 
-struct ks_range {
-	uint64_t start, end;	/* [start, end) */
-};
-
-#define KS_MODULE_NAME_LEN	56	/* MODULE_NAME_LEN on 64-bit */
-#define KS_MODULE_RANGES	7	/* enum mod_mem_type in 6.4+ */
-
 struct ks_orc_module {
 	char name[KS_MODULE_NAME_LEN];
 	uint64_t addr;				/* struct module */
@@ -117,7 +111,7 @@ struct ks_orc {
 	 * table (or was left out), the others are as they should be.
 	 */
 	char **problems;
-	size_t nr_problems;
+	size_t nr_problems, problems_cap;
 
 	/* Filled by ks_orc_prepare_walk() on first use. */
 	bool walk_ready;
