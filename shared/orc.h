@@ -91,11 +91,13 @@ struct ks_orc_module {
  * kernel does not have: such a return address then stays unrecovered.
  */
 struct ks_ret_layout {
-	long task_state;		/* task_struct.__state */
-	long curr_ret_stack, ret_stack;	/* task_struct, CONFIG_FUNCTION_GRAPH_TRACER */
-	long frs_size, frs_ret, frs_retp;	/* struct ftrace_ret_stack */
-	long rethooks;			/* task_struct.rethooks, an llist_head */
-	long rhn_llist, rhn_ret_addr, rhn_frame;	/* struct rethook_node */
+	struct ks_field task_state;		/* task_struct.__state */
+	/* task_struct, CONFIG_FUNCTION_GRAPH_TRACER */
+	struct ks_field curr_ret_stack, ret_stack;
+	long frs_size;				/* struct ftrace_ret_stack */
+	struct ks_field frs_ret, frs_retp;
+	struct ks_field rethooks;		/* task_struct.rethooks, an llist_head */
+	struct ks_field rhn_llist, rhn_ret_addr, rhn_frame;	/* struct rethook_node */
 };
 
 struct ks_orc {
