@@ -52,23 +52,32 @@ static void need(struct lookup *lk, const struct ks_field *f, const char *type,
 	ks_field_missing(lk->err, lk->errlen, type, member, file, line);
 }
 
-/* A member that must exist and be one of the sizes given (0 ends). */
-static void need_size(struct lookup *lk, const struct ks_field *f,
-		      const char *what, const long *sizes, const char *file,
-		      int line)
+/*
+ * A member that must exist, spelled m1 (or m2 before a rename), and be
+ * one of the sizes given (0 ends; none: any size).
+ */
+static void need_member(struct lookup *lk, struct ks_field *f,
+			const char *type, const char *m1, const char *m2,
+			const long *sizes, const char *file, int line)
 {
-	if (!ks_field_ok(f))
+	const long *sz = sizes;
+
+	*f = field2(lk->t, type, m1, m2);
+	need(lk, f, type, m1, file, line);
+	if (!ks_field_ok(f) || !*sizes)
 		return;
-	for (; *sizes; sizes++)
-		if (f->size == *sizes)
+	for (; *sz; sz++)
+		if (f->size == *sz)
 			return;
-	fail(lk, -ENOENT, "%s has an unexpected size %ld (%s:%d)", what, f->size,
-	     file, line);
+	fail(lk, -ENOENT, "%s.%s has an unexpected size %ld (%s:%d)", type, m1,
+	     f->size, file, line);
 }
 
 #define NEED(lk, f, type, member) need(lk, f, type, member, __FILE__, __LINE__)
-#define NEED_SIZE(lk, f, what, ...) \
-	need_size(lk, f, what, (const long[]){ __VA_ARGS__, 0 }, __FILE__, __LINE__)
+/* NEED_MEMBER(lk, &field, type, name, old name or NULL, sizes or 0) */
+#define NEED_MEMBER(lk, f, type, m1, m2, ...) \
+	need_member(lk, f, type, m1, m2, (const long[]){ __VA_ARGS__, 0 }, \
+		    __FILE__, __LINE__)
 
 uint64_t ks_field_get(const void *obj, const struct ks_field *f)
 {
@@ -89,41 +98,23 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	l->task_size = t->ops->type_size(t->ctx, "task_struct");
 	if (l->task_size <= 0)
 		fail(lk, -ENOENT, "no type task_struct (%s:%d)", __FILE__, __LINE__);
-	l->tasks = ks_field_find(t, "task_struct", "tasks");
-	NEED(lk, &l->tasks, "task_struct", "tasks");
-	l->pid = ks_field_find(t, "task_struct", "pid");
-	NEED(lk, &l->pid, "task_struct", "pid");
-	NEED_SIZE(lk, &l->pid, "task_struct.pid", 4);
-	l->tgid = ks_field_find(t, "task_struct", "tgid");
-	NEED(lk, &l->tgid, "task_struct", "tgid");
-	NEED_SIZE(lk, &l->tgid, "task_struct.tgid", 4);
+	NEED_MEMBER(lk, &l->tasks, "task_struct", "tasks", NULL, 0);
+	NEED_MEMBER(lk, &l->pid, "task_struct", "pid", NULL, 4);
+	NEED_MEMBER(lk, &l->tgid, "task_struct", "tgid", NULL, 4);
 	/* 5.14 renamed state to __state and made it unsigned int. */
-	l->state = field2(t, "task_struct", "__state", "state");
-	NEED(lk, &l->state, "task_struct", "__state");
-	NEED_SIZE(lk, &l->state, "task_struct.__state", 4, 8);
-	l->exit_state = ks_field_find(t, "task_struct", "exit_state");
-	NEED(lk, &l->exit_state, "task_struct", "exit_state");
-	NEED_SIZE(lk, &l->exit_state, "task_struct.exit_state", 4);
-	l->flags = ks_field_find(t, "task_struct", "flags");
-	NEED(lk, &l->flags, "task_struct", "flags");
-	NEED_SIZE(lk, &l->flags, "task_struct.flags", 4);
-	l->comm = ks_field_find(t, "task_struct", "comm");
-	NEED(lk, &l->comm, "task_struct", "comm");
+	NEED_MEMBER(lk, &l->state, "task_struct", "__state", "state", 4, 8);
+	NEED_MEMBER(lk, &l->exit_state, "task_struct", "exit_state", NULL, 4);
+	NEED_MEMBER(lk, &l->flags, "task_struct", "flags", NULL, 4);
+	NEED_MEMBER(lk, &l->comm, "task_struct", "comm", NULL, 0);
 	/* 5.5 renamed real_start_time to start_boottime; both count boot ns. */
-	l->start_boottime = field2(t, "task_struct", "start_boottime",
-				   "real_start_time");
-	NEED(lk, &l->start_boottime, "task_struct", "start_boottime");
-	NEED_SIZE(lk, &l->start_boottime, "task_struct.start_boottime", 8);
-	l->stack = ks_field_find(t, "task_struct", "stack");
-	NEED(lk, &l->stack, "task_struct", "stack");
+	NEED_MEMBER(lk, &l->start_boottime, "task_struct", "start_boottime",
+		    "real_start_time", 8);
+	NEED_MEMBER(lk, &l->stack, "task_struct", "stack", NULL, 0);
 	l->stack_refcount = ks_field_find(t, "task_struct", "stack_refcount");
-	l->mm = ks_field_find(t, "task_struct", "mm");
-	NEED(lk, &l->mm, "task_struct", "mm");
+	NEED_MEMBER(lk, &l->mm, "task_struct", "mm", NULL, 0);
 
-	thread = ks_field_find(t, "task_struct", "thread");
-	NEED(lk, &thread, "task_struct", "thread");
-	sp = ks_field_find(t, "thread_struct", "sp");
-	NEED(lk, &sp, "thread_struct", "sp");
+	NEED_MEMBER(lk, &thread, "task_struct", "thread", NULL, 0);
+	NEED_MEMBER(lk, &sp, "thread_struct", "sp", NULL, 0);
 	l->thread_sp.off = thread.off + sp.off;
 	l->thread_sp.size = 8;
 
