@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "btf.h"
+#include "grow.h"
 
 #define BTF_MAGIC	0xeB9F
 
@@ -133,14 +134,16 @@ static long extra_size(const struct btf_type *t)
 
 static int index_types(struct ks_btf *btf)
 {
-	uint32_t pos = 0, cap = 1024, n = 1;
+	uint32_t pos = 0, n = 1;
+	size_t cap = 0;
 
-	btf->off = malloc(cap * sizeof(*btf->off));
+	btf->off = ks_grow_min(NULL, &cap, 1, sizeof(*btf->off), 1024);
 	if (!btf->off)
 		return -ENOMEM;
 	btf->off[0] = 0;
 	while (pos < btf->types_len) {
 		const struct btf_type *t;
+		uint32_t *o;
 		long extra;
 
 		if (btf->types_len - pos < sizeof(*t) || pos % 4)
@@ -149,14 +152,10 @@ static int index_types(struct ks_btf *btf)
 		extra = extra_size(t);
 		if (extra < 0 || (uint64_t)extra > btf->types_len - pos - sizeof(*t))
 			return -EINVAL;
-		if (n == cap) {
-			uint32_t *o = realloc(btf->off, 2 * cap * sizeof(*o));
-
-			if (!o)
-				return -ENOMEM;
-			btf->off = o;
-			cap *= 2;
-		}
+		o = ks_grow_min(btf->off, &cap, (size_t)n + 1, sizeof(*o), 1024);
+		if (!o)
+			return -ENOMEM;
+		btf->off = o;
 		btf->off[n++] = pos;
 		pos += sizeof(*t) + (uint32_t)extra;
 	}

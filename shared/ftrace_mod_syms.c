@@ -11,6 +11,7 @@
 #include "ftrace_mod_syms.h"
 #include "kernel_list.h"
 #include "kernel_string.h"
+#include "member_table.h"
 
 #define KSYM_NAME_LEN	512
 #define MODULE_NAME_LEN	56
@@ -21,9 +22,10 @@
 struct fmod_walk {
 	const struct ks_target *t;
 	struct ks_sym_ranges *rs;
-	long map_list, map_mod, map_funcs;
-	long fn_list, fn_name, fn_ip, fn_size, fn_size_len;
-	long mod_name;
+	struct ks_field map_list, map_mod, map_funcs;
+	struct ks_field fn_list, fn_name, fn_ip, fn_size;
+	long fn_size_len;
+	struct ks_field mod_name;
 	char module[MODULE_NAME_LEN];
 	int broken;		/* the first break inside a map's funcs */
 };
@@ -31,12 +33,12 @@ struct fmod_walk {
 static int add_func(uint64_t node, void *arg)
 {
 	struct fmod_walk *w = arg;
-	uint64_t fn = node - (uint64_t)w->fn_list, name_ptr, ip, size = 0;
+	uint64_t fn = node - (uint64_t)w->fn_list.off, name_ptr, ip, size = 0;
 	char name[KSYM_NAME_LEN];
 
-	if (ks_read_u64(w->t, fn + (uint64_t)w->fn_name, &name_ptr) ||
-	    ks_read_u64(w->t, fn + (uint64_t)w->fn_ip, &ip) ||
-	    ks_read(w->t, fn + (uint64_t)w->fn_size, &size, (size_t)w->fn_size_len))
+	if (ks_read_u64(w->t, fn + (uint64_t)w->fn_name.off, &name_ptr) ||
+	    ks_read_u64(w->t, fn + (uint64_t)w->fn_ip.off, &ip) ||
+	    ks_read(w->t, fn + (uint64_t)w->fn_size.off, &size, (size_t)w->fn_size_len))
 		return -EFAULT;
 	if (ks_read_kstring(w->t, name_ptr, name, sizeof(name)) && !name[0])
 		return -EFAULT;
@@ -46,15 +48,15 @@ static int add_func(uint64_t node, void *arg)
 static int add_map(uint64_t node, void *arg)
 {
 	struct fmod_walk *w = arg;
-	uint64_t map = node - (uint64_t)w->map_list, mod;
+	uint64_t map = node - (uint64_t)w->map_list.off, mod;
 	int ret;
 
-	if (ks_read_u64(w->t, map + (uint64_t)w->map_mod, &mod))
+	if (ks_read_u64(w->t, map + (uint64_t)w->map_mod.off, &mod))
 		return -EFAULT;
-	if (!mod || ks_read_kstring(w->t, mod + (uint64_t)w->mod_name, w->module,
+	if (!mod || ks_read_kstring(w->t, mod + (uint64_t)w->mod_name.off, w->module,
 				    sizeof(w->module)))
 		strcpy(w->module, "?");
-	ret = ks_list_walk(w->t, map + (uint64_t)w->map_funcs, MAX_FUNCS,
+	ret = ks_list_walk(w->t, map + (uint64_t)w->map_funcs.off, MAX_FUNCS,
 			   add_func, w);
 	if (ret == -ENOMEM)
 		return ret;
@@ -66,24 +68,21 @@ static int add_map(uint64_t node, void *arg)
 
 static int read_layout(const struct ks_target *t, struct fmod_walk *w)
 {
-	long size_len;
+	const struct ks_field_spec s[] = {
+		KS_NEED(&w->map_list, "ftrace_mod_map", "list"),
+		KS_NEED(&w->map_mod, "ftrace_mod_map", "mod"),
+		KS_NEED(&w->map_funcs, "ftrace_mod_map", "funcs"),
+		KS_NEED(&w->fn_list, "ftrace_mod_func", "list"),
+		KS_NEED(&w->fn_name, "ftrace_mod_func", "name"),
+		KS_NEED(&w->fn_ip, "ftrace_mod_func", "ip"),
+		KS_NEED(&w->fn_size, "ftrace_mod_func", "size"),
+		KS_NEED(&w->mod_name, "module", "name"),
+	};
+	int ret = ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]), NULL, 0);
 
-	w->map_list = t->ops->member_offset(t->ctx, "ftrace_mod_map", "list");
-	w->map_mod = t->ops->member_offset(t->ctx, "ftrace_mod_map", "mod");
-	w->map_funcs = t->ops->member_offset(t->ctx, "ftrace_mod_map", "funcs");
-	w->fn_list = t->ops->member_offset(t->ctx, "ftrace_mod_func", "list");
-	w->fn_name = t->ops->member_offset(t->ctx, "ftrace_mod_func", "name");
-	w->fn_ip = t->ops->member_offset(t->ctx, "ftrace_mod_func", "ip");
-	w->fn_size = t->ops->member_offset(t->ctx, "ftrace_mod_func", "size");
-	w->mod_name = t->ops->member_offset(t->ctx, "module", "name");
-	size_len = t->ops->member_size(t->ctx, "ftrace_mod_func", "size");
 	/* unsigned int in 6.1 and 6.12; the size decides, not the version */
-	w->fn_size_len = size_len == 8 ? 8 : 4;
-	if (w->map_list < 0 || w->map_mod < 0 || w->map_funcs < 0 ||
-	    w->fn_list < 0 || w->fn_name < 0 || w->fn_ip < 0 ||
-	    w->fn_size < 0 || w->mod_name < 0)
-		return -ENOENT;
-	return 0;
+	w->fn_size_len = w->fn_size.size == 8 ? 8 : 4;
+	return ret;
 }
 
 int ks_ftrace_mod_syms_read(const struct ks_target *t, struct ks_sym_ranges *rs)

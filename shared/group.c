@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "group.h"
+#include "grow.h"
 
 static uint64_t hash_str(const char *s)
 {
@@ -24,15 +25,12 @@ static uint64_t hash_str(const char *s)
 
 static int add_member(struct ks_group *g, size_t idx)
 {
-	if (g->nr_members == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 4;
-		size_t *m = realloc(g->members, cap * sizeof(*m));
+	size_t *m = ks_grow_min(g->members, &g->cap, g->nr_members + 1,
+				sizeof(*m), 4);
 
-		if (!m)
-			return -ENOMEM;
-		g->members = m;
-		g->cap = cap;
-	}
+	if (!m)
+		return -ENOMEM;
+	g->members = m;
 	g->members[g->nr_members++] = idx;
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kallsyms_mem.h"
 #include "kernel_string.h"
 
@@ -103,18 +104,12 @@ static int read_tokens(const struct ks_target *t,
 static int pool_add(struct ks_kallsyms_mem *ks, const char *s, size_t len,
 		    uint32_t *off_ret)
 {
-	if (ks->pool_len + len + 1 > ks->pool_cap) {
-		size_t cap = ks->pool_cap ? ks->pool_cap * 2 : 1 << 20;
-		char *p;
+	char *p = ks_grow_min(ks->pool, &ks->pool_cap, ks->pool_len + len + 1,
+			      1, 1 << 20);
 
-		while (cap < ks->pool_len + len + 1)
-			cap *= 2;
-		p = realloc(ks->pool, cap);
-		if (!p)
-			return -ENOMEM;
-		ks->pool = p;
-		ks->pool_cap = cap;
-	}
+	if (!p)
+		return -ENOMEM;
+	ks->pool = p;
 	memcpy(ks->pool + ks->pool_len, s, len);
 	ks->pool[ks->pool_len + len] = '\0';
 	*off_ret = (uint32_t)ks->pool_len;

@@ -34,53 +34,50 @@ static void fail(struct lookup *lk, int ret, const char *fmt, ...)
 	va_end(ap);
 }
 
-static struct ks_field field(const struct ks_target *t, const char *type,
-			     const char *member)
-{
-	struct ks_field f = { -1, -1 };
-	long off = t->ops->member_offset(t->ctx, type, member);
-
-	if (off < 0)
-		return f;
-	f.off = off;
-	f.size = t->ops->member_size(t->ctx, type, member);
-	return f;
-}
-
 /* The first of two spellings of a member that exists. */
 static struct ks_field field2(const struct ks_target *t, const char *type,
 			      const char *m1, const char *m2)
 {
-	struct ks_field f = field(t, type, m1);
+	struct ks_field f = ks_field_find(t, type, m1);
 
-	return ks_field_ok(&f) || !m2 ? f : field(t, type, m2);
+	return ks_field_ok(&f) || !m2 ? f : ks_field_find(t, type, m2);
 }
 
 static void need(struct lookup *lk, const struct ks_field *f, const char *type,
 		 const char *member, const char *file, int line)
 {
-	if (!ks_field_ok(f))
-		fail(lk, -ENOENT, "no member %s.%s in this kernel's types (%s:%d)",
-		     type, member, file, line);
+	if (ks_field_ok(f) || lk->ret)
+		return;
+	lk->ret = -ENOENT;
+	ks_field_missing(lk->err, lk->errlen, type, member, file, line);
 }
 
-/* A member that must exist and be one of the sizes given (0 ends). */
-static void need_size(struct lookup *lk, const struct ks_field *f,
-		      const char *what, const long *sizes, const char *file,
-		      int line)
+/*
+ * A member that must exist, spelled m1 (or m2 before a rename), and be
+ * one of the sizes given (0 ends; none: any size).
+ */
+static void need_member(struct lookup *lk, struct ks_field *f,
+			const char *type, const char *m1, const char *m2,
+			const long *sizes, const char *file, int line)
 {
-	if (!ks_field_ok(f))
+	const long *sz = sizes;
+
+	*f = field2(lk->t, type, m1, m2);
+	need(lk, f, type, m1, file, line);
+	if (!ks_field_ok(f) || !*sizes)
 		return;
-	for (; *sizes; sizes++)
-		if (f->size == *sizes)
+	for (; *sz; sz++)
+		if (f->size == *sz)
 			return;
-	fail(lk, -ENOENT, "%s has an unexpected size %ld (%s:%d)", what, f->size,
-	     file, line);
+	fail(lk, -ENOENT, "%s.%s has an unexpected size %ld (%s:%d)", type, m1,
+	     f->size, file, line);
 }
 
 #define NEED(lk, f, type, member) need(lk, f, type, member, __FILE__, __LINE__)
-#define NEED_SIZE(lk, f, what, ...) \
-	need_size(lk, f, what, (const long[]){ __VA_ARGS__, 0 }, __FILE__, __LINE__)
+/* NEED_MEMBER(lk, &field, type, name, old name or NULL, sizes or 0) */
+#define NEED_MEMBER(lk, f, type, m1, m2, ...) \
+	need_member(lk, f, type, m1, m2, (const long[]){ __VA_ARGS__, 0 }, \
+		    __FILE__, __LINE__)
 
 uint64_t ks_field_get(const void *obj, const struct ks_field *f)
 {
@@ -101,50 +98,32 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	l->task_size = t->ops->type_size(t->ctx, "task_struct");
 	if (l->task_size <= 0)
 		fail(lk, -ENOENT, "no type task_struct (%s:%d)", __FILE__, __LINE__);
-	l->tasks = field(t, "task_struct", "tasks");
-	NEED(lk, &l->tasks, "task_struct", "tasks");
-	l->pid = field(t, "task_struct", "pid");
-	NEED(lk, &l->pid, "task_struct", "pid");
-	NEED_SIZE(lk, &l->pid, "task_struct.pid", 4);
-	l->tgid = field(t, "task_struct", "tgid");
-	NEED(lk, &l->tgid, "task_struct", "tgid");
-	NEED_SIZE(lk, &l->tgid, "task_struct.tgid", 4);
+	NEED_MEMBER(lk, &l->tasks, "task_struct", "tasks", NULL, 0);
+	NEED_MEMBER(lk, &l->pid, "task_struct", "pid", NULL, 4);
+	NEED_MEMBER(lk, &l->tgid, "task_struct", "tgid", NULL, 4);
 	/* 5.14 renamed state to __state and made it unsigned int. */
-	l->state = field2(t, "task_struct", "__state", "state");
-	NEED(lk, &l->state, "task_struct", "__state");
-	NEED_SIZE(lk, &l->state, "task_struct.__state", 4, 8);
-	l->exit_state = field(t, "task_struct", "exit_state");
-	NEED(lk, &l->exit_state, "task_struct", "exit_state");
-	NEED_SIZE(lk, &l->exit_state, "task_struct.exit_state", 4);
-	l->flags = field(t, "task_struct", "flags");
-	NEED(lk, &l->flags, "task_struct", "flags");
-	NEED_SIZE(lk, &l->flags, "task_struct.flags", 4);
-	l->comm = field(t, "task_struct", "comm");
-	NEED(lk, &l->comm, "task_struct", "comm");
+	NEED_MEMBER(lk, &l->state, "task_struct", "__state", "state", 4, 8);
+	NEED_MEMBER(lk, &l->exit_state, "task_struct", "exit_state", NULL, 4);
+	NEED_MEMBER(lk, &l->flags, "task_struct", "flags", NULL, 4);
+	NEED_MEMBER(lk, &l->comm, "task_struct", "comm", NULL, 0);
 	/* 5.5 renamed real_start_time to start_boottime; both count boot ns. */
-	l->start_boottime = field2(t, "task_struct", "start_boottime",
-				   "real_start_time");
-	NEED(lk, &l->start_boottime, "task_struct", "start_boottime");
-	NEED_SIZE(lk, &l->start_boottime, "task_struct.start_boottime", 8);
-	l->stack = field(t, "task_struct", "stack");
-	NEED(lk, &l->stack, "task_struct", "stack");
-	l->stack_refcount = field(t, "task_struct", "stack_refcount");
-	l->mm = field(t, "task_struct", "mm");
-	NEED(lk, &l->mm, "task_struct", "mm");
+	NEED_MEMBER(lk, &l->start_boottime, "task_struct", "start_boottime",
+		    "real_start_time", 8);
+	NEED_MEMBER(lk, &l->stack, "task_struct", "stack", NULL, 0);
+	l->stack_refcount = ks_field_find(t, "task_struct", "stack_refcount");
+	NEED_MEMBER(lk, &l->mm, "task_struct", "mm", NULL, 0);
 
-	thread = field(t, "task_struct", "thread");
-	NEED(lk, &thread, "task_struct", "thread");
-	sp = field(t, "thread_struct", "sp");
-	NEED(lk, &sp, "thread_struct", "sp");
+	NEED_MEMBER(lk, &thread, "task_struct", "thread", NULL, 0);
+	NEED_MEMBER(lk, &sp, "thread_struct", "sp", NULL, 0);
 	l->thread_sp.off = thread.off + sp.off;
 	l->thread_sp.size = 8;
 
-	l->on_cpu = field(t, "task_struct", "on_cpu");
+	l->on_cpu = ks_field_find(t, "task_struct", "on_cpu");
 	/* 5.16 moved cpu from thread_info into task_struct. */
-	l->cpu = field(t, "task_struct", "cpu");
+	l->cpu = ks_field_find(t, "task_struct", "cpu");
 	if (!ks_field_ok(&l->cpu)) {
-		ti = field(t, "task_struct", "thread_info");
-		cpu = field(t, "thread_info", "cpu");
+		ti = ks_field_find(t, "task_struct", "thread_info");
+		cpu = ks_field_find(t, "thread_info", "cpu");
 		if (ks_field_ok(&ti) && ks_field_ok(&cpu)) {
 			l->cpu.off = ti.off + cpu.off;
 			l->cpu.size = cpu.size;
@@ -153,19 +132,19 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	/* to_kthread(): worker_private since 5.19, set_child_tid before. */
 	l->worker_private = field2(t, "task_struct", "worker_private",
 				   "set_child_tid");
-	l->cgroups = field(t, "task_struct", "cgroups");
-	l->nvcsw = field(t, "task_struct", "nvcsw");
-	l->nivcsw = field(t, "task_struct", "nivcsw");
+	l->cgroups = ks_field_find(t, "task_struct", "cgroups");
+	l->nvcsw = ks_field_find(t, "task_struct", "nvcsw");
+	l->nivcsw = ks_field_find(t, "task_struct", "nivcsw");
 }
 
 static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
 
-	l->signal = field(t, "task_struct", "signal");
-	l->signal_thread_head = field(t, "signal_struct", "thread_head");
-	l->thread_node = field(t, "task_struct", "thread_node");
-	l->thread_group = field(t, "task_struct", "thread_group");
+	l->signal = ks_field_find(t, "task_struct", "signal");
+	l->signal_thread_head = ks_field_find(t, "signal_struct", "thread_head");
+	l->thread_node = ks_field_find(t, "task_struct", "thread_node");
+	l->thread_group = ks_field_find(t, "task_struct", "thread_group");
 	/* thread_group went away in 6.7; signal->thread_head is there since 3.13. */
 	l->thread_head = ks_field_ok(&l->signal) &&
 			 ks_field_ok(&l->signal_thread_head) &&
@@ -174,35 +153,43 @@ static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
 		NEED(lk, &l->thread_group, "task_struct", "thread_group");
 }
 
+/* A table of members; the first needed one missing is the reason. */
+static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
+{
+	char msg[256];
+
+	if (ks_field_table_resolve(lk->t, s, nr, msg, sizeof(msg)))
+		fail(lk, -ENOENT, "%s", msg);
+}
+
+#define TABLE(lk, ...) \
+	table(lk, (const struct ks_field_spec[]){ __VA_ARGS__ }, \
+	      sizeof((const struct ks_field_spec[]){ __VA_ARGS__ }) / \
+		      sizeof(struct ks_field_spec))
+
 static void mm_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
-	const struct ks_target *t = lk->t;
-
-	l->mm_arg_start = field(t, "mm_struct", "arg_start");
-	NEED(lk, &l->mm_arg_start, "mm_struct", "arg_start");
-	l->mm_arg_end = field(t, "mm_struct", "arg_end");
-	NEED(lk, &l->mm_arg_end, "mm_struct", "arg_end");
-	l->mm_env_start = field(t, "mm_struct", "env_start");
-	NEED(lk, &l->mm_env_start, "mm_struct", "env_start");
-	l->mm_env_end = field(t, "mm_struct", "env_end");
-	NEED(lk, &l->mm_env_end, "mm_struct", "env_end");
+	TABLE(lk,
+	      KS_NEED(&l->mm_arg_start, "mm_struct", "arg_start"),
+	      KS_NEED(&l->mm_arg_end, "mm_struct", "arg_end"),
+	      KS_NEED(&l->mm_env_start, "mm_struct", "env_start"),
+	      KS_NEED(&l->mm_env_end, "mm_struct", "env_end"));
 }
 
 static void optional_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
-	const struct ks_target *t = lk->t;
-
-	l->kthread_full_name = field(t, "kthread", "full_name");
-	l->kthread_data = field(t, "kthread", "data");
-	l->worker_desc = field(t, "worker", "desc");
-	l->worker_current_work = field(t, "worker", "current_work");
-	l->worker_pool = field(t, "worker", "pool");
-	l->worker_rescue_wq = field(t, "worker", "rescue_wq");
-	l->wq_name = field(t, "workqueue_struct", "name");
-	l->css_set_dfl_cgrp = field(t, "css_set", "dfl_cgrp");
-	l->cgroup_kn = field(t, "cgroup", "kn");
-	l->kn_parent = field(t, "kernfs_node", "parent");
-	l->kn_name = field(t, "kernfs_node", "name");
+	TABLE(lk,
+	      KS_OPTIONAL(&l->kthread_full_name, "kthread", "full_name"),
+	      KS_OPTIONAL(&l->kthread_data, "kthread", "data"),
+	      KS_OPTIONAL(&l->worker_desc, "worker", "desc"),
+	      KS_OPTIONAL(&l->worker_current_work, "worker", "current_work"),
+	      KS_OPTIONAL(&l->worker_pool, "worker", "pool"),
+	      KS_OPTIONAL(&l->worker_rescue_wq, "worker", "rescue_wq"),
+	      KS_OPTIONAL(&l->wq_name, "workqueue_struct", "name"),
+	      KS_OPTIONAL(&l->css_set_dfl_cgrp, "css_set", "dfl_cgrp"),
+	      KS_OPTIONAL(&l->cgroup_kn, "cgroup", "kn"),
+	      KS_OPTIONAL(&l->kn_parent, "kernfs_node", "parent"),
+	      KS_OPTIONAL(&l->kn_name, "kernfs_node", "name"));
 }
 
 static uint64_t round_up8(uint64_t v)
@@ -229,12 +216,10 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 	int64_t a, b, c, d;
 	long seq;
 
-	l->tk_xtime_sec = field(t, "timekeeper", "xtime_sec");
-	NEED(lk, &l->tk_xtime_sec, "timekeeper", "xtime_sec");
-	l->tk_offs_real = field(t, "timekeeper", "offs_real");
-	NEED(lk, &l->tk_offs_real, "timekeeper", "offs_real");
-	l->tk_offs_boot = field(t, "timekeeper", "offs_boot");
-	NEED(lk, &l->tk_offs_boot, "timekeeper", "offs_boot");
+	TABLE(lk,
+	      KS_NEED(&l->tk_xtime_sec, "timekeeper", "xtime_sec"),
+	      KS_NEED(&l->tk_offs_real, "timekeeper", "offs_real"),
+	      KS_NEED(&l->tk_offs_boot, "timekeeper", "offs_boot"));
 	if (lk->ret)
 		return;
 	if (t->ops->symbol(t->ctx, "shadow_timekeeper", &shadow))
@@ -274,9 +259,9 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
-	struct ks_field name = field(t, "uts_namespace", "name");
-	struct ks_field node = field(t, "new_utsname", "nodename");
-	struct ks_field rel = field(t, "new_utsname", "release");
+	struct ks_field name = ks_field_find(t, "uts_namespace", "name");
+	struct ks_field node = ks_field_find(t, "new_utsname", "nodename");
+	struct ks_field rel = ks_field_find(t, "new_utsname", "release");
 	uint64_t ns;
 
 	NEED(lk, &name, "uts_namespace", "name");

@@ -16,17 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "member_table.h"
 #include "target.h"
 
 /* include/linux/sched.h: the flags the walk needs (stable since 2.6). */
 #define KS_PF_WQ_WORKER	0x00000020u
 #define KS_PF_KTHREAD	0x00200000u
-
-/* One member: offset and size in bytes, offset -1 when absent. */
-struct ks_field {
-	long off;
-	long size;
-};
 
 struct ks_kernel_layout {
 	long task_size;			/* sizeof(struct task_struct) */
@@ -87,11 +82,6 @@ struct ks_kernel_layout {
  */
 int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
 		   char *err, size_t errlen);
-
-static inline bool ks_field_ok(const struct ks_field *f)
-{
-	return f->off >= 0;
-}
 
 /* Reads an unsigned member of 1, 2, 4 or 8 bytes out of a copied struct. */
 uint64_t ks_field_get(const void *obj, const struct ks_field *f);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kernel_stack.h"
 #include "symbolize.h"
 
@@ -38,19 +39,11 @@ static bool in_sched_functions(const struct ks_orc *orc, uint64_t addr)
 
 static int text_append(struct walk *w, const char *s, size_t n)
 {
-	char *text;
-	size_t cap;
+	char *text = ks_grow_min(w->text, &w->cap, w->used + n + 1, 1, 1024);
 
-	if (w->used + n + 1 > w->cap) {
-		cap = w->cap ? w->cap : 1024;
-		while (w->used + n + 1 > cap)
-			cap *= 2;
-		text = realloc(w->text, cap);
-		if (!text)
-			return -ENOMEM;
-		w->text = text;
-		w->cap = cap;
-	}
+	if (!text)
+		return -ENOMEM;
+	w->text = text;
 	memcpy(w->text + w->used, s, n);
 	w->used += n;
 	w->text[w->used] = '\0';

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kernel_stack.h"
+#include "kernel_string.h"
 #include "kernel_tasks.h"
 #include "list_walk.h"
 #include "orc.h"
@@ -115,15 +117,11 @@ char ks_task_state_letter(const struct ks_kernel_layout *l, uint64_t state,
 
 static int add_entry(struct walk *w, uint64_t task, int32_t pid, int32_t tgid)
 {
-	if (w->nr == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 512;
-		struct entry *n = realloc(w->e, cap * sizeof(*n));
+	struct entry *n = ks_grow_min(w->e, &w->cap, w->nr + 1, sizeof(*n), 512);
 
-		if (!n)
-			return -ENOMEM;
-		w->e = n;
-		w->cap = cap;
-	}
+	if (!n)
+		return -ENOMEM;
+	w->e = n;
 	w->e[w->nr++] = (struct entry){ task, pid, tgid };
 	return 0;
 }
@@ -268,31 +266,6 @@ static void copy_str(char *dst, size_t len, const char *src, size_t srclen)
 	dst[n] = '\0';
 }
 
-/* A NUL-terminated kernel string of at most len - 1 bytes, cut where memory ends. */
-static void read_kstr(const struct ks_target *t, uint64_t addr, char *buf,
-		      size_t len)
-{
-	size_t got = 0;
-
-	while (got + 1 < len) {
-		size_t n = len - 1 - got < 32 ? len - 1 - got : 32;
-
-		if (ks_read(t, addr + got, buf + got, n)) {
-			/* the chunk runs into memory the image lacks: one byte */
-			if (n == 1 || ks_read(t, addr + got, buf + got, 1))
-				break;
-			if (!buf[got])
-				return;
-			got++;
-			continue;
-		}
-		if (memchr(buf + got, '\0', n))
-			return;
-		got += n;
-	}
-	buf[got] = '\0';
-}
-
 /*
  * fs/proc/array.c proc_task_name() as /proc/PID/stat prints it: a
  * workqueue worker's comm with "+desc" or "-desc" (wq_worker_comm()), a
@@ -316,9 +289,10 @@ static void rescuer_name(struct walk *w, uint64_t worker, struct ks_task *t)
 	    ks_read_u64(w->k->t, worker + (uint64_t)l->worker_rescue_wq.off, &wq) ||
 	    !wq)
 		return;
-	read_kstr(w->k->t, wq + (uint64_t)l->wq_name.off, t->comm + plen,
-		  (size_t)l->wq_name.size + 1 < TCOMM_LEN - plen ?
-			  (size_t)l->wq_name.size + 1 : TCOMM_LEN - plen);
+	(void)ks_read_kstring(w->k->t, wq + (uint64_t)l->wq_name.off,
+			      t->comm + plen,
+			      (size_t)l->wq_name.size + 1 < TCOMM_LEN - plen ?
+				      (size_t)l->wq_name.size + 1 : TCOMM_LEN - plen);
 }
 
 static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
@@ -327,7 +301,7 @@ static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
 	const struct ks_target *tg = w->k->t;
 	uint32_t flags = (uint32_t)ks_field_get(tb, &l->flags);
 	uint64_t kthread, worker, pool, cur, name;
-	char desc[TCOMM_LEN];
+	char desc[TCOMM_LEN] = "";
 	size_t off;
 
 	copy_str(t->comm, sizeof(t->comm), (const char *)tb + l->comm.off,
@@ -343,7 +317,7 @@ static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
 		    ks_read_u64(tg, kthread + (uint64_t)l->kthread_full_name.off, &name) ||
 		    !name)
 			return;
-		read_kstr(tg, name, t->comm, TCOMM_LEN);
+		(void)ks_read_kstring(tg, name, t->comm, TCOMM_LEN);
 		return;
 	}
 	if (!ks_field_ok(&l->kthread_data) ||
@@ -355,9 +329,9 @@ static void task_name(struct walk *w, const uint8_t *tb, struct ks_task *t)
 	    ks_read_u64(tg, worker + (uint64_t)l->worker_pool.off, &pool) || !pool ||
 	    ks_read_u64(tg, worker + (uint64_t)l->worker_current_work.off, &cur))
 		return;
-	read_kstr(tg, worker + (uint64_t)l->worker_desc.off, desc,
-		  (size_t)l->worker_desc.size < sizeof(desc) ?
-			  (size_t)l->worker_desc.size : sizeof(desc));
+	(void)ks_read_kstring(tg, worker + (uint64_t)l->worker_desc.off, desc,
+			      (size_t)l->worker_desc.size < sizeof(desc) ?
+				      (size_t)l->worker_desc.size : sizeof(desc));
 	if (!desc[0])
 		return;
 	off = strlen(t->comm);
@@ -566,7 +540,7 @@ static int task_cgroup_path(struct walk *w, const uint8_t *tb, char *path,
 	while (depth--) {
 		if (ks_read_u64(t, chain[depth] + (uint64_t)l->kn_name.off, &name))
 			return -EFAULT;
-		read_kstr(t, name, part, sizeof(part));
+		(void)ks_read_kstring(t, name, part, sizeof(part));
 		used += (size_t)snprintf(path + used, used < len ? len - used : 0,
 					 "/%s", part);
 	}

@@ -5,9 +5,8 @@
  * keeps its own ELF symbol table in mod->kallsyms (symtab, num_symtab,
  * strtab), which is all /proc/PID/stack uses for " [module]" frames.
  *
- * Everything goes through struct ks_target, with member offsets looked up
- * by name, so the same code reads 6.1's core_layout/init_layout and
- * 6.4's mem[] array (chosen by which members exist).
+ * The modules themselves come from kernel_modules.c, which reads 6.1's
+ * core_layout/init_layout and 6.4's mem[] array alike.
  */
 #ifndef KS_MODULE_SYMS_H
 #define KS_MODULE_SYMS_H

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel_modules.h"
 #include "target.h"
 
 /* Base registers, arch/x86/include/asm/orc_types.h (same from 4.14 to 6.x). */
@@ -75,13 +76,6 @@ struct ks_orc_table {
 	size_t num;
 };
 
-struct ks_range {
-	uint64_t start, end;	/* [start, end) */
-};
-
-#define KS_MODULE_NAME_LEN	56	/* MODULE_NAME_LEN on 64-bit */
-#define KS_MODULE_RANGES	7	/* enum mod_mem_type in 6.4+ */
-
 struct ks_orc_module {
 	char name[KS_MODULE_NAME_LEN];
 	uint64_t addr;				/* struct module */
@@ -97,11 +91,13 @@ struct ks_orc_module {
  * kernel does not have: such a return address then stays unrecovered.
  */
 struct ks_ret_layout {
-	long task_state;		/* task_struct.__state */
-	long curr_ret_stack, ret_stack;	/* task_struct, CONFIG_FUNCTION_GRAPH_TRACER */
-	long frs_size, frs_ret, frs_retp;	/* struct ftrace_ret_stack */
-	long rethooks;			/* task_struct.rethooks, an llist_head */
-	long rhn_llist, rhn_ret_addr, rhn_frame;	/* struct rethook_node */
+	struct ks_field task_state;		/* task_struct.__state */
+	/* task_struct, CONFIG_FUNCTION_GRAPH_TRACER */
+	struct ks_field curr_ret_stack, ret_stack;
+	long frs_size;				/* struct ftrace_ret_stack */
+	struct ks_field frs_ret, frs_retp;
+	struct ks_field rethooks;		/* task_struct.rethooks, an llist_head */
+	struct ks_field rhn_llist, rhn_ret_addr, rhn_frame;	/* struct rethook_node */
 };
 
 struct ks_orc {
@@ -117,7 +113,7 @@ struct ks_orc {
 	 * table (or was left out), the others are as they should be.
 	 */
 	char **problems;
-	size_t nr_problems;
+	size_t nr_problems, problems_cap;
 
 	/* Filled by ks_orc_prepare_walk() on first use. */
 	bool walk_ready;

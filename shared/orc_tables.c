@@ -19,16 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+#include "kernel_modules.h"
 #include "list_walk.h"
 #include "orc.h"
 
 #define IP_CHUNK	16384		/* entries per read: 64 KiB of ip table */
-#define MAX_MODULES	65536		/* a list longer than this is corrupt */
 /* MODULES_LEN is 1.5 GiB on x86_64: no module range is bigger. */
 #define MAX_MODULE_RANGE	(1ull << 30)
-
-/* MODULE_STATE_UNFORMED: __module_address() ignores such modules. */
-#define MODULE_STATE_UNFORMED	3
 
 /*
  * The one place that knows the bit layout of struct orc_entry.  Type
@@ -111,23 +109,18 @@ static void table_free(struct ks_orc_table *tab)
  */
 static int table_grow(struct ks_orc_table *tab, size_t *cap, size_t want)
 {
-	size_t n = *cap ? *cap : want;
-	uint64_t *ip;
+	size_t ip_cap = *cap, orc_cap = *cap;
+	uint64_t *ip = ks_grow_min(tab->ip, &ip_cap, want, sizeof(*ip), want);
 	struct ks_orc_entry *orc;
 
-	if (want <= *cap)
-		return 0;
-	while (n < want)
-		n *= 2;
-	ip = realloc(tab->ip, n * sizeof(*ip));
 	if (!ip)
 		return -ENOMEM;
 	tab->ip = ip;
-	orc = realloc(tab->orc, n * sizeof(*orc));
+	orc = ks_grow_min(tab->orc, &orc_cap, want, sizeof(*orc), want);
 	if (!orc)
 		return -ENOMEM;
 	tab->orc = orc;
-	*cap = n;
+	*cap = orc_cap;
 	return 0;
 }
 
@@ -229,84 +222,6 @@ static int load_vmlinux(const struct ks_target *t, struct ks_orc *orc)
 	return 0;
 }
 
-/* Reads an unsigned member of size member_size(), or dflt bytes. */
-static int read_member(const struct ks_target *t, uint64_t base,
-		       const char *type, const char *member, size_t dflt,
-		       uint64_t *val_ret)
-{
-	long off = t->ops->member_offset(t->ctx, type, member);
-	long size = t->ops->member_size(t->ctx, type, member);
-	uint8_t buf[8] = { 0 };
-	uint64_t val = 0;
-	int ret, i;
-
-	if (off < 0)
-		return (int)off;
-	if (size <= 0)
-		size = (long)dflt;
-	if (size > 8)
-		return -EINVAL;
-	ret = ks_read(t, base + (uint64_t)off, buf, (size_t)size);
-	if (ret)
-		return ret;
-	for (i = (int)size - 1; i >= 0; i--)
-		val = (val << 8) | buf[i];
-	*val_ret = val;
-	return 0;
-}
-
-/* 6.1 .. 6.3: struct module_layout core_layout, init_layout. */
-static int module_ranges_layout(const struct ks_target *t, uint64_t mod,
-				struct ks_orc_module *m)
-{
-	static const char *const which[2] = { "core_layout", "init_layout" };
-	uint64_t base, size, text_size;
-	long off;
-	int i, ret;
-
-	for (i = 0; i < 2; i++) {
-		off = t->ops->member_offset(t->ctx, "module", which[i]);
-		if (off < 0)
-			return (int)off;
-		ret = read_member(t, mod + (uint64_t)off, "module_layout", "base", 8, &base);
-		if (!ret)
-			ret = read_member(t, mod + (uint64_t)off, "module_layout", "size", 4, &size);
-		if (!ret)
-			ret = read_member(t, mod + (uint64_t)off, "module_layout",
-					  "text_size", 4, &text_size);
-		if (ret)
-			return ret;
-		m->text[i] = (struct ks_range){ base, base + text_size };
-		m->all[m->nr_all++] = (struct ks_range){ base, base + size };
-	}
-	return 0;
-}
-
-/* 6.4+: struct module_memory mem[MOD_MEM_NUM_TYPES]; MOD_TEXT 0, MOD_INIT_TEXT 4. */
-static int module_ranges_mem(const struct ks_target *t, uint64_t mod,
-			     struct ks_orc_module *m)
-{
-	long off = t->ops->member_offset(t->ctx, "module", "mem");
-	long esize = t->ops->type_size(t->ctx, "module_memory");
-	uint64_t base, size, addr;
-	int i, ret;
-
-	if (off < 0 || esize <= 0)
-		return -ENOENT;
-	for (i = 0; i < KS_MODULE_RANGES; i++) {
-		addr = mod + (uint64_t)off + (uint64_t)esize * (uint64_t)i;
-		ret = read_member(t, addr, "module_memory", "base", 8, &base);
-		if (!ret)
-			ret = read_member(t, addr, "module_memory", "size", 4, &size);
-		if (ret)
-			return ret;
-		m->all[m->nr_all++] = (struct ks_range){ base, base + size };
-	}
-	m->text[0] = m->all[0];
-	m->text[1] = m->all[4];
-	return 0;
-}
-
 /* A range a module can have: none, or kernel memory of a sane size. */
 static bool range_sane(const struct ks_range *r)
 {
@@ -328,38 +243,27 @@ static bool in_module(const struct ks_orc_module *m, uint64_t addr,
 }
 
 /*
- * Name and memory ranges of the module at mod: 0, -EAGAIN for one still
- * being loaded, or -errno with the reason in why.
+ * Name and memory ranges of the module: 0, or -errno with the reason in
+ * why for a module to leave out.
  */
-static int module_head(const struct ks_target *t, uint64_t mod,
-		       struct ks_orc_module *m, char *why, size_t len)
+static int module_head(const struct ks_module *km, struct ks_orc_module *m,
+		       char *why, size_t len)
 {
-	uint64_t state;
-	long name_off = t->ops->member_offset(t->ctx, "module", "name");
-	int ret, i;
-
 	memset(m, 0, sizeof(*m));
-	m->addr = mod;
-	ret = read_member(t, mod, "module", "state", 4, &state);
-	if (!ret && state == MODULE_STATE_UNFORMED)
-		return -EAGAIN;
-	if (!ret && name_off >= 0)
-		ret = ks_read(t, mod + (uint64_t)name_off, m->name,
-			      sizeof(m->name));
-	if (ret || name_off < 0) {
+	m->addr = km->addr;
+	if (km->head_err) {
 		snprintf(why, len, "its struct module cannot be read");
-		return ret ? ret : -ENOENT;
+		return km->head_err;
 	}
-	m->name[sizeof(m->name) - 1] = '\0';
-	if (t->ops->member_offset(t->ctx, "module", "core_layout") >= 0)
-		ret = module_ranges_layout(t, mod, m);
-	else
-		ret = module_ranges_mem(t, mod, m);
-	if (ret) {
+	memcpy(m->name, km->name, sizeof(m->name));
+	if (km->ranges_err) {
 		snprintf(why, len, "its memory ranges cannot be read");
-		return ret;
+		return km->ranges_err;
 	}
-	for (i = 0; i < m->nr_all + 2; i++) {
+	memcpy(m->text, km->text, sizeof(m->text));
+	memcpy(m->all, km->all, sizeof(m->all));
+	m->nr_all = km->nr_all;
+	for (int i = 0; i < m->nr_all + 2; i++) {
 		const struct ks_range *r = i < m->nr_all ? &m->all[i] :
 						       &m->text[i - m->nr_all];
 
@@ -381,21 +285,16 @@ static int module_head(const struct ks_target *t, uint64_t mod,
  * init text stay in the table after that text is freed.)
  */
 static int module_table(const struct ks_target *t, const struct ks_orc *orc,
-			struct ks_orc_module *m, char *why, size_t len)
+			const struct ks_module *km, struct ks_orc_module *m,
+			char *why, size_t len)
 {
-	long arch_off = t->ops->member_offset(t->ctx, "module", "arch");
-	uint64_t num, ip_addr, orc_addr, arch = m->addr + (uint64_t)arch_off;
-	int ret = arch_off < 0 ? -ENOENT : 0;
+	uint64_t num = km->num_orcs, ip_addr = km->orc_unwind_ip;
+	uint64_t orc_addr = km->orc_unwind;
+	int ret;
 
-	if (!ret)
-		ret = read_member(t, arch, "mod_arch_specific", "num_orcs", 4, &num);
-	if (!ret)
-		ret = read_member(t, arch, "mod_arch_specific", "orc_unwind_ip", 8, &ip_addr);
-	if (!ret)
-		ret = read_member(t, arch, "mod_arch_specific", "orc_unwind", 8, &orc_addr);
-	if (ret) {
+	if (km->orc_err) {
 		snprintf(why, len, "its ORC table pointers cannot be read");
-		return ret;
+		return km->orc_err;
 	}
 	if (!ip_addr || !orc_addr || !num)
 		return 0;
@@ -419,15 +318,13 @@ static int module_table(const struct ks_target *t, const struct ks_orc *orc,
 static int modules_add(struct ks_orc *orc, const struct ks_orc_module *m,
 		       size_t *cap)
 {
-	struct ks_orc_module *mods;
+	struct ks_orc_module *mods = ks_grow_min(orc->mods, cap,
+						 orc->nr_mods + 1,
+						 sizeof(*mods), 32);
 
-	if (orc->nr_mods == *cap) {
-		*cap = *cap ? 2 * *cap : 32;
-		mods = realloc(orc->mods, *cap * sizeof(*mods));
-		if (!mods)
-			return -ENOMEM;
-		orc->mods = mods;
-	}
+	if (!mods)
+		return -ENOMEM;
+	orc->mods = mods;
 	orc->mods[orc->nr_mods++] = *m;
 	return 0;
 }
@@ -441,7 +338,8 @@ static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p = realloc(orc->problems, (orc->nr_problems + 1) * sizeof(*p));
+	p = ks_grow(orc->problems, &orc->problems_cap, orc->nr_problems + 1,
+		    sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	orc->problems = p;
@@ -455,7 +353,6 @@ static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
 struct module_walk {
 	const struct ks_target *t;
 	struct ks_orc *orc;
-	long list_off;
 	size_t cap;
 };
 
@@ -465,21 +362,19 @@ struct module_walk {
  * walk as text of no one), without its table it is kept and unwound by
  * the frame-pointer guess, as the kernel does a module without ORC data.
  */
-static int module_node(void *arg, uint64_t node)
+static int module_node(void *arg, const struct ks_module *km)
 {
 	struct module_walk *mw = arg;
-	uint64_t mod = node - (uint64_t)mw->list_off;
+	uint64_t mod = km->addr;
 	struct ks_orc_module m;
 	char why[256] = "";
 	int ret;
 
-	ret = module_head(mw->t, mod, &m, why, sizeof(why));
-	if (ret == -EAGAIN)
-		return 0;
+	ret = module_head(km, &m, why, sizeof(why));
 	if (ret)
 		return orc_problem(mw->orc, "module at %#llx: %s; skipped",
 				   (unsigned long long)mod, why);
-	ret = module_table(mw->t, mw->orc, &m, why, sizeof(why));
+	ret = module_table(mw->t, mw->orc, km, &m, why, sizeof(why));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret && orc_problem(mw->orc, "module %s at %#llx: %s; its frames "
@@ -500,18 +395,16 @@ static int module_node(void *arg, uint64_t node)
 static int load_modules(const struct ks_target *t, struct ks_orc *orc)
 {
 	struct module_walk mw = { .t = t, .orc = orc };
-	struct ks_list_state lw = { .t = t, .max = MAX_MODULES };
+	struct ks_module_layout l;
 	char msg[256];
-	uint64_t head;
 	int ret;
 
-	mw.list_off = t->ops->member_offset(t->ctx, "module", "list");
-	if (mw.list_off < 0 || t->ops->symbol(t->ctx, "modules", &head))
+	ks_module_layout_init(t, &l);
+	ret = ks_modules_walk(t, &l, module_node, &mw, msg, sizeof(msg));
+	if (ret == -ENOENT)
 		return 0;	/* a kernel without modules, or no type data */
-	ret = ks_list_for_each(&lw, head, module_node, &mw);
-	if (ret || lw.stop == KS_LIST_END)
+	if (ret || !msg[0])
 		return ret;
-	ks_list_stop_text(&lw, "the module list (modules)", msg, sizeof(msg));
 	return orc_problem(orc, "%s", msg);
 }
 

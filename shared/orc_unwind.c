@@ -237,20 +237,22 @@ static uint64_t graph_ret_addr(struct ks_unwind_state *s, uint64_t ret,
 
 	if (!s->orc->return_to_handler || ret != s->orc->return_to_handler)
 		return ret;
-	if (!s->task || s->orc->fgraph_shadow_stack || l->curr_ret_stack < 0 || l->ret_stack < 0 ||
-	    l->frs_size <= 0 || l->frs_ret < 0 || l->frs_retp < 0) {
+	if (!s->task || s->orc->fgraph_shadow_stack ||
+	    !ks_field_ok(&l->curr_ret_stack) || !ks_field_ok(&l->ret_stack) ||
+	    l->frs_size <= 0 || !ks_field_ok(&l->frs_ret) ||
+	    !ks_field_ok(&l->frs_retp)) {
 		note_cause(s, "return address replaced by the function-graph tracer, not recovered");
 		return ret;
 	}
-	if (!task_read(s, s->task + (uint64_t)l->curr_ret_stack, &index, 4) ||
-	    !task_read(s, s->task + (uint64_t)l->ret_stack, &stack, 8))
+	if (!task_read(s, s->task + (uint64_t)l->curr_ret_stack.off, &index, 4) ||
+	    !task_read(s, s->task + (uint64_t)l->ret_stack.off, &stack, 8))
 		return ret;
 	for (i = 0; i <= index && i < RET_STACK_DEPTH; i++) {
 		entry = stack + (uint64_t)i * (uint64_t)l->frs_size;
-		if (!task_read(s, entry + (uint64_t)l->frs_retp, &slot, 8))
+		if (!task_read(s, entry + (uint64_t)l->frs_retp.off, &slot, 8))
 			return ret;
 		if (slot == retp) {
-			task_read(s, entry + (uint64_t)l->frs_ret, &ret, 8);
+			task_read(s, entry + (uint64_t)l->frs_ret.off, &ret, 8);
 			return ret;
 		}
 	}
@@ -265,11 +267,11 @@ static uint64_t rethook_next(struct ks_unwind_state *s)
 	int n;
 
 	/* llist_head.first and llist_node.next are both at offset 0 */
-	if (!task_read(s, s->kr_cur ? s->kr_cur : s->task + (uint64_t)l->rethooks,
+	if (!task_read(s, s->kr_cur ? s->kr_cur : s->task + (uint64_t)l->rethooks.off,
 		       &node, 8))
 		return 0;
 	for (n = 0; node && n < MAX_RETHOOKS; n++) {
-		if (!task_read(s, node - (uint64_t)l->rhn_llist + (uint64_t)l->rhn_ret_addr,
+		if (!task_read(s, node - (uint64_t)l->rhn_llist.off + (uint64_t)l->rhn_ret_addr.off,
 			       &ret_addr, 8))
 			return 0;
 		if (ret_addr != s->orc->rethook_trampoline) {
@@ -298,23 +300,46 @@ static uint64_t rethook_ret_addr(struct ks_unwind_state *s, uint64_t addr,
 
 	if (!s->orc->rethook_trampoline || addr != s->orc->rethook_trampoline)
 		return addr;
-	if (!s->task || l->rethooks < 0 || l->rhn_llist < 0 ||
-	    l->rhn_ret_addr < 0 || l->rhn_frame < 0) {
+	if (!s->task || !ks_field_ok(&l->rethooks) || !ks_field_ok(&l->rhn_llist) ||
+	    !ks_field_ok(&l->rhn_ret_addr) || !ks_field_ok(&l->rhn_frame)) {
 		note_cause(s, "return address replaced by a kretprobe, not recovered");
 		return addr;
 	}
-	if (l->task_state >= 0 &&
-	    task_read(s, s->task + (uint64_t)l->task_state, &state, 4) && state == 0)
+	if (ks_field_ok(&l->task_state) &&
+	    task_read(s, s->task + (uint64_t)l->task_state.off, &state, 4) && state == 0)
 		return 0;	/* task_is_running() */
 	do {
 		ret = rethook_next(s);
 		if (!ret)
 			break;
-		if (!task_read(s, s->kr_cur - (uint64_t)l->rhn_llist +
-				  (uint64_t)l->rhn_frame, &frame, 8))
+		if (!task_read(s, s->kr_cur - (uint64_t)l->rhn_llist.off +
+				  (uint64_t)l->rhn_frame.off, &frame, 8))
 			return 0;
 	} while (frame != addr_p);
 	return ret;
+}
+
+/*
+ * unwind_next_frame() for UNWIND_HINT_TYPE_REGS (a whole pt_regs at sp)
+ * and REGS_PARTIAL (only its iret frame).
+ */
+static bool find_prev_regs(struct ks_unwind_state *s,
+			   const struct ks_orc_entry *orc, uint64_t sp)
+{
+	bool full = orc->type == KS_ORC_TYPE_REGS;
+
+	if (full ? !deref_stack_regs(s, sp) : !deref_stack_iret_regs(s, sp)) {
+		note_hard(s, full ? "can't access registers saved on the stack" :
+			  "can't access iret registers saved on the stack");
+		return false;
+	}
+	s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
+	s->regs = true;
+	if (full)
+		s->prev_regs = false;
+	s->full_regs = full;
+	s->signal = orc->signal;
+	return true;
 }
 
 /* unwind_next_frame(), second part: ip, sp and maybe regs of the caller. */
@@ -334,26 +359,8 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 		s->signal = orc->signal;
 		return true;
 	case KS_ORC_TYPE_REGS:
-		if (!deref_stack_regs(s, sp)) {
-			note_hard(s, "can't access registers saved on the stack");
-			return false;
-		}
-		s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
-		s->regs = true;
-		s->prev_regs = false;
-		s->full_regs = true;
-		s->signal = orc->signal;
-		return true;
 	case KS_ORC_TYPE_REGS_PARTIAL:
-		if (!deref_stack_iret_regs(s, sp)) {
-			note_hard(s, "can't access iret registers saved on the stack");
-			return false;
-		}
-		s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
-		s->regs = true;
-		s->full_regs = false;
-		s->signal = orc->signal;
-		return true;
+		return find_prev_regs(s, orc, sp);
 	default:
 		note_hard(s, "ORC entry of an unknown type");
 		return false;
@@ -570,20 +577,23 @@ static struct ks_range sym_range(const struct ks_target *t, const char *start,
 /* struct ks_ret_layout from type data; -1 where a member is missing. */
 static void ret_layout(const struct ks_target *t, struct ks_ret_layout *l)
 {
-	void *c = t->ctx;
+	const struct ks_field_spec s[] = {
+		KS_OPTIONAL(&l->task_state, "task_struct", "__state"),
+		KS_OPTIONAL(&l->curr_ret_stack, "task_struct", "curr_ret_stack"),
+		KS_OPTIONAL(&l->ret_stack, "task_struct", "ret_stack"),
+		KS_OPTIONAL(&l->frs_ret, "ftrace_ret_stack", "ret"),
+		KS_OPTIONAL(&l->frs_retp, "ftrace_ret_stack", "retp"),
+		KS_OPTIONAL(&l->rethooks, "task_struct", "rethooks"),
+		KS_OPTIONAL(&l->rhn_llist, "rethook_node", "llist"),
+		KS_OPTIONAL(&l->rhn_ret_addr, "rethook_node", "ret_addr"),
+		KS_OPTIONAL(&l->rhn_frame, "rethook_node", "frame"),
+	};
 
-	l->task_state = t->ops->member_offset(c, "task_struct", "__state");
-	if (l->task_state < 0)
-		l->task_state = t->ops->member_offset(c, "task_struct", "state");
-	l->curr_ret_stack = t->ops->member_offset(c, "task_struct", "curr_ret_stack");
-	l->ret_stack = t->ops->member_offset(c, "task_struct", "ret_stack");
-	l->frs_size = t->ops->type_size(c, "ftrace_ret_stack");
-	l->frs_ret = t->ops->member_offset(c, "ftrace_ret_stack", "ret");
-	l->frs_retp = t->ops->member_offset(c, "ftrace_ret_stack", "retp");
-	l->rethooks = t->ops->member_offset(c, "task_struct", "rethooks");
-	l->rhn_llist = t->ops->member_offset(c, "rethook_node", "llist");
-	l->rhn_ret_addr = t->ops->member_offset(c, "rethook_node", "ret_addr");
-	l->rhn_frame = t->ops->member_offset(c, "rethook_node", "frame");
+	ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]), NULL, 0);
+	/* 5.14 renamed state to __state. */
+	if (!ks_field_ok(&l->task_state))
+		l->task_state = ks_field_find(t, "task_struct", "state");
+	l->frs_size = t->ops->type_size(t->ctx, "ftrace_ret_stack");
 }
 
 static uint64_t layout_or(long val, uint64_t dflt)

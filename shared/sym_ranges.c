@@ -8,22 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "sym_ranges.h"
 
 int ks_sym_ranges_add(struct ks_sym_ranges *rs, uint64_t start, uint64_t size,
 		      const char *name, const char *module)
 {
-	struct ks_sym_range *r;
+	struct ks_sym_range *r = ks_grow(rs->r, &rs->cap, rs->nr + 1, sizeof(*r));
 
-	if (rs->nr == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-
-		r = realloc(rs->r, cap * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		rs->r = r;
-		rs->cap = cap;
-	}
+	if (!r)
+		return -ENOMEM;
+	rs->r = r;
 	r = &rs->r[rs->nr];
 	r->start = start;
 	r->size = size;
