@@ -12,8 +12,8 @@
 
 #include "kcore.h"
 #include "kcore_target.h"
-#include "kdump_pgtable.h"
 #include "kernel_image.h"
+#include "page_walk.h"
 
 /* arch/x86/include/asm/page_64_types.h */
 #define START_KERNEL_MAP	0xffffffff80000000ull
@@ -21,15 +21,20 @@
 struct ks_kcore_target {
 	struct ks_image im;	/* first: the image ops take the context as it */
 	struct ks_kcore *kc;
-	uint64_t page_offset;	/* page_offset_base: the direct map */
-	struct ks_pgtable pt;	/* init_top_pgt, once the symbols are known */
+	struct ks_user_walk uw;	/* paging facts; page_offset: the direct map */
+	uint64_t kernel_pgd;	/* init_top_pgt, once the symbols are known */
 };
 
-static int kc_read_phys(void *arg, uint64_t paddr, void *buf, size_t len)
-{
-	struct ks_kcore_target *kt = arg;
+static const struct ks_target_ops kcore_ops;
 
-	return ks_kcore_read(kt->kc, kt->page_offset + paddr, buf, len);
+/* Physical memory is where the direct map shows it. */
+static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	if (!kt->uw.pg.page_offset)
+		return -ENOSYS;
+	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr, buf, len);
 }
 
 /*
@@ -41,20 +46,27 @@ static int kc_read_phys(void *arg, uint64_t paddr, void *buf, size_t len)
 static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
+	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
+	uint64_t base = kt->uw.pg.page_offset;
 
-	if (kt->pt.pgd && kaddr < kt->page_offset)
+	if (kt->kernel_pgd && kaddr < base)
 		return -EFAULT;
-	if (kt->pt.pgd && kaddr - kt->page_offset >= (1ull << 46))
-		return ks_pgtable_read(&kt->pt, kaddr, buf, len);
+	if (kt->kernel_pgd && kaddr - base >= (1ull << 46))
+		return ks_page_read(&t, &kt->uw.pg, kt->kernel_pgd, kaddr, buf, len);
 	return ks_kcore_read(kt->kc, kaddr, buf, len);
 }
 
-/* No task walk runs on the live kernel: no user memory is ever needed. */
+/*
+ * No task walk runs on the live kernel (its stacks move while they are
+ * read), but user memory is there as in a dump.
+ */
 static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
-	(void)ctx, (void)task, (void)uaddr, (void)buf, (void)len;
-	return -ENOENT;
+	struct ks_kcore_target *kt = ctx;
+	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
+
+	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
 }
 
 static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
@@ -65,6 +77,7 @@ static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
+	.read_phys = kc_read_phys,
 	.read_user = kc_read_user,
 	.symbol = ks_image_op_symbol,
 	.lookup = ks_image_op_lookup,
@@ -107,18 +120,20 @@ static int info_number(const struct ks_kcore *kc, const char *name,
  */
 static void find_page_tables(struct ks_kcore_target *kt)
 {
-	uint64_t pgt = info_symbol(kt->kc, "init_top_pgt"), pob;
-	int64_t phys_base, l5 = 0;
+	struct ks_paging *pg = &kt->uw.pg;
+	uint64_t pgt = info_symbol(kt->kc, "init_top_pgt"), pob, base;
+	int64_t phys_base, l5 = 0, me = 0;
 
 	if (!pgt || info_number(kt->kc, "phys_base", &phys_base) ||
 	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
-	    ks_kcore_read(kt->kc, pob, &kt->page_offset, sizeof(kt->page_offset)))
+	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
 		return;
 	info_number(kt->kc, "pgtable_l5_enabled", &l5);
-	kt->pt.read_phys = kc_read_phys;
-	kt->pt.arg = kt;
-	kt->pt.levels = l5 ? 5 : 4;
-	kt->pt.pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
+	info_number(kt->kc, "sme_mask", &me);
+	pg->levels = l5 ? 5 : 4;
+	pg->me_mask = (uint64_t)me;
+	pg->page_offset = base;
+	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
 }
 
 static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,

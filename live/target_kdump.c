@@ -28,12 +28,12 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "kernel_image.h"
-#include "kdump_pgtable.h"
 #include "kdump_target.h"
 #include "kdump_run.h"
 #include "live_sample.h"
 #include "lines.h"
 #include "orc.h"
+#include "page_walk.h"
 #include "target_kdump.h"
 
 #define BANNER_MAX	1024
@@ -50,10 +50,7 @@ struct ks_kdump {
 	kdump_ctx_t *kd;
 	int fd;
 	int64_t kaslr;
-	int pt_levels;
-	uint64_t page_offset;		/* page_offset_base: the direct map */
-	long off_task_mm, off_mm_pgd;	/* looked up on the first read_user */
-	bool offsets_known;
+	struct ks_user_walk uw;		/* paging facts, for read_user */
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
 	/*
@@ -123,45 +120,17 @@ static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_re
 }
 
 
+static const struct ks_target_ops kdump_ops;
 
-
-/*
- * User memory of a task, through task->mm->pgd.  A kernel thread has no
- * mm: -EFAULT, as access_remote_vm() would give nothing.
- */
+/* User memory of a task, through task->mm->pgd and physical reads. */
 static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
 	struct ks_kdump *kt = ctx;
-	struct ks_pgtable pt = {
-		.read_phys = kd_read_phys,
-		.arg = kt,
-		.levels = kt->pt_levels,
-	};
-	uint64_t mm, pgd;
-	int ret;
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 
-	if (!kt->offsets_known) {
-		kt->off_task_mm = ks_image_member_offset(&kt->im, "task_struct", "mm");
-		kt->off_mm_pgd = ks_image_member_offset(&kt->im, "mm_struct", "pgd");
-		kt->offsets_known = true;
-	}
-	if (kt->off_task_mm < 0 || kt->off_mm_pgd < 0 || !kt->page_offset)
-		return -ENOENT;
-	ret = kd_read(kt, task + (uint64_t)kt->off_task_mm, &mm, sizeof(mm));
-	if (ret)
-		return ret;
-	if (!mm)
-		return -EFAULT;
-	ret = kd_read(kt, mm + (uint64_t)kt->off_mm_pgd, &pgd, sizeof(pgd));
-	if (ret)
-		return ret;
-	/* mm->pgd is a direct-map address: __pa() is a subtraction. */
-	pt.pgd = pgd - kt->page_offset;
-	return ks_pgtable_read(&pt, uaddr, buf, len);
+	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
 }
-
-
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 		   uint64_t *val_ret)
@@ -211,6 +180,7 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
+	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
 	.symbol = ks_image_op_symbol,
 	.lookup = ks_image_op_lookup,
@@ -470,18 +440,22 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	return ret ? -1 : 0;
 }
 
+/* The paging facts x86_64's arch_crash_save_vmcoreinfo() gives. */
 static void find_paging(struct ks_kdump *kt)
 {
+	struct ks_paging *pg = &kt->uw.pg;
 	uint64_t addr;
-	int64_t l5 = 0;
+	int64_t l5 = 0, me = 0;
 
-	kt->pt_levels = 4;
+	pg->levels = 4;
 	if (!vmcoreinfo_num(kt, "NUMBER(pgtable_l5_enabled)", 10, &l5) && l5)
-		kt->pt_levels = 5;
+		pg->levels = 5;
+	if (!vmcoreinfo_num(kt, "NUMBER(sme_mask)", 10, &me))
+		pg->me_mask = (uint64_t)me;
 	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
 	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
-	    kd_read(kt, addr, &kt->page_offset, sizeof(kt->page_offset)))
-		kt->page_offset = 0;
+	    kd_read(kt, addr, &pg->page_offset, sizeof(pg->page_offset)))
+		pg->page_offset = 0;
 }
 
 /*
@@ -535,7 +509,7 @@ static void describe(struct ks_kdump *kt)
 		ks_kallsyms_stats(kt->im.ksyms, &st);
 	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
 		"%zu vmlinux symbols (%s), BTF from %s, %zu modules",
-		(uint64_t)kt->kaslr, kt->pt_levels,
+		(uint64_t)kt->kaslr, kt->uw.pg.levels,
 		ks_image_nr_symbols(&kt->im), ks_image_symbols_from(&kt->im),
 		kt->im.btf_from ? kt->im.btf_from : "nowhere",
 		st.modules);
