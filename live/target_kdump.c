@@ -35,6 +35,7 @@
 #include "orc.h"
 #include "page_walk.h"
 #include "target_kdump.h"
+#include "vmcoreinfo.h"
 
 #define BANNER_MAX	1024
 #define MAX_MISSING	16		/* physical ranges a truncated dump lacks */
@@ -207,25 +208,33 @@ void ks_kdump_close(struct ks_kdump *kt)
 	free(kt);
 }
 
+/* libkdumpfile's VMCOREINFO, for shared/vmcoreinfo.c. */
+static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+{
+	struct ks_kdump *kt = arg;
+	char *val = NULL;
+	int ret = -ENOENT;
+
+	if (kdump_vmcoreinfo_line(kt->kd, key, &val) == KDUMP_OK && val) {
+		snprintf(buf, len, "%s", val);
+		ret = 0;
+	}
+	free(val);
+	return ret;
+}
+
+static struct ks_vmcoreinfo kd_vmcoreinfo(struct ks_kdump *kt)
+{
+	return (struct ks_vmcoreinfo){ .line = kd_vmcoreinfo_line, .arg = kt };
+}
+
 /* A VMCOREINFO line as a number in base; -ENOENT without it. */
 static int vmcoreinfo_num(struct ks_kdump *kt, const char *key, int base,
 			  int64_t *val_ret)
 {
-	char *val = NULL, *end;
-	long long v;
-	int ret = -ENOENT;
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
 
-	if (kdump_vmcoreinfo_line(kt->kd, key, &val) != KDUMP_OK || !val)
-		goto out;
-	errno = 0;
-	v = strtoll(val, &end, base);
-	if (errno || end == val)
-		goto out;
-	*val_ret = v;
-	ret = 0;
-out:
-	free(val);
-	return ret;
+	return ks_vmcoreinfo_number(&vi, key, base, val_ret);
 }
 
 /*
@@ -440,18 +449,13 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	return ret ? -1 : 0;
 }
 
-/* The paging facts x86_64's arch_crash_save_vmcoreinfo() gives. */
 static void find_paging(struct ks_kdump *kt)
 {
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
 	struct ks_paging *pg = &kt->uw.pg;
 	uint64_t addr;
-	int64_t l5 = 0, me = 0;
 
-	pg->levels = 4;
-	if (!vmcoreinfo_num(kt, "NUMBER(pgtable_l5_enabled)", 10, &l5) && l5)
-		pg->levels = 5;
-	if (!vmcoreinfo_num(kt, "NUMBER(sme_mask)", 10, &me))
-		pg->me_mask = (uint64_t)me;
+	ks_vmcoreinfo_paging(&vi, pg);
 	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
 	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
 	    kd_read(kt, addr, &pg->page_offset, sizeof(pg->page_offset)))
@@ -541,34 +545,18 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 	return check_banner(kt, vmcore, vmlinux);
 }
 
-static kdump_addr_t vmcoreinfo_sym(struct ks_kdump *kt, const char *name)
-{
-	kdump_addr_t addr;
-
-	if (kdump_vmcoreinfo_symbol(kt->kd, name, &addr) != KDUMP_OK)
-		return 0;
-	return addr;
-}
-
 /*
  * Symbols from the kernel's own kallsyms tables, which VMCOREINFO lists
  * since Linux 6.0 (SYMBOL(kallsyms_names) and the others).
  */
 static int open_kallsyms(struct ks_kdump *kt)
 {
-	struct ks_kallsyms_mem_addrs a = {
-		.names = vmcoreinfo_sym(kt, "kallsyms_names"),
-		.num_syms = vmcoreinfo_sym(kt, "kallsyms_num_syms"),
-		.token_table = vmcoreinfo_sym(kt, "kallsyms_token_table"),
-		.token_index = vmcoreinfo_sym(kt, "kallsyms_token_index"),
-		.offsets = vmcoreinfo_sym(kt, "kallsyms_offsets"),
-		.relative_base = vmcoreinfo_sym(kt, "kallsyms_relative_base"),
-		.addresses = vmcoreinfo_sym(kt, "kallsyms_addresses"),
-		.stext = vmcoreinfo_sym(kt, "_stext"),
-	};
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	struct ks_kallsyms_mem_addrs a;
 	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 	int ret;
 
+	ks_vmcoreinfo_kallsyms(&vi, &a);
 	find_kaslr(kt);
 	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
 	if (ret == -ENOENT) {
