@@ -133,34 +133,32 @@ static char *bare_type(const char *type)
 }
 
 /*
- * MEMBER_OFFSET knows direct members only; members of anonymous structs
- * and unions and dotted paths ("thread.sp") need gdb's expression
- * evaluation, which ANON_MEMBER_OFFSET is.
+ * MEMBER_OFFSET and MEMBER_SIZE know direct members only; members of
+ * anonymous structs and unions and dotted paths ("thread.sp") need gdb's
+ * expression evaluation, which their ANON_ forms are.
  */
+static long crash_member(const char *type, const char *member, bool size)
+{
+	char *ty = bare_type(type), *m = (char *)member;
+	long v = -1;
+
+	if (!strpbrk(member, ".["))
+		v = size ? MEMBER_SIZE(ty, m) : MEMBER_OFFSET(ty, m);
+	if (v < 0)
+		v = size ? ANON_MEMBER_SIZE(ty, m) : ANON_MEMBER_OFFSET(ty, m);
+	return v < 0 ? -ENOENT : v;
+}
+
 static long crash_member_offset(void *ctx, const char *type, const char *member)
 {
-	char *ty = bare_type(type);
-	long off = -1;
-
 	(void)ctx;
-	if (!strpbrk(member, ".["))
-		off = MEMBER_OFFSET(ty, (char *)member);
-	if (off < 0)
-		off = ANON_MEMBER_OFFSET(ty, (char *)member);
-	return off < 0 ? -ENOENT : off;
+	return crash_member(type, member, false);
 }
 
 static long crash_member_size(void *ctx, const char *type, const char *member)
 {
-	char *ty = bare_type(type);
-	long size = -1;
-
 	(void)ctx;
-	if (!strpbrk(member, ".["))
-		size = MEMBER_SIZE(ty, (char *)member);
-	if (size < 0)
-		size = ANON_MEMBER_SIZE(ty, (char *)member);
-	return size < 0 ? -ENOENT : size;
+	return crash_member(type, member, true);
 }
 
 static long crash_type_size(void *ctx, const char *type)
