@@ -34,26 +34,26 @@ static struct crash_ctx cctx;
 static struct ks_target target;
 static bool target_ready;
 
-static int crash_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+static int crash_readmem(uint64_t addr, int memtype, void *buf, size_t len)
 {
-	(void)ctx;
 	if (!len)
 		return 0;
-	if (!readmem(kaddr, KVADDR, buf, (long)len, "kstack read",
+	if (!readmem(addr, memtype, buf, (long)len, "kstack read",
 		     QUIET | RETURN_ON_ERROR))
 		return -EFAULT;
 	return 0;
 }
 
+static int crash_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	(void)ctx;
+	return crash_readmem(kaddr, KVADDR, buf, len);
+}
+
 static int crash_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	(void)ctx;
-	if (!len)
-		return 0;
-	if (!readmem(paddr, PHYSADDR, buf, (long)len, "kstack physical read",
-		     QUIET | RETURN_ON_ERROR))
-		return -EFAULT;
-	return 0;
+	return crash_readmem(paddr, PHYSADDR, buf, len);
 }
 
 /*
