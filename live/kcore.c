@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -195,4 +196,14 @@ const char *ks_kcore_vmcoreinfo(const struct ks_kcore *kc, const char *key)
 			p++;
 	}
 	return NULL;
+}
+
+int ks_kcore_vmcoreinfo_line(void *kc, const char *key, char *buf, size_t len)
+{
+	const char *v = ks_kcore_vmcoreinfo(kc, key);
+
+	if (!v)
+		return -ENOENT;
+	snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+	return 0;
 }

@@ -12,8 +12,9 @@
 
 #include "kcore.h"
 #include "kcore_target.h"
-#include "kdump_pgtable.h"
 #include "kernel_image.h"
+#include "page_walk.h"
+#include "vmcoreinfo.h"
 
 /* arch/x86/include/asm/page_64_types.h */
 #define START_KERNEL_MAP	0xffffffff80000000ull
@@ -21,15 +22,20 @@
 struct ks_kcore_target {
 	struct ks_image im;	/* first: the image ops take the context as it */
 	struct ks_kcore *kc;
-	uint64_t page_offset;	/* page_offset_base: the direct map */
-	struct ks_pgtable pt;	/* init_top_pgt, once the symbols are known */
+	struct ks_user_walk uw;	/* paging facts; page_offset: the direct map */
+	uint64_t kernel_pgd;	/* init_top_pgt, once the symbols are known */
 };
 
-static int kc_read_phys(void *arg, uint64_t paddr, void *buf, size_t len)
-{
-	struct ks_kcore_target *kt = arg;
+static const struct ks_target_ops kcore_ops;
 
-	return ks_kcore_read(kt->kc, kt->page_offset + paddr, buf, len);
+/* Physical memory is where the direct map shows it. */
+static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	if (!kt->uw.pg.page_offset)
+		return -ENOSYS;
+	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr, buf, len);
 }
 
 /*
@@ -41,20 +47,27 @@ static int kc_read_phys(void *arg, uint64_t paddr, void *buf, size_t len)
 static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
+	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
+	uint64_t base = kt->uw.pg.page_offset;
 
-	if (kt->pt.pgd && kaddr < kt->page_offset)
+	if (kt->kernel_pgd && kaddr < base)
 		return -EFAULT;
-	if (kt->pt.pgd && kaddr - kt->page_offset >= (1ull << 46))
-		return ks_pgtable_read(&kt->pt, kaddr, buf, len);
+	if (kt->kernel_pgd && kaddr - base >= (1ull << 46))
+		return ks_page_read(&t, &kt->uw.pg, kt->kernel_pgd, kaddr, buf, len);
 	return ks_kcore_read(kt->kc, kaddr, buf, len);
 }
 
-/* No task walk runs on the live kernel: no user memory is ever needed. */
+/*
+ * No task walk runs on the live kernel (its stacks move while they are
+ * read), but user memory is there as in a dump.
+ */
 static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
-	(void)ctx, (void)task, (void)uaddr, (void)buf, (void)len;
-	return -ENOENT;
+	struct ks_kcore_target *kt = ctx;
+	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
+
+	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
 }
 
 static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
@@ -65,6 +78,7 @@ static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
+	.read_phys = kc_read_phys,
 	.read_user = kc_read_user,
 	.symbol = ks_image_op_symbol,
 	.lookup = ks_image_op_lookup,
@@ -74,75 +88,42 @@ static const struct ks_target_ops kcore_ops = {
 	.cpu_regs = kc_cpu_regs,
 };
 
-/* SYMBOL(name)=hex of the VMCOREINFO note, or 0. */
-static uint64_t info_symbol(const struct ks_kcore *kc, const char *name)
-{
-	char key[96];
-	const char *v;
-
-	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
-	v = ks_kcore_vmcoreinfo(kc, key);
-	return v ? strtoull(v, NULL, 16) : 0;
-}
-
-/* NUMBER(name)=decimal of the VMCOREINFO note. */
-static int info_number(const struct ks_kcore *kc, const char *name,
-		       int64_t *val_ret)
-{
-	char key[96];
-	const char *v;
-
-	snprintf(key, sizeof(key), "NUMBER(%s)", name);
-	v = ks_kcore_vmcoreinfo(kc, key);
-	if (!v)
-		return -ENOENT;
-	*val_ret = strtoll(v, NULL, 10);
-	return 0;
-}
-
 /*
  * The kernel's page tables (x86_64 arch_crash_save_vmcoreinfo(): init_top_pgt,
  * phys_base, pgtable_l5_enabled) and the direct map's base.  Without them
  * reads stay plain kcore reads.
  */
-static void find_page_tables(struct ks_kcore_target *kt)
+static void find_page_tables(struct ks_kcore_target *kt,
+			     const struct ks_vmcoreinfo *vi)
 {
-	uint64_t pgt = info_symbol(kt->kc, "init_top_pgt"), pob;
-	int64_t phys_base, l5 = 0;
+	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt"), pob, base;
+	int64_t phys_base;
 
-	if (!pgt || info_number(kt->kc, "phys_base", &phys_base) ||
+	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
 	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
-	    ks_kcore_read(kt->kc, pob, &kt->page_offset, sizeof(kt->page_offset)))
+	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
 		return;
-	info_number(kt->kc, "pgtable_l5_enabled", &l5);
-	kt->pt.read_phys = kc_read_phys;
-	kt->pt.arg = kt;
-	kt->pt.levels = l5 ? 5 : 4;
-	kt->pt.pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
+	ks_vmcoreinfo_paging(vi, &kt->uw.pg);
+	kt->uw.pg.page_offset = base;
+	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
 }
 
 static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
 		      const char *btf, char *why, size_t whylen)
 {
-	const struct ks_kcore *kc = kt->kc;
-	struct ks_kallsyms_mem_addrs a = {
-		.names = info_symbol(kc, "kallsyms_names"),
-		.num_syms = info_symbol(kc, "kallsyms_num_syms"),
-		.token_table = info_symbol(kc, "kallsyms_token_table"),
-		.token_index = info_symbol(kc, "kallsyms_token_index"),
-		.offsets = info_symbol(kc, "kallsyms_offsets"),
-		.relative_base = info_symbol(kc, "kallsyms_relative_base"),
-		.addresses = info_symbol(kc, "kallsyms_addresses"),
-		.stext = info_symbol(kc, "_stext"),
-	};
-	int ret = ks_image_load_kallsyms(&kt->im, t, &a);
+	const struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line,
+					  .arg = kt->kc };
+	struct ks_kallsyms_mem_addrs a;
+	int ret;
 
+	ks_vmcoreinfo_kallsyms(&vi, &a);
+	ret = ks_image_load_kallsyms(&kt->im, t, &a);
 	if (ret) {
 		snprintf(why, whylen, "its VMCOREINFO has no usable kallsyms "
 			 "tables (%s; Linux 6.0+ lists them)", strerror(-ret));
 		return ret;
 	}
-	find_page_tables(kt);
+	find_page_tables(kt, &vi);
 	ret = ks_image_load_btf(&kt->im, t, btf);
 	if (ret) {
 		snprintf(why, whylen, "no usable BTF (%s; CONFIG_DEBUG_INFO_BTF)",
@@ -171,18 +152,18 @@ int ks_kcore_target_open(const char *kcore, const char *btf,
 		snprintf(why, whylen, "%s: %s%s", kcore, strerror(-ret),
 			 ret == -EACCES || ret == -EPERM ?
 				 " (root is needed, and a locked-down kernel refuses it)" : "");
-		free(kt);
-		return ret;
+		goto fail;
 	}
 	t_ret->ops = &kcore_ops;
 	t_ret->ctx = kt;
 	ret = load_image(kt, t_ret, btf, why, whylen);
-	if (ret) {
-		ks_kcore_target_close(kt);
-		return ret;
-	}
+	if (ret)
+		goto fail;
 	*kt_ret = kt;
 	return 0;
+fail:
+	ks_kcore_target_close(kt);
+	return ret;
 }
 
 void ks_kcore_target_close(struct ks_kcore_target *kt)

@@ -28,13 +28,14 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "kernel_image.h"
-#include "kdump_pgtable.h"
 #include "kdump_target.h"
 #include "kdump_run.h"
 #include "live_sample.h"
 #include "lines.h"
 #include "orc.h"
+#include "page_walk.h"
 #include "target_kdump.h"
+#include "vmcoreinfo.h"
 
 #define BANNER_MAX	1024
 #define MAX_MISSING	16		/* physical ranges a truncated dump lacks */
@@ -50,10 +51,7 @@ struct ks_kdump {
 	kdump_ctx_t *kd;
 	int fd;
 	int64_t kaslr;
-	int pt_levels;
-	uint64_t page_offset;		/* page_offset_base: the direct map */
-	long off_task_mm, off_mm_pgd;	/* looked up on the first read_user */
-	bool offsets_known;
+	struct ks_user_walk uw;		/* paging facts, for read_user */
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
 	/*
@@ -123,45 +121,17 @@ static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_re
 }
 
 
+static const struct ks_target_ops kdump_ops;
 
-
-/*
- * User memory of a task, through task->mm->pgd.  A kernel thread has no
- * mm: -EFAULT, as access_remote_vm() would give nothing.
- */
+/* User memory of a task, through task->mm->pgd and physical reads. */
 static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
 	struct ks_kdump *kt = ctx;
-	struct ks_pgtable pt = {
-		.read_phys = kd_read_phys,
-		.arg = kt,
-		.levels = kt->pt_levels,
-	};
-	uint64_t mm, pgd;
-	int ret;
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 
-	if (!kt->offsets_known) {
-		kt->off_task_mm = ks_image_member_offset(&kt->im, "task_struct", "mm");
-		kt->off_mm_pgd = ks_image_member_offset(&kt->im, "mm_struct", "pgd");
-		kt->offsets_known = true;
-	}
-	if (kt->off_task_mm < 0 || kt->off_mm_pgd < 0 || !kt->page_offset)
-		return -ENOENT;
-	ret = kd_read(kt, task + (uint64_t)kt->off_task_mm, &mm, sizeof(mm));
-	if (ret)
-		return ret;
-	if (!mm)
-		return -EFAULT;
-	ret = kd_read(kt, mm + (uint64_t)kt->off_mm_pgd, &pgd, sizeof(pgd));
-	if (ret)
-		return ret;
-	/* mm->pgd is a direct-map address: __pa() is a subtraction. */
-	pt.pgd = pgd - kt->page_offset;
-	return ks_pgtable_read(&pt, uaddr, buf, len);
+	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
 }
-
-
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 		   uint64_t *val_ret)
@@ -211,6 +181,7 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
+	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
 	.symbol = ks_image_op_symbol,
 	.lookup = ks_image_op_lookup,
@@ -237,25 +208,33 @@ void ks_kdump_close(struct ks_kdump *kt)
 	free(kt);
 }
 
+/* libkdumpfile's VMCOREINFO, for shared/vmcoreinfo.c. */
+static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+{
+	struct ks_kdump *kt = arg;
+	char *val = NULL;
+	int ret = -ENOENT;
+
+	if (kdump_vmcoreinfo_line(kt->kd, key, &val) == KDUMP_OK && val) {
+		snprintf(buf, len, "%s", val);
+		ret = 0;
+	}
+	free(val);
+	return ret;
+}
+
+static struct ks_vmcoreinfo kd_vmcoreinfo(struct ks_kdump *kt)
+{
+	return (struct ks_vmcoreinfo){ .line = kd_vmcoreinfo_line, .arg = kt };
+}
+
 /* A VMCOREINFO line as a number in base; -ENOENT without it. */
 static int vmcoreinfo_num(struct ks_kdump *kt, const char *key, int base,
 			  int64_t *val_ret)
 {
-	char *val = NULL, *end;
-	long long v;
-	int ret = -ENOENT;
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
 
-	if (kdump_vmcoreinfo_line(kt->kd, key, &val) != KDUMP_OK || !val)
-		goto out;
-	errno = 0;
-	v = strtoll(val, &end, base);
-	if (errno || end == val)
-		goto out;
-	*val_ret = v;
-	ret = 0;
-out:
-	free(val);
-	return ret;
+	return ks_vmcoreinfo_number(&vi, key, base, val_ret);
 }
 
 /*
@@ -472,16 +451,15 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 
 static void find_paging(struct ks_kdump *kt)
 {
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	struct ks_paging *pg = &kt->uw.pg;
 	uint64_t addr;
-	int64_t l5 = 0;
 
-	kt->pt_levels = 4;
-	if (!vmcoreinfo_num(kt, "NUMBER(pgtable_l5_enabled)", 10, &l5) && l5)
-		kt->pt_levels = 5;
+	ks_vmcoreinfo_paging(&vi, pg);
 	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
 	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
-	    kd_read(kt, addr, &kt->page_offset, sizeof(kt->page_offset)))
-		kt->page_offset = 0;
+	    kd_read(kt, addr, &pg->page_offset, sizeof(pg->page_offset)))
+		pg->page_offset = 0;
 }
 
 /*
@@ -535,7 +513,7 @@ static void describe(struct ks_kdump *kt)
 		ks_kallsyms_stats(kt->im.ksyms, &st);
 	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
 		"%zu vmlinux symbols (%s), BTF from %s, %zu modules",
-		(uint64_t)kt->kaslr, kt->pt_levels,
+		(uint64_t)kt->kaslr, kt->uw.pg.levels,
 		ks_image_nr_symbols(&kt->im), ks_image_symbols_from(&kt->im),
 		kt->im.btf_from ? kt->im.btf_from : "nowhere",
 		st.modules);
@@ -567,34 +545,18 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 	return check_banner(kt, vmcore, vmlinux);
 }
 
-static kdump_addr_t vmcoreinfo_sym(struct ks_kdump *kt, const char *name)
-{
-	kdump_addr_t addr;
-
-	if (kdump_vmcoreinfo_symbol(kt->kd, name, &addr) != KDUMP_OK)
-		return 0;
-	return addr;
-}
-
 /*
  * Symbols from the kernel's own kallsyms tables, which VMCOREINFO lists
  * since Linux 6.0 (SYMBOL(kallsyms_names) and the others).
  */
 static int open_kallsyms(struct ks_kdump *kt)
 {
-	struct ks_kallsyms_mem_addrs a = {
-		.names = vmcoreinfo_sym(kt, "kallsyms_names"),
-		.num_syms = vmcoreinfo_sym(kt, "kallsyms_num_syms"),
-		.token_table = vmcoreinfo_sym(kt, "kallsyms_token_table"),
-		.token_index = vmcoreinfo_sym(kt, "kallsyms_token_index"),
-		.offsets = vmcoreinfo_sym(kt, "kallsyms_offsets"),
-		.relative_base = vmcoreinfo_sym(kt, "kallsyms_relative_base"),
-		.addresses = vmcoreinfo_sym(kt, "kallsyms_addresses"),
-		.stext = vmcoreinfo_sym(kt, "_stext"),
-	};
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	struct ks_kallsyms_mem_addrs a;
 	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 	int ret;
 
+	ks_vmcoreinfo_kallsyms(&vi, &a);
 	find_kaslr(kt);
 	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
 	if (ret == -ENOENT) {

@@ -30,7 +30,15 @@ struct ks_regs {
 
 struct ks_target_ops {
 	int (*read)(void *ctx, uint64_t kaddr, void *buf, size_t len);
-	/* user memory of the task whose task_struct is at task */
+	/*
+	 * Physical memory, for the one page walk (shared/page_walk.c);
+	 * NULL or -ENOSYS for a target that cannot read it.
+	 */
+	int (*read_phys)(void *ctx, uint64_t paddr, void *buf, size_t len);
+	/*
+	 * User memory of the task whose task_struct is at task: every target
+	 * answers with ks_page_read_user() over its read_phys.
+	 */
 	int (*read_user)(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			 size_t len);
 	int (*symbol)(void *ctx, const char *name, uint64_t *addr_ret);
