@@ -254,7 +254,14 @@ static struct command_table_entry command_table[] = {
 	{ NULL },
 };
 
-void __attribute__((constructor)) kstack_init(void)
+/*
+ * crash dlopen()s the extension and looks nothing up in it: this
+ * constructor registers the command.  It is the one symbol kstack.so
+ * exports (the Makefile hides the rest), so that nothing of the core can
+ * clash with crash's own names or another extension's.
+ */
+__attribute__((visibility("default"))) void __attribute__((constructor))
+kstack_init(void)
 {
 	register_extension(command_table);
 }
