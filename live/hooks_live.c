@@ -360,7 +360,7 @@ int ks_hooks_live(const struct ks_options *opts)
 		if (st >= 0)
 			return st;
 	}
-	ks_tracefs_open(&fs, opts->kprobes);
+	ks_tracefs_open(&fs, opts->kprobes, &opts->knobs);
 	if (opts->kprobes) {
 		st = do_kprobes(&fs, stdout);
 		if (st > status)

@@ -98,13 +98,38 @@ out_proc:
 	return status;
 }
 
+/* A knob set to "" is unset, as the tests' scripts expect. */
+static const char *knob(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/*
+ * The tests steer kstack through KSTACK_TEST_*: read here, once, and
+ * nowhere else, into the struct the parser keeps in the options.
+ */
+static void read_test_knobs(struct ks_test_knobs *k)
+{
+	k->interval_ms = knob("KSTACK_TEST_INTERVAL_MS");
+	k->duration_ms = knob("KSTACK_TEST_DURATION_MS");
+	k->max_bytes = knob("KSTACK_TEST_MAX_BYTES");
+	k->oled_lock = knob("KSTACK_TEST_OLED_LOCK");
+	k->debugfs = knob("KSTACK_TEST_DEBUGFS");
+	k->tracefs = knob("KSTACK_TEST_TRACEFS");
+}
+
 int main(int argc, char **argv)
 {
+	struct ks_test_knobs knobs;
 	struct ks_options opts;
 	char err[256];
 	int status;
 
-	if (ks_options_parse(&opts, KS_CTX_LIVE, argc, argv, err, sizeof(err))) {
+	read_test_knobs(&knobs);
+	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs, err,
+				   sizeof(err))) {
 		fprintf(stderr, "kstack: %s\n%s", err,
 			ks_options_usage(KS_CTX_LIVE));
 		return KS_EXIT_USAGE;

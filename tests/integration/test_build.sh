@@ -31,6 +31,13 @@ else
 	pass "kstack.so has no rotate or disk guard"
 fi
 
+# The tests' knobs are read by live/main.c alone, never in the core
+if grep -rn 'getenv' "$top/shared" >"$tmp/getenv"; then
+	fail "shared/ reads the environment: $(head -1 "$tmp/getenv")"
+else
+	pass "nothing in shared/ reads the environment"
+fi
+
 # One static object into a build folder of our own: its .d must name the
 # headers it includes, and CFLAGS must reach its compile line.
 cd "$top" || exit 1

@@ -51,19 +51,22 @@ static void test_kernel_has(void **state)
 
 static void test_override(void **state)
 {
+	const struct ks_test_knobs knobs = {
+		.debugfs = "/fixture/debug",
+		.tracefs = "/fixture/trace",
+	};
 	struct ks_tracefs fs;
 
 	(void)state;
-	setenv("KSTACK_TEST_DEBUGFS", "/fixture/debug", 1);
-	setenv("KSTACK_TEST_TRACEFS", "/fixture/trace", 1);
-	ks_tracefs_open(&fs, true);
+	/* the environment is main()'s to read, not the tracefs code's */
+	setenv("KSTACK_TEST_DEBUGFS", "/from/env", 1);
+	ks_tracefs_open(&fs, true, &knobs);
+	unsetenv("KSTACK_TEST_DEBUGFS");
 	assert_string_equal(fs.debugfs, "/fixture/debug");
 	assert_string_equal(fs.tracefs, "/fixture/trace");
 	assert_false(fs.mounted_debugfs || fs.mounted_tracefs || fs.unshared);
-	ks_tracefs_open(&fs, false);
+	ks_tracefs_open(&fs, false, &knobs);
 	assert_string_equal(fs.debugfs, "");
-	unsetenv("KSTACK_TEST_DEBUGFS");
-	unsetenv("KSTACK_TEST_TRACEFS");
 }
 
 int main(void)
