@@ -15,13 +15,12 @@
 #include <unistd.h>
 
 #include "decode.h"
-#include "format.h"
 #include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_tasks.h"
 #include "live_sample.h"
 #include "output_file.h"
-#include "select.h"
+#include "sample_report.h"
 #include "version.h"
 
 /* Per-task trouble: only with -v, the summary line says how much. */
@@ -183,7 +182,8 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 	char err[256], host[KS_HOST_LEN];
 	struct ks_kernel *k;
 	time_t when;
-	int ret, status, missing;
+	size_t missing;
+	int ret, status;
 
 	if (opts->kprobes || opts->ftrace)
 		return hooks(t, opts);
@@ -213,7 +213,7 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 		fprintf(stderr, "kstack: kstack %s, dump of kernel %s\n", KS_VERSION,
 			*s.kernel ? s.kernel : "(unknown)");
 	report_status(opts, &st);
-	missing = ks_live_report_missing(opts, &s, " in the dump");
+	missing = ks_report_missing(opts, &s, " in the dump", ks_live_say, NULL);
 	if (!s.nr_tasks) {
 		if (!missing)
 			fprintf(stderr, "kstack: no task matched the selection\n");

@@ -28,9 +28,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
 #include "live_sample.h"
 #include "output_file.h"
+#include "sample_report.h"
 
 static int refuse(const char *fmt, ...)
 {
@@ -208,10 +208,8 @@ int ks_output_open(struct ks_output *out, const struct ks_options *opts)
 int ks_output_write(struct ks_output *out, const struct ks_sample *s,
 		    const struct ks_options *opts)
 {
-	int ret = ks_format_sample(out->f, s, opts);
+	int ret = ks_sample_write(out->f, s, opts);
 
-	if (!ret && fflush(out->f))
-		ret = -errno;
 	/* the data is on disk before the name points at it */
 	if (!ret && out->replace && fsync(fileno(out->f)))
 		ret = -errno;
