@@ -18,7 +18,6 @@
 #include "hooks_live.h"
 #include "kcore_target.h"
 #include "live_sample.h"
-#include "target_kdump.h"
 #include "tracefs.h"
 
 struct lines {
@@ -352,9 +351,6 @@ int ks_hooks_live(const struct ks_options *opts)
 	struct ks_tracefs fs;
 	int status = KS_EXIT_OK, st;
 
-	/* A vmcore is not the running kernel: its hooks come from memory. */
-	if (opts->vmcore)
-		return ks_kdump_run(opts);
 	if (opts->verbose) {
 		st = hooks_from_memory(opts);
 		if (st >= 0)

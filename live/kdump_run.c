@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --vmcore after the target is open: the same shared task walker the
- * crash extension runs (shared/kernel_tasks.h), then the live tool's own
- * writers, so the two print the same sample for the same dump.  Nothing
- * here knows libkdumpfile; target_kdump.c hands over a struct ks_target.
+ * --vmcore, the driver: the inputs checked, the output opened, the target
+ * opened (target_kdump.c, which hands over a struct ks_target and reports
+ * its trouble here), then the same shared task walker the crash extension
+ * runs (shared/kernel_tasks.h) and the live tool's own writers, so the two
+ * print the same sample for the same dump.  Nothing here knows
+ * libkdumpfile.
  */
 #include <elf.h>
 #include <errno.h>
@@ -18,9 +20,11 @@
 #include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_tasks.h"
+#include "lines.h"
 #include "live_sample.h"
 #include "output_file.h"
 #include "sample_report.h"
+#include "target_kdump.h"
 #include "version.h"
 
 /* Per-task trouble: only with -v, the summary line says how much. */
@@ -137,7 +141,14 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 	return 0;
 }
 
-int ks_kdump_check_inputs(const char *vmcore, const char *vmlinux)
+/*
+ * Before libkdumpfile or the ELF reader open them: both must be regular
+ * files (a FIFO would block open() for good), and a kernel image given as
+ * the dump with a dump given as the vmlinux is named as swapped.  vmlinux
+ * may be NULL (--vmcore alone).  Returns 0 or an exit status after saying
+ * why.
+ */
+static int check_inputs(const char *vmcore, const char *vmlinux)
 {
 	enum input_kind dump, kernel;
 
@@ -173,8 +184,13 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
-int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
-		    struct ks_output *out, struct ks_lines *lines)
+/*
+ * Walks the tasks of t and writes the sample to out (opened before the
+ * dump, so a refused -o FILE costs no walk), or with -K / -F prints the
+ * hooks report; returns the exit status.  lines: -l's lookup, or NULL.
+ */
+static int sample(const struct ks_target *t, const struct ks_options *opts,
+		  struct ks_output *out, struct ks_lines *lines)
 {
 	struct report_ctx rctx = { .verbose = opts->verbose };
 	struct ks_kernel_status st = { 0 };
@@ -228,5 +244,59 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 out:
 	ks_sample_release(&s);
 	ks_kernel_close(k);
+	return status;
+}
+
+/* -l: the lines of the dump's kernel. */
+static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
+{
+	struct ks_lines_config cfg = { .vmlinux = vmlinux };
+	struct ks_lines *lines;
+	char release[256];
+
+	ks_kdump_lines_config(kd, &cfg, release, sizeof(release));
+	lines = ks_lines_open(&cfg);
+	if (!lines)
+		fprintf(stderr, "kstack: out of memory: no lines\n");
+	return lines;
+}
+
+int ks_kdump_run(const struct ks_options *opts)
+{
+	struct ks_kdump_args args = {
+		.vmcore = opts->vmcore,
+		.vmlinux = opts->vmlinux,
+		.verbose = opts->verbose,
+		.report = ks_live_say,
+	};
+	struct ks_lines *lines = NULL;
+	struct ks_output out;
+	struct ks_kdump *kd;
+	struct ks_target t;
+	int status;
+
+	if (!ks_kdump_available()) {
+		fprintf(stderr, "kstack: this build has no --vmcore mode (built without libkdumpfile)\n");
+		return KS_EXIT_ERROR;
+	}
+	status = check_inputs(opts->vmcore, opts->vmlinux);
+	if (status)
+		return status;
+	status = ks_output_open(&out, opts);
+	if (status)
+		return status;
+	if (ks_kdump_open(&args, &kd, &t)) {
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	if (opts->lines)
+		lines = dump_lines(kd, opts->vmlinux);
+	status = sample(&t, opts, &out, lines);
+	if (lines)
+		ks_lines_report(lines, stderr);
+	ks_lines_close(lines);
+	ks_kdump_close(kd);
+out:
+	ks_output_close(&out);
 	return status;
 }

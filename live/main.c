@@ -17,11 +17,11 @@
 #include "format.h"
 #include "help.h"
 #include "hooks_live.h"
+#include "kdump_run.h"
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
 #include "snoop.h"
-#include "target_kdump.h"
 #include "version.h"
 
 /*
@@ -144,10 +144,11 @@ int main(int argc, char **argv)
 		status = ks_decode_run(&opts);
 	} else if (opts.snoop) {
 		status = ks_snoop_run(&opts);
+	} else if (opts.vmcore) {
+		/* -K / -F of a dump too: its hooks come from its memory */
+		status = ks_kdump_run(&opts);
 	} else if (opts.kprobes || opts.ftrace) {
 		status = ks_hooks_live(&opts);
-	} else if (opts.vmcore) {
-		status = ks_kdump_run(&opts);
 	} else if (opts.background) {
 		status = ks_background_run(&opts);
 	} else {
