@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "grow.h"
 #include "rotate.h"
 
 #define EXT_GZ		".gz"
@@ -357,8 +358,7 @@ static int list_stamps(const struct ks_rotate *r, const char *ext,
 		if (!parse_stamped(r->name, de->d_name, ext, &st))
 			continue;
 		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			nv = realloc(v, cap * sizeof(*v));
+			nv = ks_grow(v, &cap, n + 1, sizeof(*v));
 			if (!nv) {
 				ret = -ENOMEM;
 				break;

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "live_sample.h"
 #include "snoop_probe.h"
 
@@ -46,8 +47,8 @@ static int write_str(const char *path, const char *text, bool append)
 /* A small tracefs file, whole, NUL-terminated; NULL on failure. */
 static char *read_all(const char *path)
 {
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap), *n;
+	size_t len = 0, cap = 0;
+	char *buf = ks_grow_min(NULL, &cap, 1, 1, 4096), *n;
 	ssize_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -56,11 +57,10 @@ static char *read_all(const char *path)
 	while ((got = read(fd, buf + len, cap - len - 1)) > 0) {
 		len += (size_t)got;
 		if (cap - len < 2) {
-			n = realloc(buf, cap * 2);
+			n = ks_grow(buf, &cap, len + 2, 1);
 			if (!n)
 				goto fail;
 			buf = n;
-			cap *= 2;
 		}
 	}
 	if (got < 0)
