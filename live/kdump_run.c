@@ -23,6 +23,7 @@
 #include "lines.h"
 #include "live_sample.h"
 #include "output_file.h"
+#include "regular_file.h"
 #include "sample_report.h"
 #include "target_kdump.h"
 #include "version.h"
@@ -91,21 +92,6 @@ static enum input_kind input_kind(const unsigned char *h, size_t len)
 	return INPUT_OTHER;
 }
 
-static const char *file_type(mode_t mode)
-{
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
-
 /*
  * Opens an input without blocking (a FIFO would wait for a writer
  * forever), insists on a regular file and reads its first bytes.
@@ -131,7 +117,7 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		fprintf(stderr, "kstack: %s %s is %s: a regular file is needed\n",
-			opt, path, file_type(sb.st_mode));
+			opt, path, ks_file_kind(sb.st_mode));
 		close(fd);
 		return -1;
 	}

@@ -668,22 +668,29 @@ static void find_prefix(struct ks_lines *l)
 
 /* ---- frames ---- */
 
+static int cmp_msym_name(const void *key, const void *elem)
+{
+	const struct mod_sym *s = elem;
+
+	return strcmp(key, s->name);
+}
+
 /* The module symbol name+off: one whose size holds off, else the first. */
 static int module_addr(const struct obj *o, const char *name, uint64_t off,
 		       uint64_t *addr_ret)
 {
-	size_t lo = 0, hi = o->nr_msyms, i;
-	const struct mod_sym *pick = NULL;
+	const struct mod_sym *pick = NULL, *hit;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(o->msyms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
+	/* msyms is sorted by name (cmp_msym): any hit, back to the first */
+	hit = o->nr_msyms ? bsearch(name, o->msyms, o->nr_msyms,
+				    sizeof(*o->msyms), cmp_msym_name) : NULL;
+	if (!hit)
+		return -ENOENT;
+	while (hit > o->msyms && !strcmp(hit[-1].name, name))
+		hit--;
+	for (i = (size_t)(hit - o->msyms);
+	     i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
 		if (!pick)
 			pick = &o->msyms[i];
 		if (o->msyms[i].func && off <= o->msyms[i].size) {
