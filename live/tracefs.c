@@ -71,23 +71,42 @@ int ks_tracefs_find(const char *mountinfo, const char *fstype, char *path,
 	return ret;
 }
 
-bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype)
+/* The word-th word of a line (the last when word < 0), or NULL. */
+static const char *nth_word(char *line, int word)
 {
-	FILE *f = fopen(filesystems, "re");
-	char line[256];
-	bool has = false;
+	char *tok, *save, *last = NULL;
+	int i = 0;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save), i++) {
+		if (i == word)
+			return tok;
+		last = tok;
+	}
+	return word < 0 ? last : NULL;
+}
+
+bool ks_file_lists(const char *path, const char *name, int word)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024];
+	bool found = false;
 
 	if (!f)
 		return false;
-	while (!has && fgets(line, sizeof(line), f)) {
-		char *name = strrchr(line, '\t');
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *tok = nth_word(line, word);
 
-		name = name ? name + 1 : line;
-		name[strcspn(name, "\n")] = '\0';
-		has = !strcmp(name, fstype);
+		found = tok && !strcmp(tok, name);
 	}
 	fclose(f);
-	return has;
+	return found;
+}
+
+bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype)
+{
+	/* "nodev\tdebugfs", or "\text4" for a block device's */
+	return ks_file_lists(filesystems, fstype, -1);
 }
 
 static bool is_dir(const char *path)

@@ -49,4 +49,11 @@ void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs,
  */
 void ks_tracefs_open_rw(struct ks_tracefs *fs, const struct ks_test_knobs *knobs);
 
+/*
+ * Does a file of names, one a line (/proc/kallsyms, kprobes/blacklist,
+ * available_filter_functions), hold name as its line's word-th word (0
+ * the first, -1 the last)?  false when the file cannot be read.
+ */
+bool ks_file_lists(const char *path, const char *name, int word);
+
 #endif /* KS_TRACEFS_H */

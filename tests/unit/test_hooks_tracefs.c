@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -69,12 +70,38 @@ static void test_override(void **state)
 	assert_string_equal(fs.debugfs, "");
 }
 
+static void test_file_lists(void **state)
+{
+	char path[] = "/tmp/kstack-test-lists-XXXXXX";
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, "ffffffff81000000 T _stext\n"
+			      "ffffffffc0001000 t helper\t[mod]\n"
+			      "nodev\tdebugfs\n", 72) == 72);
+	close(fd);
+	assert_true(ks_file_lists(path, "_stext", 2));
+	assert_true(ks_file_lists(path, "helper", 2));
+	assert_false(ks_file_lists(path, "T", 2));
+	assert_true(ks_file_lists(path, "T", 1));
+	/* -1: the last word, as /proc/filesystems puts the name */
+	assert_true(ks_file_lists(path, "[mod]", -1));
+	assert_true(ks_file_lists(path, "debugfs", -1));
+	assert_false(ks_file_lists(path, "nodev", -1));
+	assert_false(ks_file_lists(path, "_stext", 5));
+	unlink(path);
+	assert_false(ks_file_lists(path, "_stext", 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_kernel_has),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_file_lists),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));
