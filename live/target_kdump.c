@@ -72,20 +72,18 @@ struct ks_kdump {
 };
 
 /* A message for the driver, which prints it ("kstack: " and a newline). */
+__attribute__((format(printf, 2, 3)))
 static void say(const struct ks_kdump *kt, const char *fmt, ...)
 {
-	char msg[2 * BANNER_MAX + 512];
 	va_list ap;
 
-	if (!kt->report)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ks_vreport(kt->report, kt->report_arg, fmt, ap);
 	va_end(ap);
-	kt->report(kt->report_arg, msg);
 }
 
 /* Appends to a message of several lines being built in buf. */
+__attribute__((format(printf, 3, 4)))
 static void add(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
@@ -686,8 +684,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 
 	kt = calloc(1, sizeof(*kt));
 	if (!kt) {
-		if (a->report)
-			a->report(a->report_arg, "out of memory");
+		ks_report(a->report, a->report_arg, "out of memory");
 		return -ENOMEM;
 	}
 	kt->fd = -1;

@@ -5,6 +5,25 @@
 #include "sample_report.h"
 #include "select.h"
 
+void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	if (!report)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	report(arg, msg);
+}
+
+void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_vreport(report, arg, fmt, ap);
+	va_end(ap);
+}
+
 static bool has_pid(const struct ks_sample *s, int32_t pid)
 {
 	for (size_t i = 0; i < s->nr_tasks; i++)
@@ -17,7 +36,6 @@ size_t ks_report_missing(const struct ks_options *opts,
 			 const struct ks_sample *s, const char *where,
 			 ks_report_fn report, void *arg)
 {
-	char msg[64];
 	size_t missing = 0;
 
 	if (!ks_select_pids_only(opts))
@@ -25,9 +43,8 @@ size_t ks_report_missing(const struct ks_options *opts,
 	for (size_t i = 0; i < opts->nr_pids; i++) {
 		if (has_pid(s, opts->pids[i]))
 			continue;
-		snprintf(msg, sizeof(msg), "PID %d does not exist%s",
-			 opts->pids[i], where);
-		report(arg, msg);
+		ks_report(report, arg, "PID %d does not exist%s", opts->pids[i],
+			  where);
 		missing++;
 	}
 	return missing;
