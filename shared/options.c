@@ -15,37 +15,37 @@
 #include "grow.h"
 #include "options.h"
 
+/*
+ * The options with a long name only: the name, whether it takes a value,
+ * and the getopt value OPT_<ID>, numbered past every character.
+ */
+#define LONG_ONLY(X)						\
+	X(JSON, "json", no_argument)				\
+	X(FOLDED, "folded", no_argument)			\
+	X(CGROUP, "cgroup", required_argument)			\
+	X(PROC_ROOT, "proc-root", required_argument)		\
+	X(FOREGROUND, "foreground", no_argument)		\
+	X(VMCORE, "vmcore", required_argument)			\
+	X(VMLINUX, "vmlinux", required_argument)		\
+	X(FOLLOW_SYMLINK, "follow-symlink", no_argument)	\
+	X(DECODE, "decode", no_argument)			\
+	X(SNOOP, "snoop", required_argument)			\
+	X(HELP, "help", no_argument)				\
+	X(TOUCHED, "touched", no_argument)			\
+	X(VERSION, "version", no_argument)
+
+#define AS_ENUM(id, name, arg)		OPT_##id,
+#define AS_OPTION(id, name, arg)	{ name, arg, NULL, OPT_##id },
+
 enum {
-	OPT_JSON = 256,
-	OPT_FOLDED,
-	OPT_CGROUP,
-	OPT_PROC_ROOT,
-	OPT_FOREGROUND,
-	OPT_VMCORE,
-	OPT_VMLINUX,
-	OPT_FOLLOW_SYMLINK,
-	OPT_DECODE,
-	OPT_SNOOP,
-	OPT_HELP,
-	OPT_TOUCHED,
-	OPT_VERSION,
+	OPT_BEFORE_FIRST = 255,
+	LONG_ONLY(AS_ENUM)
 };
 
+/* getopt_long's table: those, and the long names of -l and -v */
 static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP },
-	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
-	{ "foreground", no_argument, NULL, OPT_FOREGROUND },
-	{ "vmcore", required_argument, NULL, OPT_VMCORE },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
+	LONG_ONLY(AS_OPTION)
 	{ "lines", no_argument, NULL, 'l' },
-	{ "decode", no_argument, NULL, OPT_DECODE },
-	{ "snoop", required_argument, NULL, OPT_SNOOP },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "touched", no_argument, NULL, OPT_TOUCHED },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
 };
