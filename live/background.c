@@ -130,14 +130,14 @@ static bool sleep_until(int64_t due)
 	return stop_signal != 0;
 }
 
-/* A test-only knob from the environment; -1 when unset. */
-static int env_long(const char *var, long min, long max, long *val)
+/* A test-only knob (struct ks_test_knobs) as a number; -1 when unset. */
+static int knob_long(const char *var, const char *s, long min, long max,
+		     long *val)
 {
-	const char *s = getenv(var);
 	char *end;
 
 	*val = -1;
-	if (!s || !*s)
+	if (!s)
 		return 0;
 	errno = 0;
 	*val = strtol(s, &end, 10);
@@ -157,8 +157,10 @@ static int read_limits(struct bg *bg)
 	bg->duration_ns = o->minutes * 60 * NS_PER_SEC;
 	bg->rot.max_bytes = (uint64_t)o->max_mb << 20;
 	/* KSTACK_TEST_*: tests only, so a run takes seconds, not minutes */
-	if (env_long("KSTACK_TEST_DURATION_MS", 0, 86400000L, &ms) ||
-	    env_long("KSTACK_TEST_MAX_BYTES", 0, LONG_MAX, &bytes))
+	if (knob_long("KSTACK_TEST_DURATION_MS", o->knobs.duration_ms, 0,
+		      86400000L, &ms) ||
+	    knob_long("KSTACK_TEST_MAX_BYTES", o->knobs.max_bytes, 0, LONG_MAX,
+		      &bytes))
 		return KS_EXIT_USAGE;
 	if (ms >= 0)
 		bg->duration_ns = ms * NS_PER_MS;
@@ -252,10 +254,10 @@ static int take_lock(struct bg *bg)
  */
 static int take_oled_lock(struct bg *bg)
 {
-	const char *path = getenv("KSTACK_TEST_OLED_LOCK");
+	const char *path = bg->opts->knobs.oled_lock;
 
 	/* tests use their own file: parallel test runs must not collide */
-	if (!path || !*path)
+	if (!path)
 		path = KS_OLED_LOCK_PATH;
 	bg->oled_lock_fd = ks_run_lock_shared(path);
 	if (bg->oled_lock_fd == -EWOULDBLOCK) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cgroup_check.h"
+#include "grow.h"
 #include "live_sample.h"
 
 #define SLURP_MAX	(4 << 20)
@@ -24,7 +25,7 @@
 /* The whole of root_fd/path as a string, or NULL. */
 static char *slurp(int root_fd, const char *path)
 {
-	size_t len = 0, cap = 4096;
+	size_t len = 0, cap = 0;
 	char *buf = NULL, *n;
 	bool ok = false;
 	ssize_t r;
@@ -34,10 +35,9 @@ static char *slurp(int root_fd, const char *path)
 	if (fd < 0)
 		return NULL;
 	for (;;) {
-		if (!buf || len + 1 >= cap) {
-			if (buf)
-				cap *= 2;
-			n = cap <= SLURP_MAX ? realloc(buf, cap) : NULL;
+		if (len + 2 > cap) {
+			n = cap * 2 <= SLURP_MAX ?
+			    ks_grow_min(buf, &cap, len + 2, 1, 4096) : NULL;
 			if (!n)
 				break;
 			buf = n;

@@ -23,6 +23,7 @@
 #include <zlib.h>
 
 #include "decode.h"
+#include "grow.h"
 #include "live_sample.h"
 
 #define NAME_MAX_LEN	512	/* KSYM_NAME_LEN */
@@ -281,13 +282,11 @@ static ssize_t read_line(gzFile in, char **buf, size_t *cap)
 
 	for (;;) {
 		if (*cap - len < 2) {
-			size_t ncap = *cap ? *cap * 2 : 4096;
-			char *n = realloc(*buf, ncap);
+			char *n = ks_grow_min(*buf, cap, len + 2, 1, 4096);
 
 			if (!n)
 				return -1;
 			*buf = n;
-			*cap = ncap;
 		}
 		if (!gzgets(in, *buf + len, (int)(*cap - len > INT32_MAX ?
 						    INT32_MAX : *cap - len)))

@@ -19,7 +19,6 @@
 #include "hooks_live.h"
 #include "kcore_target.h"
 #include "live_sample.h"
-#include "target_kdump.h"
 #include "tracefs.h"
 
 struct lines {
@@ -348,15 +347,12 @@ int ks_hooks_live(const struct ks_options *opts)
 	struct ks_tracefs fs;
 	int status = KS_EXIT_OK, st;
 
-	/* A vmcore is not the running kernel: its hooks come from memory. */
-	if (opts->vmcore)
-		return ks_kdump_run(opts);
 	if (opts->verbose) {
 		st = hooks_from_memory(opts);
 		if (st >= 0)
 			return st;
 	}
-	ks_tracefs_open(&fs, opts->kprobes);
+	ks_tracefs_open(&fs, opts->kprobes, &opts->knobs);
 	if (opts->kprobes) {
 		st = do_kprobes(&fs, stdout);
 		if (st > status)

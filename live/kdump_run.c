@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --vmcore after the target is open: the same shared task walker the
- * crash extension runs (shared/kernel_tasks.h), then the live tool's own
- * writers, so the two print the same sample for the same dump.  Nothing
- * here knows libkdumpfile; target_kdump.c hands over a struct ks_target.
+ * --vmcore, the driver: the inputs checked, the output opened, the target
+ * opened (target_kdump.c, which hands over a struct ks_target and reports
+ * its trouble here), then the same shared task walker the crash extension
+ * runs (shared/kernel_tasks.h) and the live tool's own writers, so the two
+ * print the same sample for the same dump.  Nothing here knows
+ * libkdumpfile.
  */
 #include <elf.h>
 #include <errno.h>
@@ -15,13 +17,15 @@
 #include <unistd.h>
 
 #include "decode.h"
-#include "format.h"
 #include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_tasks.h"
+#include "lines.h"
 #include "live_sample.h"
 #include "output_file.h"
-#include "select.h"
+#include "regular_file.h"
+#include "sample_report.h"
+#include "target_kdump.h"
 #include "version.h"
 
 /* Per-task trouble: only with -v, the summary line says how much. */
@@ -88,21 +92,6 @@ static enum input_kind input_kind(const unsigned char *h, size_t len)
 	return INPUT_OTHER;
 }
 
-static const char *file_type(mode_t mode)
-{
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
-
 /*
  * Opens an input without blocking (a FIFO would wait for a writer
  * forever), insists on a regular file and reads its first bytes.
@@ -128,7 +117,7 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		fprintf(stderr, "kstack: %s %s is %s: a regular file is needed\n",
-			opt, path, file_type(sb.st_mode));
+			opt, path, ks_file_kind(sb.st_mode));
 		close(fd);
 		return -1;
 	}
@@ -138,7 +127,14 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 	return 0;
 }
 
-int ks_kdump_check_inputs(const char *vmcore, const char *vmlinux)
+/*
+ * Before libkdumpfile or the ELF reader open them: both must be regular
+ * files (a FIFO would block open() for good), and a kernel image given as
+ * the dump with a dump given as the vmlinux is named as swapped.  vmlinux
+ * may be NULL (--vmcore alone).  Returns 0 or an exit status after saying
+ * why.
+ */
+static int check_inputs(const char *vmcore, const char *vmlinux)
 {
 	enum input_kind dump, kernel;
 
@@ -174,8 +170,13 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
-int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
-		    struct ks_output *out, struct ks_lines *lines)
+/*
+ * Walks the tasks of t and writes the sample to out (opened before the
+ * dump, so a refused -o FILE costs no walk), or with -K / -F prints the
+ * hooks report; returns the exit status.  lines: -l's lookup, or NULL.
+ */
+static int sample(const struct ks_target *t, const struct ks_options *opts,
+		  struct ks_output *out, struct ks_lines *lines)
 {
 	struct report_ctx rctx = { .verbose = opts->verbose };
 	struct ks_kernel_status st = { 0 };
@@ -183,7 +184,8 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 	char err[256], host[KS_HOST_LEN];
 	struct ks_kernel *k;
 	time_t when;
-	int ret, status, missing;
+	size_t missing;
+	int ret, status;
 
 	if (opts->kprobes || opts->ftrace)
 		return hooks(t, opts);
@@ -213,7 +215,7 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 		fprintf(stderr, "kstack: kstack %s, dump of kernel %s\n", KS_VERSION,
 			*s.kernel ? s.kernel : "(unknown)");
 	report_status(opts, &st);
-	missing = ks_live_report_missing(opts, &s, " in the dump");
+	missing = ks_report_missing(opts, &s, " in the dump", ks_live_say, NULL);
 	if (!s.nr_tasks) {
 		if (!missing)
 			fprintf(stderr, "kstack: no task matched the selection\n");
@@ -228,5 +230,59 @@ int ks_kdump_sample(const struct ks_target *t, const struct ks_options *opts,
 out:
 	ks_sample_release(&s);
 	ks_kernel_close(k);
+	return status;
+}
+
+/* -l: the lines of the dump's kernel. */
+static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
+{
+	struct ks_lines_config cfg = { .vmlinux = vmlinux };
+	struct ks_lines *lines;
+	char release[256];
+
+	ks_kdump_lines_config(kd, &cfg, release, sizeof(release));
+	lines = ks_lines_open(&cfg);
+	if (!lines)
+		fprintf(stderr, "kstack: out of memory: no lines\n");
+	return lines;
+}
+
+int ks_kdump_run(const struct ks_options *opts)
+{
+	struct ks_kdump_args args = {
+		.vmcore = opts->vmcore,
+		.vmlinux = opts->vmlinux,
+		.verbose = opts->verbose,
+		.report = ks_live_say,
+	};
+	struct ks_lines *lines = NULL;
+	struct ks_output out;
+	struct ks_kdump *kd;
+	struct ks_target t;
+	int status;
+
+	if (!ks_kdump_available()) {
+		fprintf(stderr, "kstack: this build has no --vmcore mode (built without libkdumpfile)\n");
+		return KS_EXIT_ERROR;
+	}
+	status = check_inputs(opts->vmcore, opts->vmlinux);
+	if (status)
+		return status;
+	status = ks_output_open(&out, opts);
+	if (status)
+		return status;
+	if (ks_kdump_open(&args, &kd, &t)) {
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	if (opts->lines)
+		lines = dump_lines(kd, opts->vmlinux);
+	status = sample(&t, opts, &out, lines);
+	if (lines)
+		ks_lines_report(lines, stderr);
+	ks_lines_close(lines);
+	ks_kdump_close(kd);
+out:
+	ks_output_close(&out);
 	return status;
 }

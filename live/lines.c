@@ -33,6 +33,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "elf_symtab.h"
+#include "grow.h"
 #include "lines.h"
 
 #define KASLR_ALIGN	0x200000ull	/* x86_64 moves the kernel in 2 MiB steps */
@@ -78,9 +79,9 @@ struct ks_lines {
 	char *prefix;		/* the build's source directory, or NULL */
 	struct obj vmlinux;
 	struct obj *mods;
-	size_t nr_mods;
+	size_t nr_mods, mods_cap;
 	char **mod_files;	/* every module file of the release, by name */
-	size_t nr_mod_files;
+	size_t nr_mod_files, mod_files_cap;
 	bool scanned;
 	struct cache_ent *cache;
 	size_t cache_cap, cache_used;
@@ -215,7 +216,8 @@ static int scan_one(const char *path, const struct stat *st, int type,
 		return 0;
 	if (l->nr_mod_files >= 65536)
 		return 1;
-	v = realloc(l->mod_files, (l->nr_mod_files + 1) * sizeof(*v));
+	v = ks_grow(l->mod_files, &l->mod_files_cap, l->nr_mod_files + 1,
+		    sizeof(*v));
 	if (!v)
 		return 1;
 	l->mod_files = v;
@@ -484,7 +486,7 @@ static struct obj *get_obj(struct ks_lines *l, const char *module)
 			return &l->mods[i];
 	if (l->nr_mods >= MAX_MODS)
 		return NULL;
-	v = realloc(l->mods, (l->nr_mods + 1) * sizeof(*v));
+	v = ks_grow(l->mods, &l->mods_cap, l->nr_mods + 1, sizeof(*v));
 	if (!v)
 		return NULL;
 	l->mods = v;
@@ -666,22 +668,29 @@ static void find_prefix(struct ks_lines *l)
 
 /* ---- frames ---- */
 
+static int cmp_msym_name(const void *key, const void *elem)
+{
+	const struct mod_sym *s = elem;
+
+	return strcmp(key, s->name);
+}
+
 /* The module symbol name+off: one whose size holds off, else the first. */
 static int module_addr(const struct obj *o, const char *name, uint64_t off,
 		       uint64_t *addr_ret)
 {
-	size_t lo = 0, hi = o->nr_msyms, i;
-	const struct mod_sym *pick = NULL;
+	const struct mod_sym *pick = NULL, *hit;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(o->msyms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
+	/* msyms is sorted by name (cmp_msym): any hit, back to the first */
+	hit = o->nr_msyms ? bsearch(name, o->msyms, o->nr_msyms,
+				    sizeof(*o->msyms), cmp_msym_name) : NULL;
+	if (!hit)
+		return -ENOENT;
+	while (hit > o->msyms && !strcmp(hit[-1].name, name))
+		hit--;
+	for (i = (size_t)(hit - o->msyms);
+	     i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
 		if (!pick)
 			pick = &o->msyms[i];
 		if (o->msyms[i].func && off <= o->msyms[i].size) {

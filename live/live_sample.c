@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "live_sample.h"
-#include "select.h"
+#include "sample_report.h"
 
 /*
  * The release of the kernel behind the /proc we read: uname's for the real
@@ -50,36 +50,16 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 	return ks_proc_sample(p, opts, s, st);
 }
 
-static bool has_pid(const struct ks_sample *s, int32_t pid)
+void ks_live_say(void *arg, const char *msg)
 {
-	for (size_t i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].pid == pid || s->tasks[i].tgid == pid)
-			return true;
-	return false;
-}
-
-int ks_live_report_missing(const struct ks_options *opts,
-			   const struct ks_sample *s, const char *where)
-{
-	int missing = 0;
-
-	/* under -D/-S... a PID may exist and just not be selected */
-	if (!ks_select_pids_only(opts))
-		return 0;
-	for (size_t i = 0; i < opts->nr_pids; i++) {
-		if (has_pid(s, opts->pids[i]))
-			continue;
-		fprintf(stderr, "kstack: PID %d does not exist%s\n",
-			opts->pids[i], where);
-		missing++;
-	}
-	return missing;
+	(void)arg;
+	fprintf(stderr, "kstack: %s\n", msg);
 }
 
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
-	int missing = ks_live_report_missing(opts, s, "");
+	size_t missing = ks_report_missing(opts, s, "", ks_live_say, NULL);
 
 	if (st->nr_unreadable)
 		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",

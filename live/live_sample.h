@@ -27,11 +27,7 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
  */
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st);
-/*
- * "PID N does not exist<where>" for every -p PID absent from s, when -p is
- * the only selection; returns how many.
- */
-int ks_live_report_missing(const struct ks_options *opts,
-			   const struct ks_sample *s, const char *where);
+/* A report callback (sample_report.h) for the live tool: "kstack: msg" on stderr. */
+void ks_live_say(void *arg, const char *msg);
 
 #endif /* KS_LIVE_SAMPLE_H */

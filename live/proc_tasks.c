@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "proc_tasks.h"
 #include "select.h"
 
@@ -40,14 +41,13 @@ static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
 		ssize_t n;
 
 		if (len + 1 >= p->buf_size) {
-			char *b = realloc(p->buf, p->buf_size * 2);
+			char *b = ks_grow(p->buf, &p->buf_size, len + 2, 1);
 
 			if (!b) {
 				ret = -ENOMEM;
 				break;
 			}
 			p->buf = b;
-			p->buf_size *= 2;
 		}
 		n = read(fd, p->buf + len, p->buf_size - len - 1);
 		if (n < 0 && errno == EINTR)
@@ -436,8 +436,8 @@ static int list_ids(struct ks_proc *p, const char *dir, int32_t **ids_ret,
 		if (*end || end == de->d_name || id < 0 || id > INT32_MAX)
 			continue;
 		if (nr == cap) {
-			int32_t *n = realloc(ids, (cap = cap ? cap * 2 : 1024) *
-						  sizeof(*n));
+			int32_t *n = ks_grow_min(ids, &cap, nr + 1, sizeof(*n),
+						 1024);
 			if (!n) {
 				free(ids);
 				closedir(d);

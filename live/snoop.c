@@ -227,13 +227,13 @@ static int check_pids(const struct ks_options *opts)
 	return opts->nr_pids && missing == opts->nr_pids ? KS_EXIT_NONE : 0;
 }
 
-static int can_trace(struct ks_tracefs *fs)
+static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
 {
 	if (geteuid()) {
 		fprintf(stderr, "kstack: --snoop needs root (tracefs and kprobes)\n");
 		return KS_EXIT_PERM;
 	}
-	ks_tracefs_open_rw(fs);
+	ks_tracefs_open_rw(fs, &opts->knobs);
 	if (!fs->tracefs[0]) {
 		fprintf(stderr, "kstack: --snoop needs tracefs: %s\n",
 			fs->why_tracefs);
@@ -320,7 +320,7 @@ int ks_snoop_run(const struct ks_options *opts)
 	}
 	status = check_pids(opts);
 	if (!status)
-		status = can_trace(&fs);
+		status = can_trace(&fs, opts);
 	if (status)
 		return status;
 	catch_signals();

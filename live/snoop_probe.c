@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "live_sample.h"
 #include "snoop_probe.h"
 
@@ -46,8 +47,8 @@ static int write_str(const char *path, const char *text, bool append)
 /* A small tracefs file, whole, NUL-terminated; NULL on failure. */
 static char *read_all(const char *path)
 {
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap), *n;
+	size_t len = 0, cap = 0;
+	char *buf = ks_grow_min(NULL, &cap, 1, 1, 4096), *n;
 	ssize_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -56,11 +57,10 @@ static char *read_all(const char *path)
 	while ((got = read(fd, buf + len, cap - len - 1)) > 0) {
 		len += (size_t)got;
 		if (cap - len < 2) {
-			n = realloc(buf, cap * 2);
+			n = ks_grow(buf, &cap, len + 2, 1);
 			if (!n)
 				goto fail;
 			buf = n;
-			cap *= 2;
 		}
 	}
 	if (got < 0)
@@ -274,40 +274,19 @@ int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
 	return n + clean_probes(tracefs, alive, report);
 }
 
-/* Does a file of names (one a line, first word) hold name? */
-static bool file_lists(const char *path, const char *name, int word)
-{
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *tok, *save;
-		int i = 0;
-
-		for (tok = strtok_r(line, " \t\n", &save); tok && i < word; i++)
-			tok = strtok_r(NULL, " \t\n", &save);
-		found = tok && !strcmp(tok, name);
-	}
-	fclose(f);
-	return found;
-}
-
 /* What the error number alone cannot say, from the kernel's own lists. */
 static const char *hint(const struct ks_tracefs *fs, const char *func, int err)
 {
 	char path[PATH_MAX + 64];
 
-	if (!file_lists("/proc/kallsyms", func, 2))
+	if (!ks_file_lists("/proc/kallsyms", func, 2))
 		return "it is not in /proc/kallsyms: misspelled, or inlined "
 		       "into its callers";
 	snprintf(path, sizeof(path), "%s/kprobes/blacklist", fs->debugfs);
-	if (fs->debugfs[0] && file_lists(path, func, 1))
+	if (fs->debugfs[0] && ks_file_lists(path, func, 1))
 		return "it is on the kprobe blacklist (debugfs kprobes/blacklist)";
 	snprintf(path, sizeof(path), "%s/available_filter_functions", fs->tracefs);
-	if (err == -EINVAL && !access(path, R_OK) && !file_lists(path, func, 0))
+	if (err == -EINVAL && !access(path, R_OK) && !ks_file_lists(path, func, 0))
 		return "it is notrace (not in available_filter_functions): "
 		       "kprobe events refuse such functions";
 	return NULL;

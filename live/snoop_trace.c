@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "snoop_trace.h"
 
 #define MAX_CPUS	8192
@@ -135,13 +136,12 @@ static int add_frame(struct ks_snoop_parser *p, const char *frame)
 	size_t len = strlen(frame) + 7;
 
 	if (p->frames_len + len + 1 > p->frames_cap) {
-		size_t cap = (p->frames_len + len + 1) * 2;
-		char *n = realloc(p->frames, cap);
+		char *n = ks_grow(p->frames, &p->frames_cap,
+				  p->frames_len + len + 1, 1);
 
 		if (!n)
 			return -ENOMEM;
 		p->frames = n;
-		p->frames_cap = cap;
 	}
 	p->frames_len += (size_t)sprintf(p->frames + p->frames_len, "[<0>] %s\n",
 					 frame);
@@ -178,11 +178,11 @@ static int grow_cpus(struct ks_snoop_parser *p, int cpu)
 
 	if (n <= p->nr_cpus)
 		return 0;
-	r = realloc(p->pending, n * sizeof(*r));
+	r = ks_grow(p->pending, &p->pending_cap, n, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	p->pending = r;
-	h = realloc(p->has_pending, n * sizeof(*h));
+	h = ks_grow(p->has_pending, &p->has_pending_cap, n, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	p->has_pending = h;

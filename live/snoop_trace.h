@@ -42,7 +42,7 @@ struct ks_snoop_parser {
 	char event[64];			/* our event's name, kstack_PID_N */
 	struct ks_snoop_rec *pending;	/* by CPU: calls whose stack is to come */
 	bool *has_pending;
-	size_t nr_cpus;
+	size_t nr_cpus, pending_cap, has_pending_cap;
 	struct ks_snoop_rec cur;	/* the call whose frames are being read */
 	char *frames;
 	size_t frames_len, frames_cap;

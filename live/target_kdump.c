@@ -10,13 +10,17 @@
  * vmlinux's .symtab when one is given, else from the kernel's own
  * kallsyms tables in the dump (VMCOREINFO lists them, Linux 6.0+); types
  * from BTF, the vmlinux's .BTF or the copy the kernel keeps in memory;
- * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every libkdumpfile call is in this file, which the static
- * build leaves out (kdump_absent.c stands in there).
+ * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every
+ * libkdumpfile call is in this file, which the static build leaves out
+ * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
+ * goes to the driver's report callback (kdump_run.c prints it), and the
+ * open returns a code.
  */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +32,6 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "kernel_image.h"
-#include "kdump_target.h"
-#include "kdump_run.h"
-#include "live_sample.h"
 #include "lines.h"
 #include "orc.h"
 #include "page_walk.h"
@@ -64,7 +65,34 @@ struct ks_kdump {
 	int nr_missing;
 	addrxlat_ctx_t *axctx;
 	addrxlat_sys_t *axsys;
+	ks_report_fn report;		/* the driver's: every message goes there */
+	void *report_arg;
 };
+
+/* A message for the driver, which prints it ("kstack: " and a newline). */
+__attribute__((format(printf, 2, 3)))
+static void say(const struct ks_kdump *kt, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_vreport(kt->report, kt->report_arg, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends to a message of several lines being built in buf. */
+__attribute__((format(printf, 3, 4)))
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used >= len - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
 
 static bool phys_missing(const struct ks_kdump *kt, uint64_t pa)
 {
@@ -262,29 +290,29 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 {
 	struct stat sb;
 
-	/* O_NONBLOCK: a FIFO must not hang us (ks_kdump_check_inputs) */
+	/* O_NONBLOCK: a FIFO must not hang us (kdump_run.c checks first) */
 	kt->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kt->fd < 0) {
-		fprintf(stderr, "kstack: cannot open %s: %s\n", path, strerror(errno));
+		say(kt, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(kt->fd, &sb) || !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "kstack: %s is not a regular file\n", path);
+		say(kt, "%s is not a regular file", path);
 		return -1;
 	}
 	kt->kd = kdump_new();
 	if (!kt->kd) {
-		fprintf(stderr, "kstack: out of memory\n");
+		say(kt, "out of memory");
 		return -1;
 	}
 	if (kdump_open_fd(kt->kd, kt->fd) != KDUMP_OK) {
-		fprintf(stderr, "kstack: cannot read %s as a dump: %s\n", path,
-			kdump_get_err(kt->kd));
+		say(kt, "cannot read %s as a dump: %s", path,
+		    kdump_get_err(kt->kd));
 		return -1;
 	}
 	if (kdump_set_string_attr(kt->kd, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
-		fprintf(stderr, "kstack: %s: no Linux address translation: %s\n",
-			path, kdump_get_err(kt->kd));
+		say(kt, "%s: no Linux address translation: %s", path,
+		    kdump_get_err(kt->kd));
 		return -1;
 	}
 	return 0;
@@ -345,24 +373,25 @@ static bool truncated(const struct ks_kdump *kt)
 
 static void say_truncated(const struct ks_kdump *kt, const char *vmcore)
 {
-	fprintf(stderr, "kstack: %s is truncated: it has %" PRIu64 " of the %"
-		PRIu64 " bytes its headers describe (%" PRIu64 "%%)", vmcore,
-		kt->file_size, kt->want_size,
-		kt->file_size * 100 / kt->want_size);
+	char msg[512] = "";
+
+	add(msg, sizeof(msg), "%s is truncated: it has %" PRIu64 " of the %"
+	    PRIu64 " bytes its headers describe (%" PRIu64 "%%)", vmcore,
+	    kt->file_size, kt->want_size, kt->file_size * 100 / kt->want_size);
 	if (kt->nr_missing)
-		fprintf(stderr, "; physical memory from %#" PRIx64 " is missing",
-			kt->missing[0].start);
-	fputs("\n", stderr);
+		add(msg, sizeof(msg), "; physical memory from %#" PRIx64
+		    " is missing", kt->missing[0].start);
+	say(kt, "%s", msg);
 }
 
 /* A banner for a message: up to the newline; memory that is none says so. */
-static void print_banner(const char *who, const char *b)
+static void add_banner(char *buf, size_t len, const char *who, const char *b)
 {
 	if (strncmp(b, "Linux version ", 14)) {
-		fprintf(stderr, "  %s: no banner at that address\n", who);
+		add(buf, len, "\n  %s: no banner at that address", who);
 		return;
 	}
-	fprintf(stderr, "  %s: %.*s\n", who, (int)strcspn(b, "\n"), b);
+	add(buf, len, "\n  %s: %.*s", who, (int)strcspn(b, "\n"), b);
 }
 
 /*
@@ -370,15 +399,15 @@ static void print_banner(const char *who, const char *b)
  * Without VMCOREINFO neither KASLR nor the page tables are known, and no
  * vmlinux can match: say how QEMU dumps get one.
  */
-static void print_release(struct ks_kdump *kt)
+static void add_release(struct ks_kdump *kt, char *buf, size_t len)
 {
 	char *rel = NULL;
 
 	if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK && rel)
-		fprintf(stderr, "  the dump is of kernel %s\n", rel);
+		add(buf, len, "\n  the dump is of kernel %s", rel);
 	else
-		fprintf(stderr, "  the dump has no VMCOREINFO (a QEMU dump needs "
-			"-device vmcoreinfo and qemu_fw_cfg loaded in the guest)\n");
+		add(buf, len, "\n  the dump has no VMCOREINFO (a QEMU dump needs "
+		    "-device vmcoreinfo and qemu_fw_cfg loaded in the guest)");
 	free(rel);
 }
 
@@ -391,6 +420,7 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 			const char *vmlinux)
 {
 	char want[BANNER_MAX], have[BANNER_MAX] = "";
+	char msg[2 * BANNER_MAX + 512] = "";
 	uint64_t addr;
 	size_t len;
 
@@ -402,31 +432,31 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 			if (!ks_elf_read(kt->im.syms, addr, want, len))
 				break;
 	if (!len || !memchr(want, '\0', len)) {
-		fprintf(stderr, "kstack: %s has no linux_banner: not a vmlinux?\n",
-			vmlinux);
+		say(kt, "%s has no linux_banner: not a vmlinux?", vmlinux);
 		return -1;
 	}
 	len = strlen(want) + 1;
 	if (kd_read(kt, addr, have, len) && truncated(kt)) {
-		fprintf(stderr, "kstack: %s cannot be checked against %s: "
-			"linux_banner (0x%" PRIx64 ") is in the part of the "
-			"dump that is missing\n", vmlinux, vmcore, addr);
+		say(kt, "%s cannot be checked against %s: linux_banner (0x%"
+		    PRIx64 ") is in the part of the dump that is missing",
+		    vmlinux, vmcore, addr);
 		return -1;
 	}
 	if (kd_read(kt, addr, have, len)) {
-		fprintf(stderr, "kstack: %s does not match %s: the dump has no "
-			"memory at linux_banner (0x%" PRIx64 ")\n",
-			vmlinux, vmcore, addr);
-		print_release(kt);
+		add(msg, sizeof(msg), "%s does not match %s: the dump has no "
+		    "memory at linux_banner (0x%" PRIx64 ")", vmlinux, vmcore,
+		    addr);
+		add_release(kt, msg, sizeof(msg));
+		say(kt, "%s", msg);
 		return -1;
 	}
 	if (memcmp(want, have, len)) {
 		have[sizeof(have) - 1] = '\0';
-		fprintf(stderr, "kstack: %s does not match %s:\n", vmlinux,
-			vmcore);
-		print_banner("vmlinux", want);
-		print_banner("vmcore ", have);
-		print_release(kt);
+		add(msg, sizeof(msg), "%s does not match %s:", vmlinux, vmcore);
+		add_banner(msg, sizeof(msg), "vmlinux", want);
+		add_banner(msg, sizeof(msg), "vmcore ", have);
+		add_release(kt, msg, sizeof(msg));
+		say(kt, "%s", msg);
 		return -1;
 	}
 	return 0;
@@ -439,13 +469,12 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	int ret = ks_image_load_btf(&kt->im, &t, NULL);
 
 	if (ret && vmlinux)
-		fprintf(stderr, "kstack: no usable BTF in %s or the dump (%s): "
-			"a kernel with CONFIG_DEBUG_INFO_BTF is needed\n",
-			vmlinux, strerror(-ret));
+		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
+		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
 	else if (ret)
-		fprintf(stderr, "kstack: no usable BTF in the dump's memory (%s): "
-			"the types need a kernel with CONFIG_DEBUG_INFO_BTF, or "
-			"--vmlinux VMLINUX\n", strerror(-ret));
+		say(kt, "no usable BTF in the dump's memory (%s): the types "
+		    "need a kernel with CONFIG_DEBUG_INFO_BTF, or --vmlinux "
+		    "VMLINUX", strerror(-ret));
 	return ret ? -1 : 0;
 }
 
@@ -508,21 +537,21 @@ static void map_cpu_notes(struct ks_kdump *kt)
 static void describe(struct ks_kdump *kt)
 {
 	struct ks_kallsyms_stats st = { 0 };
+	char msg[512] = "";
 
 	if (kt->im.ksyms)
 		ks_kallsyms_stats(kt->im.ksyms, &st);
-	fprintf(stderr, "kstack: vmcore: KASLR offset %#" PRIx64 ", %d-level paging, "
-		"%zu vmlinux symbols (%s), BTF from %s, %zu modules",
-		(uint64_t)kt->kaslr, kt->uw.pg.levels,
-		ks_image_nr_symbols(&kt->im), ks_image_symbols_from(&kt->im),
-		kt->im.btf_from ? kt->im.btf_from : "nowhere",
-		st.modules);
+	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 ", %d-level "
+	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu modules",
+	    (uint64_t)kt->kaslr, kt->uw.pg.levels, ks_image_nr_symbols(&kt->im),
+	    ks_image_symbols_from(&kt->im),
+	    kt->im.btf_from ? kt->im.btf_from : "nowhere", st.modules);
 	if (st.modules_skipped)
-		fprintf(stderr, " (%zu unreadable)", st.modules_skipped);
-	fprintf(stderr, ", %zu BPF symbols, %zu functions in ftrace_mod_maps",
-		st.bpf, st.ftrace_mod);
-	fprintf(stderr, ", CPU registers %s\n",
-		kt->note_of_cpu ? "by online CPU" : "by note order");
+		add(msg, sizeof(msg), " (%zu unreadable)", st.modules_skipped);
+	add(msg, sizeof(msg), ", %zu BPF symbols, %zu functions in "
+	    "ftrace_mod_maps, CPU registers %s", st.bpf, st.ftrace_mod,
+	    kt->note_of_cpu ? "by online CPU" : "by note order");
+	say(kt, "%s", msg);
 }
 
 /* Symbols from the debug vmlinux, which must be the dump's kernel. */
@@ -533,11 +562,11 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 
 	if (ret) {
 		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
-		fprintf(stderr, "kstack: cannot read symbols from %s: %s\n",
-			vmlinux, ret == -ENOEXEC ? "not an ELF64 file (the "
-			"uncompressed debug vmlinux is needed, not vmlinuz)" :
-			ret == -ENODATA ? "no .symtab (stripped? the debug "
-			"vmlinux is needed)" : strerror(-ret));
+		say(kt, "cannot read symbols from %s: %s", vmlinux,
+		    ret == -ENOEXEC ? "not an ELF64 file (the uncompressed "
+		    "debug vmlinux is needed, not vmlinuz)" :
+		    ret == -ENODATA ? "no .symtab (stripped? the debug vmlinux "
+		    "is needed)" : strerror(-ret));
 		return -1;
 	}
 	find_kaslr(kt);
@@ -554,123 +583,105 @@ static int open_kallsyms(struct ks_kdump *kt)
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
 	struct ks_kallsyms_mem_addrs a;
 	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+	char msg[512] = "";
 	int ret;
 
 	ks_vmcoreinfo_kallsyms(&vi, &a);
 	find_kaslr(kt);
 	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
 	if (ret == -ENOENT) {
-		fprintf(stderr, "kstack: the dump's VMCOREINFO lists no kallsyms "
-			"tables (they are there from Linux 6.0 on): --vmlinux "
-			"VMLINUX supplies the symbols\n");
-		print_release(kt);
+		add(msg, sizeof(msg), "the dump's VMCOREINFO lists no kallsyms "
+		    "tables (they are there from Linux 6.0 on): --vmlinux "
+		    "VMLINUX supplies the symbols");
+		add_release(kt, msg, sizeof(msg));
+		say(kt, "%s", msg);
 	} else if (ret && truncated(kt)) {
-		fprintf(stderr, "kstack: the dump's kallsyms tables cannot be "
-			"read (%s): the dump is truncated\n", strerror(-ret));
+		say(kt, "the dump's kallsyms tables cannot be read (%s): the "
+		    "dump is truncated", strerror(-ret));
 	} else if (ret) {
-		fprintf(stderr, "kstack: the dump's kallsyms tables cannot be "
-			"decoded (%s): --vmlinux VMLINUX supplies the symbols\n",
-			strerror(-ret));
+		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
+		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
 	}
 	return ret ? -1 : 0;
 }
 
-int ks_kdump_open(const char *vmcore, const char *vmlinux, bool verbose,
-		  struct ks_kdump **kd_ret, struct ks_target *t_ret)
+/* The dump, cut short or not: what libkdumpfile may not say itself. */
+static void check_truncation(struct ks_kdump *kt, const char *vmcore)
 {
-	struct ks_kdump *kt;
-	int ret;
-
-	kt = calloc(1, sizeof(*kt));
-	if (!kt) {
-		fprintf(stderr, "kstack: out of memory\n");
-		return -1;
-	}
-	kt->fd = -1;
-	if (open_dump(kt, vmcore)) {
-		/* libkdumpfile may refuse a dump cut short: say why */
-		if (kt->fd >= 0 && kt->kd) {
-			find_truncation(kt);
-			if (truncated(kt))
-				say_truncated(kt, vmcore);
-		}
-		goto fail;
-	}
 	find_truncation(kt);
 	if (truncated(kt))
 		say_truncated(kt, vmcore);
+}
+
+/* Symbols, types, paging and CPUs: all the target needs after the dump. */
+static int open_image(struct ks_kdump *kt, const char *vmcore,
+		      const char *vmlinux, struct ks_target *t)
+{
+	int ret;
+
 	if (vmlinux ? open_vmlinux(kt, vmcore, vmlinux) : open_kallsyms(kt))
-		goto fail;
+		return -1;
 	if (load_btf(kt, vmlinux))
-		goto fail;
+		return -1;
 	find_paging(kt);
 	map_cpu_notes(kt);
-	t_ret->ops = &kdump_ops;
-	t_ret->ctx = kt;
+	t->ops = &kdump_ops;
+	t->ctx = kt;
 	/* Without these, module and BPF frames print as bare addresses. */
-	ret = ks_image_load_chain(&kt->im, t_ret);
+	ret = ks_image_load_chain(&kt->im, t);
 	if (ret)
-		fprintf(stderr, "kstack: no module or BPF symbols: %s\n",
-			strerror(-ret));
-	if (verbose)
+		say(kt, "no module or BPF symbols: %s", strerror(-ret));
+	return 0;
+}
+
+bool ks_kdump_available(void)
+{
+	return true;
+}
+
+int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
+		  struct ks_target *t_ret)
+{
+	struct ks_kdump *kt;
+
+	kt = calloc(1, sizeof(*kt));
+	if (!kt) {
+		ks_report(a->report, a->report_arg, "out of memory");
+		return -ENOMEM;
+	}
+	kt->fd = -1;
+	kt->report = a->report;
+	kt->report_arg = a->report_arg;
+	if (open_dump(kt, a->vmcore)) {
+		/* libkdumpfile may refuse a dump cut short: say why */
+		if (kt->fd >= 0 && kt->kd)
+			check_truncation(kt, a->vmcore);
+		goto fail;
+	}
+	check_truncation(kt, a->vmcore);
+	if (open_image(kt, a->vmcore, a->vmlinux, t_ret))
+		goto fail;
+	if (a->verbose)
 		describe(kt);
 	*kd_ret = kt;
 	return 0;
 fail:
 	ks_kdump_close(kt);
-	return -1;
+	return -EINVAL;
 }
 
-/*
- * -l: the lines of the dump's kernel.  The vmlinux's symbols, loaded
- * already, serve the lookup too; without --vmlinux the dump's release
- * names the debug vmlinux to look for.
- */
-static struct ks_lines *dump_lines(struct ks_kdump *kt, const char *vmlinux)
+void ks_kdump_lines_config(struct ks_kdump *kt, struct ks_lines_config *cfg,
+			   char *release, size_t len)
 {
-	struct ks_lines_config cfg = { .vmlinux = vmlinux };
-	struct ks_lines *lines;
 	char *rel = NULL;
 
 	if (kt->im.syms) {
-		cfg.syms = kt->im.syms;
-		cfg.kaslr = kt->kaslr;
-	} else if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK) {
-		cfg.release = rel;
+		cfg->syms = kt->im.syms;
+		cfg->kaslr = kt->kaslr;
+	} else if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK &&
+		   rel) {
+		snprintf(release, len, "%s", rel);
+		cfg->release = release;
 	}
-	lines = ks_lines_open(&cfg);
 	free(rel);
-	if (!lines)
-		fprintf(stderr, "kstack: out of memory: no lines\n");
-	return lines;
-}
-
-int ks_kdump_run(const struct ks_options *opts)
-{
-	struct ks_output out;
-	struct ks_lines *lines = NULL;
-	struct ks_kdump *kt;
-	struct ks_target t;
-	int status;
-
-	status = ks_kdump_check_inputs(opts->vmcore, opts->vmlinux);
-	if (status)
-		return status;
-	status = ks_output_open(&out, opts);
-	if (status)
-		return status;
-	if (ks_kdump_open(opts->vmcore, opts->vmlinux, opts->verbose, &kt, &t)) {
-		status = KS_EXIT_ERROR;
-		goto out;
-	}
-	if (opts->lines)
-		lines = dump_lines(kt, opts->vmlinux);
-	status = ks_kdump_sample(&t, opts, &out, lines);
-	if (lines)
-		ks_lines_report(lines, stderr);
-	ks_lines_close(lines);
-	ks_kdump_close(kt);
-out:
-	ks_output_close(&out);
-	return status;
 }

@@ -71,23 +71,42 @@ int ks_tracefs_find(const char *mountinfo, const char *fstype, char *path,
 	return ret;
 }
 
-bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype)
+/* The word-th word of a line (the last when word < 0), or NULL. */
+static const char *nth_word(char *line, int word)
 {
-	FILE *f = fopen(filesystems, "re");
-	char line[256];
-	bool has = false;
+	char *tok, *save, *last = NULL;
+	int i = 0;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save), i++) {
+		if (i == word)
+			return tok;
+		last = tok;
+	}
+	return word < 0 ? last : NULL;
+}
+
+bool ks_file_lists(const char *path, const char *name, int word)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024];
+	bool found = false;
 
 	if (!f)
 		return false;
-	while (!has && fgets(line, sizeof(line), f)) {
-		char *name = strrchr(line, '\t');
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *tok = nth_word(line, word);
 
-		name = name ? name + 1 : line;
-		name[strcspn(name, "\n")] = '\0';
-		has = !strcmp(name, fstype);
+		found = tok && !strcmp(tok, name);
 	}
 	fclose(f);
-	return has;
+	return found;
+}
+
+bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype)
+{
+	/* "nodev\tdebugfs", or "\text4" for a block device's */
+	return ks_file_lists(filesystems, fstype, -1);
 }
 
 static bool is_dir(const char *path)
@@ -125,15 +144,14 @@ static int mount_private(struct ks_tracefs *fs, const char *type,
 }
 
 static void get_one(struct ks_tracefs *fs, const char *type,
-		    const char *default_dir, const char *env, char *path,
+		    const char *default_dir, const char *over, char *path,
 		    size_t len, char *why, size_t whylen, bool *mounted,
 		    int *err, unsigned long ro)
 {
-	const char *over = getenv(env);
 	int ret;
 
 	/* Tests point kstack at fixture directories. */
-	if (over && *over) {
+	if (over) {
 		snprintf(path, len, "%s", over);
 		return;
 	}
@@ -157,17 +175,20 @@ static void get_one(struct ks_tracefs *fs, const char *type,
 }
 
 static void open_fs(struct ks_tracefs *fs, bool want_debugfs,
-		    unsigned long tracefs_ro)
+		    unsigned long tracefs_ro, const struct ks_test_knobs *knobs)
 {
+	static const struct ks_test_knobs none;
 	char auto_dir[PATH_MAX + 16];
 
+	if (!knobs)
+		knobs = &none;
 	memset(fs, 0, sizeof(*fs));
 	if (want_debugfs)
-		get_one(fs, "debugfs", "/sys/kernel/debug", "KSTACK_TEST_DEBUGFS",
+		get_one(fs, "debugfs", "/sys/kernel/debug", knobs->debugfs,
 			fs->debugfs, sizeof(fs->debugfs), fs->why_debugfs,
 			sizeof(fs->why_debugfs), &fs->mounted_debugfs,
 			&fs->err_debugfs, MS_RDONLY);
-	get_one(fs, "tracefs", "/sys/kernel/tracing", "KSTACK_TEST_TRACEFS",
+	get_one(fs, "tracefs", "/sys/kernel/tracing", knobs->tracefs,
 		fs->tracefs, sizeof(fs->tracefs), fs->why_tracefs,
 		sizeof(fs->why_tracefs), &fs->mounted_tracefs,
 		&fs->err_tracefs, tracefs_ro);
@@ -179,12 +200,13 @@ static void open_fs(struct ks_tracefs *fs, bool want_debugfs,
 	}
 }
 
-void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs)
+void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs,
+		     const struct ks_test_knobs *knobs)
 {
-	open_fs(fs, want_debugfs, MS_RDONLY);
+	open_fs(fs, want_debugfs, MS_RDONLY, knobs);
 }
 
-void ks_tracefs_open_rw(struct ks_tracefs *fs)
+void ks_tracefs_open_rw(struct ks_tracefs *fs, const struct ks_test_knobs *knobs)
 {
-	open_fs(fs, true, 0);
+	open_fs(fs, true, 0, knobs);
 }

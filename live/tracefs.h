@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "options.h"
+
 struct ks_tracefs {
 	char debugfs[PATH_MAX];		/* "" when not available */
 	char tracefs[PATH_MAX];		/* "" when not available */
@@ -35,14 +37,23 @@ bool ks_tracefs_kernel_has(const char *filesystems, const char *fstype);
 
 /*
  * Finds debugfs (want_debugfs) and tracefs, mounting what is missing.
- * Never fails as a whole: what cannot be had has its reason set.
+ * Never fails as a whole: what cannot be had has its reason set.  knobs
+ * (may be NULL): the tests' fixture trees stand in for both.
  */
-void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs);
+void ks_tracefs_open(struct ks_tracefs *fs, bool want_debugfs,
+		     const struct ks_test_knobs *knobs);
 
 /*
  * The same with tracefs writable where we mount it (kstack --snoop makes
  * a probe and an instance); debugfs stays read-only.
  */
-void ks_tracefs_open_rw(struct ks_tracefs *fs);
+void ks_tracefs_open_rw(struct ks_tracefs *fs, const struct ks_test_knobs *knobs);
+
+/*
+ * Does a file of names, one a line (/proc/kallsyms, kprobes/blacklist,
+ * available_filter_functions), hold name as its line's word-th word (0
+ * the first, -1 the last)?  false when the file cannot be read.
+ */
+bool ks_file_lists(const char *path, const char *name, int word);
 
 #endif /* KS_TRACEFS_H */

@@ -12,39 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "options.h"
 
+/*
+ * The options with a long name only: the name, whether it takes a value,
+ * and the getopt value OPT_<ID>, numbered past every character.
+ */
+#define LONG_ONLY(X)						\
+	X(JSON, "json", no_argument)				\
+	X(FOLDED, "folded", no_argument)			\
+	X(CGROUP, "cgroup", required_argument)			\
+	X(PROC_ROOT, "proc-root", required_argument)		\
+	X(FOREGROUND, "foreground", no_argument)		\
+	X(VMCORE, "vmcore", required_argument)			\
+	X(VMLINUX, "vmlinux", required_argument)		\
+	X(FOLLOW_SYMLINK, "follow-symlink", no_argument)	\
+	X(DECODE, "decode", no_argument)			\
+	X(SNOOP, "snoop", required_argument)			\
+	X(HELP, "help", no_argument)				\
+	X(TOUCHED, "touched", no_argument)			\
+	X(VERSION, "version", no_argument)
+
+#define AS_ENUM(id, name, arg)		OPT_##id,
+#define AS_OPTION(id, name, arg)	{ name, arg, NULL, OPT_##id },
+
 enum {
-	OPT_JSON = 256,
-	OPT_FOLDED,
-	OPT_CGROUP,
-	OPT_PROC_ROOT,
-	OPT_FOREGROUND,
-	OPT_VMCORE,
-	OPT_VMLINUX,
-	OPT_FOLLOW_SYMLINK,
-	OPT_DECODE,
-	OPT_SNOOP,
-	OPT_HELP,
-	OPT_TOUCHED,
-	OPT_VERSION,
+	OPT_BEFORE_FIRST = 255,
+	LONG_ONLY(AS_ENUM)
 };
 
+/* getopt_long's table: those, and the long names of -l and -v */
 static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP },
-	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
-	{ "foreground", no_argument, NULL, OPT_FOREGROUND },
-	{ "vmcore", required_argument, NULL, OPT_VMCORE },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	{ "follow-symlink", no_argument, NULL, OPT_FOLLOW_SYMLINK },
+	LONG_ONLY(AS_OPTION)
 	{ "lines", no_argument, NULL, 'l' },
-	{ "decode", no_argument, NULL, OPT_DECODE },
-	{ "snoop", required_argument, NULL, OPT_SNOOP },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "touched", no_argument, NULL, OPT_TOUCHED },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -118,7 +119,7 @@ static int parse_pids(struct ks_options *o, const char *arg, char *err,
 		num[len] = '\0';
 		if (parse_long(num, 0, INT32_MAX, &pid))
 			return fail(err, errlen, "invalid PID '%s'", num);
-		n = realloc(o->pids, (o->nr_pids + 1) * sizeof(*n));
+		n = ks_grow(o->pids, &o->pids_cap, o->nr_pids + 1, sizeof(*n));
 		if (!n)
 			return fail(err, errlen, "out of memory");
 		o->pids = n;
@@ -317,7 +318,7 @@ static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
 static int check_combination(struct ks_options *o, char *err, size_t errlen)
 {
 	bool selects = o->all || o->states || o->nr_pids;
-	const char *ms;
+	const char *ms = o->knobs.interval_ms;
 	int ret;
 
 	if (o->help || o->version)
@@ -347,8 +348,7 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
 	if (o->background && o->vmcore)
 		return fail(err, errlen, "-b samples a live system, not a vmcore");
 	/* Tests shorten the interval; users keep oled's floor of 10 s. */
-	ms = getenv("KSTACK_TEST_INTERVAL_MS");
-	if (ms && *ms) {
+	if (ms) {
 		if (parse_long(ms, 1, 3600000, &o->interval_ms))
 			return fail(err, errlen, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
 		return 0;
@@ -380,11 +380,21 @@ static void getopt_error(int c, const char *arg, char *err, size_t errlen)
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		     char **argv, char *err, size_t errlen)
 {
+	return ks_options_parse_knobs(o, ctx, argc, argv, NULL, err, errlen);
+}
+
+int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
+			   int argc, char **argv,
+			   const struct ks_test_knobs *knobs, char *err,
+			   size_t errlen)
+{
 	/* '+': stop at the first non-option; ':': ':' for a missing value */
 	static const char short_live[] = "+:aDRSZITp:HcKFvbt:i:d:m:n:x:o:hl";
 	int c;
 
 	set_defaults(o);
+	if (knobs && ctx == KS_CTX_LIVE)
+		o->knobs = *knobs;
 	err[0] = '\0';
 	/* crash calls us many times in one process: restart getopt fully. */
 	optind = 0;
@@ -421,6 +431,7 @@ void ks_options_release(struct ks_options *o)
 	free(o->pids);
 	o->pids = NULL;
 	o->nr_pids = 0;
+	o->pids_cap = 0;
 }
 
 int ks_options_num_info(int opt, long *min, long *max, long *def)

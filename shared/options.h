@@ -22,6 +22,21 @@ enum ks_format {
 	KS_FMT_FOLDED,		/* --folded: flame-graph input */
 };
 
+/*
+ * The test-only knobs, KSTACK_TEST_* in the environment, as their raw
+ * text (NULL when unset or empty), each checked where it is used.
+ * live/main.c fills this one struct; nothing in shared/ reads the
+ * environment, and the crash command has none.
+ */
+struct ks_test_knobs {
+	const char *interval_ms;	/* -b's interval in ms, below -i's floor */
+	const char *duration_ms;	/* -b's duration in ms instead of -t */
+	const char *max_bytes;		/* -b's log size in bytes instead of -m */
+	const char *oled_lock;		/* oled kstack's lock: a file of the test's */
+	const char *debugfs;		/* -K/-F: fixture trees for debugfs */
+	const char *tracefs;		/* and tracefs */
+};
+
 /* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */
 #define KS_ST_BIT(c)	(1ull << ((c) - 'A'))
 
@@ -30,6 +45,7 @@ struct ks_options {
 	uint64_t states;	/* KS_ST_BIT('D') | ... */
 	int32_t *pids;		/* -p, in the order given */
 	size_t nr_pids;
+	size_t pids_cap;
 	bool threads;		/* -H */
 	const char *cgroup;	/* --cgroup PATH */
 	enum ks_format format;
@@ -43,7 +59,7 @@ struct ks_options {
 	bool foreground;	/* --foreground: -b without forking, for systemd */
 	long minutes;		/* -t */
 	long interval;		/* -i, seconds */
-	long interval_ms;	/* KSTACK_TEST_INTERVAL_MS: tests only */
+	long interval_ms;	/* -i, or knobs.interval_ms */
 	const char *dir;	/* -d */
 	long max_mb;		/* -m */
 	long max_files;		/* -n */
@@ -60,6 +76,7 @@ struct ks_options {
 	bool t_given;		/* -t was given: --snoop's duration in seconds */
 	bool help;
 	bool version;		/* --version */
+	struct ks_test_knobs knobs;	/* the live tool's, as given to the parser */
 };
 
 /*
@@ -68,6 +85,11 @@ struct ks_options {
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
 		     char **argv, char *err, size_t errlen);
+/* The same with the test knobs (NULL for none), kept in opts->knobs. */
+int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
+			   int argc, char **argv,
+			   const struct ks_test_knobs *knobs, char *err,
+			   size_t errlen);
 void ks_options_release(struct ks_options *opts);
 /* The usage text for ctx, ending in a newline. */
 const char *ks_options_usage(enum ks_context ctx);

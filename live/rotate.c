@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "grow.h"
+#include "regular_file.h"
 #include "rotate.h"
 
 #define EXT_GZ		".gz"
@@ -196,23 +198,15 @@ static int archive_pending(const struct ks_rotate *r, struct stamp st,
 	char pending[KS_ROTATE_NAME_MAX], tmp[KS_ROTATE_NAME_MAX];
 	char gz[KS_ROTATE_NAME_MAX];
 	int in = -1, out = -1, ret;
-	struct stat sb;
 
 	if (name_with(pending, sizeof(pending), r->name, st, EXT_PENDING) ||
 	    name_with(tmp, sizeof(tmp), r->name, st, EXT_TMP) ||
 	    name_with(gz, sizeof(gz), r->name, st, EXT_GZ))
 		return -ENAMETOOLONG;
-	in = openat(r->dirfd, pending, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	in = ks_open_regular(r->dirfd, pending, O_RDONLY | O_NOFOLLOW |
+			     O_NONBLOCK | O_CLOEXEC, 0);
 	if (in < 0)
-		return -errno;
-	if (fstat(in, &sb)) {
-		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		ret = -EINVAL;
-		goto out;
-	}
+		return in;
 	/* a stale temp of a killed run: its content is worthless */
 	unlinkat(r->dirfd, tmp, 0);
 	out = openat(r->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -357,8 +351,7 @@ static int list_stamps(const struct ks_rotate *r, const char *ext,
 		if (!parse_stamped(r->name, de->d_name, ext, &st))
 			continue;
 		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			nv = realloc(v, cap * sizeof(*v));
+			nv = ks_grow(v, &cap, n + 1, sizeof(*v));
 			if (!nv) {
 				ret = -ENOMEM;
 				break;
