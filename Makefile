@@ -84,13 +84,14 @@ static: $(BUILD)/kstack-static
 # The live tool sees its own headers; the core sees only its own.
 $(BUILD)/live/%.o $(BUILD)/static/live/%.o: TREE_INC := $(LIVE_INC)
 
-# Every object depends on VERSION: a new version is compiled in everywhere.
-$(BUILD)/%.o: %.c VERSION
+# Every object depends on VERSION (a new version is compiled in everywhere)
+# and on this Makefile (new flags, such as -fvisibility, reach old objects).
+$(BUILD)/%.o: %.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) $(TREE_INC) $(KDUMP_CFLAGS) $(DW_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
-$(BUILD)/extension/%.o: extension/%.c VERSION
+$(BUILD)/extension/%.o: extension/%.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
 		-Wno-sign-compare -Wno-missing-field-initializers \
@@ -105,7 +106,7 @@ $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 
 # The guests' binary: the same flags and header dependencies as the others
 # (a header change rebuilds it), no sanitizers, no libkdumpfile, no libdw.
-$(BUILD)/static/%.o: %.c VERSION
+$(BUILD)/static/%.o: %.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(TREE_INC) -DKS_NO_KDUMP -DKS_NO_LIBDW -MMD -MP -c $< -o $@
 
@@ -121,7 +122,7 @@ $(LIVE_LIB): $(LIVE_LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tests/support/%.o: tests/support/%.c VERSION
+$(BUILD)/tests/support/%.o: tests/support/%.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(KS_CFLAGS) $(SUPPORT_INC) -MMD -MP -c $< -o $@
 
