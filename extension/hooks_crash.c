@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The crash side of -K / -F.  It needs nothing of crash itself: the walk
- * and the formatting are the shared ones (shared/hooks.h) over the crash
+ * and the formatting are the shared ones (shared/hooks/hooks.h) over the crash
  * target, so a vmcore opened with or without crash prints the same text.
  */
 #include "hooks.h"

@@ -41,14 +41,14 @@ fi
 # One static object into a build folder of our own: its .d must name the
 # headers it includes, and CFLAGS must reach its compile line.
 cd "$top" || exit 1
-obj=$tmp/b/static/shared/grow.o
+obj=$tmp/b/static/shared/core/grow.o
 if make -s BUILD="$tmp/b" "$obj" >"$tmp/make.out" 2>&1 &&
 	grep -q 'shared/grow\.h' "${obj%.o}.d" 2>/dev/null; then
 	pass "static objects have header dependencies"
 else
 	fail "static objects have no header dependencies: $(tail -3 "$tmp/make.out")"
 fi
-if make -n BUILD="$tmp/c" CFLAGS="-O2 -DKS_CFLAGS_PROBE" "$tmp/c/static/shared/grow.o" |
+if make -n BUILD="$tmp/c" CFLAGS="-O2 -DKS_CFLAGS_PROBE" "$tmp/c/static/shared/core/grow.o" |
 	grep -q KS_CFLAGS_PROBE; then
 	pass "static objects are compiled with CFLAGS"
 else

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The growable array every list in kstack uses (shared/grow.c): it grows
+ * The growable array every list in kstack uses (shared/core/grow.c): it grows
  * by doubling, never shrinks, and refuses a count whose byte size would
  * overflow instead of allocating a wrapped, too-small array.
  */

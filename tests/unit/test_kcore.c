@@ -3,7 +3,7 @@
  * /proc/kcore read as fs/proc/kcore.c writes it, on a file made here: an
  * ELF64 core with a PT_NOTE (a CORE note, then VMCOREINFO) and two PT_LOAD
  * segments of kernel virtual memory that a read may span.  Its VMCOREINFO
- * is read by shared/vmcoreinfo.c, as kcore_target.c reads it.
+ * is read by shared/kernel/vmcoreinfo.c, as kcore_target.c reads it.
  */
 #include <elf.h>
 #include <errno.h>

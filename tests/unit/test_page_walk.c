@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The one x86-64 page walk (shared/page_walk.c) on page tables built here
+ * The one x86-64 page walk (shared/kernel/page_walk.c) on page tables built here
  * in the fake target's physical memory: 4 KiB, 2 MiB and 1 GiB pages,
  * reads that cross pages, absent levels, _PAGE_PROTNONE pages (present,
  * with the frame inverted as the kernel writes it), 5-level paging, the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The hook records' lists: one way to add a zeroed slot (through the one
- * growable array, shared/grow.h) for kprobes, ftrace records and ftrace_ops.
+ * growable array, shared/core/grow.h) for kprobes, ftrace records and ftrace_ops.
  */
 #include <stdlib.h>
 #include <string.h>

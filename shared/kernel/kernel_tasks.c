@@ -547,7 +547,7 @@ static int task_cgroup_path(struct walk *w, const uint8_t *tb, char *path,
 	return used < len ? 0 : -ENAMETOOLONG;
 }
 
-/* live/proc_tasks.c in_cgroup(): the path is cgroup or below it. */
+/* live/proc/proc_tasks.c in_cgroup(): the path is cgroup or below it. */
 static bool in_cgroup(struct walk *w, const uint8_t *tb, int32_t pid)
 {
 	const char *cg = w->opts->cgroup;

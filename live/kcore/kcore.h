@@ -35,7 +35,7 @@ int ks_kcore_read(const struct ks_kcore *kc, uint64_t kaddr, void *buf,
 const char *ks_kcore_vmcoreinfo(const struct ks_kcore *kc, const char *key);
 
 /*
- * The same value copied into buf (cut to len), for shared/vmcoreinfo.h's
+ * The same value copied into buf (cut to len), for shared/kernel/vmcoreinfo.h's
  * reader (kc is the struct ks_kcore); -ENOENT without the line.
  */
 int ks_kcore_vmcoreinfo_line(void *kc, const char *key, char *buf, size_t len);

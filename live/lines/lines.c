@@ -4,7 +4,7 @@
  *
  * A frame is known by the text kallsyms printed: name+off/size [module].
  * For vmlinux, name and size give the link-time address with kallsyms'
- * own rules (shared/elf_symtab.c: several static functions share a name,
+ * own rules (shared/kernel/image/elf_symtab.c: several static functions share a name,
  * the size tells them apart); for a module, the module's debug file's
  * symbol of that name.  The address then gives the line and the inlined
  * functions the way addr2line -f -i and eu-addr2line -i find them: the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The hook walkers: kprobes and ftrace read from kernel memory through a
- * struct ks_target, returned as records (shared/hooks_records.h).  They
+ * struct ks_target, returned as records (shared/hooks/hooks_records.h).  They
  * never print: a problem with one list or structure goes to the caller's
  * report callback, the walk goes on where it can, and the records found
  * are the answer.

@@ -31,7 +31,7 @@ struct ks_regs {
 struct ks_target_ops {
 	int (*read)(void *ctx, uint64_t kaddr, void *buf, size_t len);
 	/*
-	 * Physical memory, for the one page walk (shared/page_walk.c);
+	 * Physical memory, for the one page walk (shared/kernel/page_walk.c);
 	 * NULL or -ENOSYS for a target that cannot read it.
 	 */
 	int (*read_phys)(void *ctx, uint64_t paddr, void *buf, size_t len);

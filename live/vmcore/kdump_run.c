@@ -3,7 +3,7 @@
  * --vmcore, the driver: the inputs checked, the output opened, the target
  * opened (target_kdump.c, which hands over a struct ks_target and reports
  * its trouble here), then the same shared task walker the crash extension
- * runs (shared/kernel_tasks.h) and the live tool's own writers, so the two
+ * runs (shared/kernel/kernel_tasks.h) and the live tool's own writers, so the two
  * print the same sample for the same dump.  Nothing here knows
  * libkdumpfile.
  */

@@ -13,7 +13,7 @@
  *
  * The stack is a second ring-buffer entry that follows the event on the
  * same CPU; another CPU's entries may come in between, so calls wait for
- * their stack by CPU.  Nothing here touches tracefs: live/snoop.c reads.
+ * their stack by CPU.  Nothing here touches tracefs: live/snoop/snoop.c reads.
  */
 #ifndef KS_SNOOP_TRACE_H
 #define KS_SNOOP_TRACE_H

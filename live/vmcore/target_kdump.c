@@ -236,7 +236,7 @@ void ks_kdump_close(struct ks_kdump *kt)
 	free(kt);
 }
 
-/* libkdumpfile's VMCOREINFO, for shared/vmcoreinfo.c. */
+/* libkdumpfile's VMCOREINFO, for shared/kernel/vmcoreinfo.c. */
 static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
 {
 	struct ks_kdump *kt = arg;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The libkdumpfile target behind struct ks_target (live/target_kdump.c):
+ * The libkdumpfile target behind struct ks_target (live/vmcore/target_kdump.c):
  * a vmcore read with libkdumpfile, symbols and types from its vmlinux or
  * from the dump itself.  The static build has no libkdumpfile:
  * kdump_absent.c stands in there.  The target prints nothing; the driver
