@@ -134,7 +134,7 @@ static int layout_init(const struct ks_ftrace_walker *w,
 
 int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
 			  const struct ks_target *t,
-			  ks_hooks_report_fn report, void *arg)
+			  ks_report_fn report, void *arg)
 {
 	memset(w, 0, sizeof(*w));
 	w->t = t;

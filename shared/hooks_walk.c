@@ -17,7 +17,7 @@ void ks_hooks_report_file(void *arg, const char *msg)
 	fprintf(arg, MSG_PREFIX "%s\n", msg);
 }
 
-void ks_hooks_say(ks_hooks_report_fn report, void *arg, const char *fmt, ...)
+void ks_hooks_say(ks_report_fn report, void *arg, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -36,7 +36,7 @@ void ks_hooks_say(ks_hooks_report_fn report, void *arg, const char *fmt, ...)
  */
 int ks_hooks_members(const struct ks_target *t,
 		     const struct ks_member_spec *specs, size_t nr,
-		     ks_hooks_report_fn report, void *arg)
+		     ks_report_fn report, void *arg)
 {
 	char *text = NULL, *msg;
 	size_t len = 0;

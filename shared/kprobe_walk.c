@@ -34,7 +34,7 @@ struct kp_layout {
 struct kp_walk {
 	const struct ks_target *t;
 	struct kp_layout l;
-	ks_hooks_report_fn report;
+	ks_report_fn report;
 	void *arg;
 	int armed;		/* ks_kprobes_enabled() */
 	uint8_t *pbuf, *kbuf;	/* a struct kprobe and an aggregated one */
@@ -330,7 +330,7 @@ static int walk_bucket(struct kp_walk *w, int i)
 }
 
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
-		   ks_hooks_report_fn report, void *arg)
+		   ks_report_fn report, void *arg)
 {
 	struct kp_walk w = { .t = t, .report = report, .arg = arg,
 			     .out = out };
