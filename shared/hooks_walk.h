@@ -28,11 +28,6 @@ void ks_hooks_report_file(void *arg, const char *msg);
 void ks_hooks_say(ks_report_fn report, void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ks_member_table_resolve() with its complaint sent to report. */
-int ks_hooks_members(const struct ks_target *t,
-		     const struct ks_member_spec *specs, size_t nr,
-		     ks_report_fn report, void *arg);
-
 /* ------------------------------------------------------------ kprobes */
 
 /*
@@ -52,15 +47,16 @@ struct ks_ftrace_layout {
 	uint64_t ops_list, list_end, pages_start, direct_functions;
 	uint64_t ftrace_call, ftrace_caller, ftrace_regs_call,
 		ftrace_regs_caller;
-	long ops_func, ops_next, ops_flags, ops_private, ops_saved_func,
-		ops_func_hash, ops_tramp, ops_tramp_size;
-	long oh_notrace, oh_filter;
-	long h_size_bits, h_buckets, h_count;
-	long e_hlist, e_ip, e_direct;
-	long head_first, node_next, head_size;
-	long pg_next, pg_records, pg_index, pg_index_size;
-	long pg_order;			/* -1 before 5.x's ftrace_page.order */
-	long rec_size, rec_ip, rec_flags, rec_flags_size;
+	struct ks_field ops_func, ops_next, ops_flags, ops_private,
+		ops_saved_func, ops_func_hash, ops_tramp, ops_tramp_size;
+	struct ks_field oh_notrace, oh_filter;
+	struct ks_field h_size_bits, h_buckets, h_count;
+	struct ks_field e_hlist, e_ip, e_direct;
+	struct ks_field head_first, node_next;
+	struct ks_field pg_next, pg_records, pg_index;
+	struct ks_field pg_order;	/* absent before 5.x's ftrace_page.order */
+	struct ks_field rec_ip, rec_flags;
+	long head_size, rec_size;
 	bool layout_6_4;	/* dyn_ftrace flags and columns of 6.4+ */
 };
 
