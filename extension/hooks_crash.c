@@ -8,7 +8,7 @@
 #include "hooks_crash.h"
 
 int ks_hooks_crash(const struct ks_target *t, const struct ks_options *opts,
-		   FILE *out, ks_hooks_report_fn report, void *arg)
+		   FILE *out, ks_report_fn report, void *arg)
 {
 	int ret = ks_hooks_report(t, opts, out, report, arg);
 

@@ -17,6 +17,6 @@
  * command then reports a failure).
  */
 int ks_hooks_crash(const struct ks_target *t, const struct ks_options *opts,
-		   FILE *out, ks_hooks_report_fn report, void *arg);
+		   FILE *out, ks_report_fn report, void *arg);
 
 #endif /* KS_HOOKS_CRASH_H */

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,66 +60,55 @@
 #define PAGE_SIZE_X86	4096ull
 #define PAGE_ORDER_MAX	10		/* MAX_ORDER: no bigger page allocation */
 
-/* The members, sizes and symbols every ftrace walk needs. */
-static int layout_init(const struct ks_ftrace_walker *w,
-		       struct ks_ftrace_layout *l)
+/* The members every ftrace walk needs, and the ones it can do without. */
+static int layout_members(const struct ks_ftrace_walker *w,
+			  struct ks_ftrace_layout *l)
 {
-	const struct ks_target *t = w->t;
+	struct ks_field mem;
+	const struct ks_field_spec m[] = {
+		KS_NEED(&l->ops_func, "ftrace_ops", "func"),
+		KS_NEED(&l->ops_next, "ftrace_ops", "next"),
+		KS_NEED(&l->ops_flags, "ftrace_ops", "flags"),
+		KS_NEED(&l->ops_private, "ftrace_ops", "private"),
+		KS_OPTIONAL(&l->ops_saved_func, "ftrace_ops", "saved_func"),
+		KS_NEED(&l->ops_func_hash, "ftrace_ops", "func_hash"),
+		KS_OPTIONAL(&l->ops_tramp, "ftrace_ops", "trampoline"),
+		KS_OPTIONAL(&l->ops_tramp_size, "ftrace_ops", "trampoline_size"),
+		KS_NEED(&l->oh_notrace, "ftrace_ops_hash", "notrace_hash"),
+		KS_NEED(&l->oh_filter, "ftrace_ops_hash", "filter_hash"),
+		KS_NEED(&l->h_size_bits, "ftrace_hash", "size_bits"),
+		KS_NEED(&l->h_buckets, "ftrace_hash", "buckets"),
+		KS_NEED(&l->h_count, "ftrace_hash", "count"),
+		KS_NEED(&l->e_hlist, "ftrace_func_entry", "hlist"),
+		KS_NEED(&l->e_ip, "ftrace_func_entry", "ip"),
+		KS_OPTIONAL(&l->e_direct, "ftrace_func_entry", "direct"),
+		KS_NEED(&l->head_first, "hlist_head", "first"),
+		KS_NEED(&l->node_next, "hlist_node", "next"),
+		KS_NEED(&l->pg_next, "ftrace_page", "next"),
+		KS_NEED(&l->pg_records, "ftrace_page", "records"),
+		KS_NEED(&l->pg_index, "ftrace_page", "index"),
+		KS_OPTIONAL(&l->pg_order, "ftrace_page", "order"),
+		KS_NEED(&l->rec_ip, "dyn_ftrace", "ip"),
+		KS_NEED(&l->rec_flags, "dyn_ftrace", "flags"),
+		KS_OPTIONAL(&mem, "module", "mem"),
+	};
+	int ret = ks_field_table_report(w->t, m, sizeof(m) / sizeof(m[0]),
+					w->report, w->arg);
+
+	l->layout_6_4 = ks_field_ok(&mem);
+	/* an int order: read as one (page_room()) */
+	if (l->pg_order.size != 4)
+		l->pg_order.off = -1;
+	return ret;
+}
+
+/* The symbols the records' " ->" part needs: without them it is empty. */
+static void layout_symbols(const struct ks_target *t,
+			   struct ks_ftrace_layout *l)
+{
 	const struct ks_target_ops *o = t->ops;
 	void *c = t->ctx;
-	const struct ks_member_spec m[] = {
-		{ &l->ops_func, "ftrace_ops", "func", false },
-		{ &l->ops_next, "ftrace_ops", "next", false },
-		{ &l->ops_flags, "ftrace_ops", "flags", false },
-		{ &l->ops_private, "ftrace_ops", "private", false },
-		{ &l->ops_saved_func, "ftrace_ops", "saved_func", true },
-		{ &l->ops_func_hash, "ftrace_ops", "func_hash", false },
-		{ &l->ops_tramp, "ftrace_ops", "trampoline", true },
-		{ &l->ops_tramp_size, "ftrace_ops", "trampoline_size", true },
-		{ &l->oh_notrace, "ftrace_ops_hash", "notrace_hash", false },
-		{ &l->oh_filter, "ftrace_ops_hash", "filter_hash", false },
-		{ &l->h_size_bits, "ftrace_hash", "size_bits", false },
-		{ &l->h_buckets, "ftrace_hash", "buckets", false },
-		{ &l->h_count, "ftrace_hash", "count", false },
-		{ &l->e_hlist, "ftrace_func_entry", "hlist", false },
-		{ &l->e_ip, "ftrace_func_entry", "ip", false },
-		{ &l->e_direct, "ftrace_func_entry", "direct", true },
-		{ &l->head_first, "hlist_head", "first", false },
-		{ &l->node_next, "hlist_node", "next", false },
-		{ &l->pg_next, "ftrace_page", "next", false },
-		{ &l->pg_records, "ftrace_page", "records", false },
-		{ &l->pg_index, "ftrace_page", "index", false },
-		{ &l->rec_ip, "dyn_ftrace", "ip", false },
-		{ &l->rec_flags, "dyn_ftrace", "flags", false },
-	};
 
-	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
-	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
-		ks_hooks_say(w->report, w->arg, "no ftrace_ops_list: this kernel "
-			     "has no function tracer");
-		return -ENOENT;
-	}
-	if (ks_hooks_members(t, m, sizeof(m) / sizeof(m[0]), w->report,
-			     w->arg))
-		return -ENOENT;
-	l->head_size = o->type_size(c, "hlist_head");
-	l->pg_index_size = o->member_size(c, "ftrace_page", "index");
-	if (l->head_size <= 0 || l->pg_index_size <= 0 || l->pg_index_size > 8) {
-		ks_hooks_say(w->report, w->arg,
-			     "no size for hlist_head or ftrace_page.index");
-		return -ENOENT;
-	}
-	l->rec_size = o->type_size(c, "dyn_ftrace");
-	l->rec_flags_size = o->member_size(c, "dyn_ftrace", "flags");
-	if (l->rec_size <= 0 || l->rec_flags_size <= 0 ||
-	    l->rec_flags_size > 8) {
-		ks_hooks_say(w->report, w->arg, "no size for struct dyn_ftrace");
-		return -ENOENT;
-	}
-	l->layout_6_4 = o->member_offset(c, "module", "mem") >= 0;
-	l->pg_order = o->member_size(c, "ftrace_page", "order") == 4 ?
-		      o->member_offset(c, "ftrace_page", "order") : -1;
-	/* Optional: without them a record just has no " ->" part. */
 	if (o->symbol(c, "ftrace_pages_start", &l->pages_start))
 		l->pages_start = 0;
 	if (o->symbol(c, "direct_functions", &l->direct_functions))
@@ -129,12 +119,42 @@ static int layout_init(const struct ks_ftrace_walker *w,
 	if (o->symbol(c, "ftrace_regs_call", &l->ftrace_regs_call) ||
 	    o->symbol(c, "ftrace_regs_caller", &l->ftrace_regs_caller))
 		l->ftrace_regs_call = l->ftrace_regs_caller = 0;
+}
+
+/* The members, sizes and symbols every ftrace walk needs. */
+static int layout_init(const struct ks_ftrace_walker *w,
+		       struct ks_ftrace_layout *l)
+{
+	const struct ks_target_ops *o = w->t->ops;
+	void *c = w->t->ctx;
+
+	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
+	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
+		ks_hooks_say(w->report, w->arg, "no ftrace_ops_list: this kernel "
+			     "has no function tracer");
+		return -ENOENT;
+	}
+	if (layout_members(w, l))
+		return -ENOENT;
+	l->head_size = o->type_size(c, "hlist_head");
+	if (l->head_size <= 0 || l->pg_index.size <= 0 || l->pg_index.size > 8) {
+		ks_hooks_say(w->report, w->arg,
+			     "no size for hlist_head or ftrace_page.index");
+		return -ENOENT;
+	}
+	l->rec_size = o->type_size(c, "dyn_ftrace");
+	if (l->rec_size <= 0 || l->rec_flags.size <= 0 ||
+	    l->rec_flags.size > 8) {
+		ks_hooks_say(w->report, w->arg, "no size for struct dyn_ftrace");
+		return -ENOENT;
+	}
+	layout_symbols(w->t, l);
 	return 0;
 }
 
 int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
 			  const struct ks_target *t,
-			  ks_hooks_report_fn report, void *arg)
+			  ks_report_fn report, void *arg)
 {
 	memset(w, 0, sizeof(*w));
 	w->t = t;
@@ -145,13 +165,14 @@ int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
 
 static int cmp_u64(const void *a, const void *b);
 
-static int read_field(const struct ks_target *t, uint64_t base, long off,
-		      uint64_t *v)
+/* Eight bytes at member f of base, 0 when the kernel has no such member. */
+static int read_field(const struct ks_target *t, uint64_t base,
+		      const struct ks_field *f, uint64_t *v)
 {
 	*v = 0;
-	if (off < 0)
+	if (!ks_field_ok(f))
 		return 0;
-	return ks_read_u64(t, base + (uint64_t)off, v);
+	return ks_read_u64(t, base + (uint64_t)f->off, v);
 }
 
 /*
@@ -171,9 +192,9 @@ static int read_hash(const struct ks_target *t, const struct ks_ftrace_layout *l
 		*directs_ret = NULL;
 	if (!hash)
 		return 0;
-	if (read_field(t, hash, l->h_size_bits, &bits) ||
-	    read_field(t, hash, l->h_buckets, &buckets) ||
-	    read_field(t, hash, l->h_count, &count))
+	if (read_field(t, hash, &l->h_size_bits, &bits) ||
+	    read_field(t, hash, &l->h_buckets, &buckets) ||
+	    read_field(t, hash, &l->h_count, &count))
 		return -EFAULT;
 	/* ftrace_hash_empty(): no entries means "every function" (filter). */
 	if (!count)
@@ -193,17 +214,17 @@ static int read_hash(const struct ks_target *t, const struct ks_ftrace_layout *l
 		size_t steps = 0;
 
 		if (ks_read_u64(t, buckets + b * (uint64_t)l->head_size +
-					   (uint64_t)l->head_first, &node))
+					   (uint64_t)l->head_first.off, &node))
 			goto fault;
 		while (node && n < count && steps++ <= count) {
-			uint64_t e = node - l->e_hlist;
+			uint64_t e = node - l->e_hlist.off;
 
-			if (read_field(t, e, l->e_ip, &ips[n]))
+			if (read_field(t, e, &l->e_ip, &ips[n]))
 				goto fault;
-			if (directs && read_field(t, e, l->e_direct, &directs[n]))
+			if (directs && read_field(t, e, &l->e_direct, &directs[n]))
 				goto fault;
 			n++;
-			if (ks_read_u64(t, node + l->node_next, &node))
+			if (ks_read_u64(t, node + l->node_next.off, &node))
 				goto fault;
 		}
 	}
@@ -225,18 +246,18 @@ static bool read_ops(const struct ks_target *t, const struct ks_ftrace_layout *l
 	uint64_t func_hash;
 
 	o->kaddr = op;
-	if (read_field(t, op, l->ops_func, &o->func) ||
-	    read_field(t, op, l->ops_next, next) ||
-	    read_field(t, op, l->ops_flags, &o->flags) ||
-	    read_field(t, op, l->ops_private, &o->private_data) ||
-	    read_field(t, op, l->ops_saved_func, &o->saved_func) ||
-	    read_field(t, op, l->ops_tramp, &o->trampoline) ||
-	    read_field(t, op, l->ops_tramp_size, &o->trampoline_size) ||
-	    read_field(t, op, l->ops_func_hash, &func_hash))
+	if (read_field(t, op, &l->ops_func, &o->func) ||
+	    read_field(t, op, &l->ops_next, next) ||
+	    read_field(t, op, &l->ops_flags, &o->flags) ||
+	    read_field(t, op, &l->ops_private, &o->private_data) ||
+	    read_field(t, op, &l->ops_saved_func, &o->saved_func) ||
+	    read_field(t, op, &l->ops_tramp, &o->trampoline) ||
+	    read_field(t, op, &l->ops_tramp_size, &o->trampoline_size) ||
+	    read_field(t, op, &l->ops_func_hash, &func_hash))
 		return false;
 	if (func_hash &&
-	    (read_field(t, func_hash, l->oh_filter, &o->filter_hash) ||
-	     read_field(t, func_hash, l->oh_notrace, &o->notrace_hash)))
+	    (read_field(t, func_hash, &l->oh_filter, &o->filter_hash) ||
+	     read_field(t, func_hash, &l->oh_notrace, &o->notrace_hash)))
 		o->error = "cannot read its ftrace_ops_hash";
 	if (read_hash(t, l, o->filter_hash, &o->filter, &o->nr_filter, NULL))
 		o->filter_err = true;
@@ -574,9 +595,9 @@ static uint64_t kernel_count(const struct ks_target *t, const char *name)
 static int page_index(struct page_walk *pw, uint64_t pg, long *index)
 {
 	uint64_t raw = 0;
-	long size = pw->l->pg_index_size;
+	long size = pw->l->pg_index.size;
 
-	if (ks_read(pw->t, pg + pw->l->pg_index, &raw, (size_t)size))
+	if (ks_read(pw->t, pg + pw->l->pg_index.off, &raw, (size_t)size))
 		return -EFAULT;
 	if (size < 8 && raw >> (8 * size - 1) & 1)
 		raw |= ~0ull << (8 * size);
@@ -589,8 +610,8 @@ static long page_room(struct page_walk *pw, uint64_t pg)
 {
 	int32_t order;
 
-	if (pw->l->pg_order < 0 ||
-	    ks_read(pw->t, pg + pw->l->pg_order, &order, sizeof(order)) ||
+	if (!ks_field_ok(&pw->l->pg_order) ||
+	    ks_read(pw->t, pg + pw->l->pg_order.off, &order, sizeof(order)) ||
 	    order < 0 || order > PAGE_ORDER_MAX)
 		return 1 << 20;
 	return (long)((PAGE_SIZE_X86 << order) / (uint64_t)pw->l->rec_size);
@@ -604,7 +625,7 @@ static int page_node(void *arg, uint64_t pg)
 	uint64_t records;
 	long i, index;
 
-	if (read_field(pw->t, pg, l->pg_records, &records) ||
+	if (read_field(pw->t, pg, &l->pg_records, &records) ||
 	    page_index(pw, pg, &index)) {
 		say(pw, "cannot read ftrace_page 0x%" PRIx64 ", skipped", pg);
 		return 0;
@@ -635,8 +656,8 @@ static int page_node(void *arg, uint64_t pg)
 		uint64_t ip = 0, flags = 0;
 		int ret;
 
-		memcpy(&ip, rec + l->rec_ip, sizeof(ip));
-		memcpy(&flags, rec + l->rec_flags, (size_t)l->rec_flags_size);
+		memcpy(&ip, rec + l->rec_ip.off, sizeof(ip));
+		memcpy(&flags, rec + l->rec_flags.off, (size_t)l->rec_flags.size);
 		if (!(flags & pw->show))
 			continue;
 		if (fill_rec(pw->t, l, pw->ops, &pw->cache, ip, flags,
@@ -672,7 +693,7 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 	if (pages && pages < pw->max_records / PAGE_SIZE_X86)
 		pw->max_records = (size_t)(pages * PAGE_SIZE_X86 /
 					   (uint64_t)pw->l->rec_size);
-	ret = ks_chain_for_each(&w, first, pw->l->pg_next, page_node, pw);
+	ret = ks_chain_for_each(&w, first, pw->l->pg_next.off, page_node, pw);
 	if (ret == -ECANCELED)
 		return pw->fn_ret;
 	if (ret == -E2BIG)
@@ -800,16 +821,21 @@ int ks_ftrace_walk_touched(const struct ks_ftrace_walker *w,
 
 int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len)
 {
-	long cur = t->ops->member_offset(t->ctx, "trace_array", "current_trace");
-	long name = t->ops->member_offset(t->ctx, "tracer", "name");
+	struct ks_field cur, name;
+	const struct ks_field_spec m[] = {
+		KS_OPTIONAL(&cur, "trace_array", "current_trace"),
+		KS_OPTIONAL(&name, "tracer", "name"),
+	};
 	uint64_t gt, tracer, str;
 	int ret;
 
-	if (cur < 0 || name < 0 ||
+	/* optional: the caller just shows no tracer without them */
+	ks_field_table_resolve(t, m, sizeof(m) / sizeof(m[0]), NULL, 0);
+	if (!ks_field_ok(&cur) || !ks_field_ok(&name) ||
 	    t->ops->symbol(t->ctx, "global_trace", &gt))
 		return -ENOENT;
-	if (ks_read_u64(t, gt + (uint64_t)cur, &tracer) || !tracer ||
-	    ks_read_u64(t, tracer + (uint64_t)name, &str) || !str)
+	if (ks_read_u64(t, gt + (uint64_t)cur.off, &tracer) || !tracer ||
+	    ks_read_u64(t, tracer + (uint64_t)name.off, &str) || !str)
 		return -EFAULT;
 	ret = ks_read_kstring(t, str, buf, len);
 	/* a name longer than buf is shown cut, as it always was */

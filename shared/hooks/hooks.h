@@ -51,6 +51,6 @@
  */
 struct ks_options;
 int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
-		    FILE *out, ks_hooks_report_fn report, void *arg);
+		    FILE *out, ks_report_fn report, void *arg);
 
 #endif /* KS_HOOKS_H */

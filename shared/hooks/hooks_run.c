@@ -12,7 +12,7 @@
 
 static int report_kprobes(const struct ks_target *t,
 			  const struct ks_options *opts, FILE *out,
-			  ks_hooks_report_fn report, void *arg)
+			  ks_report_fn report, void *arg)
 {
 	struct ks_kprobe_list l = { 0 };
 	int ret;
@@ -31,7 +31,7 @@ static int report_kprobes(const struct ks_target *t,
  */
 static int report_ftrace(const struct ks_target *t,
 			 const struct ks_options *opts, FILE *out,
-			 ks_hooks_report_fn report, void *arg)
+			 ks_report_fn report, void *arg)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
 	struct ks_ftrace_walker w;
@@ -58,7 +58,7 @@ static int report_ftrace(const struct ks_target *t,
 }
 
 int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
-		    FILE *out, ks_hooks_report_fn report, void *arg)
+		    FILE *out, ks_report_fn report, void *arg)
 {
 	int ret = 0, r;
 

@@ -15,14 +15,8 @@
 
 #include "hooks_records.h"
 #include "member_table.h"
+#include "report.h"
 #include "target.h"
-
-/*
- * A message about one list or structure, without a prefix or newline.
- * The shape of the task walk's ks_kernel_report_fn (kernel_tasks.h), so
- * that an adapter hands both walks the same reporter.
- */
-typedef void (*ks_hooks_report_fn)(void *arg, const char *msg);
 
 /*
  * The reporter of a tool that writes to a stream: "kstack: msg\n" to the
@@ -31,13 +25,8 @@ typedef void (*ks_hooks_report_fn)(void *arg, const char *msg);
 void ks_hooks_report_file(void *arg, const char *msg);
 
 /* Formats a message and hands it to report (which may be NULL). */
-void ks_hooks_say(ks_hooks_report_fn report, void *arg, const char *fmt, ...)
+void ks_hooks_say(ks_report_fn report, void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* ks_member_table_resolve() with its complaint sent to report. */
-int ks_hooks_members(const struct ks_target *t,
-		     const struct ks_member_spec *specs, size_t nr,
-		     ks_hooks_report_fn report, void *arg);
 
 /* ------------------------------------------------------------ kprobes */
 
@@ -47,7 +36,7 @@ int ks_hooks_members(const struct ks_target *t,
  * kernel has no kprobes or lacks their types, or -ENOMEM.
  */
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
-		   ks_hooks_report_fn report, void *arg);
+		   ks_report_fn report, void *arg);
 /* kprobes_all_disarmed read from memory: 1 armed, 0 disarmed, <0 error. */
 int ks_kprobes_enabled(const struct ks_target *t);
 
@@ -58,22 +47,23 @@ struct ks_ftrace_layout {
 	uint64_t ops_list, list_end, pages_start, direct_functions;
 	uint64_t ftrace_call, ftrace_caller, ftrace_regs_call,
 		ftrace_regs_caller;
-	long ops_func, ops_next, ops_flags, ops_private, ops_saved_func,
-		ops_func_hash, ops_tramp, ops_tramp_size;
-	long oh_notrace, oh_filter;
-	long h_size_bits, h_buckets, h_count;
-	long e_hlist, e_ip, e_direct;
-	long head_first, node_next, head_size;
-	long pg_next, pg_records, pg_index, pg_index_size;
-	long pg_order;			/* -1 before 5.x's ftrace_page.order */
-	long rec_size, rec_ip, rec_flags, rec_flags_size;
+	struct ks_field ops_func, ops_next, ops_flags, ops_private,
+		ops_saved_func, ops_func_hash, ops_tramp, ops_tramp_size;
+	struct ks_field oh_notrace, oh_filter;
+	struct ks_field h_size_bits, h_buckets, h_count;
+	struct ks_field e_hlist, e_ip, e_direct;
+	struct ks_field head_first, node_next;
+	struct ks_field pg_next, pg_records, pg_index;
+	struct ks_field pg_order;	/* absent before 5.x's ftrace_page.order */
+	struct ks_field rec_ip, rec_flags;
+	long head_size, rec_size;
 	bool layout_6_4;	/* dyn_ftrace flags and columns of 6.4+ */
 };
 
 /* One run's ftrace walks: the layout, resolved once, and the reporter. */
 struct ks_ftrace_walker {
 	const struct ks_target *t;
-	ks_hooks_report_fn report;
+	ks_report_fn report;
 	void *arg;
 	struct ks_ftrace_layout l;
 };
@@ -84,7 +74,7 @@ struct ks_ftrace_walker {
  */
 int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
 			  const struct ks_target *t,
-			  ks_hooks_report_fn report, void *arg);
+			  ks_report_fn report, void *arg);
 
 /* ftrace_ops_list into out (ops with their filter and notrace ips). */
 int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,17 +25,18 @@
 
 struct kp_layout {
 	uint64_t table, aggr_pre, kret_pre;
-	long head_size, head_first, node_next, lh_next;
-	long kp_size, kp_hlist, kp_list, kp_nmissed, kp_addr, kp_pre, kp_post;
-	long kp_opcode, kp_flags, kp_flags_size;
-	long kret_kp, kret_handler, kret_entry;	/* -1: no kretprobe type */
+	long head_size, kp_size;
+	struct ks_field head_first, node_next, lh_next;
+	struct ks_field kp_hlist, kp_list, kp_nmissed, kp_addr, kp_pre, kp_post;
+	struct ks_field kp_opcode, kp_flags;
+	struct ks_field kret_kp, kret_handler, kret_entry; /* optional */
 };
 
 /* One walk of kprobe_table. */
 struct kp_walk {
 	const struct ks_target *t;
 	struct kp_layout l;
-	ks_hooks_report_fn report;
+	ks_report_fn report;
 	void *arg;
 	int armed;		/* ks_kprobes_enabled() */
 	uint8_t *pbuf, *kbuf;	/* a struct kprobe and an aggregated one */
@@ -48,18 +50,21 @@ static int layout_init(struct kp_walk *w)
 	struct kp_layout *l = &w->l;
 	const struct ks_target_ops *o = t->ops;
 	void *c = t->ctx;
-	const struct ks_member_spec m[] = {
-		{ &l->head_first, "hlist_head", "first", false },
-		{ &l->node_next, "hlist_node", "next", false },
-		{ &l->lh_next, "list_head", "next", false },
-		{ &l->kp_hlist, "kprobe", "hlist", false },
-		{ &l->kp_list, "kprobe", "list", false },
-		{ &l->kp_nmissed, "kprobe", "nmissed", false },
-		{ &l->kp_addr, "kprobe", "addr", false },
-		{ &l->kp_pre, "kprobe", "pre_handler", false },
-		{ &l->kp_post, "kprobe", "post_handler", false },
-		{ &l->kp_opcode, "kprobe", "opcode", false },
-		{ &l->kp_flags, "kprobe", "flags", false },
+	const struct ks_field_spec m[] = {
+		KS_NEED(&l->head_first, "hlist_head", "first"),
+		KS_NEED(&l->node_next, "hlist_node", "next"),
+		KS_NEED(&l->lh_next, "list_head", "next"),
+		KS_NEED(&l->kp_hlist, "kprobe", "hlist"),
+		KS_NEED(&l->kp_list, "kprobe", "list"),
+		KS_NEED(&l->kp_nmissed, "kprobe", "nmissed"),
+		KS_NEED(&l->kp_addr, "kprobe", "addr"),
+		KS_NEED(&l->kp_pre, "kprobe", "pre_handler"),
+		KS_NEED(&l->kp_post, "kprobe", "post_handler"),
+		KS_NEED(&l->kp_opcode, "kprobe", "opcode"),
+		KS_NEED(&l->kp_flags, "kprobe", "flags"),
+		KS_OPTIONAL(&l->kret_kp, "kretprobe", "kp"),
+		KS_OPTIONAL(&l->kret_handler, "kretprobe", "handler"),
+		KS_OPTIONAL(&l->kret_entry, "kretprobe", "entry_handler"),
 	};
 
 	if (o->symbol(c, "kprobe_table", &l->table)) {
@@ -71,21 +76,17 @@ static int layout_init(struct kp_walk *w)
 		l->aggr_pre = 0;
 	if (o->symbol(c, "pre_handler_kretprobe", &l->kret_pre))
 		l->kret_pre = 0;
-	if (ks_hooks_members(t, m, sizeof(m) / sizeof(m[0]), w->report,
-			     w->arg))
+	if (ks_field_table_report(t, m, sizeof(m) / sizeof(m[0]), w->report,
+				  w->arg))
 		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	l->kp_size = o->type_size(c, "kprobe");
-	l->kp_flags_size = o->member_size(c, "kprobe", "flags");
-	if (l->head_size <= 0 || l->kp_size <= 0 || l->kp_flags_size <= 0 ||
-	    l->kp_flags_size > 8) {
+	if (l->head_size <= 0 || l->kp_size <= 0 || l->kp_flags.size <= 0 ||
+	    l->kp_flags.size > 8) {
 		ks_hooks_say(w->report, w->arg,
 			     "no size for struct kprobe or hlist_head");
 		return -ENOENT;
 	}
-	l->kret_kp = o->member_offset(c, "kretprobe", "kp");
-	l->kret_handler = o->member_offset(c, "kretprobe", "handler");
-	l->kret_entry = o->member_offset(c, "kretprobe", "entry_handler");
 	return 0;
 }
 
@@ -97,12 +98,13 @@ static uint64_t get_u64(const uint8_t *buf, long off)
 	return v;
 }
 
-static uint64_t get_uint(const uint8_t *buf, long off, long size)
+/* The unsigned member f, of its own size, of the struct in buf. */
+static uint64_t get_uint(const uint8_t *buf, const struct ks_field *f)
 {
 	uint64_t v = 0;
 
 	/* x86_64 is little-endian: the low bytes come first. */
-	memcpy(&v, buf + off, (size_t)size);
+	memcpy(&v, buf + f->off, (size_t)f->size);
 	return v;
 }
 
@@ -167,13 +169,13 @@ static void classify_code(const struct ks_target *t, struct ks_kprobe *r,
 static void read_kretprobe(const struct ks_target *t, const struct kp_layout *l,
 			   struct ks_kprobe *r)
 {
-	uint64_t kret = r->kaddr - (uint64_t)l->kret_kp;
+	uint64_t kret = r->kaddr - (uint64_t)l->kret_kp.off;
 
-	if (r->type != 'r' || l->kret_kp < 0 || l->kret_handler < 0 ||
-	    l->kret_entry < 0)
+	if (r->type != 'r' || !ks_field_ok(&l->kret_kp) ||
+	    !ks_field_ok(&l->kret_handler) || !ks_field_ok(&l->kret_entry))
 		return;
-	if (ks_read_u64(t, kret + l->kret_handler, &r->ret_handler) ||
-	    ks_read_u64(t, kret + l->kret_entry, &r->entry_handler))
+	if (ks_read_u64(t, kret + l->kret_handler.off, &r->ret_handler) ||
+	    ks_read_u64(t, kret + l->kret_entry.off, &r->entry_handler))
 		r->error = "cannot read the struct kretprobe";
 }
 
@@ -188,12 +190,12 @@ static int add_probe(struct kp_walk *w, uint64_t kaddr, const uint8_t *kbuf,
 
 	if (!r)
 		return -ENOMEM;
-	r->addr = get_u64(kbuf, l->kp_addr);
-	r->pre_handler = get_u64(kbuf, l->kp_pre);
-	r->post_handler = get_u64(kbuf, l->kp_post);
-	r->nmissed = get_u64(kbuf, l->kp_nmissed);
-	r->opcode = kbuf[l->kp_opcode];
-	flags = (unsigned int)get_uint(kbuf, l->kp_flags, l->kp_flags_size);
+	r->addr = get_u64(kbuf, l->kp_addr.off);
+	r->pre_handler = get_u64(kbuf, l->kp_pre.off);
+	r->post_handler = get_u64(kbuf, l->kp_post.off);
+	r->nmissed = get_u64(kbuf, l->kp_nmissed.off);
+	r->opcode = kbuf[l->kp_opcode.off];
+	flags = (unsigned int)get_uint(kbuf, &l->kp_flags);
 	r->type = l->kret_pre && r->pre_handler == l->kret_pre ? 'r' : 'k';
 	r->has_sym = sym != NULL;
 	if (sym) {
@@ -230,15 +232,14 @@ static bool seen_before(const uint64_t *seen, size_t n, uint64_t a)
 static int walk_aggr(struct kp_walk *w, uint64_t ap, const struct ks_sym *sym)
 {
 	const struct kp_layout *l = &w->l;
-	unsigned int aflags = (unsigned int)get_uint(w->pbuf, l->kp_flags,
-						     l->kp_flags_size);
-	uint64_t head = ap + l->kp_list, next;
+	unsigned int aflags = (unsigned int)get_uint(w->pbuf, &l->kp_flags);
+	uint64_t head = ap + l->kp_list.off, next;
 	size_t n = 0;
 	int ret;
 
-	next = get_u64(w->pbuf, l->kp_list + l->lh_next);
+	next = get_u64(w->pbuf, l->kp_list.off + l->lh_next.off);
 	while (next != head) {
-		uint64_t kp = next - l->kp_list;
+		uint64_t kp = next - l->kp_list.off;
 
 		if (++n > AGGR_LIST_MAX) {
 			ks_hooks_say(w->report, w->arg, "kprobe 0x%" PRIx64
@@ -255,7 +256,7 @@ static int walk_aggr(struct kp_walk *w, uint64_t ap, const struct ks_sym *sym)
 		ret = add_probe(w, kp, w->kbuf, ap, aflags, sym);
 		if (ret)
 			return ret;
-		next = get_u64(w->kbuf, l->kp_list + l->lh_next);
+		next = get_u64(w->kbuf, l->kp_list.off + l->lh_next.off);
 	}
 	return 0;
 }
@@ -287,8 +288,8 @@ static int walk_probe(struct kp_walk *w, uint64_t p)
 	const struct ks_sym *has;
 	struct ks_sym sym;
 
-	has = probe_sym(w->t, get_u64(w->pbuf, l->kp_addr), &sym, name, mod);
-	if (l->aggr_pre && get_u64(w->pbuf, l->kp_pre) == l->aggr_pre)
+	has = probe_sym(w->t, get_u64(w->pbuf, l->kp_addr.off), &sym, name, mod);
+	if (l->aggr_pre && get_u64(w->pbuf, l->kp_pre.off) == l->aggr_pre)
 		return walk_aggr(w, p, has);
 	return add_probe(w, p, w->pbuf, 0, 0, has);
 }
@@ -301,13 +302,13 @@ static int walk_bucket(struct kp_walk *w, int i)
 	size_t n = 0;
 	int ret;
 
-	if (ks_read_u64(w->t, head + l->head_first, &node)) {
+	if (ks_read_u64(w->t, head + l->head_first.off, &node)) {
 		ks_hooks_say(w->report, w->arg,
 			     "cannot read kprobe_table[%d]", i);
 		return 0;
 	}
 	while (node) {
-		uint64_t p = node - l->kp_hlist;
+		uint64_t p = node - l->kp_hlist.off;
 
 		if (n >= KPROBE_BUCKET_MAX || seen_before(w->seen, n, node)) {
 			ks_hooks_say(w->report, w->arg, "kprobe_table[%d] loops "
@@ -324,13 +325,13 @@ static int walk_bucket(struct kp_walk *w, int i)
 		ret = walk_probe(w, p);
 		if (ret)
 			return ret;
-		node = get_u64(w->pbuf, l->kp_hlist + l->node_next);
+		node = get_u64(w->pbuf, l->kp_hlist.off + l->node_next.off);
 	}
 	return 0;
 }
 
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
-		   ks_hooks_report_fn report, void *arg)
+		   ks_report_fn report, void *arg)
 {
 	struct kp_walk w = { .t = t, .report = report, .arg = arg,
 			     .out = out };

@@ -59,7 +59,7 @@ struct walk {
 	const struct ks_options *opts;
 	struct ks_sample *s;
 	struct ks_kernel_status *st;
-	ks_kernel_report_fn report;
+	ks_report_fn report;
 	void *arg;
 	struct ks_seen seen;	/* every list node so far, for loops */
 	struct entry *e;
@@ -700,7 +700,7 @@ static int sample_setup(struct walk *w)
 
 int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
-		     ks_kernel_report_fn report_fn, void *arg)
+		     ks_report_fn report_fn, void *arg)
 {
 	struct walk w = { .k = k, .opts = opts, .s = s, .st = st,
 			  .report = report_fn, .arg = arg };

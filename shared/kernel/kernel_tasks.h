@@ -15,13 +15,11 @@
 
 #include "kernel_layout.h"
 #include "options.h"
+#include "report.h"
 #include "target.h"
 #include "task.h"
 
 struct ks_kernel;
-
-/* A message about one task or list, reported where it happens. */
-typedef void (*ks_kernel_report_fn)(void *arg, const char *msg);
 
 struct ks_kernel_status {
 	size_t nr_seen;		/* tasks found on the lists (idle tasks excluded) */
@@ -60,7 +58,7 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len);
  */
 int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
-		     ks_kernel_report_fn report, void *arg);
+		     ks_report_fn report, void *arg);
 
 /*
  * The letter get_task_state() prints for __state and exit_state (6.1.123+

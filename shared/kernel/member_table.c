@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 
 #include "member_table.h"
 
@@ -62,22 +63,14 @@ int ks_field_table_resolve(const struct ks_target *t,
 	return ret;
 }
 
-int ks_member_table_resolve(const struct ks_target *t,
-			    const struct ks_member_spec *specs, size_t nr,
-			    FILE *err)
+int ks_field_table_report(const struct ks_target *t,
+			  const struct ks_field_spec *specs, size_t nr,
+			  ks_report_fn report, void *arg)
 {
-	for (size_t i = 0; i < nr; i++) {
-		const struct ks_member_spec *m = &specs[i];
+	char msg[256];
+	int ret = ks_field_table_resolve(t, specs, nr, msg, sizeof(msg));
 
-		*m->dst = t->ops->member_offset(t->ctx, m->type, m->member);
-		if (*m->dst >= 0)
-			continue;
-		*m->dst = -1;
-		if (m->optional)
-			continue;
-		fprintf(err, "kstack: no member %s.%s in the kernel's types\n",
-			m->type, m->member);
-		return -ENOENT;
-	}
-	return 0;
+	if (ret && report)
+		report(arg, msg);
+	return ret;
 }

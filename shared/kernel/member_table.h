@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
+#include "report.h"
 #include "target.h"
 
 /* One member: offset and size in bytes, offset -1 when absent. */
@@ -62,22 +62,16 @@ int ks_field_table_resolve(const struct ks_target *t,
 			   const struct ks_field_spec *specs, size_t nr,
 			   char *err, size_t errlen);
 
+/*
+ * The same for a walker that reports through a callback: the missing
+ * member's message goes to report (may be NULL).
+ */
+int ks_field_table_report(const struct ks_target *t,
+			  const struct ks_field_spec *specs, size_t nr,
+			  ks_report_fn report, void *arg);
+
 /* The message of a needed member the kernel's types lack. */
 void ks_field_missing(char *err, size_t errlen, const char *type,
 		      const char *member, const char *file, int line);
-
-struct ks_member_spec {
-	long *dst;		/* receives the offset, or -1 when absent */
-	const char *type, *member;
-	bool optional;		/* absent is not an error */
-};
-
-/*
- * Fills every dst.  Returns 0, or -ENOENT after writing to err which
- * required member the kernel's types lack.
- */
-int ks_member_table_resolve(const struct ks_target *t,
-			    const struct ks_member_spec *specs, size_t nr,
-			    FILE *err);
 
 #endif /* KS_MEMBER_TABLE_H */
