@@ -80,11 +80,7 @@ static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
 	.read_phys = kc_read_phys,
 	.read_user = kc_read_user,
-	.symbol = ks_image_op_symbol,
-	.lookup = ks_image_op_lookup,
-	.member_offset = ks_image_op_member_offset,
-	.type_size = ks_image_op_type_size,
-	.member_size = ks_image_op_member_size,
+	KS_IMAGE_FINDER_OPS,
 	.cpu_regs = kc_cpu_regs,
 };
 

@@ -335,7 +335,7 @@ static int hooks_from_memory(const struct ks_options *opts)
 			"handlers, owners or code bytes\n", why);
 		return -1;
 	}
-	ret = ks_hooks_report(&t, opts, stdout, ks_hooks_report_file, stderr);
+	ret = ks_hooks_report(&t, opts, stdout, ks_report_file, stderr);
 	ks_kcore_target_close(kt);
 	if (fflush(stdout) && !ret)
 		ret = -errno;

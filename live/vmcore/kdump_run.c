@@ -163,7 +163,7 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 /* -K / -F: the same report the crash command prints for the image. */
 static int hooks(const struct ks_target *t, const struct ks_options *opts)
 {
-	int ret = ks_hooks_report(t, opts, stdout, ks_hooks_report_file, stderr);
+	int ret = ks_hooks_report(t, opts, stdout, ks_report_file, stderr);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;

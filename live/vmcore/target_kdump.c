@@ -211,11 +211,7 @@ static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
 	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
-	.symbol = ks_image_op_symbol,
-	.lookup = ks_image_op_lookup,
-	.member_offset = ks_image_op_member_offset,
-	.type_size = ks_image_op_type_size,
-	.member_size = ks_image_op_member_size,
+	KS_IMAGE_FINDER_OPS,
 	.cpu_regs = kd_cpu_regs,
 };
 

@@ -5,25 +5,6 @@
 #include "sample_report.h"
 #include "select.h"
 
-void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap)
-{
-	char msg[4096];
-
-	if (!report)
-		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	report(arg, msg);
-}
-
-void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ks_vreport(report, arg, fmt, ap);
-	va_end(ap);
-}
-
 static bool has_pid(const struct ks_sample *s, int32_t pid)
 {
 	for (size_t i = 0; i < s->nr_tasks; i++)

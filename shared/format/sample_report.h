@@ -8,20 +8,12 @@
 #ifndef KS_SAMPLE_REPORT_H
 #define KS_SAMPLE_REPORT_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "options.h"
+#include "report.h"
 #include "task.h"
-
-/* One message, without the "kstack: " prefix and the newline. */
-typedef void (*ks_report_fn)(void *arg, const char *msg);
-
-/* One message from a format, to report unless it is NULL (up to 4 KiB). */
-void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap);
-void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /*
  * "PID N does not exist<where>" for every -p PID absent from s, when -p

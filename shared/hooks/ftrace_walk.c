@@ -130,7 +130,7 @@ static int layout_init(const struct ks_ftrace_walker *w,
 
 	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
 	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
-		ks_hooks_say(w->report, w->arg, "no ftrace_ops_list: this kernel "
+		ks_report(w->report, w->arg, "no ftrace_ops_list: this kernel "
 			     "has no function tracer");
 		return -ENOENT;
 	}
@@ -138,14 +138,14 @@ static int layout_init(const struct ks_ftrace_walker *w,
 		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	if (l->head_size <= 0 || l->pg_index.size <= 0 || l->pg_index.size > 8) {
-		ks_hooks_say(w->report, w->arg,
+		ks_report(w->report, w->arg,
 			     "no size for hlist_head or ftrace_page.index");
 		return -ENOENT;
 	}
 	l->rec_size = o->type_size(c, "dyn_ftrace");
 	if (l->rec_size <= 0 || l->rec_flags.size <= 0 ||
 	    l->rec_flags.size > 8) {
-		ks_hooks_say(w->report, w->arg, "no size for struct dyn_ftrace");
+		ks_report(w->report, w->arg, "no size for struct dyn_ftrace");
 		return -ENOENT;
 	}
 	layout_symbols(w->t, l);
@@ -287,7 +287,7 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 	uint64_t op, next;
 
 	if (ks_read_u64(w->t, w->l.ops_list, &op)) {
-		ks_hooks_say(w->report, w->arg, "cannot read ftrace_ops_list");
+		ks_report(w->report, w->arg, "cannot read ftrace_ops_list");
 		return -EFAULT;
 	}
 	/* do_for_each_ftrace_op(): until NULL or &ftrace_list_end */
@@ -296,7 +296,7 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 
 		if (ops_seen(out, op) || out->n >= OPS_MAX) {
 			out->error = "ftrace_ops_list loops";
-			ks_hooks_say(w->report, w->arg, "ftrace_ops_list loops "
+			ks_report(w->report, w->arg, "ftrace_ops_list loops "
 				     "at 0x%" PRIx64 ", stopped", op);
 			break;
 		}
@@ -306,7 +306,7 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 		if (!read_ops(w->t, &w->l, op, o, &next)) {
 			o->error = "cannot read the struct ftrace_ops";
 			out->error = "an ftrace_ops could not be read";
-			ks_hooks_say(w->report, w->arg, "cannot read ftrace_ops "
+			ks_report(w->report, w->arg, "cannot read ftrace_ops "
 				     "at 0x%" PRIx64 ", list stopped", op);
 			break;
 		}
@@ -579,7 +579,7 @@ struct page_walk {
 };
 
 /* A complaint about the page walk, to the walker's reporter. */
-#define say(pw, ...) ks_hooks_say((pw)->w->report, (pw)->w->arg, __VA_ARGS__)
+#define say(pw, ...) ks_report((pw)->w->report, (pw)->w->arg, __VA_ARGS__)
 
 /* A kernel counter (unsigned long) that may be absent: 0 then. */
 static uint64_t kernel_count(const struct ks_target *t, const char *name)
@@ -745,13 +745,13 @@ static int read_direct(const struct ks_target *t, const struct ks_ftrace_layout 
 static int walk_each_check(const struct ks_ftrace_walker *w, bool touched)
 {
 	if (touched && !w->l.layout_6_4) {
-		ks_hooks_say(w->report, w->arg, "this kernel keeps no "
+		ks_report(w->report, w->arg, "this kernel keeps no "
 			     "FTRACE_FL_TOUCHED (touched_functions came with "
 			     "Linux 6.4)");
 		return -EOPNOTSUPP;
 	}
 	if (!w->l.pages_start) {
-		ks_hooks_say(w->report, w->arg,
+		ks_report(w->report, w->arg,
 			     "no ftrace_pages_start: no dynamic ftrace");
 		return -ENOENT;
 	}

@@ -46,7 +46,7 @@
  * -K and/or -F of a kernel image (crash, or a vmcore opened without it):
  * the kernel-format lines, "== summary", then the sections only memory
  * answers, all to out.  Problems with one list or structure go to report
- * (ks_hooks_report_file with a FILE * arg writes "kstack: ..." lines).
+ * (ks_report_file with a FILE * arg writes "kstack: ..." lines).
  * Returns 0, or a negative errno when a walk could not start (reported).
  */
 struct ks_options;

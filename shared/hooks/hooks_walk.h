@@ -18,16 +18,6 @@
 #include "report.h"
 #include "target.h"
 
-/*
- * The reporter of a tool that writes to a stream: "kstack: msg\n" to the
- * FILE * given as arg (stderr for the live tool and --vmcore).
- */
-void ks_hooks_report_file(void *arg, const char *msg);
-
-/* Formats a message and hands it to report (which may be NULL). */
-void ks_hooks_say(ks_report_fn report, void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* ------------------------------------------------------------ kprobes */
 
 /*

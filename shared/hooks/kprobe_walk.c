@@ -68,7 +68,7 @@ static int layout_init(struct kp_walk *w)
 	};
 
 	if (o->symbol(c, "kprobe_table", &l->table)) {
-		ks_hooks_say(w->report, w->arg,
+		ks_report(w->report, w->arg,
 			     "no kprobe_table: this kernel has no kprobes");
 		return -ENOENT;
 	}
@@ -83,7 +83,7 @@ static int layout_init(struct kp_walk *w)
 	l->kp_size = o->type_size(c, "kprobe");
 	if (l->head_size <= 0 || l->kp_size <= 0 || l->kp_flags.size <= 0 ||
 	    l->kp_flags.size > 8) {
-		ks_hooks_say(w->report, w->arg,
+		ks_report(w->report, w->arg,
 			     "no size for struct kprobe or hlist_head");
 		return -ENOENT;
 	}
@@ -242,13 +242,13 @@ static int walk_aggr(struct kp_walk *w, uint64_t ap, const struct ks_sym *sym)
 		uint64_t kp = next - l->kp_list.off;
 
 		if (++n > AGGR_LIST_MAX) {
-			ks_hooks_say(w->report, w->arg, "kprobe 0x%" PRIx64
+			ks_report(w->report, w->arg, "kprobe 0x%" PRIx64
 				     ": aggregated list does not end, stopped",
 				     ap);
 			return 0;
 		}
 		if (ks_read(w->t, kp, w->kbuf, l->kp_size)) {
-			ks_hooks_say(w->report, w->arg, "kprobe 0x%" PRIx64
+			ks_report(w->report, w->arg, "kprobe 0x%" PRIx64
 				     ": cannot read aggregated probe 0x%" PRIx64,
 				     ap, kp);
 			return 0;
@@ -303,7 +303,7 @@ static int walk_bucket(struct kp_walk *w, int i)
 	int ret;
 
 	if (ks_read_u64(w->t, head + l->head_first.off, &node)) {
-		ks_hooks_say(w->report, w->arg,
+		ks_report(w->report, w->arg,
 			     "cannot read kprobe_table[%d]", i);
 		return 0;
 	}
@@ -311,13 +311,13 @@ static int walk_bucket(struct kp_walk *w, int i)
 		uint64_t p = node - l->kp_hlist.off;
 
 		if (n >= KPROBE_BUCKET_MAX || seen_before(w->seen, n, node)) {
-			ks_hooks_say(w->report, w->arg, "kprobe_table[%d] loops "
+			ks_report(w->report, w->arg, "kprobe_table[%d] loops "
 				     "at 0x%" PRIx64 ", stopped", i, node);
 			return 0;
 		}
 		w->seen[n++] = node;
 		if (ks_read(w->t, p, w->pbuf, l->kp_size)) {
-			ks_hooks_say(w->report, w->arg, "kprobe_table[%d]: "
+			ks_report(w->report, w->arg, "kprobe_table[%d]: "
 				     "cannot read struct kprobe at 0x%" PRIx64,
 				     i, p);
 			return 0;

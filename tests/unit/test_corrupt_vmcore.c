@@ -535,7 +535,7 @@ static char *ftrace_report(char **err)
 	assert_non_null(o);
 	assert_non_null(e);
 	alarm(CASE_SECONDS);
-	assert_int_equal(ks_hooks_report(&target, &opts, o, ks_hooks_report_file, e), 0);
+	assert_int_equal(ks_hooks_report(&target, &opts, o, ks_report_file, e), 0);
 	alarm(0);
 	fclose(o);
 	fclose(e);

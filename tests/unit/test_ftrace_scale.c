@@ -42,7 +42,7 @@ static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
 {
 	static struct ks_ftrace_walker w;
 
-	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_hooks_report_file, e),
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_report_file, e),
 			 0);
 	return &w;
 }
@@ -94,7 +94,7 @@ static void test_report(void **state)
 	assert_int_equal(counts.ipmodify, 48);
 	assert_int_equal(counts.regs, 60);
 	assert_int_equal(counts.tramp, N - 60);
-	assert_int_equal(ks_hooks_report(&t, &opts, o, ks_hooks_report_file, e), 0);
+	assert_int_equal(ks_hooks_report(&t, &opts, o, ks_report_file, e), 0);
 	fclose(o);
 	fclose(e);
 	assert_string_equal(err, "");

@@ -65,7 +65,7 @@ static char *report(bool kprobes, bool ftrace, bool verbose)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ks_hooks_report(&target, &o, f, ks_hooks_report_file, stderr), 0);
+	assert_int_equal(ks_hooks_report(&target, &o, f, ks_report_file, stderr), 0);
 	fclose(f);
 	return text;
 }

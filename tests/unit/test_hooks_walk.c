@@ -47,7 +47,7 @@ static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
 {
 	static struct ks_ftrace_walker w;
 
-	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_hooks_report_file, e),
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_report_file, e),
 			 0);
 	return &w;
 }
@@ -228,7 +228,7 @@ static char *walk_kprobes(struct ks_kprobe_list *l, char **err_ret)
 	size_t olen = 0, elen = 0;
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&err, &elen);
 
-	assert_int_equal(ks_kprobe_walk(&t, l, ks_hooks_report_file, e), 0);
+	assert_int_equal(ks_kprobe_walk(&t, l, ks_report_file, e), 0);
 	ks_kprobe_print_all(o, &t, l, false);
 	fclose(o);
 	fclose(e);
@@ -599,10 +599,10 @@ static void test_report(void **state)
 	FILE *fp = open_memstream(&out, &len), *null = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_hooks_report_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_report_file, null), 0);
 	o.kprobes = false;
 	o.ftrace = true;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_hooks_report_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_report_file, null), 0);
 	fclose(fp);
 	fclose(null);
 	assert_non_null(strstr(out, "== summary\n7 kprobes: 6 k, 1 r; 2 disabled, 1 gone, 2 optimized, 1 on ftrace; probed modules: gonemod\n== kprobes enabled\n1\n== hook owners\n"));

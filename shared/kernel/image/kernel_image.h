@@ -71,6 +71,17 @@ long ks_image_op_member_offset(void *ctx, const char *type, const char *member);
 long ks_image_op_type_size(void *ctx, const char *type);
 long ks_image_op_member_size(void *ctx, const char *type, const char *member);
 
+/*
+ * The finder half of a memory-only target's ops: the target supplies its
+ * reads and registers, the image answers every symbol and type question.
+ */
+#define KS_IMAGE_FINDER_OPS					\
+	.symbol = ks_image_op_symbol,				\
+	.lookup = ks_image_op_lookup,				\
+	.member_offset = ks_image_op_member_offset,		\
+	.type_size = ks_image_op_type_size,			\
+	.member_size = ks_image_op_member_size
+
 /* How many vmlinux symbols, and from where, for -v. */
 size_t ks_image_nr_symbols(const struct ks_image *im);
 const char *ks_image_symbols_from(const struct ks_image *im);
