@@ -43,7 +43,7 @@ fi
 cd "$top" || exit 1
 obj=$tmp/b/static/shared/core/grow.o
 if make -s BUILD="$tmp/b" "$obj" >"$tmp/make.out" 2>&1 &&
-	grep -q 'shared/grow\.h' "${obj%.o}.d" 2>/dev/null; then
+	grep -q 'shared/core/grow\.h' "${obj%.o}.d" 2>/dev/null; then
 	pass "static objects have header dependencies"
 else
 	fail "static objects have no header dependencies: $(tail -3 "$tmp/make.out")"
