@@ -2,7 +2,9 @@
 #
 # build/kstack      the live tool (shared/ + live/)
 # build/kstack.so   the crash extension (shared/ + extension/)
-# Sources are found by wildcard so that a new file in a folder needs no edit here.
+# Sources and include folders are found per tree (shared/, live/,
+# extension/) at any depth, so that a new file or subfolder needs no edit
+# here.
 
 CC	?= gcc
 PREFIX	?= /usr/local
@@ -20,10 +22,20 @@ SAN	?=
 # The one version: the binaries, the man pages and debian/changelog agree with it.
 VERSION	:= $(shell cat VERSION)
 
+# -I for every folder of a tree that holds a header
+incs	= $(addprefix -I,$(sort $(patsubst %/,%,$(dir $(shell find $(1) -name '*.h')))))
+SHARED_INC	:= $(call incs,shared)
+LIVE_INC	:= $(call incs,live)
+EXT_INC		:= $(call incs,extension)
+SUPPORT_INC	:= $(call incs,tests/support)
+
 WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
-KS_CFLAGS := -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -fPIC \
-	-Ishared $(CPPFLAGS) $(CFLAGS)
+# Without the ":=" flags, for the static rule too.  kstack.so exports only
+# its constructor: hidden by default, what the core defines stays inside.
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) \
+	-fvisibility=hidden $(SHARED_INC) $(CPPFLAGS) $(CFLAGS)
+KS_CFLAGS := $(BASE_CFLAGS) -fPIC
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
 # target_kdump.c translates addresses itself too (libaddrxlat)
 KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
@@ -37,22 +49,26 @@ KS_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 LDSAN	:= -fsanitize=address,undefined
 endif
 
-SHARED_SRC	:= $(wildcard shared/*.c)
-LIVE_SRC	:= $(wildcard live/*.c)
-EXT_SRC		:= $(wildcard extension/*.c)
+SHARED_SRC	:= $(sort $(shell find shared -name '*.c'))
+LIVE_SRC	:= $(sort $(shell find live -name '*.c'))
+EXT_SRC		:= $(sort $(shell find extension -name '*.c'))
 UNIT_SRC	:= $(wildcard tests/unit/test_*.c)
 # test support (the fake kernel target): linked into tests only
-SUPPORT_SRC	:= $(wildcard tests/support/*.c)
+SUPPORT_SRC	:= $(sort $(shell find tests/support -name '*.c'))
 
 SHARED_OBJ	:= $(SHARED_SRC:%.c=$(BUILD)/%.o)
 LIVE_OBJ	:= $(LIVE_SRC:%.c=$(BUILD)/%.o)
-LIVE_LIB_OBJ	:= $(filter-out $(BUILD)/live/main.o,$(LIVE_OBJ))
+LIVE_LIB_OBJ	:= $(filter-out %/live/main.o,$(LIVE_OBJ))
 EXT_OBJ		:= $(EXT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SUPPORT_OBJ	:= $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 
 # The static binary goes into vmcore guests; it has no libkdumpfile mode.
-STATIC_LIVE_OBJ	:= $(filter-out $(BUILD)/live/target_kdump.o,$(LIVE_OBJ))
+STATIC_LIVE_OBJ	:= $(filter-out %/target_kdump.o,$(LIVE_OBJ))
+# What the unit tests link: the core as an archive, and the live objects
+# as one, so that each test takes only the objects it calls.
+CORE_LIB	:= $(BUILD)/libkstack-core.a
+LIVE_LIB	:= $(BUILD)/libkstack-live.a
 
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install install-live install-extension deps \
@@ -65,17 +81,21 @@ live: $(BUILD)/kstack
 extension: $(BUILD)/kstack.so
 static: $(BUILD)/kstack-static
 
-# Every object depends on VERSION: a new version is compiled in everywhere.
-$(BUILD)/%.o: %.c VERSION
+# The live tool sees its own headers; the core sees only its own.
+$(BUILD)/live/%.o $(BUILD)/static/live/%.o: TREE_INC := $(LIVE_INC)
+
+# Every object depends on VERSION (a new version is compiled in everywhere)
+# and on this Makefile (new flags, such as -fvisibility, reach old objects).
+$(BUILD)/%.o: %.c VERSION Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) $(DW_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(KS_CFLAGS) $(TREE_INC) $(KDUMP_CFLAGS) $(DW_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
-$(BUILD)/extension/%.o: extension/%.c VERSION
+$(BUILD)/extension/%.o: extension/%.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
 		-Wno-sign-compare -Wno-missing-field-initializers \
-		-DX86_64 -DGDB_10_2 -I/usr/include/crash -MMD -MP -c $< -o $@
+		-DX86_64 -DGDB_10_2 $(EXT_INC) -I/usr/include/crash -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
@@ -84,22 +104,32 @@ $(BUILD)/kstack-static: $(STATIC_LIVE_OBJ:$(BUILD)/%=$(BUILD)/static/%) \
 		$(SHARED_OBJ:$(BUILD)/%=$(BUILD)/static/%)
 	$(CC) -static -o $@ $^ $(LIBS)
 
-$(BUILD)/static/%.o: %.c VERSION
+# The guests' binary: the same flags and header dependencies as the others
+# (a header change rebuilds it), no sanitizers, no libkdumpfile, no libdw.
+$(BUILD)/static/%.o: %.c VERSION Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -DKS_VERSION='"$(VERSION)"' $(WARN) -Ishared -O2 \
-		-DKS_NO_KDUMP -DKS_NO_LIBDW -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(TREE_INC) -DKS_NO_KDUMP -DKS_NO_LIBDW -MMD -MP -c $< -o $@
 
+# zlib is background mode's and --decode's (live/), not the extension's.
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) $(LDFLAGS) -shared -rdynamic -o $@ $^ $(LIBS)
+	$(CC) $(LDSAN) $(LDFLAGS) -shared -o $@ $^
 
-$(BUILD)/tests/support/%.o: tests/support/%.c VERSION
-	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) -MMD -MP -c $< -o $@
+$(CORE_LIB): $(SHARED_OBJ)
+	rm -f $@
+	ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(SHARED_OBJ) $(LIVE_LIB_OBJ)
+$(LIVE_LIB): $(LIVE_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/support/%.o: tests/support/%.c VERSION Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) -Ilive -Itests/support -o $@ $^ $(LDSAN) \
-		$(LDFLAGS) -lcmocka $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
+	$(CC) $(KS_CFLAGS) $(SUPPORT_INC) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(LIVE_LIB) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(KS_CFLAGS) $(KDUMP_CFLAGS) $(LIVE_INC) $(SUPPORT_INC) -o $@ $^ \
+		$(LDSAN) $(LDFLAGS) -lcmocka $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
 
 tests: $(UNIT_BIN)
 
@@ -145,13 +175,13 @@ FUZZ_SECONDS	?= 60
 FUZZ_BUILD	:= $(BUILD)/fuzz
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-FUZZ_CFLAGS	:= $(KS_CFLAGS) $(KDUMP_CFLAGS) $(DW_CFLAGS) -Ilive \
-	-Itests/support -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_CFLAGS	:= $(KS_CFLAGS) $(KDUMP_CFLAGS) $(DW_CFLAGS) $(LIVE_INC) \
+	$(SUPPORT_INC) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRC	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN	:= $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
 # everything but main(), instrumented: each harness takes what it calls
 FUZZ_LIB_OBJ	:= $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(SHARED_SRC) \
-	$(filter-out live/main.c,$(LIVE_SRC)) $(SUPPORT_SRC))
+	$(filter-out %/main.c,$(LIVE_SRC)) $(SUPPORT_SRC))
 
 fuzz:
 	@tests/fuzz/run.sh probe $(FUZZ_CC) || { echo "make fuzz: $(FUZZ_CC)" \

@@ -2,7 +2,7 @@
 /*
  * The crash command "kstack": the live tool's selection and formats over
  * the tasks of the dump.  Options go through the same parser as the live
- * tool's (shared/options.c); the tasks come from shared/kernel_tasks.c
+ * tool's (shared/core/options.c); the tasks come from shared/kernel/kernel_tasks.c
  * over the crash target; the text from shared/format*.c.  This file only
  * glues them to crash: argv, fp, error() and the help text.
  */
@@ -17,7 +17,7 @@
 #include "hooks_crash.h"
 #include "kernel_tasks.h"
 #include "options.h"
-#include "select.h"
+#include "sample_report.h"
 #include "target_crash.h"
 #include "version.h"
 
@@ -117,28 +117,12 @@ static void report(void *arg, const char *msg)
 	say(arg, "%s", msg);
 }
 
-static bool has_pid(const struct ks_sample *s, int32_t pid)
-{
-	for (size_t i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].pid == pid || s->tasks[i].tgid == pid)
-			return true;
-	return false;
-}
-
 /* The live tool's messages for -p PIDs that are not there and no match. */
 static void report_missing(const struct ks_options *opts,
 			   const struct ks_sample *s)
 {
-	bool missing = false;
+	size_t missing = ks_report_missing(opts, s, "", report, (void *)opts);
 
-	if (ks_select_pids_only(opts)) {
-		for (size_t i = 0; i < opts->nr_pids; i++) {
-			if (has_pid(s, opts->pids[i]))
-				continue;
-			say(opts, "PID %d does not exist", opts->pids[i]);
-			missing = true;
-		}
-	}
 	if (!s->nr_tasks && !missing)
 		say(opts, "no task matched the selection");
 }
@@ -210,7 +194,7 @@ static void tasks_sample(const struct ks_options *opts)
 	else if (ret)
 		error(INFO, "walking the tasks failed: %s\n", strerror(-ret));
 	if (!ret && s.nr_tasks) {
-		ret = ks_format_sample(fp, &s, opts);
+		ret = ks_sample_write(fp, &s, opts);
 		if (ret)
 			error(INFO, "writing the output failed: %s\n",
 			      strerror(-ret));
@@ -238,7 +222,7 @@ static void cmd_kstack(void)
 		fprintf(fp, "kstack %s\n", KS_VERSION);
 	} else if (opts.kprobes || opts.ftrace) {
 		/* -K / -F: the hooks views (extension/hooks_crash.c) */
-		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp);
+		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp, report, &opts);
 
 		if (ret)
 			error(INFO, "%s failed: %s\n",
@@ -254,7 +238,14 @@ static struct command_table_entry command_table[] = {
 	{ NULL },
 };
 
-void __attribute__((constructor)) kstack_init(void)
+/*
+ * crash dlopen()s the extension and looks nothing up in it: this
+ * constructor registers the command.  It is the one symbol kstack.so
+ * exports (the Makefile hides the rest), so that nothing of the core can
+ * clash with crash's own names or another extension's.
+ */
+__attribute__((visibility("default"))) void __attribute__((constructor))
+kstack_init(void)
 {
 	register_extension(command_table);
 }

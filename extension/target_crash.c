@@ -13,12 +13,8 @@
 
 #include "elf_symtab.h"
 #include "kallsyms.h"
+#include "page_walk.h"
 #include "target_crash.h"
-
-/* x86_64 page tables (arch/x86/include/asm/pgtable_types.h) */
-#define PTE_PRESENT	0x001ull
-#define PTE_PSE		0x080ull	/* a 1 GiB or 2 MiB leaf above the pte level */
-#define PTE_PFN_MASK	0x000ffffffffff000ull
 
 /* struct elf_prstatus on x86_64: pr_reg (user_regs_struct) is at 112. */
 #define PRSTATUS_PR_REG	112
@@ -29,7 +25,7 @@ struct crash_ctx {
 	struct ks_elf_symtab *vmlinux;	/* NULL: crash's symbols only */
 	struct ks_kallsyms *ksyms;
 	bool ksyms_tried;
-	long task_mm, mm_pgd;
+	struct ks_user_walk uw;		/* paging facts, for read_user */
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
 };
@@ -38,90 +34,41 @@ static struct crash_ctx cctx;
 static struct ks_target target;
 static bool target_ready;
 
+static int crash_readmem(uint64_t addr, int memtype, void *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	if (!readmem(addr, memtype, buf, (long)len, "kstack read",
+		     QUIET | RETURN_ON_ERROR))
+		return -EFAULT;
+	return 0;
+}
+
 static int crash_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	(void)ctx;
-	if (!len)
-		return 0;
-	if (!readmem(kaddr, KVADDR, buf, (long)len, "kstack read",
-		     QUIET | RETURN_ON_ERROR))
-		return -EFAULT;
-	return 0;
+	return crash_readmem(kaddr, KVADDR, buf, len);
 }
 
-static int phys_u64(uint64_t pa, uint64_t *v)
+static int crash_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
-	if (!readmem(pa, PHYSADDR, v, sizeof(*v), "kstack page table",
-		     QUIET | RETURN_ON_ERROR))
-		return -EFAULT;
-	return 0;
+	(void)ctx;
+	return crash_readmem(paddr, PHYSADDR, buf, len);
 }
 
 /*
- * A user address of one task to a physical one, by walking the task's
- * page tables from mm->pgd with physical reads.  crash's uvtop() would
- * want the task's context, which crash 8.0.2 does not have for these
- * kernels, and it reads mm->pgd with FAULT_ON_ERROR, so one unmapped mm
- * would end the command: this walk only returns -EFAULT.
+ * User memory of a task, through the shared walk of its page tables.
+ * crash's uvtop() would want the task's context, which crash 8.0.2 does
+ * not have for these kernels, and it reads mm->pgd with FAULT_ON_ERROR,
+ * so one unmapped mm would end the command: this walk only returns
+ * -EFAULT.
  */
-static int user_vtop(uint64_t pgd_pa, uint64_t va, uint64_t *pa_ret)
-{
-	int levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
-	uint64_t table = pgd_pa, entry;
-	int shift = 12 + 9 * levels - 9;
-
-	for (int level = levels; level >= 1; level--, shift -= 9) {
-		if (phys_u64(table + ((va >> shift) & 511) * 8, &entry))
-			return -EFAULT;
-		if (!(entry & PTE_PRESENT))
-			return -EFAULT;
-		/* a huge page at the pud (1 GiB) or pmd (2 MiB) level */
-		if ((level == 3 || level == 2) && (entry & PTE_PSE)) {
-			uint64_t size = 1ull << shift;
-
-			*pa_ret = (entry & PTE_PFN_MASK & ~(size - 1)) + (va & (size - 1));
-			return 0;
-		}
-		table = entry & PTE_PFN_MASK;
-	}
-	*pa_ret = table + (va & 4095);
-	return 0;
-}
-
 static int crash_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			   size_t len)
 {
 	struct crash_ctx *c = ctx;
-	physaddr_t pgd_pa;
-	uint64_t mm, pgd, pa;
-	char *p = buf;
 
-	if (c->task_mm < 0 || c->mm_pgd < 0)
-		return -ENOENT;
-	if (crash_read(c, task + (uint64_t)c->task_mm, &mm, sizeof(mm)) || !mm ||
-	    crash_read(c, mm + (uint64_t)c->mm_pgd, &pgd, sizeof(pgd)) || !pgd)
-		return -EFAULT;
-	/*
-	 * A pgd comes from the page allocator, so it is in the direct map,
-	 * where kvtop() is arithmetic; anything else is a corrupt mm, and
-	 * kvtop() would walk page tables that may fault with a longjmp.
-	 */
-	if (!IS_KVADDR(pgd) || IS_VMALLOC_ADDR(pgd) || !kvtop(NULL, pgd, &pgd_pa, 0))
-		return -EFAULT;
-	while (len) {
-		size_t n = 4096 - (size_t)(uaddr & 4095);
-
-		if (n > len)
-			n = len;
-		if (user_vtop(pgd_pa, uaddr, &pa) ||
-		    !readmem(pa, PHYSADDR, p, (long)n, "kstack user memory",
-			     QUIET | RETURN_ON_ERROR))
-			return -EFAULT;
-		p += n;
-		uaddr += n;
-		len -= n;
-	}
-	return 0;
+	return ks_page_read_user(&target, &c->uw, task, uaddr, buf, len);
 }
 
 static int crash_symbol(void *ctx, const char *name, uint64_t *addr_ret)
@@ -186,34 +133,32 @@ static char *bare_type(const char *type)
 }
 
 /*
- * MEMBER_OFFSET knows direct members only; members of anonymous structs
- * and unions and dotted paths ("thread.sp") need gdb's expression
- * evaluation, which ANON_MEMBER_OFFSET is.
+ * MEMBER_OFFSET and MEMBER_SIZE know direct members only; members of
+ * anonymous structs and unions and dotted paths ("thread.sp") need gdb's
+ * expression evaluation, which their ANON_ forms are.
  */
+static long crash_member(const char *type, const char *member, bool size)
+{
+	char *ty = bare_type(type), *m = (char *)member;
+	long v = -1;
+
+	if (!strpbrk(member, ".["))
+		v = size ? MEMBER_SIZE(ty, m) : MEMBER_OFFSET(ty, m);
+	if (v < 0)
+		v = size ? ANON_MEMBER_SIZE(ty, m) : ANON_MEMBER_OFFSET(ty, m);
+	return v < 0 ? -ENOENT : v;
+}
+
 static long crash_member_offset(void *ctx, const char *type, const char *member)
 {
-	char *ty = bare_type(type);
-	long off = -1;
-
 	(void)ctx;
-	if (!strpbrk(member, ".["))
-		off = MEMBER_OFFSET(ty, (char *)member);
-	if (off < 0)
-		off = ANON_MEMBER_OFFSET(ty, (char *)member);
-	return off < 0 ? -ENOENT : off;
+	return crash_member(type, member, false);
 }
 
 static long crash_member_size(void *ctx, const char *type, const char *member)
 {
-	char *ty = bare_type(type);
-	long size = -1;
-
 	(void)ctx;
-	if (!strpbrk(member, ".["))
-		size = MEMBER_SIZE(ty, (char *)member);
-	if (size < 0)
-		size = ANON_MEMBER_SIZE(ty, (char *)member);
-	return size < 0 ? -ENOENT : size;
+	return crash_member(type, member, true);
 }
 
 static long crash_type_size(void *ctx, const char *type)
@@ -263,6 +208,7 @@ static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 static const struct ks_target_ops crash_ops = {
 	.read = crash_read,
+	.read_phys = crash_read_phys,
 	.read_user = crash_read_user,
 	.symbol = crash_symbol,
 	.lookup = crash_lookup,
@@ -294,8 +240,10 @@ const struct ks_target *ks_crash_target(void)
 	if (target_ready)
 		return &target;
 	memset(&cctx, 0, sizeof(cctx));
-	cctx.task_mm = MEMBER_OFFSET("task_struct", "mm");
-	cctx.mm_pgd = MEMBER_OFFSET("mm_struct", "pgd");
+	/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
+	cctx.uw.pg.levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
+	cctx.uw.pg.page_offset = PAGE_OFFSET;
+	cctx.uw.pg.me_mask = machdep->machspec->sme_mask;
 	open_vmlinux(&cctx);
 	target.ops = &crash_ops;
 	target.ctx = &cctx;

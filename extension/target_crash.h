@@ -13,7 +13,7 @@
 /*
  * The session's target, made on first use and kept: the dump does not
  * change while crash runs.  Symbols come from the vmlinux's own symbol
- * table (kallsyms' choices, shared/elf_symtab.c) and from each module's
+ * table (kallsyms' choices, shared/kernel/image/elf_symtab.c) and from each module's
  * kallsyms in memory, with crash's symbol table as the fallback.
  */
 const struct ks_target *ks_crash_target(void);

@@ -11,67 +11,70 @@
 #include "help.h"
 #include "options.h"
 
-struct help_line {
-	const char *opt;	/* "-t MINUTES", or NULL for a heading */
-	const char *what;
-	int num;		/* numeric option: default and range follow */
-	const char *zero;	/* what 0 means, or NULL */
+/*
+ * The lines after the synopsis, as printed.  "@c" at the end of a line
+ * is numeric option c's default and range, "@c:TEXT" with what 0 means.
+ */
+static const char *const lines[] = {
+	"",
+	"selection (at least one; OR-ed):",
+	"  -a                 all tasks",
+	"  -D                 uninterruptible sleep (D): waiting for I/O or a lock",
+	"  -R                 running or runnable (R)",
+	"  -S                 sleeping (S)",
+	"  -Z                 zombies (Z)",
+	"  -I                 idle kernel threads (I)",
+	"  -T                 stopped or traced (T, t)",
+	"  -p PID[,PID...]    these processes, in the order given",
+	"  -H                 every thread of each process, not only the main one",
+	"  --cgroup PATH      only tasks in this cgroup v2 path or below it",
+	"",
+	"output (default: oled kstack's text on stdout):",
+	"  -c                 summary: one paragraph per stack, most common first",
+	"  --json             JSON Lines, one object per sample",
+	"  --folded           flame-graph input (comm;frames COUNT)",
+	"  -o FILE            write the sample to FILE, atomically",
+	"  --follow-symlink   with -o: write where a symbolic link points",
+	"  --proc-root DIR    read this /proc-like tree (default /proc)",
+	"  -v, --verbose      more detail; DEBUG log lines with -b",
+	"",
+	"background mode:",
+	"  -b                 sample in the background into DIR/kstack_HOSTNAME.out",
+	"  --foreground       -b without forking, for a service manager",
+	"  -t MINUTES         how long to run@t:one sample",
+	"  -i SECONDS         between samples, >= 10 with -b@i",
+	"  -d DIR             log directory (default /var/oled/kstack)",
+	"  -m MB              rotate above MB megabytes@m:never",
+	"  -n FILES           rotated logs kept@n:never rotate",
+	"  -x PERCENT         no start, no writes at this disk use@x",
+	"",
+	"hooks and dumps:",
+	"  -K                 kprobes, as debugfs kprobes/list prints them",
+	"  -F                 ftrace-patched functions (tracefs enabled_functions)",
+	"  --touched          with -F: every function ever patched (Linux 6.4+)",
+	"  --vmcore VMCORE    read a kernel dump instead of /proc",
+	"  --vmlinux VMLINUX  its debug vmlinux (optional with a kallsyms dump)",
+	"",
+	"source lines and snooping:",
+	"  -l, --lines        file:line of every frame, inlined functions too",
+	"  --decode [FILE]    add file:line to stack text (logs, oopses, bt)",
+	"  --snoop FUNC       the kernel stack of every call of FUNC, live",
+	"",
+	"other:",
+	"  -h, --help         this help",
+	"  --version          print the version",
 };
 
-static const struct help_line lines[] = {
-	{ NULL, "selection (at least one; OR-ed):", 0, NULL },
-	{ "-a", "all tasks", 0, NULL },
-	{ "-D", "uninterruptible sleep (D): waiting for I/O or a lock", 0, NULL },
-	{ "-R", "running or runnable (R)", 0, NULL },
-	{ "-S", "sleeping (S)", 0, NULL },
-	{ "-Z", "zombies (Z)", 0, NULL },
-	{ "-I", "idle kernel threads (I)", 0, NULL },
-	{ "-T", "stopped or traced (T, t)", 0, NULL },
-	{ "-p PID[,PID...]", "these processes, in the order given", 0, NULL },
-	{ "-H", "every thread of each process, not only the main one", 0, NULL },
-	{ "--cgroup PATH", "only tasks in this cgroup v2 path or below it", 0, NULL },
-	{ NULL, "output (default: oled kstack's text on stdout):", 0, NULL },
-	{ "-c", "summary: one paragraph per stack, most common first", 0, NULL },
-	{ "--json", "JSON Lines, one object per sample", 0, NULL },
-	{ "--folded", "flame-graph input (comm;frames COUNT)", 0, NULL },
-	{ "-o FILE", "write the sample to FILE, atomically", 0, NULL },
-	{ "--follow-symlink", "with -o: write where a symbolic link points", 0, NULL },
-	{ "--proc-root DIR", "read this /proc-like tree (default /proc)", 0, NULL },
-	{ "-v, --verbose", "more detail; DEBUG log lines with -b", 0, NULL },
-	{ NULL, "background mode:", 0, NULL },
-	{ "-b", "sample in the background into DIR/kstack_HOSTNAME.out", 0, NULL },
-	{ "--foreground", "-b without forking, for a service manager", 0, NULL },
-	{ "-t MINUTES", "how long to run", 't', "one sample" },
-	{ "-i SECONDS", "between samples, >= 10 with -b", 'i', NULL },
-	{ "-d DIR", "log directory (default /var/oled/kstack)", 0, NULL },
-	{ "-m MB", "rotate above MB megabytes", 'm', "never" },
-	{ "-n FILES", "rotated logs kept", 'n', "never rotate" },
-	{ "-x PERCENT", "no start, no writes at this disk use", 'x', NULL },
-	{ NULL, "hooks and dumps:", 0, NULL },
-	{ "-K", "kprobes, as debugfs kprobes/list prints them", 0, NULL },
-	{ "-F", "ftrace-patched functions (tracefs enabled_functions)", 0, NULL },
-	{ "--touched", "with -F: every function ever patched (Linux 6.4+)", 0, NULL },
-	{ "--vmcore VMCORE", "read a kernel dump instead of /proc", 0, NULL },
-	{ "--vmlinux VMLINUX", "its debug vmlinux (optional with a kallsyms dump)", 0, NULL },
-	{ NULL, "source lines and snooping:", 0, NULL },
-	{ "-l, --lines", "file:line of every frame, inlined functions too", 0, NULL },
-	{ "--decode [FILE]", "add file:line to stack text (logs, oopses, bt)", 0, NULL },
-	{ "--snoop FUNC", "the kernel stack of every call of FUNC, live", 0, NULL },
-	{ NULL, "other:", 0, NULL },
-	{ "-h, --help", "this help", 0, NULL },
-	{ "--version", "print the version", 0, NULL },
-};
-
-/* " (default 30, 0-525600; 0: one sample)" */
-static void num_info(FILE *out, const struct help_line *l)
+/* "@t:one sample" as " (default 30, 0-525600; 0: one sample)" */
+static void num_info(FILE *out, const char *at)
 {
 	long min, max, def;
 
-	if (ks_options_num_info(l->num, &min, &max, &def))
+	if (ks_options_num_info(at[1], &min, &max, &def))
 		return;
 	fprintf(out, " (default %ld, %ld-%ld", def, min, max);
-	if (l->zero)
-		fprintf(out, "; 0: %s", l->zero);
+	if (at[2] == ':')
+		fprintf(out, "; 0: %s", at + 3);
 	fputc(')', out);
 }
 
@@ -93,15 +96,14 @@ void ks_help_print(FILE *out)
 {
 	synopsis(out);
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		const struct help_line *l = &lines[i];
+		const char *at = strchr(lines[i], '@');
 
-		if (!l->opt) {
-			fprintf(out, "\n%s\n", l->what);
+		if (!at) {
+			fprintf(out, "%s\n", lines[i]);
 			continue;
 		}
-		fprintf(out, "  %-18s %s", l->opt, l->what);
-		if (l->num)
-			num_info(out, l);
+		fwrite(lines[i], 1, (size_t)(at - lines[i]), out);
+		num_info(out, at);
 		fputc('\n', out);
 	}
 	fputs("\nexit status: 0 printed, 1 nothing matched or a PID is missing, "

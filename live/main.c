@@ -17,11 +17,11 @@
 #include "format.h"
 #include "help.h"
 #include "hooks_live.h"
+#include "kdump_run.h"
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
 #include "snoop.h"
-#include "target_kdump.h"
 #include "version.h"
 
 /*
@@ -98,13 +98,38 @@ out_proc:
 	return status;
 }
 
+/* A knob set to "" is unset, as the tests' scripts expect. */
+static const char *knob(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/*
+ * The tests steer kstack through KSTACK_TEST_*: read here, once, and
+ * nowhere else, into the struct the parser keeps in the options.
+ */
+static void read_test_knobs(struct ks_test_knobs *k)
+{
+	k->interval_ms = knob("KSTACK_TEST_INTERVAL_MS");
+	k->duration_ms = knob("KSTACK_TEST_DURATION_MS");
+	k->max_bytes = knob("KSTACK_TEST_MAX_BYTES");
+	k->oled_lock = knob("KSTACK_TEST_OLED_LOCK");
+	k->debugfs = knob("KSTACK_TEST_DEBUGFS");
+	k->tracefs = knob("KSTACK_TEST_TRACEFS");
+}
+
 int main(int argc, char **argv)
 {
+	struct ks_test_knobs knobs;
 	struct ks_options opts;
 	char err[256];
 	int status;
 
-	if (ks_options_parse(&opts, KS_CTX_LIVE, argc, argv, err, sizeof(err))) {
+	read_test_knobs(&knobs);
+	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs, err,
+				   sizeof(err))) {
 		fprintf(stderr, "kstack: %s\n%s", err,
 			ks_options_usage(KS_CTX_LIVE));
 		return KS_EXIT_USAGE;
@@ -119,10 +144,11 @@ int main(int argc, char **argv)
 		status = ks_decode_run(&opts);
 	} else if (opts.snoop) {
 		status = ks_snoop_run(&opts);
+	} else if (opts.vmcore) {
+		/* -K / -F of a dump too: its hooks come from its memory */
+		status = ks_kdump_run(&opts);
 	} else if (opts.kprobes || opts.ftrace) {
 		status = ks_hooks_live(&opts);
-	} else if (opts.vmcore) {
-		status = ks_kdump_run(&opts);
 	} else if (opts.background) {
 		status = ks_background_run(&opts);
 	} else {

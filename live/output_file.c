@@ -28,9 +28,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
 #include "live_sample.h"
 #include "output_file.h"
+#include "regular_file.h"
+#include "sample_report.h"
 
 static int refuse(const char *fmt, ...)
 {
@@ -146,17 +147,6 @@ fail:
 	return KS_EXIT_ERROR;
 }
 
-static const char *kind_of(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
-
 /* FILE as it is now (through a link with --follow-symlink): what to do. */
 static int open_path(struct ks_output *out, const char *path, bool follow)
 {
@@ -185,7 +175,7 @@ static int open_path(struct ks_output *out, const char *path, bool follow)
 	if (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode))
 		return open_stream(out, path, &sb);
 	return refuse("%s is %s: -o writes a regular file, a FIFO or a character device",
-		      path, kind_of(sb.st_mode));
+		      path, ks_file_kind(sb.st_mode));
 }
 
 int ks_output_open(struct ks_output *out, const struct ks_options *opts)
@@ -208,10 +198,8 @@ int ks_output_open(struct ks_output *out, const struct ks_options *opts)
 int ks_output_write(struct ks_output *out, const struct ks_sample *s,
 		    const struct ks_options *opts)
 {
-	int ret = ks_format_sample(out->f, s, opts);
+	int ret = ks_sample_write(out->f, s, opts);
 
-	if (!ret && fflush(out->f))
-		ret = -errno;
 	/* the data is on disk before the name points at it */
 	if (!ret && out->replace && fsync(fileno(out->f)))
 		ret = -errno;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "regular_file.h"
 #include "run_lock.h"
 
 static pid_t read_holder(int fd)
@@ -26,34 +27,33 @@ static pid_t read_holder(int fd)
 	return (pid_t)pid;
 }
 
-int ks_run_lock(int dirfd, const char *name, pid_t *holder)
+/*
+ * A lock file, made if missing, locked with op without waiting; the fd,
+ * or -errno.  holder (may be NULL): who holds it when it is taken.
+ */
+static int lock_file(int dirfd, const char *name, mode_t mode, int op,
+		     pid_t *holder)
 {
-	struct stat sb;
 	int fd, ret;
 
-	*holder = 0;
-	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-		    O_CLOEXEC, 0600);
+	fd = ks_open_regular(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW |
+			     O_NONBLOCK | O_CLOEXEC, mode);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb)) {
+		return fd;
+	if (flock(fd, op | LOCK_NB)) {
 		ret = -errno;
-		goto fail;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		ret = -EINVAL;
-		goto fail;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		ret = -errno;
-		if (ret == -EWOULDBLOCK)
+		if (ret == -EWOULDBLOCK && holder)
 			*holder = read_holder(fd);
-		goto fail;
+		close(fd);
+		return ret;
 	}
 	return fd;
-fail:
-	close(fd);
-	return ret;
+}
+
+int ks_run_lock(int dirfd, const char *name, pid_t *holder)
+{
+	*holder = 0;
+	return lock_file(dirfd, name, 0600, LOCK_EX, holder);
 }
 
 int ks_run_lock_set_pid(int fd, pid_t pid)
@@ -72,27 +72,5 @@ int ks_run_lock_set_pid(int fd, pid_t pid)
 
 int ks_run_lock_shared(const char *path)
 {
-	struct stat sb;
-	int fd, ret;
-
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		  0644);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb)) {
-		ret = -errno;
-		goto fail;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		ret = -EINVAL;
-		goto fail;
-	}
-	if (flock(fd, LOCK_SH | LOCK_NB)) {
-		ret = -errno;
-		goto fail;
-	}
-	return fd;
-fail:
-	close(fd);
-	return ret;
+	return lock_file(AT_FDCWD, path, 0644, LOCK_SH, NULL);
 }

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 	rss0 = status_kib("VmRSS:");
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-	ret = ks_hooks_report(&t, &opts, stdout, stderr);
+	ret = ks_hooks_report(&t, &opts, stdout, ks_report_file, stderr);
 	fflush(stdout);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	clock_gettime(CLOCK_MONOTONIC, &b);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/btf.c on the input as a BTF blob: the header, every record
+ * shared/kernel/image/btf.c on the input as a BTF blob: the header, every record
  * skipped by its kind's size, the name index; then type sizes and member
  * lookups (anonymous members, dotted paths, array indexes) with names
  * taken from the blob's own string section, so that the fuzzer reaches

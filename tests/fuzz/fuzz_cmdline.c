@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/task.c: Cmd from the raw bytes of /proc/PID/cmdline (or a task's
+ * shared/core/task.c: Cmd from the raw bytes of /proc/PID/cmdline (or a task's
  * user memory in a vmcore), NULs and all.
  */
 #include "fuzz.h"

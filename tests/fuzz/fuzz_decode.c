@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * live/decode.c on any text (kstack --decode's input): frames in each of
- * the forms it knows found and decoded with live/lines.c against a
+ * live/lines/decode.c on any text (kstack --decode's input): frames in each of
+ * the forms it knows found and decoded with live/lines/lines.c against a
  * stand-in kernel with DWARF (tests/fixtures/decode/src, built by make
  * into decode-vmlinux beside this harness, its module under
  * decode-debug; KSTACK_FUZZ_VMLINUX names another).  Without it, frames

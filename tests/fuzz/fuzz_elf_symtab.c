@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/elf_symtab.c on the input as a vmlinux image: headers, .symtab
+ * shared/kernel/image/elf_symtab.c on the input as a vmlinux image: headers, .symtab
  * and .strtab, kallsyms' order, then lookups by address (the last eight
  * bytes of the input are one more address to look up, so that the fuzzer
  * steers them) and by name, with and without a KASLR offset.

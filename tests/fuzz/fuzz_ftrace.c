@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/hooks_format.c on tracefs enabled_functions, as
- * live/hooks_live.c reads it: a record line with the "\tdirect-->" line
+ * shared/hooks/hooks_format.c on tracefs enabled_functions, as
+ * live/proc/hooks_live.c reads it: a record line with the "\tdirect-->" line
  * after it when there is one, parsed, printed back, kept when the two
  * agree, then the summary of what was kept.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/kallsyms_mem.c on kallsyms tables in a fake kernel's memory
+ * shared/kernel/image/kallsyms_mem.c on kallsyms tables in a fake kernel's memory
  * (tests/support/fake_target.c).  The input is a header, then the bytes
  * mapped at TABLES:
  *

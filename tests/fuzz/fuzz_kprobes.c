@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/hooks_format.c on debugfs kprobes/list, line by line as
- * live/hooks_live.c reads it: each line parsed, printed back, kept when
+ * shared/hooks/hooks_format.c on debugfs kprobes/list, line by line as
+ * live/proc/hooks_live.c reads it: each line parsed, printed back, kept when
  * the two agree, then the summary of what was kept.
  */
 #include "fuzz.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The readers of /proc/self/mountinfo: live/tracefs.c (where debugfs and
+ * The readers of /proc/self/mountinfo: live/proc/tracefs.c (where debugfs and
  * tracefs are, read from a file: the input is put in a memfd) and
- * live/cgroup_check.c (the cgroup2 mount, on the text), with mount
+ * live/proc/cgroup_check.c (the cgroup2 mount, on the text), with mount
  * points escaped as \ooo; and the same file read as /proc/filesystems.
  */
 #include <limits.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/options.c: the input is a command line, split on NULs when it
+ * shared/core/options.c: the input is a command line, split on NULs when it
  * holds any (so that arguments may hold spaces) and on spaces otherwise,
  * after "kstack".  Both contexts parse it.  A refusal always says why,
  * and whatever was parsed is released.

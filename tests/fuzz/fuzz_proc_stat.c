@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * live/proc_tasks.c on a stat file: /proc/PID/stat (a comm may hold
+ * live/proc/proc_tasks.c on a stat file: /proc/PID/stat (a comm may hold
  * spaces, ')' and newlines: the fields after it come from the last ')')
  * and /proc/stat's btime line, the input being either.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * live/proc_tasks.c on /proc/PID/status (the two context switch counts,
+ * live/proc/proc_tasks.c on /proc/PID/status (the two context switch counts,
  * for --json) and /proc/PID/cgroup: the first line of the input is the
  * --cgroup path, the rest the file, read as both.
  */

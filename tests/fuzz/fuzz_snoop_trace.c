@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * live/snoop_trace.c on trace_pipe's text, and each call it makes out of
- * it through live/snoop_format.c.  The first byte picks the output form
+ * live/snoop/snoop_trace.c on trace_pipe's text, and each call it makes out of
+ * it through live/snoop/snoop_format.c.  The first byte picks the output form
  * (text, -c, --json, --folded); the rest is trace_pipe, a form feed at
  * the start of a line marking where one read() of it ended.
  */
@@ -9,7 +9,7 @@
 #include "snoop_format.h"
 #include "snoop_trace.h"
 
-/* A wall clock in 2026 minus an uptime: what live/snoop.c computes. */
+/* A wall clock in 2026 minus an uptime: what live/snoop/snoop.c computes. */
 #define WALL_OFFSET_NS	1795000000000000000ll
 
 static void on_call(void *arg, struct ks_snoop_rec *r)

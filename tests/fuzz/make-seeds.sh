@@ -45,9 +45,11 @@ python3 tests/fuzz/make-seeds.py frames "$tmp/nm.txt" "$tmp/mod-nm.txt" \
 cp tests/fixtures/decode/hung-sync-6.1.0-56-cloud.txt "$seeds/fuzz_decode/"
 
 # BTF as gcc writes it (-gbtf): kernel-like types, and kstack's own
-for src in tests/fuzz/btf-types.c live/proc_tasks.c shared/orc_tables.c; do
+incs=$(find shared live -name '*.h' -printf '-I%h\n' | sort -u)
+for src in tests/fuzz/btf-types.c live/proc/proc_tasks.c shared/kernel/orc/orc_tables.c; do
 	out=$seeds/fuzz_btf/$(basename "$src" .c)
-	gcc -gbtf -O2 -D_GNU_SOURCE -Ishared -Ilive -Itests/support -c "$src" \
+	# shellcheck disable=SC2086 # one word per flag
+	gcc -gbtf -O2 -D_GNU_SOURCE $incs -Itests/support -c "$src" \
 		-o "$tmp/btf.o" 2>/dev/null &&
 		objcopy --dump-section .BTF="$out" "$tmp/btf.o" 2>/dev/null ||
 		rm -f "$out"

@@ -12,19 +12,35 @@
 # alloc-dealloc checks are off there; every other ASan and UBSan report
 # stops crash, and sanitizer_report finds it in the output.
 
-# crash_refused OUT DIR: crash did not open DIR's dump at all (crash 8.0.2
-# cannot read Linux 6.11+: it says the vmlinux and an ELF dump "do not
-# match", and prints nothing at all for a compressed kdump file); prints a
-# SKIP line with the reason and returns 0, else 1.
+# crash_refused OUT DIR: crash did not open DIR's dump at all because it
+# is too old for its kernel (crash 8.0.2 cannot read Linux 6.11+: it says
+# the vmlinux and an ELF dump "do not match", or, when it missed the KASLR
+# offset, that it "cannot determine base kernel version" after failing to
+# read linux_banner, and prints nothing at all for a compressed kdump
+# file); prints a SKIP line with the reason and returns 0, else 1.  Only a
+# kernel that crash's version is known not to read is skipped: a refusal
+# of a dump crash should read is a failure.
 crash_refused() {
 	local out=$1 dir=$2 release version
-	grep -q '^crash: .* do not match!$' "$out" || ! grep -q '[^[:space:]]' "$out" ||
-		return 1
+	grep -qE '^crash: (.* do not match!|cannot determine base kernel version)$' "$out" ||
+		! grep -q '[^[:space:]]' "$out" || return 1
 	release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
 	version=$(crash --version 2>/dev/null | awk '/^crash / { print $2; exit }')
+	too_new_for_crash "$release" "$version" || return 1
 	echo "SKIP: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
 		"(crash needs 8.0.6 or later for 6.11+); kstack --vmcore reads it"
 	return 0
+}
+
+# too_new_for_crash RELEASE CRASH_VERSION: Linux 6.11+ with crash < 8.0.6
+too_new_for_crash() {
+	local IFS=.- k c
+	read -r -a k <<<"$1"
+	read -r -a c <<<"$2"
+	[ "${k[0]:-0}" -gt 6 ] || { [ "${k[0]:-0}" -eq 6 ] && [ "${k[1]:-0}" -ge 11 ]; } ||
+		return 1
+	[ "${c[0]:-0}" -lt 8 ] ||
+		{ [ "${c[0]:-0}" -eq 8 ] && [ "${c[1]:-0}" -eq 0 ] && [ "${c[2]:-0}" -lt 6 ]; }
 }
 
 # The ASan runtime a shared object needs, or nothing for a plain build.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fake_target.h"
+#include "grow.h"
 
 struct fake_seg {
 	uint64_t addr;
@@ -37,13 +38,16 @@ struct fake_regs {
 
 struct ks_fake {
 	struct fake_seg *segs;
-	size_t nr_segs;
+	size_t nr_segs, cap_segs;
+	struct fake_seg *phys;		/* physical memory, for read_phys */
+	size_t nr_phys, cap_phys;
+	struct ks_user_walk uw;		/* read_user's paging facts */
 	struct fake_sym *syms;
-	size_t nr_syms;
+	size_t nr_syms, cap_syms;
 	struct fake_member *members;
-	size_t nr_members;
+	size_t nr_members, cap_members;
 	struct fake_regs *regs;
-	size_t nr_regs;
+	size_t nr_regs, cap_regs;
 	unsigned long reads;
 	struct ks_kallsyms *ksyms;	/* as a real target: after its table */
 	size_t *by_addr;		/* syms by address, then as added */
@@ -52,21 +56,18 @@ struct ks_fake {
 };
 
 /*
- * Grows *arr by one element of size esize; returns the new slot or NULL.
- * The room doubles when nr reaches a power of two: images of tens of
- * thousands of symbols are built in linear time.
+ * Grows *arr by one zeroed element of size esize; returns the new slot
+ * or NULL.  The room doubles: images of tens of thousands of symbols are
+ * built in linear time.
  */
-static void *grow(void *arr_p, size_t *nr, size_t esize)
+static void *grow(void *arr_p, size_t *nr, size_t *cap, size_t esize)
 {
 	void **arr = arr_p;
-	void *p = *arr;
+	void *p = ks_grow(*arr, cap, *nr + 1, esize);
 
-	if (!(*nr & (*nr - 1))) {
-		p = realloc(*arr, (*nr ? *nr * 2 : 1) * esize);
-		if (!p)
-			return NULL;
-		*arr = p;
-	}
+	if (!p)
+		return NULL;
+	*arr = p;
 	p = (char *)p + *nr * esize;
 	memset(p, 0, esize);
 	(*nr)++;
@@ -87,6 +88,8 @@ void ks_fake_destroy(struct ks_fake *f)
 	ks_kallsyms_free(f->ksyms);
 	for (i = 0; i < f->nr_segs; i++)
 		free(f->segs[i].bytes);
+	for (i = 0; i < f->nr_phys; i++)
+		free(f->phys[i].bytes);
 	for (i = 0; i < f->nr_syms; i++) {
 		free(f->syms[i].name);
 		free(f->syms[i].module);
@@ -96,6 +99,7 @@ void ks_fake_destroy(struct ks_fake *f)
 		free(f->members[i].member);
 	}
 	free(f->segs);
+	free(f->phys);
 	free(f->syms);
 	free(f->by_addr);
 	free(f->max_end);
@@ -104,8 +108,9 @@ void ks_fake_destroy(struct ks_fake *f)
 	free(f);
 }
 
-int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
-		       size_t len)
+/* A new segment of virtual or physical memory. */
+static int add_seg(struct fake_seg **segs, size_t *nr, size_t *cap,
+		   uint64_t addr, const void *bytes, size_t len)
 {
 	struct fake_seg *seg;
 	uint8_t *copy = calloc(1, len ? len : 1);
@@ -114,7 +119,7 @@ int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
 		return -ENOMEM;
 	if (bytes)
 		memcpy(copy, bytes, len);
-	seg = grow(&f->segs, &f->nr_segs, sizeof(*seg));
+	seg = grow(segs, nr, cap, sizeof(*seg));
 	if (!seg) {
 		free(copy);
 		return -ENOMEM;
@@ -125,14 +130,31 @@ int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
 	return 0;
 }
 
+int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
+		       size_t len)
+{
+	return add_seg(&f->segs, &f->nr_segs, &f->cap_segs, addr, bytes, len);
+}
+
+int ks_fake_add_phys(struct ks_fake *f, uint64_t paddr, const void *bytes,
+		     size_t len)
+{
+	return add_seg(&f->phys, &f->nr_phys, &f->cap_phys, paddr, bytes, len);
+}
+
+void ks_fake_set_paging(struct ks_fake *f, const struct ks_paging *pg)
+{
+	f->uw.pg = *pg;
+}
+
 /* The segment holding addr, and how many bytes of it follow addr. */
-static struct fake_seg *seg_of(const struct ks_fake *f, uint64_t addr,
+static struct fake_seg *seg_of(struct fake_seg *segs, size_t nr, uint64_t addr,
 			       size_t *avail_ret)
 {
 	size_t i;
 
-	for (i = 0; i < f->nr_segs; i++) {
-		struct fake_seg *seg = &f->segs[i];
+	for (i = 0; i < nr; i++) {
+		struct fake_seg *seg = &segs[i];
 
 		if (addr >= seg->addr && addr - seg->addr < seg->len) {
 			*avail_ret = seg->len - (size_t)(addr - seg->addr);
@@ -143,7 +165,7 @@ static struct fake_seg *seg_of(const struct ks_fake *f, uint64_t addr,
 }
 
 /* Copies between buf and the segments, across adjacent ones. */
-static int mem_copy(const struct ks_fake *f, uint64_t addr, void *buf,
+static int mem_copy(struct fake_seg *segs, size_t nr, uint64_t addr, void *buf,
 		    size_t len, bool write)
 {
 	uint8_t *p = buf;
@@ -151,7 +173,7 @@ static int mem_copy(const struct ks_fake *f, uint64_t addr, void *buf,
 	size_t avail, n;
 
 	while (len) {
-		seg = seg_of(f, addr, &avail);
+		seg = seg_of(segs, nr, addr, &avail);
 		if (!seg)
 			return -EFAULT;
 		n = len < avail ? len : avail;
@@ -169,7 +191,13 @@ static int mem_copy(const struct ks_fake *f, uint64_t addr, void *buf,
 int ks_fake_write(struct ks_fake *f, uint64_t addr, const void *bytes,
 		  size_t len)
 {
-	return mem_copy(f, addr, (void *)bytes, len, true);
+	return mem_copy(f->segs, f->nr_segs, addr, (void *)bytes, len, true);
+}
+
+int ks_fake_write_phys(struct ks_fake *f, uint64_t paddr, const void *bytes,
+		       size_t len)
+{
+	return mem_copy(f->phys, f->nr_phys, paddr, (void *)bytes, len, true);
 }
 
 int ks_fake_write_u64(struct ks_fake *f, uint64_t addr, uint64_t val)
@@ -180,7 +208,7 @@ int ks_fake_write_u64(struct ks_fake *f, uint64_t addr, uint64_t val)
 int ks_fake_add_symbol(struct ks_fake *f, const char *name, uint64_t addr,
 		       uint64_t size, const char *module)
 {
-	struct fake_sym *sym = grow(&f->syms, &f->nr_syms, sizeof(*sym));
+	struct fake_sym *sym = grow(&f->syms, &f->nr_syms, &f->cap_syms, sizeof(*sym));
 
 	if (!sym)
 		return -ENOMEM;
@@ -196,7 +224,8 @@ int ks_fake_add_symbol(struct ks_fake *f, const char *name, uint64_t addr,
 int ks_fake_add_member(struct ks_fake *f, const char *type, const char *member,
 		       long offset, long size)
 {
-	struct fake_member *m = grow(&f->members, &f->nr_members, sizeof(*m));
+	struct fake_member *m = grow(&f->members, &f->nr_members, &f->cap_members,
+					  sizeof(*m));
 
 	if (!m)
 		return -ENOMEM;
@@ -216,7 +245,7 @@ int ks_fake_add_type(struct ks_fake *f, const char *type, long size)
 
 int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs)
 {
-	struct fake_regs *r = grow(&f->regs, &f->nr_regs, sizeof(*r));
+	struct fake_regs *r = grow(&f->regs, &f->nr_regs, &f->cap_regs, sizeof(*r));
 
 	if (!r)
 		return -ENOMEM;
@@ -230,18 +259,25 @@ static int fake_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 	struct ks_fake *f = ctx;
 
 	f->reads++;
-	return mem_copy(f, kaddr, buf, len, false);
+	return mem_copy(f->segs, f->nr_segs, kaddr, buf, len, false);
 }
 
+static int fake_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_fake *f = ctx;
+
+	return mem_copy(f->phys, f->nr_phys, paddr, buf, len, false);
+}
+
+/* As a real target: the shared walk; without ks_fake_set_paging(), -ENOENT. */
 static int fake_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			  size_t len)
 {
-	(void)ctx;
-	(void)task;
-	(void)uaddr;
-	(void)buf;
-	(void)len;
-	return -EFAULT;
+	struct ks_fake *f = ctx;
+	struct ks_target t;
+
+	ks_fake_target(f, &t);
+	return ks_page_read_user(&t, &f->uw, task, uaddr, buf, len);
 }
 
 static int fake_symbol(void *ctx, const char *name, uint64_t *addr_ret)
@@ -413,6 +449,7 @@ static int fake_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 static const struct ks_target_ops fake_ops = {
 	.read = fake_read,
+	.read_phys = fake_read_phys,
 	.read_user = fake_read_user,
 	.symbol = fake_symbol,
 	.lookup = fake_lookup,

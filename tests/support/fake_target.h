@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "kallsyms.h"
+#include "page_walk.h"
 #include "target.h"
 
 struct ks_fake;
@@ -25,6 +26,17 @@ int ks_fake_add_memory(struct ks_fake *f, uint64_t addr, const void *bytes,
 int ks_fake_write(struct ks_fake *f, uint64_t addr, const void *bytes,
 		  size_t len);
 int ks_fake_write_u64(struct ks_fake *f, uint64_t addr, uint64_t val);
+
+/*
+ * Physical memory for read_phys, as the memory above; read_user walks
+ * the page tables in it with the paging facts pg (until they are set,
+ * read_user answers -ENOENT).
+ */
+int ks_fake_add_phys(struct ks_fake *f, uint64_t paddr, const void *bytes,
+		     size_t len);
+int ks_fake_write_phys(struct ks_fake *f, uint64_t paddr, const void *bytes,
+		       size_t len);
+void ks_fake_set_paging(struct ks_fake *f, const struct ks_paging *pg);
 
 /*
  * A symbol covering [addr, addr + size); size 0 names an address (a

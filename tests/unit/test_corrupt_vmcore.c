@@ -25,7 +25,8 @@
 #include <cmocka.h>
 
 #include "hooks.h"
-#include "kdump_target.h"
+#include "live_sample.h"
+#include "target_kdump.h"
 #include "kernel_tasks.h"
 #include "options.h"
 
@@ -534,7 +535,7 @@ static char *ftrace_report(char **err)
 	assert_non_null(o);
 	assert_non_null(e);
 	alarm(CASE_SECONDS);
-	assert_int_equal(ks_hooks_report(&target, &opts, o, e), 0);
+	assert_int_equal(ks_hooks_report(&target, &opts, o, ks_report_file, e), 0);
 	alarm(0);
 	fclose(o);
 	fclose(e);
@@ -614,6 +615,7 @@ static void record_clean(void)
 static int setup(void **state)
 {
 	const char *d = getenv("KSTACK_VMCORE_DIR");
+	struct ks_kdump_args args = { .report = ks_live_say };
 	char core[4200], vmlinux[4200];
 	FILE *f;
 
@@ -628,7 +630,9 @@ static int setup(void **state)
 		return 0;
 	}
 	fclose(f);
-	if (ks_kdump_open(core, vmlinux, false, &kd, &dmg.real)) {
+	args.vmcore = core;
+	args.vmlinux = vmlinux;
+	if (ks_kdump_open(&args, &kd, &dmg.real)) {
 		printf("SKIP: the vmcore does not open with libkdumpfile\n");
 		kd = NULL;
 		return 0;

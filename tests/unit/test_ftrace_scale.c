@@ -36,6 +36,17 @@ static struct ks_fake *f;
 static struct ks_target t;
 static struct ks_ftrace_image_counts counts;
 
+/* A walker of the image at tt, its complaints to e as "kstack: " lines. */
+static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
+					     FILE *e)
+{
+	static struct ks_ftrace_walker w;
+
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_report_file, e),
+			 0);
+	return &w;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -83,7 +94,7 @@ static void test_report(void **state)
 	assert_int_equal(counts.ipmodify, 48);
 	assert_int_equal(counts.regs, 60);
 	assert_int_equal(counts.tramp, N - 60);
-	assert_int_equal(ks_hooks_report(&t, &opts, o, e), 0);
+	assert_int_equal(ks_hooks_report(&t, &opts, o, ks_report_file, e), 0);
 	fclose(o);
 	fclose(e);
 	assert_string_equal(err, "");
@@ -145,9 +156,9 @@ static void test_walk_stops(void **state)
 	struct stop_at s = { .stop = 1000 };
 
 	(void)state;
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
-	assert_int_equal(ks_ftrace_walk_each(&t, &ops, false, count_rec, &s,
-					     stderr), 7);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
+	assert_int_equal(ks_ftrace_walk_each(walker(&t, stderr), &ops, false,
+					     count_rec, &s), 7);
 	assert_int_equal(s.seen, 1000);
 	assert_int_equal(s.stats.n, 1000);
 	/* records 0..999: one shared (999), no direct one yet */
@@ -179,10 +190,10 @@ static void test_list_same_summary(void **state)
 	assert_non_null(small);
 	assert_int_equal(ks_ftrace_image_make(small, 2000, &c), 0);
 	ks_fake_target(small, &st);
-	assert_int_equal(ks_ftrace_ops_walk(&st, &ops, stderr), 0);
-	assert_int_equal(ks_ftrace_walk(&st, &ops, &l, stderr), 0);
-	assert_int_equal(ks_ftrace_walk_each(&st, &ops, false, count_rec, &s,
-					     stderr), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&st, stderr), &ops), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&st, stderr), &ops, &l), 0);
+	assert_int_equal(ks_ftrace_walk_each(walker(&st, stderr), &ops, false,
+					     count_rec, &s), 0);
 	assert_int_equal(l.n, 2000);
 	assert_int_equal(s.seen, 2000);
 	fa = open_memstream(&a, &alen);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -51,19 +52,47 @@ static void test_kernel_has(void **state)
 
 static void test_override(void **state)
 {
+	const struct ks_test_knobs knobs = {
+		.debugfs = "/fixture/debug",
+		.tracefs = "/fixture/trace",
+	};
 	struct ks_tracefs fs;
 
 	(void)state;
-	setenv("KSTACK_TEST_DEBUGFS", "/fixture/debug", 1);
-	setenv("KSTACK_TEST_TRACEFS", "/fixture/trace", 1);
-	ks_tracefs_open(&fs, true);
+	/* the environment is main()'s to read, not the tracefs code's */
+	setenv("KSTACK_TEST_DEBUGFS", "/from/env", 1);
+	ks_tracefs_open(&fs, true, &knobs);
+	unsetenv("KSTACK_TEST_DEBUGFS");
 	assert_string_equal(fs.debugfs, "/fixture/debug");
 	assert_string_equal(fs.tracefs, "/fixture/trace");
 	assert_false(fs.mounted_debugfs || fs.mounted_tracefs || fs.unshared);
-	ks_tracefs_open(&fs, false);
+	ks_tracefs_open(&fs, false, &knobs);
 	assert_string_equal(fs.debugfs, "");
-	unsetenv("KSTACK_TEST_DEBUGFS");
-	unsetenv("KSTACK_TEST_TRACEFS");
+}
+
+static void test_file_lists(void **state)
+{
+	char path[] = "/tmp/kstack-test-lists-XXXXXX";
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, "ffffffff81000000 T _stext\n"
+			      "ffffffffc0001000 t helper\t[mod]\n"
+			      "nodev\tdebugfs\n", 72) == 72);
+	close(fd);
+	assert_true(ks_file_lists(path, "_stext", 2));
+	assert_true(ks_file_lists(path, "helper", 2));
+	assert_false(ks_file_lists(path, "T", 2));
+	assert_true(ks_file_lists(path, "T", 1));
+	/* -1: the last word, as /proc/filesystems puts the name */
+	assert_true(ks_file_lists(path, "[mod]", -1));
+	assert_true(ks_file_lists(path, "debugfs", -1));
+	assert_false(ks_file_lists(path, "nodev", -1));
+	assert_false(ks_file_lists(path, "_stext", 5));
+	unlink(path);
+	assert_false(ks_file_lists(path, "_stext", 2));
 }
 
 int main(void)
@@ -72,6 +101,7 @@ int main(void)
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_kernel_has),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_file_lists),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));

@@ -17,7 +17,8 @@
 #include <cmocka.h>
 
 #include "hooks.h"
-#include "kdump_target.h"
+#include "live_sample.h"
+#include "target_kdump.h"
 #include "options.h"
 
 static struct ks_kdump *kd;
@@ -64,7 +65,7 @@ static char *report(bool kprobes, bool ftrace, bool verbose)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ks_hooks_report(&target, &o, f, stderr), 0);
+	assert_int_equal(ks_hooks_report(&target, &o, f, ks_report_file, stderr), 0);
 	fclose(f);
 	return text;
 }
@@ -166,6 +167,7 @@ static void test_verbose(void **state)
 static int setup(void **state)
 {
 	const char *d = getenv("KSTACK_VMCORE_DIR");
+	struct ks_kdump_args args = { .report = ks_live_say };
 	char core[4200], vmlinux[4200];
 	FILE *f;
 
@@ -179,7 +181,9 @@ static int setup(void **state)
 		return 0;
 	}
 	fclose(f);
-	if (ks_kdump_open(core, vmlinux, false, &kd, &target)) {
+	args.vmcore = core;
+	args.vmlinux = vmlinux;
+	if (ks_kdump_open(&args, &kd, &target)) {
 		printf("SKIP: the vmcore does not open with libkdumpfile\n");
 		kd = NULL;
 	}

@@ -41,7 +41,19 @@
 struct ks_fake *f;
 static struct ks_target t;
 
-static void members(void)
+/* A walker of the image at tt, its complaints to e as "kstack: " lines. */
+static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
+					     FILE *e)
+{
+	static struct ks_ftrace_walker w;
+
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_report_file, e),
+			 0);
+	return &w;
+}
+
+/* The types of the image; skip ("type.member" or NULL) is left out. */
+static void members(const char *skip)
 {
 	static const struct {
 		const char *type, *member;
@@ -83,11 +95,16 @@ static void members(void)
 		{ "dyn_ftrace", "ip", 0, 8 },
 		{ "dyn_ftrace", "flags", 8, 8 },
 	};
+	char name[64];
 	size_t i;
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		snprintf(name, sizeof(name), "%s.%s", m[i].type, m[i].member);
+		if (skip && !strcmp(name, skip))
+			continue;
 		assert_int_equal(ks_fake_add_member(f, m[i].type, m[i].member,
 						    m[i].off, m[i].size), 0);
+	}
 	assert_int_equal(ks_fake_add_type(f, "hlist_head", 8), 0);
 	assert_int_equal(ks_fake_add_type(f, "kprobe", KP_SIZE), 0);
 	assert_int_equal(ks_fake_add_type(f, "dyn_ftrace", 16), 0);
@@ -145,7 +162,7 @@ static int setup(void **state)
 	(void)state;
 	f = ks_fake_create();
 	assert_non_null(f);
-	members();
+	members(NULL);
 	assert_int_equal(ks_fake_add_memory(f, TABLE, NULL, 64 * 8), 0);
 	assert_int_equal(ks_fake_add_memory(f, DISARMED, NULL, 8), 0);
 	assert_int_equal(ks_fake_add_memory(f, HEAP, NULL, 0x10000), 0);
@@ -211,7 +228,7 @@ static char *walk_kprobes(struct ks_kprobe_list *l, char **err_ret)
 	size_t olen = 0, elen = 0;
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&err, &elen);
 
-	assert_int_equal(ks_kprobe_walk(&t, l, e), 0);
+	assert_int_equal(ks_kprobe_walk(&t, l, ks_report_file, e), 0);
 	ks_kprobe_print_all(o, &t, l, false);
 	fclose(o);
 	fclose(e);
@@ -408,9 +425,9 @@ static void test_ftrace_records(void **state)
 	ftrace_image(false);
 	o = open_memstream(&out, &olen);
 	e = open_memstream(&err, &elen);
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
 	assert_int_equal(ops.n, 2);
-	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, e), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, e), &ops, &l), 0);
 	ks_ftrace_print_all(o, &l);
 	ks_ftrace_ops_owners(o, &t, &ops, &l);
 	ks_ftrace_ops_print(o, &t, &ops);
@@ -449,8 +466,8 @@ static void test_ftrace_6_4_layout(void **state)
 	/* func_b: IPMODIFY, MODIFIED, a count of 1 with bit 20 (TOUCHED) set */
 	w64(recs1 + 24, 1ull << 31 | 1ull << 30 | 1ull << 26 | 1ull << 27 |
 			1ull << 20 | 1ull << 19 | 1);
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
-	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, stderr), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, stderr), &ops, &l), 0);
 	assert_int_equal(l.n, 3);
 	ks_ftrace_format(&l.v[1], line, sizeof(line));
 	assert_string_equal(line, "func_b (1) R I     M \ttramp: 0xffffffffc0200000 (kshook_ftrace_func+0x0/0x40 [kshook]) ->kshook_ftrace_func+0x0/0x40 [kshook]");
@@ -463,7 +480,7 @@ static void test_ftrace_6_4_layout(void **state)
 	 * never marked (a record the flag's introduction predates).
 	 */
 	w64(recs1 + 40, 1ull << 20);
-	assert_int_equal(ks_ftrace_walk_touched(&t, &ops, &l, stderr), 0);
+	assert_int_equal(ks_ftrace_walk_touched(walker(&t, stderr), &ops, &l), 0);
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.v[0].func, "func_b");
 	ks_ftrace_format(&l.v[1], line, sizeof(line));
@@ -479,8 +496,8 @@ static void test_ftrace_touched_6_1(void **state)
 	struct ks_ftrace_list l = { 0 };
 
 	(void)state;
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, stderr), 0);
-	assert_int_equal(ks_ftrace_walk_touched(&t, &ops, &l, stderr), -EOPNOTSUPP);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
+	assert_int_equal(ks_ftrace_walk_touched(walker(&t, stderr), &ops, &l), -EOPNOTSUPP);
 	assert_int_equal(l.n, 0);
 	ks_ftrace_list_free(&l);
 	ks_ftrace_ops_list_free(&ops);
@@ -496,7 +513,7 @@ static void test_ftrace_ops_loop(void **state)
 	(void)state;
 	w64(KS_OPS + 8, GLOBAL_OPS);
 	e = open_memstream(&err, &elen);
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
 	fclose(e);
 	assert_int_equal(ops.n, 2);
 	assert_non_null(ops.error);
@@ -514,8 +531,8 @@ static size_t walk_records(char **err)
 	size_t elen = 0, n;
 	FILE *e = open_memstream(err, &elen);
 
-	assert_int_equal(ks_ftrace_ops_walk(&t, &ops, e), 0);
-	assert_int_equal(ks_ftrace_walk(&t, &ops, &l, e), 0);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, e), &ops, &l), 0);
 	fclose(e);
 	n = l.n;
 	ks_ftrace_list_free(&l);
@@ -582,10 +599,10 @@ static void test_report(void **state)
 	FILE *fp = open_memstream(&out, &len), *null = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_report_file, null), 0);
 	o.kprobes = false;
 	o.ftrace = true;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_report_file, null), 0);
 	fclose(fp);
 	fclose(null);
 	assert_non_null(strstr(out, "== summary\n7 kprobes: 6 k, 1 r; 2 disabled, 1 gone, 2 optimized, 1 on ftrace; probed modules: gonemod\n== kprobes enabled\n1\n== hook owners\n"));
@@ -593,10 +610,103 @@ static void test_report(void **state)
 	free(out);
 }
 
+/* What a reporter was handed: the messages, one per line. */
+struct said {
+	char text[1024];
+	int n;
+};
+
+static void collect(void *arg, const char *msg)
+{
+	struct said *s = arg;
+	size_t len = strlen(s->text);
+
+	s->n++;
+	snprintf(s->text + len, sizeof(s->text) - len, "%s|", msg);
+}
+
+/*
+ * Inside crash the walkers' complaints go to the command's reporter, not
+ * into the report: each one once, without "kstack: " or a newline.
+ */
+static void test_report_callback(void **state)
+{
+	struct ks_options o = { .kprobes = true };
+	struct said said = { "", 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+
+	(void)state;
+	assert_int_equal(ks_hooks_report(&t, &o, fp, collect, &said), 0);
+	fclose(fp);
+	assert_int_equal(said.n, 2);
+	assert_non_null(strstr(said.text, "|kprobe_table[21]: cannot read struct kprobe at 0xffff888077770000|"));
+	assert_true(!strncmp(said.text, "kprobe_table[20] loops at 0x", 28));
+	assert_null(strstr(said.text, "kstack: "));
+	assert_null(strchr(said.text, '\n'));
+	assert_null(strstr(out, "kprobe_table["));
+	assert_non_null(strstr(out, "== hook owners\n"));
+	free(out);
+}
+
+/* The walk of a kernel whose types lack skip: what its reporter got. */
+static int walk_without(const char *skip, bool ftrace, struct said *said)
+{
+	struct ks_fake *full = f;
+	struct ks_kprobe_list l = { 0 };
+	struct ks_ftrace_walker w;
+	struct ks_target mt;
+	int ret;
+
+	f = ks_fake_create();
+	assert_non_null(f);
+	members(skip);
+	assert_int_equal(ks_fake_add_memory(f, TABLE, NULL, 64 * 8), 0);
+	sym("kprobe_table", TABLE, 64 * 8, NULL);
+	sym("ftrace_ops_list", TABLE, 8, NULL);
+	sym("ftrace_list_end", TABLE + 8, 8, NULL);
+	ks_fake_target(f, &mt);
+	if (ftrace)
+		ret = ks_ftrace_walker_init(&w, &mt, collect, said);
+	else
+		ret = ks_kprobe_walk(&mt, &l, collect, said);
+	ks_kprobe_list_free(&l);
+	ks_fake_destroy(f);
+	f = full;
+	return ret;
+}
+
+/*
+ * A member a walker cannot do without names itself and the line of the
+ * walker that needs it, once, through the walker's reporter.
+ */
+static void test_missing_member(void **state)
+{
+	struct said said = { "", 0 };
+
+	(void)state;
+	assert_int_equal(walk_without("kprobe.nmissed", false, &said), -ENOENT);
+	assert_int_equal(said.n, 1);
+	assert_non_null(strstr(said.text, "no member kprobe.nmissed in this kernel's types (shared/hooks/kprobe_walk.c:"));
+	said = (struct said){ "", 0 };
+	assert_int_equal(walk_without("ftrace_hash.count", true, &said), -ENOENT);
+	assert_int_equal(said.n, 1);
+	assert_non_null(strstr(said.text, "no member ftrace_hash.count in this kernel's types (shared/hooks/ftrace_walk.c:"));
+	assert_null(strstr(said.text, "kstack: "));
+	assert_null(strchr(said.text, '\n'));
+	/* an optional member is no complaint */
+	said = (struct said){ "", 0 };
+	assert_int_equal(walk_without("kretprobe.handler", false, &said), 0);
+	assert_int_equal(said.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kprobe_lines),
+		cmocka_unit_test(test_report_callback),
+		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_kprobe_details),
 		cmocka_unit_test(test_kprobes_disarmed),
 		cmocka_unit_test(test_ftrace_records),

@@ -2,7 +2,8 @@
 /*
  * /proc/kcore read as fs/proc/kcore.c writes it, on a file made here: an
  * ELF64 core with a PT_NOTE (a CORE note, then VMCOREINFO) and two PT_LOAD
- * segments of kernel virtual memory that a read may span.
+ * segments of kernel virtual memory that a read may span.  Its VMCOREINFO
+ * is read by shared/kernel/vmcoreinfo.c, as kcore_target.c reads it.
  */
 #include <elf.h>
 #include <errno.h>
@@ -17,13 +18,16 @@
 #include <cmocka.h>
 
 #include "kcore.h"
+#include "vmcoreinfo.h"
 
 #define TEXT	0xffffffff81000000ull
 #define DMAP	0xffff888000000000ull
 
 static const char info[] =
 	"OSRELEASE=6.1.0-56-cloud-amd64\nSYMBOL(_stext)=ffffffff81000000\n"
-	"KERNELOFFSET=0\n";
+	"KERNELOFFSET=0\nSYMBOL(kallsyms_names)=ffffffff82000000\n"
+	"NUMBER(pgtable_l5_enabled)=1\nNUMBER(sme_mask)=140737488355328\n"
+	"NUMBER(neg)=-2\nNUMBER(bad)=x1\n";
 
 static void put_note(FILE *f, const char *name, const void *desc, size_t len)
 {
@@ -112,6 +116,35 @@ static void test_read(void **state)
 	unlink(path);
 }
 
+/* The keys and their bases as the kernel writes them. */
+static void test_vmcoreinfo(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_paging pg = { 0 };
+	struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line };
+	struct ks_kcore *kc;
+	char path[64];
+	int64_t v;
+
+	(void)state;
+	make_kcore(path, sizeof(path));
+	assert_int_equal(ks_kcore_open(path, &kc), 0);
+	vi.arg = kc;
+	ks_vmcoreinfo_kallsyms(&vi, &a);
+	assert_int_equal(a.names, 0xffffffff82000000ull);
+	assert_int_equal(a.stext, 0xffffffff81000000ull);
+	assert_int_equal(a.num_syms, 0);
+	ks_vmcoreinfo_paging(&vi, &pg);
+	assert_int_equal(pg.levels, 5);
+	assert_int_equal(pg.me_mask, 1ull << 47);
+	assert_int_equal(ks_vmcoreinfo_number(&vi, "NUMBER(neg)", 10, &v), 0);
+	assert_int_equal(v, -2);
+	assert_int_equal(ks_vmcoreinfo_number(&vi, "NUMBER(bad)", 10, &v), -ENOENT);
+	assert_int_equal(ks_vmcoreinfo_number(&vi, "NUMBER(none)", 10, &v), -ENOENT);
+	ks_kcore_close(kc);
+	unlink(path);
+}
+
 static void test_refused(void **state)
 {
 	struct ks_kcore *kc;
@@ -131,6 +164,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_vmcoreinfo),
 		cmocka_unit_test(test_refused),
 	};
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The list walks every kernel walker shares (shared/list_walk.c) on lists
+ * The list walks every kernel walker shares (shared/kernel/list_walk.c) on lists
  * built by hand: a good circular list, one that loops back to a node
  * (and to itself), one longer than its bound, links that are garbage or
  * point outside the image, and the NULL-terminated chains of ftrace.

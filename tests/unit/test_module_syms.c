@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
+#include "kernel_modules.h"
 #include "module_syms.h"
 
 #define MODULES		0xffffffff82000000ull	/* the list head */
@@ -38,6 +39,7 @@
 #define O_INIT		0x180
 #define O_MEM		0x140
 #define MEM_ESIZE	0x50
+#define MOD3		0xffffffffc0120000ull	/* struct module cut short */
 
 static const char strtab[] =
 	"\0mod_fn\0alias_b\0alias_a\0$x\0printk\0data_obj\0init_fn";
@@ -262,6 +264,72 @@ static void test_loop(void **state)
 	ks_fake_destroy(f);
 }
 
+struct seen {
+	struct ks_module m[4];
+	int nr;
+};
+
+static int collect(void *arg, const struct ks_module *m)
+{
+	struct seen *s = arg;
+
+	assert_true(s->nr < 4);
+	s->m[s->nr++] = *m;
+	return 0;
+}
+
+/*
+ * 6.4: a struct module whose mem[MOD_TEXT] and mem[MOD_INIT_TEXT] can be
+ * read but not mem[5] and mem[6] after them.  The one walk hands each
+ * part's error to its users: the ORC tables leave such a module out, its
+ * symbols still name its text, as they did when each walked on its own.
+ */
+static void test_one_walk(void **state)
+{
+	struct ks_fake *f = image(true);
+	struct ks_module_layout l;
+	struct seen s = { .nr = 0 };
+	struct ks_module_syms *ms;
+	struct ks_target t;
+	char stop[128];
+
+	(void)state;
+	ks_fake_add_memory(f, MOD3, NULL, O_MEM + 5 * MEM_ESIZE);
+	ks_fake_write_u64(f, MOD2 + O_LIST, MOD3 + O_LIST);
+	ks_fake_write_u64(f, MOD3 + O_LIST, MODULES);
+	ks_fake_write(f, MOD3 + O_NAME, "short", 6);
+	ks_fake_write_u64(f, MOD3 + O_KALLSYMS, KSYMS);
+	ks_fake_write_u64(f, MOD3 + O_MEM, CORE);
+	put32(f, MOD3 + O_MEM + 8, 0x400);
+	ks_fake_target(f, &t);
+	ks_module_layout_init(&t, &l);
+	assert_true(l.mem);
+	assert_int_equal(ks_modules_walk(&t, &l, collect, &s, stop, sizeof(stop)), 0);
+	assert_string_equal(stop, "");
+	/* MOD2 is still being loaded: nobody sees it */
+	assert_int_equal(s.nr, 2);
+	assert_string_equal(s.m[0].name, "demo");
+	assert_int_equal(s.m[0].head_err | s.m[0].text_err | s.m[0].ranges_err, 0);
+	assert_int_equal(s.m[0].text[1].start, INIT);
+	assert_int_equal(s.m[0].text[1].end, INIT + 0x100);
+	assert_int_equal(s.m[0].kallsyms_err, 0);
+	assert_int_equal(s.m[0].symtab, SYMTAB);
+	assert_int_equal(s.m[0].num_symtab, 9);
+	assert_int_equal(s.m[0].strtab, STRTAB);
+	/* no mod_arch_specific in these types: no ORC, the rest is read */
+	assert_int_equal(s.m[0].orc_err, -ENOENT);
+	assert_string_equal(s.m[1].name, "short");
+	assert_int_equal(s.m[1].text_err, 0);
+	assert_int_equal(s.m[1].ranges_err, -EFAULT);
+	assert_int_equal(s.m[1].text[0].end, CORE + 0x400);
+
+	assert_int_equal(ks_module_syms_load(&t, &ms), 0);
+	assert_int_equal(ks_module_syms_count(ms), 2);
+	assert_int_equal(ks_module_syms_skipped(ms), 0);
+	ks_module_syms_free(ms);
+	ks_fake_destroy(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_layout_6_4),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_one_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

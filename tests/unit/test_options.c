@@ -11,6 +11,9 @@
 #include "options.h"
 #include "select.h"
 
+/* the test knobs parse() hands over, as live/main.c does */
+static const struct ks_test_knobs *knobs;
+
 static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 		 char *err, size_t errlen)
 {
@@ -26,7 +29,7 @@ static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	ret = ks_options_parse(o, ctx, argc, argv, err, errlen);
+	ret = ks_options_parse_knobs(o, ctx, argc, argv, knobs, err, errlen);
 	return ret;
 }
 
@@ -229,16 +232,28 @@ static void test_crash_rejects_live_options(void **state)
 
 static void test_test_interval(void **state)
 {
+	struct ks_test_knobs k = { .interval_ms = "200" };
 	struct ks_options o;
 	char err[256];
 
 	(void)state;
-	setenv("KSTACK_TEST_INTERVAL_MS", "200", 1);
+	knobs = &k;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -i 1", err, sizeof(err)), 0);
 	assert_int_equal(o.interval_ms, 200);
 	ks_options_release(&o);
-	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	k.interval_ms = "0";
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a", err, sizeof(err)), -1);
+	assert_string_equal(err, "bad KSTACK_TEST_INTERVAL_MS '0'");
+	/* the crash command has no knobs */
+	k.interval_ms = "200";
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a", err, sizeof(err)), 0);
+	assert_null(o.knobs.interval_ms);
+	ks_options_release(&o);
+	knobs = NULL;
+	/* nor does the environment reach the parser */
+	setenv("KSTACK_TEST_INTERVAL_MS", "200", 1);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -i 10", err, sizeof(err)), 0);
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
 	assert_int_equal(o.interval_ms, 10000);
 	ks_options_release(&o);
 }

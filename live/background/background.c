@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Background mode (-b, --foreground): oled kstack's sampling loop, with
+ * what it lacked: a drift-free schedule, a disk guard before every write,
+ * a single-instance lock, a clean stop on SIGTERM/SIGINT, and rotation and
+ * appends that a SIGKILL at any moment cannot corrupt.
+ *
+ * Everything that can fail is done before going to the background, so a
+ * bad directory, a held lock or a full disk is an exit status, not a line
+ * in a log nobody reads: open DIR, lock, check space, check permission,
+ * finish an interrupted rotation, rotate the previous run's log (as oled
+ * does), and only then fork.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "background.h"
+#include "bg_daemon.h"
+#include "bg_log.h"
+#include "bg_out.h"
+#include "cgroup_check.h"
+#include "disk_guard.h"
+#include "format.h"
+#include "live_sample.h"
+#include "proc_tasks.h"
+#include "rotate.h"
+#include "run_lock.h"
+#include "version.h"
+
+#define NS_PER_MS	1000000LL
+#define NS_PER_SEC	1000000000LL
+
+struct bg {
+	const struct ks_options *opts;
+	char dir[PATH_MAX];		/* for messages: absolute if known */
+	char name[KS_HOST_LEN + 16];	/* kstack_HOST.out */
+	int dirfd;
+	int lock_fd;
+	int oled_lock_fd;		/* shared flock on oled's lock, or -1 */
+	bool proc_open;
+	struct ks_proc proc;
+	struct ks_disk_guard guard;
+	struct ks_rotate rot;
+	int64_t interval_ns;
+	int64_t duration_ns;
+	bool no_rotation;		/* -m 0 or -n 0, as oled */
+	unsigned long nr_written;
+	unsigned long nr_skipped;	/* not written: file system full */
+	unsigned long nr_failed;	/* not taken or not written: an error */
+	unsigned long nr_failed_run;	/* of those, since the last success */
+	unsigned long nr_overrun;	/* not taken: the one before overran */
+	int last_failure;		/* the error of the last one */
+	int write_err;			/* last write error, logged once */
+	int rotate_err;			/* last rotation error, logged once */
+	int sample_err;			/* last sampling error, logged once */
+	bool denied_logged;
+	bool unreadable_logged;
+};
+
+/*
+ * Set by SIGTERM/SIGINT.  The handler also moves the sleep's deadline to
+ * the past: a signal landing between the check of stop_signal and the
+ * clock_nanosleep call would otherwise be noticed only a full interval
+ * later.  The kernel reads the deadline when the call starts, so either
+ * the call sees the zeroed deadline and returns at once, or it is already
+ * sleeping and the signal interrupts it with EINTR.
+ */
+static volatile sig_atomic_t stop_signal;
+static struct timespec sleep_deadline;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+	sleep_deadline.tv_sec = 0;
+	sleep_deadline.tv_nsec = 0;
+}
+
+static int install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	/* no SA_RESTART: the sleep must return so the loop can stop */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL))
+		return -errno;
+	/* a closed log pipe must not kill the sampler */
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
+}
+
+/* Sleeps until the absolute monotonic time due; true if asked to stop. */
+static bool sleep_until(int64_t due)
+{
+	sleep_deadline.tv_sec = due / NS_PER_SEC;
+	sleep_deadline.tv_nsec = due % NS_PER_SEC;
+	/* the deadline is in memory before the flag is read */
+	atomic_signal_fence(memory_order_seq_cst);
+	while (!stop_signal) {
+		int ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					  &sleep_deadline, NULL);
+
+		if (!ret)
+			break;
+		if (ret != EINTR) {
+			ks_log(KS_LOG_ERROR, "clock_nanosleep: %s", strerror(ret));
+			return true;
+		}
+	}
+	return stop_signal != 0;
+}
+
+/* A test-only knob (struct ks_test_knobs) as a number; -1 when unset. */
+static int knob_long(const char *var, const char *s, long min, long max,
+		     long *val)
+{
+	char *end;
+
+	*val = -1;
+	if (!s)
+		return 0;
+	errno = 0;
+	*val = strtol(s, &end, 10);
+	if (errno || *end || *val < min || *val > max) {
+		fprintf(stderr, "kstack: bad %s '%s'\n", var, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_limits(struct bg *bg)
+{
+	const struct ks_options *o = bg->opts;
+	long ms, bytes;
+
+	bg->interval_ns = o->interval_ms * NS_PER_MS;
+	bg->duration_ns = o->minutes * 60 * NS_PER_SEC;
+	bg->rot.max_bytes = (uint64_t)o->max_mb << 20;
+	/* KSTACK_TEST_*: tests only, so a run takes seconds, not minutes */
+	if (knob_long("KSTACK_TEST_DURATION_MS", o->knobs.duration_ms, 0,
+		      86400000L, &ms) ||
+	    knob_long("KSTACK_TEST_MAX_BYTES", o->knobs.max_bytes, 0, LONG_MAX,
+		      &bytes))
+		return KS_EXIT_USAGE;
+	if (ms >= 0)
+		bg->duration_ns = ms * NS_PER_MS;
+	if (bytes >= 0)
+		bg->rot.max_bytes = (uint64_t)bytes;
+	bg->rot.max_files = o->max_files;
+	/*
+	 * oled's rotate_file() returns at once when either limit is 0: the
+	 * log is never rotated, not even the previous run's, and no archive
+	 * is pruned (max_files 0 keeps all).  The disk guard still applies.
+	 */
+	if (!o->max_mb || !o->max_files) {
+		bg->no_rotation = true;
+		bg->rot.max_files = 0;
+	}
+	return 0;
+}
+
+/* kstack_HOST.out, from the host name at start-up */
+static void make_name(struct bg *bg)
+{
+	char host[KS_HOST_LEN];
+
+	if (gethostname(host, sizeof(host)) || !*host)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	/* a host name is one path component, whatever sethostname allowed */
+	for (char *p = host; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	snprintf(bg->name, sizeof(bg->name), "kstack_%s.out", host);
+}
+
+static int open_dir(struct bg *bg)
+{
+	const char *path = bg->opts->dir;
+	bool created;
+
+	bg->dirfd = ks_bg_open_dir(path, &created);
+	if (bg->dirfd < 0) {
+		if (bg->dirfd == -ELOOP || bg->dirfd == -ENOTDIR)
+			ks_log(KS_LOG_ERROR, "%s is not a directory (a symbolic link is refused)",
+			       path);
+		else
+			ks_log(KS_LOG_ERROR, "cannot open directory %s: %s", path,
+			       strerror(-bg->dirfd));
+		return KS_EXIT_ERROR;
+	}
+	if (!realpath(path, bg->dir))
+		snprintf(bg->dir, sizeof(bg->dir), "%s", path);
+	if (created)
+		ks_log(KS_LOG_DEBUG, "Created directory %s with mode 0700", bg->dir);
+	bg->rot.dirfd = bg->dirfd;
+	bg->rot.name = bg->name;
+	return 0;
+}
+
+static int take_lock(struct bg *bg)
+{
+	pid_t holder;
+	int ret;
+
+	bg->lock_fd = ks_run_lock(bg->dirfd, KS_RUN_LOCK_NAME, &holder);
+	if (bg->lock_fd == -EWOULDBLOCK) {
+		if (holder)
+			ks_log(KS_LOG_ERROR,
+			       "Another kstack (PID %d) is already writing to %s: %s/%s is locked",
+			       (int)holder, bg->dir, bg->dir, KS_RUN_LOCK_NAME);
+		else
+			ks_log(KS_LOG_ERROR,
+			       "Another kstack is already writing to %s: %s/%s is locked",
+			       bg->dir, bg->dir, KS_RUN_LOCK_NAME);
+		return KS_EXIT_ERROR;
+	}
+	if (bg->lock_fd < 0) {
+		ks_log(KS_LOG_ERROR, "cannot lock %s/%s: %s", bg->dir,
+		       KS_RUN_LOCK_NAME, strerror(-bg->lock_fd));
+		return KS_EXIT_ERROR;
+	}
+	ret = ks_run_lock_set_pid(bg->lock_fd, getpid());
+	if (ret)
+		ks_log(KS_LOG_WARNING, "cannot record the PID in %s/%s: %s",
+		       bg->dir, KS_RUN_LOCK_NAME, strerror(-ret));
+	return 0;
+}
+
+/*
+ * oled kstack's machine-wide lock, shared (see run_lock.h).  Only a
+ * holder is a reason to refuse: where the file cannot be made (no
+ * /run/lock, not root) there is no oled kstack to coordinate with.
+ */
+static int take_oled_lock(struct bg *bg)
+{
+	const char *path = bg->opts->knobs.oled_lock;
+
+	/* tests use their own file: parallel test runs must not collide */
+	if (!path)
+		path = KS_OLED_LOCK_PATH;
+	bg->oled_lock_fd = ks_run_lock_shared(path);
+	if (bg->oled_lock_fd == -EWOULDBLOCK) {
+		ks_log(KS_LOG_ERROR,
+		       "oled kstack is running: %s is locked; kstack and oled kstack do not run in the background together",
+		       path);
+		return KS_EXIT_ERROR;
+	}
+	if (bg->oled_lock_fd < 0)
+		ks_log(KS_LOG_WARNING, "cannot take %s: %s; not coordinated with oled kstack",
+		       path, strerror(-bg->oled_lock_fd));
+	return 0;
+}
+
+/* oled's start-up refusal, word for word */
+static int check_space_at_start(struct bg *bg)
+{
+	int ret;
+
+	ks_log(KS_LOG_DEBUG, "Checking free space on filesystem: %s", bg->dir);
+	ks_disk_guard_init(&bg->guard, bg->dirfd, bg->opts->max_percent);
+	ret = ks_disk_guard_check(&bg->guard);
+	if (ret < 0) {
+		ks_log(KS_LOG_ERROR, "unable to get filesystem usage of %s: %s",
+		       bg->dir, strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	if (!ks_disk_guard_allows(&bg->guard)) {
+		ks_log(KS_LOG_ERROR,
+		       "Maximum filesystem space reached. Used: %d%%, Threshold: %ld%%",
+		       bg->guard.used, bg->guard.threshold);
+		return KS_EXIT_ERROR;
+	}
+	ks_log(KS_LOG_DEBUG, "Used: %d%%, Threshold: %ld%%", bg->guard.used,
+	       bg->guard.threshold);
+	return 0;
+}
+
+/*
+ * Hours of samples with empty stacks help nobody: find out now, by
+ * reading our own stack, whether /proc/PID/stack is readable at all.
+ */
+static int check_permission(struct bg *bg)
+{
+	if (!ks_proc_stack_access(&bg->proc))
+		return 0;
+	ks_log(KS_LOG_ERROR, "reading /proc/PID/stack needs root (CAP_SYS_ADMIN)");
+	return KS_EXIT_PERM;
+}
+
+/* Leftovers of a killed run, then the previous run's log, as oled does. */
+static int rotate_at_start(struct bg *bg)
+{
+	struct ks_rotate_result res;
+	int ret;
+
+	ret = ks_rotate_recover(&bg->rot, &res);
+	if (ret)
+		ks_log(KS_LOG_WARNING, "cleaning up after an interrupted run in %s: %s",
+		       bg->dir, strerror(-ret));
+	if (res.nr_stale || res.nr_recovered)
+		ks_log(KS_LOG_INFO,
+		       "Cleaned up after an interrupted run: %zu temporary file(s) removed, %zu rotation(s) finished",
+		       res.nr_stale, res.nr_recovered);
+	if (bg->no_rotation)
+		return 0;
+	ret = ks_rotate(&bg->rot, true, &res);
+	if (ret == -ELOOP || ret == -EINVAL) {
+		ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
+		       bg->dir, bg->name, ret == -ELOOP ? " but a symbolic link" : "");
+		return KS_EXIT_ERROR;
+	}
+	if (ret < 0) {
+		/* appending to an unrotated log could glue our samples to a
+		 * torn one of the killed run */
+		ks_log(KS_LOG_ERROR, "cannot rotate %s/%s: %s", bg->dir, bg->name,
+		       strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	if (ret)
+		ks_log(KS_LOG_DEBUG, "Rotated %s to %s", bg->name, res.archive);
+	return 0;
+}
+
+/*
+ * The /proc side first: a tree that cannot be read, a --cgroup that names
+ * nothing or stacks we may not read are refused before DIR is created.
+ */
+static int open_proc(struct bg *bg)
+{
+	const struct ks_options *opts = bg->opts;
+	char err[PATH_MAX + 64];
+	int ret;
+
+	ret = ks_proc_open(&bg->proc, opts->proc_root, err, sizeof(err));
+	if (ret) {
+		ks_log(KS_LOG_ERROR, "%s", err);
+		return KS_EXIT_ERROR;
+	}
+	bg->proc_open = true;
+	if (opts->cgroup) {
+		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
+				      opts->cgroup, err, sizeof(err));
+		if (ret) {
+			ks_log(KS_LOG_ERROR, "%s", err);
+			return ret;
+		}
+	}
+	return check_permission(bg);
+}
+
+static int setup(struct bg *bg, const struct ks_options *opts)
+{
+	int ret;
+
+	memset(bg, 0, sizeof(*bg));
+	bg->opts = opts;
+	bg->dirfd = -1;
+	bg->lock_fd = -1;
+	bg->oled_lock_fd = -1;
+	ks_log_set_verbose(opts->verbose);
+	ret = read_limits(bg);
+	if (!ret)
+		ret = open_proc(bg);
+	if (ret)
+		return ret;
+	make_name(bg);
+	/* files 0600 and directories 0700 whatever umask we were given */
+	umask(077);
+	ret = open_dir(bg);
+	if (!ret)
+		ret = take_lock(bg);
+	if (!ret)
+		ret = take_oled_lock(bg);
+	if (!ret)
+		ret = check_space_at_start(bg);
+	if (!ret)
+		ret = rotate_at_start(bg);
+	if (ret)
+		return ret;
+	ret = install_signals();
+	if (ret) {
+		ks_log(KS_LOG_ERROR, "sigaction: %s", strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	return 0;
+}
+
+static void teardown(struct bg *bg)
+{
+	if (bg->proc_open)
+		ks_proc_close(&bg->proc);
+	/* closing the lock's last fd releases it */
+	if (bg->lock_fd >= 0)
+		close(bg->lock_fd);
+	if (bg->oled_lock_fd >= 0)
+		close(bg->oled_lock_fd);
+	if (bg->dirfd >= 0)
+		close(bg->dirfd);
+}
+
+/* Logs a change of an error state once: a new error, or its end. */
+static void note_error(int *last, int err, const char *what, struct bg *bg)
+{
+	if (err == *last)
+		return;
+	if (err)
+		ks_log(KS_LOG_ERROR, "%s %s/%s: %s", what, bg->dir, bg->name,
+		       strerror(-err));
+	else
+		ks_log(KS_LOG_INFO, "%s %s/%s succeeded again", what, bg->dir,
+		       bg->name);
+	*last = err;
+}
+
+/* false: the file system is full, do not write */
+static bool guard_allows(struct bg *bg)
+{
+	int ev = ks_disk_guard_check(&bg->guard);
+
+	if (ev == KS_GUARD_BECAME_FULL)
+		ks_log(KS_LOG_WARNING,
+		       "Maximum filesystem space reached. Used: %d%%, Threshold: %ld%%; writing paused",
+		       bg->guard.used, bg->guard.threshold);
+	else if (ev == KS_GUARD_RESUMED)
+		ks_log(KS_LOG_INFO,
+		       "Filesystem space below the threshold again. Used: %d%%, Threshold: %ld%%; writing resumed",
+		       bg->guard.used, bg->guard.threshold);
+	else if (ev < 0)
+		ks_log(KS_LOG_DEBUG, "statvfs %s: %s", bg->dir, strerror(-ev));
+	return ks_disk_guard_allows(&bg->guard);
+}
+
+/* The whole sample as one buffer, so it can go out in one write(). */
+static int format_sample(struct bg *bg, const struct ks_sample *s,
+			 char **buf, size_t *len)
+{
+	FILE *m = open_memstream(buf, len);
+	int ret;
+
+	if (!m)
+		return -errno;
+	ret = ks_format_sample(m, s, bg->opts);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ret;
+}
+
+/*
+ * What went wrong while reading tasks, once per run: a task whose stack
+ * is denied although ours was readable (check_permission) is a per-task
+ * restriction, not a reason to stop hours of sampling.
+ */
+static void check_sample(struct bg *bg, const struct ks_sample *s,
+			 const struct ks_proc_status *st)
+{
+	if (st->nr_denied && !bg->denied_logged) {
+		ks_log(KS_LOG_WARNING,
+		       "/proc/PID/stack not permitted for %zu of %zu task(s); written with empty stacks (reported once)",
+		       st->nr_denied, s->nr_tasks);
+		bg->denied_logged = true;
+	}
+	if (st->nr_unreadable && !bg->unreadable_logged) {
+		ks_log(KS_LOG_WARNING, "%zu read error(s), first: %s (reported once)",
+		       st->nr_unreadable, st->first_error);
+		bg->unreadable_logged = true;
+	}
+	if (!s->nr_tasks)
+		ks_log(KS_LOG_DEBUG, "no task matched the selection");
+}
+
+static void rotate_if_needed(struct bg *bg)
+{
+	struct ks_rotate_result res;
+	int ret;
+
+	if (bg->no_rotation)
+		return;
+	ret = ks_rotate(&bg->rot, false, &res);
+	if (ret == 1)
+		ks_log(KS_LOG_DEBUG, "Rotated %s to %s (%zu old archive(s) removed)",
+		       bg->name, res.archive, res.nr_pruned);
+	note_error(&bg->rotate_err, ret < 0 ? ret : 0, "rotating", bg);
+}
+
+/*
+ * A sample that could not be taken or written: each one is counted (and
+ * named with -v), the error itself is logged when it changes, and the
+ * end of the run says how many were lost.
+ */
+static void sample_lost(struct bg *bg, uint64_t k, int err)
+{
+	bg->nr_failed++;
+	bg->nr_failed_run++;
+	bg->last_failure = err;
+	ks_log(KS_LOG_DEBUG, "Sample %llu not written: %s",
+	       (unsigned long long)k, strerror(-err));
+}
+
+static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
+			   int64_t due_ms, const struct ks_sample *s, size_t len)
+{
+	if (bg->nr_failed_run)
+		ks_log(KS_LOG_INFO, "Writing samples again after %lu sample(s) not written",
+		       bg->nr_failed_run);
+	bg->nr_failed_run = 0;
+	/* --folded has no header: a sample of no task writes nothing */
+	if (len)
+		bg->nr_written++;
+	ks_log(KS_LOG_DEBUG,
+	       "Sample %llu at +%lld ms (due +%lld ms): %zu task(s), %zu bytes",
+	       (unsigned long long)k, (long long)at_ms, (long long)due_ms,
+	       s->nr_tasks, len);
+}
+
+/* One scheduled sample: guard, take, rotate, append. */
+static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
+{
+	int64_t at_ms = (mono_ns() - t0) / NS_PER_MS;
+	struct ks_sample s = { 0 };
+	struct ks_proc_status st;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (!guard_allows(bg)) {
+		bg->nr_skipped++;
+		ks_log(KS_LOG_DEBUG, "Sample %llu skipped: filesystem full",
+		       (unsigned long long)k);
+		return;
+	}
+	ret = ks_live_take(&bg->proc, bg->opts, &s, &st);
+	if (ret != bg->sample_err && ret)
+		ks_log(KS_LOG_ERROR, "sample failed: %s", strerror(-ret));
+	bg->sample_err = ret;
+	if (ret)
+		goto out;
+	check_sample(bg, &s, &st);
+	ret = format_sample(bg, &s, &buf, &len);
+	if (!ret && len) {
+		rotate_if_needed(bg);
+		ret = ks_bg_append(bg->dirfd, bg->name, buf, len);
+	}
+	note_error(&bg->write_err, ret, "writing", bg);
+out:
+	if (ret)
+		sample_lost(bg, k, ret);
+	else
+		sample_written(bg, k, at_ms, due_ms, &s, len);
+	free(buf);
+	ks_sample_release(&s);
+}
+
+static void log_start(struct bg *bg)
+{
+	struct utsname u;
+	time_t end = time(NULL) + (time_t)(bg->duration_ns / NS_PER_SEC);
+	char when[64];
+	struct tm tm;
+
+	if (!localtime_r(&end, &tm) ||
+	    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(when, sizeof(when), "?");
+	ks_log(KS_LOG_INFO, "This script will run up to: %s", when);
+	ks_log(KS_LOG_INFO, "The requested data will be written to the directory: %s",
+	       bg->dir);
+	if (!uname(&u))
+		ks_log(KS_LOG_DEBUG, "kstack %s on kernel %s", KS_VERSION, u.release);
+	if (bg->no_rotation)
+		ks_log(KS_LOG_DEBUG,
+		       "File %s, a sample every %lld ms, never rotated (-m 0 or -n 0), threshold %ld%%",
+		       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
+		       bg->guard.threshold);
+	else
+		ks_log(KS_LOG_DEBUG,
+		       "File %s, a sample every %lld ms, rotated above %llu bytes, %ld archive(s) kept, threshold %ld%%",
+		       bg->name, (long long)(bg->interval_ns / NS_PER_MS),
+		       (unsigned long long)bg->rot.max_bytes, bg->rot.max_files,
+		       bg->guard.threshold);
+}
+
+/* How the run went: every sample due is either written or counted lost. */
+static void log_end(struct bg *bg)
+{
+	unsigned long lost = bg->nr_skipped + bg->nr_failed + bg->nr_overrun;
+
+	if (stop_signal)
+		ks_log(KS_LOG_INFO, "Received %s: stopping after %lu sample(s) written, %lu lost",
+		       stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+		       bg->nr_written, lost);
+	else
+		ks_log(KS_LOG_INFO, "Finished: %lu sample(s) written, %lu lost",
+		       bg->nr_written, lost);
+	if (bg->nr_skipped)
+		ks_log(KS_LOG_INFO, "%lu sample(s) not written: filesystem full",
+		       bg->nr_skipped);
+	if (bg->nr_failed)
+		ks_log(KS_LOG_WARNING, "%lu sample(s) not written because of errors, the last: %s",
+		       bg->nr_failed, strerror(-bg->last_failure));
+	if (bg->nr_overrun)
+		ks_log(KS_LOG_INFO, "%lu sample(s) not taken: sampling took longer than the interval",
+		       bg->nr_overrun);
+}
+
+/*
+ * Index of the next sample after k.  Normally k + 1; after a sample that
+ * overran whole intervals, the latest deadline already past, so the
+ * schedule catches up with one late sample instead of a burst.
+ */
+static uint64_t next_index(struct bg *bg, uint64_t k, int64_t t0)
+{
+	uint64_t latest = (uint64_t)((mono_ns() - t0) / bg->interval_ns);
+
+	if (latest <= k + 1)
+		return k + 1;
+	ks_log(KS_LOG_WARNING, "Sampling took longer than the interval: %llu sample(s) skipped",
+	       (unsigned long long)(latest - k - 1));
+	bg->nr_overrun += latest - k - 1;
+	return latest;
+}
+
+/*
+ * Sample k is due at t0 + k * interval (absolute, CLOCK_MONOTONIC: no
+ * drift, immune to clock changes); the run ends with the last deadline
+ * at or before t0 + duration.  oled's 15 s of slack existed to let its
+ * drifting loop take that last sample; a fixed schedule does not need it.
+ */
+static void sample_loop(struct bg *bg)
+{
+	int64_t t0 = mono_ns();
+	uint64_t k = 0;
+
+	log_start(bg);
+	for (;;) {
+		int64_t due = t0 + (int64_t)k * bg->interval_ns;
+
+		if (due - t0 > bg->duration_ns || sleep_until(due))
+			break;
+		one_sample(bg, k, (due - t0) / NS_PER_MS, t0);
+		if (stop_signal)
+			break;
+		k = next_index(bg, k, t0);
+	}
+	ks_bg_sync(bg->dirfd, bg->name);
+	log_end(bg);
+}
+
+int ks_background_run(const struct ks_options *opts)
+{
+	bool is_daemon = false;
+	struct bg bg;
+	int status;
+
+	status = setup(&bg, opts);
+	if (status)
+		goto out;
+	if (!opts->foreground) {
+		status = ks_bg_daemonize(bg.lock_fd, &is_daemon);
+		if (!is_daemon)
+			goto out;
+	}
+	sample_loop(&bg);
+	status = KS_EXIT_OK;
+out:
+	teardown(&bg);
+	return status;
+}

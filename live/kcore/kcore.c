@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fs/proc/kcore.c writes one PT_NOTE (prstatus, prpsinfo, task_struct and,
+ * since 4.19, the VMCOREINFO note) and one PT_LOAD per range of kernel
+ * virtual memory: the direct map, vmalloc and modules, the kernel text.
+ * Reading a range is a pread() at the segment's file offset; the kernel
+ * fills what it cannot read with zeros, so a read is only refused outside
+ * every segment.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kcore.h"
+
+#define MAX_PHDRS	4096
+#define MAX_NOTES	(1u << 20)
+
+struct seg {
+	uint64_t vaddr, size, offset;
+};
+
+struct ks_kcore {
+	int fd;
+	struct seg *segs;
+	size_t nr_segs;
+	char *vmcoreinfo;	/* the note's text, NUL-terminated */
+};
+
+static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -EFAULT;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static size_t align4(size_t v)
+{
+	return (v + 3) & ~(size_t)3;
+}
+
+/* The VMCOREINFO note among the notes of one PT_NOTE segment. */
+static int read_notes(struct ks_kcore *kc, const Elf64_Phdr *ph)
+{
+	char *buf;
+	size_t pos = 0;
+	int ret;
+
+	if (!ph->p_filesz || ph->p_filesz > MAX_NOTES)
+		return 0;
+	buf = malloc(ph->p_filesz);
+	if (!buf)
+		return -ENOMEM;
+	ret = pread_all(kc->fd, buf, ph->p_filesz, ph->p_offset);
+	while (!ret && pos + sizeof(Elf64_Nhdr) <= ph->p_filesz) {
+		Elf64_Nhdr nh;
+		size_t name, desc;
+
+		memcpy(&nh, buf + pos, sizeof(nh));
+		name = pos + sizeof(nh);
+		desc = name + align4(nh.n_namesz);
+		if (desc > ph->p_filesz || nh.n_descsz > ph->p_filesz - desc)
+			break;
+		if (nh.n_namesz == sizeof("VMCOREINFO") &&
+		    !memcmp(buf + name, "VMCOREINFO", sizeof("VMCOREINFO")) &&
+		    !kc->vmcoreinfo) {
+			kc->vmcoreinfo = strndup(buf + desc, nh.n_descsz);
+			if (!kc->vmcoreinfo)
+				ret = -ENOMEM;
+		}
+		pos = desc + align4(nh.n_descsz);
+	}
+	free(buf);
+	return ret;
+}
+
+static int read_headers(struct ks_kcore *kc)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
+	int ret;
+
+	ret = pread_all(kc->fd, &eh, sizeof(eh), 0);
+	if (ret)
+		return ret == -EFAULT ? -ENOEXEC : ret;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || !eh.e_phnum ||
+	    eh.e_phnum > MAX_PHDRS)
+		return -ENOEXEC;
+	ph = calloc(eh.e_phnum, sizeof(*ph));
+	kc->segs = calloc(eh.e_phnum, sizeof(*kc->segs));
+	if (!ph || !kc->segs) {
+		free(ph);
+		return -ENOMEM;
+	}
+	ret = pread_all(kc->fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff);
+	for (size_t i = 0; !ret && i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_NOTE) {
+			ret = read_notes(kc, &ph[i]);
+		} else if (ph[i].p_type == PT_LOAD && ph[i].p_filesz) {
+			kc->segs[kc->nr_segs++] = (struct seg){ ph[i].p_vaddr,
+				ph[i].p_filesz, ph[i].p_offset };
+		}
+	}
+	free(ph);
+	return ret;
+}
+
+int ks_kcore_open(const char *path, struct ks_kcore **kc_ret)
+{
+	struct ks_kcore *kc = calloc(1, sizeof(*kc));
+	int ret;
+
+	if (!kc)
+		return -ENOMEM;
+	kc->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (kc->fd < 0) {
+		ret = -errno;
+		free(kc);
+		return ret;
+	}
+	ret = read_headers(kc);
+	if (ret) {
+		ks_kcore_close(kc);
+		return ret;
+	}
+	*kc_ret = kc;
+	return 0;
+}
+
+void ks_kcore_close(struct ks_kcore *kc)
+{
+	if (!kc)
+		return;
+	if (kc->fd >= 0)
+		close(kc->fd);
+	free(kc->segs);
+	free(kc->vmcoreinfo);
+	free(kc);
+}
+
+int ks_kcore_read(const struct ks_kcore *kc, uint64_t kaddr, void *buf,
+		  size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		const struct seg *s = NULL;
+		size_t n;
+
+		for (size_t i = 0; i < kc->nr_segs && !s; i++)
+			if (kaddr - kc->segs[i].vaddr < kc->segs[i].size)
+				s = &kc->segs[i];
+		if (!s)
+			return -EFAULT;
+		n = s->size - (kaddr - s->vaddr);
+		if (n > len)
+			n = len;
+		if (pread_all(kc->fd, p, n, s->offset + (kaddr - s->vaddr)))
+			return -EFAULT;
+		p += n;
+		kaddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+const char *ks_kcore_vmcoreinfo(const struct ks_kcore *kc, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = kc->vmcoreinfo;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=')
+			return p + klen + 1;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+int ks_kcore_vmcoreinfo_line(void *kc, const char *key, char *buf, size_t len)
+{
+	const char *v = ks_kcore_vmcoreinfo(kc, key);
+
+	if (!v)
+		return -ENOENT;
+	snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+	return 0;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The running kernel as a kernel image: kcore.c reads its memory, the
+ * shared image finds its symbols and types.  Tasks are not walked here
+ * (their stacks move while they are read); the hooks are, and they stand
+ * still.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcore.h"
+#include "kcore_target.h"
+#include "kernel_image.h"
+#include "page_walk.h"
+#include "vmcoreinfo.h"
+
+/* arch/x86/include/asm/page_64_types.h */
+#define START_KERNEL_MAP	0xffffffff80000000ull
+
+struct ks_kcore_target {
+	struct ks_image im;	/* first: the image ops take the context as it */
+	struct ks_kcore *kc;
+	struct ks_user_walk uw;	/* paging facts; page_offset: the direct map */
+	uint64_t kernel_pgd;	/* init_top_pgt, once the symbols are known */
+};
+
+static const struct ks_target_ops kcore_ops;
+
+/* Physical memory is where the direct map shows it. */
+static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	if (!kt->uw.pg.page_offset)
+		return -ENOSYS;
+	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr, buf, len);
+}
+
+/*
+ * kcore fills a vmalloc or module page that is not mapped with zeros
+ * (vread_iter()), which would pass for code: outside the direct map every
+ * read goes through the kernel's page tables, so a page that is gone reads
+ * as gone, as it does in a dump.
+ */
+static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
+	uint64_t base = kt->uw.pg.page_offset;
+
+	if (kt->kernel_pgd && kaddr < base)
+		return -EFAULT;
+	if (kt->kernel_pgd && kaddr - base >= (1ull << 46))
+		return ks_page_read(&t, &kt->uw.pg, kt->kernel_pgd, kaddr, buf, len);
+	return ks_kcore_read(kt->kc, kaddr, buf, len);
+}
+
+/*
+ * No task walk runs on the live kernel (its stacks move while they are
+ * read), but user memory is there as in a dump.
+ */
+static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
+
+	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
+}
+
+static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	(void)ctx, (void)cpu, (void)regs_ret;
+	return -ENOENT;
+}
+
+static const struct ks_target_ops kcore_ops = {
+	.read = kc_read,
+	.read_phys = kc_read_phys,
+	.read_user = kc_read_user,
+	KS_IMAGE_FINDER_OPS,
+	.cpu_regs = kc_cpu_regs,
+};
+
+/*
+ * The kernel's page tables (x86_64 arch_crash_save_vmcoreinfo(): init_top_pgt,
+ * phys_base, pgtable_l5_enabled) and the direct map's base.  Without them
+ * reads stay plain kcore reads.
+ */
+static void find_page_tables(struct ks_kcore_target *kt,
+			     const struct ks_vmcoreinfo *vi)
+{
+	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt"), pob, base;
+	int64_t phys_base;
+
+	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
+	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
+	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
+		return;
+	ks_vmcoreinfo_paging(vi, &kt->uw.pg);
+	kt->uw.pg.page_offset = base;
+	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
+}
+
+static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
+		      const char *btf, char *why, size_t whylen)
+{
+	const struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line,
+					  .arg = kt->kc };
+	struct ks_kallsyms_mem_addrs a;
+	int ret;
+
+	ks_vmcoreinfo_kallsyms(&vi, &a);
+	ret = ks_image_load_kallsyms(&kt->im, t, &a);
+	if (ret) {
+		snprintf(why, whylen, "its VMCOREINFO has no usable kallsyms "
+			 "tables (%s; Linux 6.0+ lists them)", strerror(-ret));
+		return ret;
+	}
+	find_page_tables(kt, &vi);
+	ret = ks_image_load_btf(&kt->im, t, btf);
+	if (ret) {
+		snprintf(why, whylen, "no usable BTF (%s; CONFIG_DEBUG_INFO_BTF)",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = ks_image_load_chain(&kt->im, t);
+	if (ret)
+		snprintf(why, whylen, "%s", strerror(-ret));
+	return ret;
+}
+
+int ks_kcore_target_open(const char *kcore, const char *btf,
+			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
+			 char *why, size_t whylen)
+{
+	struct ks_kcore_target *kt = calloc(1, sizeof(*kt));
+	int ret;
+
+	if (!kt) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = ks_kcore_open(kcore, &kt->kc);
+	if (ret) {
+		snprintf(why, whylen, "%s: %s%s", kcore, strerror(-ret),
+			 ret == -EACCES || ret == -EPERM ?
+				 " (root is needed, and a locked-down kernel refuses it)" : "");
+		goto fail;
+	}
+	t_ret->ops = &kcore_ops;
+	t_ret->ctx = kt;
+	ret = load_image(kt, t_ret, btf, why, whylen);
+	if (ret)
+		goto fail;
+	*kt_ret = kt;
+	return 0;
+fail:
+	ks_kcore_target_close(kt);
+	return ret;
+}
+
+void ks_kcore_target_close(struct ks_kcore_target *kt)
+{
+	if (!kt)
+		return;
+	ks_image_release(&kt->im);
+	ks_kcore_close(kt->kc);
+	free(kt);
+}

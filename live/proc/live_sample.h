@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One live sample: take it, then say once what went wrong in it.  Used by
+ * the one-shot run and by every iteration of background mode.
+ */
+#ifndef KS_LIVE_SAMPLE_H
+#define KS_LIVE_SAMPLE_H
+
+#include "options.h"
+#include "proc_tasks.h"
+#include "task.h"
+
+enum {
+	KS_EXIT_OK = 0,
+	KS_EXIT_NONE = 1,	/* nothing matched, or a named PID is missing */
+	KS_EXIT_USAGE = 2,
+	KS_EXIT_PERM = 3,	/* /proc/PID/stack needs CAP_SYS_ADMIN */
+	KS_EXIT_ERROR = 4,	/* the sample itself could not be taken */
+};
+
+int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
+		 struct ks_sample *s, struct ks_proc_status *st);
+/*
+ * Writes the messages a sample deserves to stderr, each kind once, and
+ * returns the exit status the sample earns.  KS_EXIT_PERM (every stack
+ * denied) means the sample must not be written.
+ */
+int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
+		   const struct ks_proc_status *st);
+/* A report callback (sample_report.h) for the live tool: "kstack: msg" on stderr. */
+void ks_live_say(void *arg, const char *msg);
+
+#endif /* KS_LIVE_SAMPLE_H */

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc reader.  Every file is read with openat() relative to the /proc
+ * directory and plain read() into one reused buffer: no stdio, no path
+ * building beyond a few digits, so a sample costs little more than the
+ * system calls themselves.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "proc_tasks.h"
+#include "select.h"
+
+#define PROC_BUF_MIN	(64 * 1024)
+
+static bool gone(int err)
+{
+	return err == ENOENT || err == ESRCH;
+}
+
+/*
+ * Reads the whole of root/path into p->buf, NUL-terminated; the length in
+ * *len_ret.  Returns 0 or -errno.
+ */
+static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
+{
+	size_t len = 0;
+	int fd = openat(p->root_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= p->buf_size) {
+			char *b = ks_grow(p->buf, &p->buf_size, len + 2, 1);
+
+			if (!b) {
+				ret = -ENOMEM;
+				break;
+			}
+			p->buf = b;
+		}
+		n = read(fd, p->buf + len, p->buf_size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	p->buf[len] = '\0';
+	*len_ret = len;
+	return ret;
+}
+
+int ks_proc_parse_btime(const char *buf, int64_t *btime_ret)
+{
+	const char *b = strstr(buf, "\nbtime ");
+	char *end;
+	long long v;
+
+	if (!b)
+		return -ENODATA;
+	b += 7;
+	errno = 0;
+	v = strtoll(b, &end, 10);
+	if (errno || end == b || v < 0 || (*end && *end != '\n'))
+		return -EINVAL;
+	*btime_ret = v;
+	return 0;
+}
+
+/* btime, the boot time every start time is counted from, in root/stat */
+static int read_btime(struct ks_proc *p, const char *root, char *err,
+		      size_t errlen)
+{
+	const char *b;
+	size_t len;
+	int ret = read_file(p, "stat", &len);
+
+	if (ret) {
+		snprintf(err, errlen, "cannot read %s/stat: %s", root,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = ks_proc_parse_btime(p->buf, &p->btime);
+	if (ret == -ENODATA) {
+		snprintf(err, errlen, "%s/stat has no btime line", root);
+	} else if (ret) {
+		b = strstr(p->buf, "\nbtime ") + 7;
+		len = strcspn(b, "\n");
+		snprintf(err, errlen, "%s/stat: btime '%.*s' is not a time", root,
+			 (int)(len < 32 ? len : 32), b);
+	}
+	return ret;
+}
+
+int ks_proc_open(struct ks_proc *p, const char *root, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->root_fd = -1;
+	p->buf_size = PROC_BUF_MIN;
+	p->buf = malloc(p->buf_size);
+	if (!p->buf) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	p->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->root_fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read %s: %s", root, strerror(-ret));
+		goto fail;
+	}
+	p->clk_tck = sysconf(_SC_CLK_TCK);
+	if (p->clk_tck <= 0)
+		p->clk_tck = 100;
+	ret = read_btime(p, root, err, errlen);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	ks_proc_close(p);
+	return ret;
+}
+
+int ks_proc_stack_access(struct ks_proc *p)
+{
+	char buf[64];
+	int fd, err = 0;
+
+	fd = openat(p->root_fd, "self/stack", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		err = errno;
+	else if (read(fd, buf, sizeof(buf)) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return err == EACCES || err == EPERM ? -err : 0;
+}
+
+void ks_proc_close(struct ks_proc *p)
+{
+	if (p->root_fd >= 0)
+		close(p->root_fd);
+	free(p->buf);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * The comm may hold spaces, ')' and newlines, so the fields after it are
+ * found from the LAST ')', never by splitting.
+ */
+int ks_proc_parse_stat(const char *buf, struct ks_task *t,
+		       unsigned long long *start_ret, bool *start_ok)
+{
+	const char *open = strchr(buf, '(');
+	const char *close = strrchr(buf, ')');
+	const char *f;
+	char *end;
+	size_t len;
+
+	if (!open || !close || close < open || close[1] != ' ')
+		return -EINVAL;
+	len = (size_t)(close - open - 1);
+	if (len >= sizeof(t->comm))
+		len = sizeof(t->comm) - 1;
+	memcpy(t->comm, open + 1, len);
+	t->comm[len] = '\0';
+	f = close + 2;
+	t->state = *f;
+	/* starttime is field 22; the state is field 3 */
+	for (int field = 3; field < 22; field++) {
+		f = strchr(f, ' ');
+		if (!f)
+			return -EINVAL;
+		f++;
+	}
+	/* strtoull would take "-1" and saturate "99999999999999999999" */
+	errno = 0;
+	*start_ret = strtoull(f, &end, 10);
+	*start_ok = *f >= '0' && *f <= '9' && !errno &&
+		    (*end == ' ' || *end == '\n' || !*end);
+	return 0;
+}
+
+/*
+ * btime + starttime / CLK_TCK, as ps computes a start time.  A tree given
+ * with --proc-root may hold values whose sum does not fit: the start time
+ * is then unknown, never wrapped.
+ */
+static int start_time(const struct ks_proc *p, unsigned long long ticks,
+		      int64_t *start_ret)
+{
+	unsigned long long secs = ticks / (unsigned long long)p->clk_tck;
+
+	if (secs > (unsigned long long)(INT64_MAX - p->btime))
+		return -ERANGE;
+	*start_ret = p->btime + (int64_t)secs;
+	return 0;
+}
+
+static void note_problem(struct ks_proc_status *st, const char *path,
+			 const char *what)
+{
+	st->nr_unreadable++;
+	if (!st->first_error[0])
+		snprintf(st->first_error, sizeof(st->first_error), "%s: %s",
+			 path, what);
+}
+
+static void note_error(struct ks_proc_status *st, const char *path, int err)
+{
+	st->last_errno = err;
+	note_problem(st, path, strerror(err));
+}
+
+/* The task's note, why something of it is missing; several join with "; ". */
+static int add_note(struct ks_task *t, const char *what)
+{
+	size_t old = t->note ? strlen(t->note) : 0;
+	char *n = realloc(t->note, old + strlen(what) + 3);
+
+	if (!n)
+		return -ENOMEM;
+	if (old)
+		strcpy(n + old, "; ");
+	strcpy(n + (old ? old + 2 : 0), what);
+	t->note = n;
+	return 0;
+}
+
+bool ks_proc_cgroup_match(const char *text, const char *cgroup)
+{
+	size_t clen = strlen(cgroup);
+	const char *line;
+
+	while (clen > 1 && cgroup[clen - 1] == '/')
+		clen--;
+	for (line = text; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (strncmp(line, "0::", 3))
+			continue;
+		line += 3;
+		if (clen == 1 && cgroup[0] == '/')
+			return true;
+		return !strncmp(line, cgroup, clen) &&
+		       (line[clen] == '\n' || line[clen] == '/' || !line[clen]);
+	}
+	return false;
+}
+
+/* Whether the task's cgroup v2 path is cgroup or below it. */
+static int in_cgroup(struct ks_proc *p, const char *dir, const char *cgroup,
+		     bool *in_ret)
+{
+	char path[64];
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup", dir);
+	ret = read_file(p, path, &len);
+	if (ret)
+		return ret;
+	*in_ret = ks_proc_cgroup_match(p->buf, cgroup);
+	return 0;
+}
+
+struct task_ref {
+	int32_t pid;
+	int32_t tgid;
+	const char *dir;	/* "PID" or "PID/task/TID" */
+};
+
+static char *dup_buf(const char *buf, size_t len)
+{
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, buf, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+void ks_proc_parse_switches(const char *buf, struct ks_task *t)
+{
+	const char *v = strstr(buf, "\nvoluntary_ctxt_switches:");
+	const char *nv = strstr(buf, "\nnonvoluntary_ctxt_switches:");
+
+	if (!v || !nv ||
+	    sscanf(v, "\nvoluntary_ctxt_switches: %" SCNu64, &t->nvcsw) != 1 ||
+	    sscanf(nv, "\nnonvoluntary_ctxt_switches: %" SCNu64, &t->nivcsw) != 1)
+		return;
+	t->has_switches = true;
+}
+
+/*
+ * status's voluntary_ctxt_switches and nonvoluntary_ctxt_switches: one
+ * more file per task, so only read for the formats that print them.
+ */
+static void read_switches(struct ks_proc *p, const char *dir, struct ks_task *t)
+{
+	char path[64];
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/status", dir);
+	if (read_file(p, path, &len))
+		return;
+	ks_proc_parse_switches(p->buf, t);
+}
+
+/* Returns 1 when the task was added, 0 when skipped, -errno on failure. */
+static int read_task(struct ks_proc *p, const struct ks_options *opts,
+		     const struct task_ref *ref, struct ks_sample *s,
+		     struct ks_proc_status *st)
+{
+	struct ks_task t = { .pid = ref->pid, .tgid = ref->tgid };
+	unsigned long long start;
+	bool start_ok;
+	char path[64];
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/stat", ref->dir);
+	ret = read_file(p, path, &len);
+	if (ret)
+		goto read_err;
+	if (ks_proc_parse_stat(p->buf, &t, &start, &start_ok)) {
+		note_error(st, path, EINVAL);
+		return 0;
+	}
+	if (!ks_select_match(opts, t.pid, t.state) &&
+	    !ks_select_match(opts, t.tgid, t.state))
+		return 0;
+	if (opts->cgroup) {
+		bool in;
+
+		ret = in_cgroup(p, ref->dir, opts->cgroup, &in);
+		if (ret)
+			goto read_err;
+		if (!in)
+			return 0;
+	}
+	t.running = t.state == 'R';
+	if (!start_ok || start_time(p, start, &t.start_time)) {
+		t.start_time = KS_START_UNKNOWN;
+		note_problem(st, path, "start time out of range");
+		if (add_note(&t, "start time out of range"))
+			return -ENOMEM;
+	}
+
+	snprintf(path, sizeof(path), "%s/cmdline", ref->dir);
+	ret = read_file(p, path, &len);
+	if (ret && gone(-ret))
+		goto read_err;
+	t.cmd = ks_cmd_from_cmdline(p->buf, ret ? 0 : len, t.comm);
+
+	snprintf(path, sizeof(path), "%s/stack", ref->dir);
+	ret = read_file(p, path, &len);
+	if (ret == -EACCES || ret == -EPERM) {
+		st->nr_denied++;
+		ret = add_note(&t, "permission denied");
+		len = 0;
+	} else if (ret && gone(-ret)) {
+		free(t.cmd);
+		goto read_err;
+	} else if (ret) {
+		note_error(st, path, -ret);
+		ret = add_note(&t, strerror(-ret));
+		len = 0;
+	}
+	t.stack = dup_buf(p->buf, len);
+	if (opts->format == KS_FMT_JSON)
+		read_switches(p, ref->dir, &t);
+	if (ret || !t.cmd || !t.stack || ks_sample_add(s, &t)) {
+		free(t.cmd);
+		free(t.stack);
+		free(t.note);
+		return -ENOMEM;
+	}
+	return 1;
+read_err:
+	free(t.note);
+	if (gone(-ret)) {
+		st->nr_vanished++;
+		return 0;
+	}
+	note_error(st, path, -ret);
+	return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The numeric entries of root/dir, ascending, as /proc lists them. */
+static int list_ids(struct ks_proc *p, const char *dir, int32_t **ids_ret,
+		    size_t *nr_ret)
+{
+	int fd = openat(p->root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int32_t *ids = NULL;
+	size_t nr = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		long id = strtol(de->d_name, &end, 10);
+
+		if (*end || end == de->d_name || id < 0 || id > INT32_MAX)
+			continue;
+		if (nr == cap) {
+			int32_t *n = ks_grow_min(ids, &cap, nr + 1, sizeof(*n),
+						 1024);
+			if (!n) {
+				free(ids);
+				closedir(d);
+				return -ENOMEM;
+			}
+			ids = n;
+		}
+		ids[nr++] = (int32_t)id;
+	}
+	closedir(d);
+	qsort(ids, nr, sizeof(*ids), cmp_i32);
+	*ids_ret = ids;
+	*nr_ret = nr;
+	return 0;
+}
+
+static int read_one(struct ks_proc *p, const struct ks_options *opts,
+		    int32_t pid, struct ks_sample *s, struct ks_proc_status *st)
+{
+	char dir[16];
+	struct task_ref ref = { .pid = pid, .tgid = pid, .dir = dir };
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%d", pid);
+	ret = read_task(p, opts, &ref, s, st);
+	return ret < 0 ? ret : 0;
+}
+
+static int read_threads(struct ks_proc *p, const struct ks_options *opts,
+			int32_t pid, struct ks_sample *s,
+			struct ks_proc_status *st)
+{
+	char dir[64], tdir[64];
+	int32_t *tids;
+	size_t nr;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%d/task", pid);
+	ret = list_ids(p, dir, &tids, &nr);
+	if (ret == -ENOENT)
+		return read_one(p, opts, pid, s, st);	/* a tree without task/ */
+	if (ret)
+		return gone(-ret) ? 0 : ret;
+	for (size_t i = 0; i < nr && ret >= 0; i++) {
+		struct task_ref ref = { .pid = tids[i], .tgid = pid, .dir = tdir };
+
+		snprintf(tdir, sizeof(tdir), "%d/task/%d", pid, tids[i]);
+		ret = read_task(p, opts, &ref, s, st);
+	}
+	free(tids);
+	return ret < 0 ? ret : 0;
+}
+
+static int read_process(struct ks_proc *p, const struct ks_options *opts,
+			int32_t pid, struct ks_sample *s,
+			struct ks_proc_status *st)
+{
+	if (opts->threads)
+		return read_threads(p, opts, pid, s, st);
+	return read_one(p, opts, pid, s, st);
+}
+
+static int sample_pids(struct ks_proc *p, const struct ks_options *opts,
+		       struct ks_sample *s, struct ks_proc_status *st)
+{
+	for (size_t i = 0; i < opts->nr_pids; i++) {
+		bool seen = false;
+		int ret;
+
+		/* -p 5,5 prints task 5 once */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = opts->pids[j] == opts->pids[i];
+		if (seen)
+			continue;
+		ret = read_process(p, opts, opts->pids[i], s, st);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
+		   struct ks_sample *s, struct ks_proc_status *st)
+{
+	int32_t *pids;
+	size_t nr;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (ks_select_pids_only(opts))
+		return sample_pids(p, opts, s, st);
+	ret = list_ids(p, ".", &pids, &nr);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < nr && !ret; i++)
+		ret = read_process(p, opts, pids[i], s, st);
+	free(pids);
+	return ret;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KS_REGULAR_FILE_H
+#define KS_REGULAR_FILE_H
+
+#include <sys/types.h>
+
+/*
+ * openat() that insists on a regular file: a FIFO, a device or a
+ * directory planted where background mode keeps its lock or its logs is
+ * refused (-EINVAL) before anything is read or written.  The fd, or
+ * -errno.  The caller chooses O_NOFOLLOW and O_NONBLOCK in flags.
+ */
+int ks_open_regular(int dirfd, const char *name, int flags, mode_t mode);
+
+/* What a file that is not a regular one is, for a message: "a FIFO"... */
+const char *ks_file_kind(mode_t mode);
+
+#endif /* KS_REGULAR_FILE_H */

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kstack --snoop FUNC: who calls FUNC, with what kernel stack, as it
+ * happens (bcc's stacksnoop and stackcount, without BPF).  A kprobe event
+ * with a stack trace in a tracing instance of our own (snoop_probe.c),
+ * its trace_pipe read and parsed (snoop_trace.c), each call printed or
+ * counted (snoop_format.c).
+ *
+ * Signals only set a flag: the loop sees it within a poll() timeout and
+ * takes everything down in order.  SIGPIPE is ignored so that a closed
+ * pipe ends the loop as a write error instead of killing us with the
+ * probe still in place.  SIGKILL leaves the probe and the instance; the
+ * next run removes them (ks_snoop_clean_stale()).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "lines.h"
+#include "live_sample.h"
+#include "snoop.h"
+#include "snoop_format.h"
+#include "snoop_probe.h"
+#include "snoop_trace.h"
+#include "tracefs.h"
+
+#define POLL_MS		200
+#define READ_SIZE	65536
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* No SA_RESTART: a blocked write to a full pipe returns, too. */
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+struct run {
+	const struct ks_options *opts;
+	struct ks_snoop_parser parser;
+	struct ks_snoop_out out;
+	struct ks_lines *lines;
+	int err;			/* the first output error */
+	int raw_fd;			/* KSTACK_SNOOP_RAW: trace_pipe as read */
+	char *carry;			/* a line not ended yet */
+	size_t carry_len;
+};
+
+/* Tracing saves comms in a small table; the task may still be there. */
+static void fill_comm(struct ks_snoop_rec *r)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)r->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, r->comm, sizeof(r->comm) - 1);
+	close(fd);
+	if (n <= 0) {
+		snprintf(r->comm, sizeof(r->comm), "<...>");
+		return;
+	}
+	r->comm[n] = '\0';
+	r->comm[strcspn(r->comm, "\n")] = '\0';
+}
+
+static void on_call(void *arg, struct ks_snoop_rec *r)
+{
+	struct run *run = arg;
+	char *text;
+	int ret;
+
+	if (!strcmp(r->comm, "<...>"))
+		fill_comm(r);
+	if (run->lines && *r->stack) {
+		text = ks_decode_text(run->lines, r->stack);
+		if (text) {
+			free(r->stack);
+			r->stack = text;
+		}
+	}
+	ret = ks_snoop_out_rec(&run->out, r);
+	if (ret && !run->err)
+		run->err = ret;
+}
+
+/* The complete lines of buf after what was carried; the rest is kept. */
+static int feed(struct run *run, const char *buf, size_t len)
+{
+	char *all = realloc(run->carry, run->carry_len + len + 1), *line, *nl;
+	int ret = 0;
+
+	if (!all)
+		return -ENOMEM;
+	memcpy(all + run->carry_len, buf, len);
+	all[run->carry_len + len] = '\0';
+	run->carry = all;
+	line = all;
+	while (!ret && (nl = memchr(line, '\n', all + run->carry_len + len - line))) {
+		*nl = '\0';
+		ret = ks_snoop_parse_line(&run->parser, line);
+		line = nl + 1;
+	}
+	run->carry_len = (size_t)(all + run->carry_len + len - line);
+	memmove(all, line, run->carry_len);
+	/* the kernel ends a read at an entry's end: a stack read is whole */
+	if (!run->carry_len)
+		ks_snoop_parse_flush(&run->parser);
+	return ret;
+}
+
+/* Everything trace_pipe has now; 0 or -errno. */
+static int drain(struct run *run, int fd)
+{
+	static char buf[READ_SIZE];
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		if (n == 0)
+			return 0;
+		if (run->raw_fd >= 0 && write(run->raw_fd, buf, (size_t)n) != n)
+			run->raw_fd = -1;
+		ret = feed(run, buf, (size_t)n);
+		if (ret)
+			return ret;
+	}
+}
+
+static double now_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Reads until -t runs out, a signal comes or output fails. */
+static int trace_loop(struct run *run, int fd, double seconds)
+{
+	double end = now_s(CLOCK_MONOTONIC) + seconds, left;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int ret = 0, ms;
+
+	while (!stop_signal && !ret && !run->err) {
+		left = end - now_s(CLOCK_MONOTONIC);
+		if (seconds > 0 && left <= 0)
+			break;
+		ms = seconds > 0 && left * 1000 < POLL_MS ? (int)(left * 1000) + 1 :
+			POLL_MS;
+		if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+			return -errno;
+		ret = drain(run, fd);
+		if (fflush(run->out.out) && !run->err)
+			run->err = -errno;
+	}
+	return ret;
+}
+
+/* wall clock minus the trace clock the instance stamps calls with */
+static int64_t wall_offset(void)
+{
+	struct timespec real, boot;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	return ((int64_t)real.tv_sec - boot.tv_sec) * 1000000000 +
+	       (real.tv_nsec - boot.tv_nsec);
+}
+
+/*
+ * FUNC goes into a kprobe_events line: a name, MODULE:NAME or NAME+OFFSET,
+ * and nothing that could add fetch arguments or a second command.
+ */
+static bool probe_target(const char *func)
+{
+	if (!*func)
+		return false;
+	for (; *func; func++)
+		if (!isalnum((unsigned char)*func) && !strchr("_.:+", *func))
+			return false;
+	return true;
+}
+
+/* -p PIDs must be there to be traced; 0, or the status when none is. */
+static int check_pids(const struct ks_options *opts)
+{
+	size_t i, missing = 0;
+	char path[64];
+
+	for (i = 0; i < opts->nr_pids; i++) {
+		snprintf(path, sizeof(path), "/proc/%d", (int)opts->pids[i]);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "kstack: PID %d does not exist\n",
+				(int)opts->pids[i]);
+			missing++;
+		}
+	}
+	return opts->nr_pids && missing == opts->nr_pids ? KS_EXIT_NONE : 0;
+}
+
+static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
+{
+	if (geteuid()) {
+		fprintf(stderr, "kstack: --snoop needs root (tracefs and kprobes)\n");
+		return KS_EXIT_PERM;
+	}
+	ks_tracefs_open_rw(fs, &opts->knobs);
+	if (!fs->tracefs[0]) {
+		fprintf(stderr, "kstack: --snoop needs tracefs: %s\n",
+			fs->why_tracefs);
+		return KS_EXIT_PERM;
+	}
+	return 0;
+}
+
+static void run_init(struct run *run, const struct ks_options *opts,
+		     const char *event)
+{
+	const char *raw = getenv("KSTACK_SNOOP_RAW");
+	struct ks_lines_config cfg = { .vmlinux = opts->vmlinux, .live = true };
+
+	memset(run, 0, sizeof(*run));
+	run->opts = opts;
+	run->raw_fd = raw && *raw ? open(raw, O_WRONLY | O_CREAT | O_TRUNC |
+					 O_CLOEXEC, 0644) : -1;
+	ks_snoop_parser_init(&run->parser, event, on_call, run);
+	ks_snoop_out_init(&run->out, stdout, opts->format, opts->snoop,
+			  wall_offset());
+	if (opts->lines)
+		run->lines = ks_lines_open(&cfg);
+}
+
+static void run_release(struct run *run)
+{
+	ks_snoop_parser_release(&run->parser);
+	ks_snoop_out_release(&run->out);
+	if (run->lines) {
+		ks_lines_report(run->lines, stderr);
+		ks_lines_close(run->lines);
+	}
+	if (run->raw_fd >= 0)
+		close(run->raw_fd);
+	free(run->carry);
+}
+
+/* What the run saw, on stderr, and the exit status it earns. */
+static int finish(struct run *run, int ret, double seconds)
+{
+	const struct ks_snoop_parser *p = &run->parser;
+
+	if (!run->err)
+		run->err = ks_snoop_out_end(&run->out, seconds);
+	if (!run->err && fflush(stdout))
+		run->err = -errno;
+	if (p->lost)
+		fprintf(stderr, "kstack: the trace buffer dropped %llu events: "
+			"calls came faster than they were read\n",
+			(unsigned long long)p->lost);
+	if (p->unparsed)
+		fprintf(stderr, "kstack: %llu trace_pipe lines not understood\n",
+			(unsigned long long)p->unparsed);
+	if (ret) {
+		fprintf(stderr, "kstack: reading trace_pipe: %s\n", strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	if (run->err) {
+		fprintf(stderr, "kstack: writing stdout: %s\n", strerror(-run->err));
+		return KS_EXIT_ERROR;
+	}
+	if (!run->out.calls) {
+		fprintf(stderr, "kstack: no call of %s in %.1f s\n",
+			run->opts->snoop, seconds);
+		return KS_EXIT_NONE;
+	}
+	return KS_EXIT_OK;
+}
+
+int ks_snoop_run(const struct ks_options *opts)
+{
+	double seconds = opts->t_given ? (double)opts->minutes : 0, start;
+	struct ks_snoop_probe probe;
+	struct ks_tracefs fs;
+	struct run run;
+	char why[2048];
+	int status, ret;
+
+	if (!probe_target(opts->snoop)) {
+		fprintf(stderr, "kstack: --snoop wants a function (NAME, MODULE:NAME "
+			"or NAME+OFFSET), not '%s'\n", opts->snoop);
+		return KS_EXIT_USAGE;
+	}
+	status = check_pids(opts);
+	if (!status)
+		status = can_trace(&fs, opts);
+	if (status)
+		return status;
+	catch_signals();
+	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, stderr);
+	status = ks_snoop_probe_open(&probe, &fs, opts->snoop, opts->pids,
+				     opts->nr_pids, why, sizeof(why));
+	if (status) {
+		fprintf(stderr, "kstack: %s\n", why);
+		return status;
+	}
+	fprintf(stderr, "kstack: tracing %s (kprobe %s/%s, instance %s) ",
+		opts->snoop, KS_SNOOP_GROUP, probe.event,
+		strrchr(probe.instance, '/') + 1);
+	if (seconds > 0)
+		fprintf(stderr, "for %.0f s\n", seconds);
+	else
+		fprintf(stderr, "until interrupted\n");
+	run_init(&run, opts, probe.event);
+	start = now_s(CLOCK_MONOTONIC);
+	ret = trace_loop(&run, probe.pipe_fd, seconds);
+	/* calls already in the buffer still count: stop, then read them */
+	ks_snoop_probe_stop(&probe);
+	if (!ret)
+		ret = drain(&run, probe.pipe_fd);
+	ks_snoop_parse_end(&run.parser);
+	ks_snoop_probe_close(&probe, stderr);
+	status = finish(&run, ret, now_s(CLOCK_MONOTONIC) - start);
+	run_release(&run);
+	return status;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --vmcore, the driver: the inputs checked, the output opened, the target
+ * opened (target_kdump.c, which hands over a struct ks_target and reports
+ * its trouble here), then the same shared task walker the crash extension
+ * runs (shared/kernel/kernel_tasks.h) and the live tool's own writers, so the two
+ * print the same sample for the same dump.  Nothing here knows
+ * libkdumpfile.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "hooks.h"
+#include "kdump_run.h"
+#include "kernel_tasks.h"
+#include "lines.h"
+#include "live_sample.h"
+#include "output_file.h"
+#include "regular_file.h"
+#include "sample_report.h"
+#include "target_kdump.h"
+#include "version.h"
+
+/* Per-task trouble: only with -v, the summary line says how much. */
+struct report_ctx {
+	bool verbose;
+	size_t nr;
+};
+
+static void report(void *arg, const char *msg)
+{
+	struct report_ctx *r = arg;
+
+	r->nr++;
+	if (r->verbose)
+		fprintf(stderr, "kstack: %s\n", msg);
+}
+
+static void report_status(const struct ks_options *opts,
+			  const struct ks_kernel_status *st)
+{
+	if (st->nr_unreadable || st->nr_list_errors)
+		fprintf(stderr, "kstack: %zu unreadable task%s, %zu broken list%s%s\n",
+			st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
+			st->nr_list_errors, st->nr_list_errors == 1 ? "" : "s",
+			opts->verbose ? "" : " (-v says which)");
+	if (st->nr_module_errors)
+		fprintf(stderr, "kstack: %zu problem%s with the modules' unwind "
+			"tables%s\n", st->nr_module_errors,
+			st->nr_module_errors == 1 ? "" : "s",
+			opts->verbose ? "" : " (-v says which)");
+	if (st->nr_stack_notes)
+		fprintf(stderr, "kstack: %zu stack%s could not be unwound to the end%s\n",
+			st->nr_stack_notes, st->nr_stack_notes == 1 ? "" : "s",
+			opts->verbose ? "" : " (-v says which)");
+}
+
+enum input_kind {
+	INPUT_OTHER,		/* for libkdumpfile or the ELF reader to judge */
+	INPUT_DUMP,		/* an ELF core file, a kdump-compressed dump */
+	INPUT_KERNEL,		/* an ELF executable: a vmlinux */
+};
+
+static const char *const kind_names[] = {
+	[INPUT_DUMP] = "a dump",
+	[INPUT_KERNEL] = "a kernel image (ELF executable)",
+};
+
+/* What the first bytes say the file is. */
+static enum input_kind input_kind(const unsigned char *h, size_t len)
+{
+	unsigned int type;
+
+	if (len >= 8 && (!memcmp(h, "KDUMP   ", 8) || !memcmp(h, "DISKDUMP", 8)))
+		return INPUT_DUMP;
+	if (len < 18 || memcmp(h, ELFMAG, SELFMAG))
+		return INPUT_OTHER;
+	/* e_type is at 16 in both classes, in the file's byte order */
+	type = h[EI_DATA] == ELFDATA2MSB ? (unsigned int)h[16] << 8 | h[17]
+					 : (unsigned int)h[17] << 8 | h[16];
+	if (type == ET_CORE)
+		return INPUT_DUMP;
+	if (type == ET_EXEC || type == ET_DYN)
+		return INPUT_KERNEL;
+	return INPUT_OTHER;
+}
+
+/*
+ * Opens an input without blocking (a FIFO would wait for a writer
+ * forever), insists on a regular file and reads its first bytes.
+ * Returns 0, or -1 after saying why.
+ */
+static int peek_input(const char *opt, const char *path, enum input_kind *kind)
+{
+	unsigned char h[64];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		fprintf(stderr, "kstack: cannot open %s %s: %s\n", opt, path,
+			strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb)) {
+		fprintf(stderr, "kstack: %s %s: %s\n", opt, path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "kstack: %s %s is %s: a regular file is needed\n",
+			opt, path, ks_file_kind(sb.st_mode));
+		close(fd);
+		return -1;
+	}
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	*kind = input_kind(h, n > 0 ? (size_t)n : 0);
+	return 0;
+}
+
+/*
+ * Before libkdumpfile or the ELF reader open them: both must be regular
+ * files (a FIFO would block open() for good), and a kernel image given as
+ * the dump with a dump given as the vmlinux is named as swapped.  vmlinux
+ * may be NULL (--vmcore alone).  Returns 0 or an exit status after saying
+ * why.
+ */
+static int check_inputs(const char *vmcore, const char *vmlinux)
+{
+	enum input_kind dump, kernel;
+
+	kernel = INPUT_OTHER;
+	if (peek_input("--vmcore", vmcore, &dump) ||
+	    (vmlinux && peek_input("--vmlinux", vmlinux, &kernel)))
+		return KS_EXIT_ERROR;
+	if (dump == INPUT_KERNEL && kernel == INPUT_DUMP) {
+		fprintf(stderr, "kstack: --vmcore and --vmlinux look swapped: %s is %s, %s is %s\n",
+			vmcore, kind_names[dump], vmlinux, kind_names[kernel]);
+		return KS_EXIT_USAGE;
+	}
+	if (dump == INPUT_KERNEL) {
+		fprintf(stderr, "kstack: --vmcore %s is %s, not a dump\n",
+			vmcore, kind_names[dump]);
+		return KS_EXIT_ERROR;
+	}
+	if (kernel == INPUT_DUMP) {
+		fprintf(stderr, "kstack: --vmlinux %s is %s, not a vmlinux\n",
+			vmlinux, kind_names[kernel]);
+		return KS_EXIT_ERROR;
+	}
+	return 0;
+}
+
+/* -K / -F: the same report the crash command prints for the image. */
+static int hooks(const struct ks_target *t, const struct ks_options *opts)
+{
+	int ret = ks_hooks_report(t, opts, stdout, ks_report_file, stderr);
+
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
+/*
+ * Walks the tasks of t and writes the sample to out (opened before the
+ * dump, so a refused -o FILE costs no walk), or with -K / -F prints the
+ * hooks report; returns the exit status.  lines: -l's lookup, or NULL.
+ */
+static int sample(const struct ks_target *t, const struct ks_options *opts,
+		  struct ks_output *out, struct ks_lines *lines)
+{
+	struct report_ctx rctx = { .verbose = opts->verbose };
+	struct ks_kernel_status st = { 0 };
+	struct ks_sample s = { 0 };
+	char err[256], host[KS_HOST_LEN];
+	struct ks_kernel *k;
+	time_t when;
+	size_t missing;
+	int ret, status;
+
+	if (opts->kprobes || opts->ftrace)
+		return hooks(t, opts);
+	ret = ks_kernel_open(t, &k, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", err);
+		return KS_EXIT_ERROR;
+	}
+	ret = ks_kernel_when_host(k, &when, host, sizeof(host));
+	if (ret) {
+		fprintf(stderr, "kstack: cannot read the dump's time and host: %s\n",
+			strerror(-ret));
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	ks_sample_init(&s, when, host);
+	/* without a release in the type information, --json says null */
+	ks_kernel_release(k, s.kernel, sizeof(s.kernel));
+	ret = ks_kernel_sample(k, opts, &s, &st, report, &rctx);
+	if (ret) {
+		fprintf(stderr, "kstack: walking the dump's tasks: %s\n",
+			strerror(-ret));
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	if (opts->verbose)
+		fprintf(stderr, "kstack: kstack %s, dump of kernel %s\n", KS_VERSION,
+			*s.kernel ? s.kernel : "(unknown)");
+	report_status(opts, &st);
+	missing = ks_report_missing(opts, &s, " in the dump", ks_live_say, NULL);
+	if (!s.nr_tasks) {
+		if (!missing)
+			fprintf(stderr, "kstack: no task matched the selection\n");
+		status = KS_EXIT_NONE;
+		goto out;
+	}
+	if (lines && ks_decode_stacks(&s, lines))
+		fprintf(stderr, "kstack: out of memory adding lines\n");
+	status = ks_output_write(out, &s, opts);
+	if (status == KS_EXIT_OK && missing)
+		status = KS_EXIT_NONE;
+out:
+	ks_sample_release(&s);
+	ks_kernel_close(k);
+	return status;
+}
+
+/* -l: the lines of the dump's kernel. */
+static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
+{
+	struct ks_lines_config cfg = { .vmlinux = vmlinux };
+	struct ks_lines *lines;
+	char release[256];
+
+	ks_kdump_lines_config(kd, &cfg, release, sizeof(release));
+	lines = ks_lines_open(&cfg);
+	if (!lines)
+		fprintf(stderr, "kstack: out of memory: no lines\n");
+	return lines;
+}
+
+int ks_kdump_run(const struct ks_options *opts)
+{
+	struct ks_kdump_args args = {
+		.vmcore = opts->vmcore,
+		.vmlinux = opts->vmlinux,
+		.verbose = opts->verbose,
+		.report = ks_live_say,
+	};
+	struct ks_lines *lines = NULL;
+	struct ks_output out;
+	struct ks_kdump *kd;
+	struct ks_target t;
+	int status;
+
+	if (!ks_kdump_available()) {
+		fprintf(stderr, "kstack: this build has no --vmcore mode (built without libkdumpfile)\n");
+		return KS_EXIT_ERROR;
+	}
+	status = check_inputs(opts->vmcore, opts->vmlinux);
+	if (status)
+		return status;
+	status = ks_output_open(&out, opts);
+	if (status)
+		return status;
+	if (ks_kdump_open(&args, &kd, &t)) {
+		status = KS_EXIT_ERROR;
+		goto out;
+	}
+	if (opts->lines)
+		lines = dump_lines(kd, opts->vmlinux);
+	status = sample(&t, opts, &out, lines);
+	if (lines)
+		ks_lines_report(lines, stderr);
+	ks_lines_close(lines);
+	ks_kdump_close(kd);
+out:
+	ks_output_close(&out);
+	return status;
+}

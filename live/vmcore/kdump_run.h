@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kstack --vmcore: the driver.  main.c calls it, it opens the target
+ * (target_kdump.h) and prints the sample, or with -K / -F the hooks, the
+ * way the crash extension prints them.
+ */
+#ifndef KS_KDUMP_RUN_H
+#define KS_KDUMP_RUN_H
+
+#include "options.h"
+
+/* Runs --vmcore for the live tool; returns the process exit status. */
+int ks_kdump_run(const struct ks_options *opts);
+
+#endif /* KS_KDUMP_RUN_H */

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --vmcore: the kernel image of a dump, read with libkdumpfile, behind
+ * struct ks_target, so the shared walkers print what the crash extension
+ * prints without crash.
+ *
+ * libkdumpfile gives memory (it translates kernel virtual addresses with
+ * the page tables and KERNELOFFSET from the dump's VMCOREINFO) and the
+ * registers of each CPU's ELF note.  vmlinux symbols come from the debug
+ * vmlinux's .symtab when one is given, else from the kernel's own
+ * kallsyms tables in the dump (VMCOREINFO lists them, Linux 6.0+); types
+ * from BTF, the vmlinux's .BTF or the copy the kernel keeps in memory;
+ * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every
+ * libkdumpfile call is in this file, which the static build leaves out
+ * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
+ * goes to the driver's report callback (kdump_run.c prints it), and the
+ * open returns a code.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libkdumpfile/addrxlat.h>
+#include <libkdumpfile/kdumpfile.h>
+
+#include "kernel_image.h"
+#include "lines.h"
+#include "orc.h"
+#include "page_walk.h"
+#include "target_kdump.h"
+#include "vmcoreinfo.h"
+
+#define BANNER_MAX	1024
+#define MAX_MISSING	16		/* physical ranges a truncated dump lacks */
+#define MAX_PHDRS	4096
+#define KD_PAGE_SIZE	4096ull
+
+struct phys_range {
+	uint64_t start, end;		/* [start, end) */
+};
+
+struct ks_kdump {
+	struct ks_image im;		/* first: the image ops take the context as it */
+	kdump_ctx_t *kd;
+	int fd;
+	int64_t kaslr;
+	struct ks_user_walk uw;		/* paging facts, for read_user */
+	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
+	int nr_cpu_map;
+	/*
+	 * A truncated ELF dump: libkdumpfile reads the part past the end
+	 * of the file as zeros, which would pass for memory; reads there
+	 * fail instead.
+	 */
+	uint64_t file_size, want_size;
+	struct phys_range missing[MAX_MISSING];
+	int nr_missing;
+	addrxlat_ctx_t *axctx;
+	addrxlat_sys_t *axsys;
+	ks_report_fn report;		/* the driver's: every message goes there */
+	void *report_arg;
+};
+
+/* A message for the driver, which prints it ("kstack: " and a newline). */
+__attribute__((format(printf, 2, 3)))
+static void say(const struct ks_kdump *kt, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_vreport(kt->report, kt->report_arg, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends to a message of several lines being built in buf. */
+__attribute__((format(printf, 3, 4)))
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used >= len - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static bool phys_missing(const struct ks_kdump *kt, uint64_t pa)
+{
+	for (int i = 0; i < kt->nr_missing; i++)
+		if (pa >= kt->missing[i].start && pa < kt->missing[i].end)
+			return true;
+	return false;
+}
+
+/* Does [kaddr, kaddr + len) touch a page the truncated file lacks? */
+static bool kv_missing(struct ks_kdump *kt, uint64_t kaddr, size_t len)
+{
+	uint64_t page = kaddr & ~(KD_PAGE_SIZE - 1), end = kaddr + len;
+
+	if (!kt->nr_missing || !kt->axctx)
+		return false;
+	for (; page < end; page += KD_PAGE_SIZE) {
+		addrxlat_fulladdr_t fa = { page, ADDRXLAT_KVADDR };
+
+		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, kt->axctx,
+					   kt->axsys) != ADDRXLAT_OK)
+			continue;	/* kdump_read() will fail on its own */
+		if (phys_missing(kt, fa.addr))
+			return true;
+	}
+	return false;
+}
+
+static int kd_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	struct ks_kdump *kt = ctx;
+	size_t got = len;
+
+	if (kv_missing(kt, kaddr, len) ||
+	    kdump_read(kt->kd, KDUMP_KVADDR, kaddr, buf, &got) != KDUMP_OK)
+		return -EFAULT;
+	return 0;
+}
+
+static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	struct ks_kdump *kt = ctx;
+	size_t got = len;
+
+	if (phys_missing(kt, paddr) || phys_missing(kt, paddr + len - 1) ||
+	    kdump_read(kt->kd, KDUMP_KPHYSADDR, paddr, buf, &got) != KDUMP_OK)
+		return -EFAULT;
+	return 0;
+}
+
+static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_ret)
+{
+	return ks_image_symbol(&kt->im, name, addr_ret);
+}
+
+
+static const struct ks_target_ops kdump_ops;
+
+/* User memory of a task, through task->mm->pgd and physical reads. */
+static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			size_t len)
+{
+	struct ks_kdump *kt = ctx;
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+
+	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
+}
+
+static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
+		   uint64_t *val_ret)
+{
+	char key[64];
+	kdump_num_t v;
+
+	snprintf(key, sizeof(key), "cpu.%d.reg.%s", note, reg);
+	if (kdump_get_number_attr(kt->kd, key, &v) != KDUMP_OK)
+		return -ENOENT;
+	*val_ret = v;
+	return 0;
+}
+
+/* The NT_PRSTATUS registers libkdumpfile names cpu.N.reg.*, in pt_regs order. */
+static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	static const char *const names[16] = {
+		[KS_PT_R15] = "r15", [KS_PT_R14] = "r14", [KS_PT_R13] = "r13",
+		[KS_PT_R12] = "r12", [KS_PT_BP] = "rbp", [KS_PT_BX] = "rbx",
+		[KS_PT_R11] = "r11", [KS_PT_R10] = "r10", [KS_PT_R9] = "r9",
+		[KS_PT_R8] = "r8", [KS_PT_AX] = "rax", [KS_PT_CX] = "rcx",
+		[KS_PT_DX] = "rdx", [KS_PT_SI] = "rsi", [KS_PT_DI] = "rdi",
+		[KS_PT_ORIG_AX] = "orig_rax",
+	};
+	struct ks_kdump *kt = ctx;
+	struct ks_regs r;
+	int i, ret, note = cpu;
+
+	if (kt->note_of_cpu)
+		note = cpu >= 0 && cpu < kt->nr_cpu_map ? kt->note_of_cpu[cpu] : -1;
+	if (note < 0)
+		return -ENOENT;
+	memset(&r, 0, sizeof(r));
+	ret = cpu_reg(kt, note, "rip", &r.ip);
+	if (!ret)
+		ret = cpu_reg(kt, note, "rsp", &r.sp);
+	if (!ret)
+		ret = cpu_reg(kt, note, "rbp", &r.bp);
+	for (i = 0; !ret && i < 16; i++)
+		ret = cpu_reg(kt, note, names[i], &r.r[i]);
+	if (ret)
+		return ret;
+	*regs_ret = r;
+	return 0;
+}
+
+static const struct ks_target_ops kdump_ops = {
+	.read = kd_read,
+	.read_phys = kd_read_phys,
+	.read_user = kd_read_user,
+	KS_IMAGE_FINDER_OPS,
+	.cpu_regs = kd_cpu_regs,
+};
+
+void ks_kdump_close(struct ks_kdump *kt)
+{
+	if (!kt)
+		return;
+	free(kt->note_of_cpu);
+	if (kt->axsys)
+		addrxlat_sys_decref(kt->axsys);
+	if (kt->axctx)
+		addrxlat_ctx_decref(kt->axctx);
+	ks_image_release(&kt->im);
+	if (kt->kd)
+		kdump_free(kt->kd);
+	if (kt->fd >= 0)
+		close(kt->fd);
+	free(kt);
+}
+
+/* libkdumpfile's VMCOREINFO, for shared/kernel/vmcoreinfo.c. */
+static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+{
+	struct ks_kdump *kt = arg;
+	char *val = NULL;
+	int ret = -ENOENT;
+
+	if (kdump_vmcoreinfo_line(kt->kd, key, &val) == KDUMP_OK && val) {
+		snprintf(buf, len, "%s", val);
+		ret = 0;
+	}
+	free(val);
+	return ret;
+}
+
+static struct ks_vmcoreinfo kd_vmcoreinfo(struct ks_kdump *kt)
+{
+	return (struct ks_vmcoreinfo){ .line = kd_vmcoreinfo_line, .arg = kt };
+}
+
+/* A VMCOREINFO line as a number in base; -ENOENT without it. */
+static int vmcoreinfo_num(struct ks_kdump *kt, const char *key, int base,
+			  int64_t *val_ret)
+{
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+
+	return ks_vmcoreinfo_number(&vi, key, base, val_ret);
+}
+
+/*
+ * The KASLR shift: VMCOREINFO's KERNELOFFSET (hex), else the distance
+ * between SYMBOL(_stext) there and _stext in the vmlinux, else none.
+ */
+static void find_kaslr(struct ks_kdump *kt)
+{
+	kdump_addr_t stext;
+	uint64_t link;
+	int64_t off;
+
+	if (!vmcoreinfo_num(kt, "KERNELOFFSET", 16, &off)) {
+		kt->kaslr = off;
+		return;
+	}
+	kt->kaslr = 0;
+	if (kt->im.syms &&
+	    kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
+	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link))
+		kt->kaslr = (int64_t)(stext - link);
+}
+
+static int open_dump(struct ks_kdump *kt, const char *path)
+{
+	struct stat sb;
+
+	/* O_NONBLOCK: a FIFO must not hang us (kdump_run.c checks first) */
+	kt->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kt->fd < 0) {
+		say(kt, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(kt->fd, &sb) || !S_ISREG(sb.st_mode)) {
+		say(kt, "%s is not a regular file", path);
+		return -1;
+	}
+	kt->kd = kdump_new();
+	if (!kt->kd) {
+		say(kt, "out of memory");
+		return -1;
+	}
+	if (kdump_open_fd(kt->kd, kt->fd) != KDUMP_OK) {
+		say(kt, "cannot read %s as a dump: %s", path,
+		    kdump_get_err(kt->kd));
+		return -1;
+	}
+	if (kdump_set_string_attr(kt->kd, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
+		say(kt, "%s: no Linux address translation: %s", path,
+		    kdump_get_err(kt->kd));
+		return -1;
+	}
+	return 0;
+}
+
+/* One PT_LOAD (or PT_NOTE) against the file's size: what it lacks. */
+static void segment_end(struct ks_kdump *kt, const Elf64_Phdr *ph)
+{
+	uint64_t end = ph->p_offset + ph->p_filesz, have;
+
+	if (end < ph->p_offset)
+		end = UINT64_MAX;	/* a size that wraps: none of it is there */
+	if (end > kt->want_size)
+		kt->want_size = end;
+	if (ph->p_type != PT_LOAD || end <= kt->file_size ||
+	    kt->nr_missing == MAX_MISSING)
+		return;
+	have = kt->file_size > ph->p_offset ? kt->file_size - ph->p_offset : 0;
+	/* a page cut in the middle is missing whole */
+	kt->missing[kt->nr_missing++] = (struct phys_range){
+		(ph->p_paddr + have) & ~(KD_PAGE_SIZE - 1), ph->p_paddr + ph->p_filesz };
+}
+
+/*
+ * A dump cut short (a full disk, an interrupted copy) still opens: the
+ * headers at its start describe more than the file holds.  For an ELF
+ * dump, each segment's end is compared with the file's size.
+ */
+static void find_truncation(struct ks_kdump *kt)
+{
+	Elf64_Phdr ph;
+	Elf64_Ehdr eh;
+	struct stat st;
+
+	if (fstat(kt->fd, &st) ||
+	    pread(kt->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > MAX_PHDRS)
+		return;
+	kt->file_size = (uint64_t)st.st_size;
+	kt->want_size = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(ph);
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (pread(kt->fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			break;
+		segment_end(kt, &ph);
+	}
+	if (kt->nr_missing &&
+	    kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
+		kt->axctx = NULL, kt->axsys = NULL;
+}
+
+static bool truncated(const struct ks_kdump *kt)
+{
+	return kt->want_size > kt->file_size;
+}
+
+static void say_truncated(const struct ks_kdump *kt, const char *vmcore)
+{
+	char msg[512] = "";
+
+	add(msg, sizeof(msg), "%s is truncated: it has %" PRIu64 " of the %"
+	    PRIu64 " bytes its headers describe (%" PRIu64 "%%)", vmcore,
+	    kt->file_size, kt->want_size, kt->file_size * 100 / kt->want_size);
+	if (kt->nr_missing)
+		add(msg, sizeof(msg), "; physical memory from %#" PRIx64
+		    " is missing", kt->missing[0].start);
+	say(kt, "%s", msg);
+}
+
+/* A banner for a message: up to the newline; memory that is none says so. */
+static void add_banner(char *buf, size_t len, const char *who, const char *b)
+{
+	if (strncmp(b, "Linux version ", 14)) {
+		add(buf, len, "\n  %s: no banner at that address", who);
+		return;
+	}
+	add(buf, len, "\n  %s: %.*s", who, (int)strcspn(b, "\n"), b);
+}
+
+/*
+ * What VMCOREINFO says the dump's kernel is, to find the right vmlinux.
+ * Without VMCOREINFO neither KASLR nor the page tables are known, and no
+ * vmlinux can match: say how QEMU dumps get one.
+ */
+static void add_release(struct ks_kdump *kt, char *buf, size_t len)
+{
+	char *rel = NULL;
+
+	if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK && rel)
+		add(buf, len, "\n  the dump is of kernel %s", rel);
+	else
+		add(buf, len, "\n  the dump has no VMCOREINFO (a QEMU dump needs "
+		    "-device vmcoreinfo and qemu_fw_cfg loaded in the guest)");
+	free(rel);
+}
+
+/*
+ * The vmlinux must be the one the dump ran: its linux_banner string
+ * (version, build host, date) must be in the dump's memory where the
+ * vmlinux says, after the KASLR shift.
+ */
+static int check_banner(struct ks_kdump *kt, const char *vmcore,
+			const char *vmlinux)
+{
+	char want[BANNER_MAX], have[BANNER_MAX] = "";
+	char msg[2 * BANNER_MAX + 512] = "";
+	uint64_t addr;
+	size_t len;
+
+	/* The string may end near the end of its section: try shorter reads. */
+	if (ks_elf_symtab_addr(kt->im.syms, "linux_banner", &addr))
+		len = 0;
+	else
+		for (len = sizeof(want) - 1; len; len--)
+			if (!ks_elf_read(kt->im.syms, addr, want, len))
+				break;
+	if (!len || !memchr(want, '\0', len)) {
+		say(kt, "%s has no linux_banner: not a vmlinux?", vmlinux);
+		return -1;
+	}
+	len = strlen(want) + 1;
+	if (kd_read(kt, addr, have, len) && truncated(kt)) {
+		say(kt, "%s cannot be checked against %s: linux_banner (0x%"
+		    PRIx64 ") is in the part of the dump that is missing",
+		    vmlinux, vmcore, addr);
+		return -1;
+	}
+	if (kd_read(kt, addr, have, len)) {
+		add(msg, sizeof(msg), "%s does not match %s: the dump has no "
+		    "memory at linux_banner (0x%" PRIx64 ")", vmlinux, vmcore,
+		    addr);
+		add_release(kt, msg, sizeof(msg));
+		say(kt, "%s", msg);
+		return -1;
+	}
+	if (memcmp(want, have, len)) {
+		have[sizeof(have) - 1] = '\0';
+		add(msg, sizeof(msg), "%s does not match %s:", vmlinux, vmcore);
+		add_banner(msg, sizeof(msg), "vmlinux", want);
+		add_banner(msg, sizeof(msg), "vmcore ", have);
+		add_release(kt, msg, sizeof(msg));
+		say(kt, "%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
+static int load_btf(struct ks_kdump *kt, const char *vmlinux)
+{
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+	int ret = ks_image_load_btf(&kt->im, &t, NULL);
+
+	if (ret && vmlinux)
+		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
+		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
+	else if (ret)
+		say(kt, "no usable BTF in the dump's memory (%s): the types "
+		    "need a kernel with CONFIG_DEBUG_INFO_BTF, or --vmlinux "
+		    "VMLINUX", strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+static void find_paging(struct ks_kdump *kt)
+{
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	struct ks_paging *pg = &kt->uw.pg;
+	uint64_t addr;
+
+	ks_vmcoreinfo_paging(&vi, pg);
+	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
+	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
+	    kd_read(kt, addr, &pg->page_offset, sizeof(pg->page_offset)))
+		pg->page_offset = 0;
+}
+
+/*
+ * Which PRSTATUS note belongs to which CPU.  A kdump kernel writes one
+ * note per CPU that stopped and /proc/vmcore drops empty ones, so with a
+ * CPU offline the n-th note is the n-th online CPU's: when there are as
+ * many notes as online CPUs, map them so (crash's map_cpus_to_prstatus()
+ * does the same).  Otherwise, and for QEMU's one note per vCPU, the n-th
+ * note is CPU n.
+ */
+static void map_cpu_notes(struct ks_kdump *kt)
+{
+	uint64_t addr, word;
+	kdump_num_t nr_notes;
+	long size;
+	int bit, online = 0, n = 0, *map;
+
+	if (kdump_get_number_attr(kt->kd, KDUMP_ATTR_NUM_CPUS, &nr_notes) != KDUMP_OK ||
+	    vmlinux_addr(kt, "__cpu_online_mask", &addr))
+		return;
+	size = ks_image_type_size(&kt->im, "cpumask");
+	if (size <= 0 || size > 65536)
+		return;
+	for (bit = 0; bit < size * 8; bit++) {
+		if (bit % 64 == 0 && kd_read(kt, addr + bit / 8, &word, sizeof(word)))
+			return;
+		online += (word >> (bit % 64)) & 1;
+	}
+	if ((kdump_num_t)online != nr_notes)
+		return;
+	map = malloc(size * 8 * sizeof(*map));
+	if (!map)
+		return;
+	for (bit = 0; bit < size * 8; bit++) {
+		if (bit % 64 == 0 && kd_read(kt, addr + bit / 8, &word, sizeof(word))) {
+			free(map);
+			return;
+		}
+		map[bit] = (word >> (bit % 64)) & 1 ? n++ : -1;
+	}
+	kt->note_of_cpu = map;
+	kt->nr_cpu_map = (int)(size * 8);
+}
+
+/* -v: what the dump was matched with, for a user who doubts the output. */
+static void describe(struct ks_kdump *kt)
+{
+	struct ks_kallsyms_stats st = { 0 };
+	char msg[512] = "";
+
+	if (kt->im.ksyms)
+		ks_kallsyms_stats(kt->im.ksyms, &st);
+	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 ", %d-level "
+	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu modules",
+	    (uint64_t)kt->kaslr, kt->uw.pg.levels, ks_image_nr_symbols(&kt->im),
+	    ks_image_symbols_from(&kt->im),
+	    kt->im.btf_from ? kt->im.btf_from : "nowhere", st.modules);
+	if (st.modules_skipped)
+		add(msg, sizeof(msg), " (%zu unreadable)", st.modules_skipped);
+	add(msg, sizeof(msg), ", %zu BPF symbols, %zu functions in "
+	    "ftrace_mod_maps, CPU registers %s", st.bpf, st.ftrace_mod,
+	    kt->note_of_cpu ? "by online CPU" : "by note order");
+	say(kt, "%s", msg);
+}
+
+/* Symbols from the debug vmlinux, which must be the dump's kernel. */
+static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
+			const char *vmlinux)
+{
+	int ret = ks_elf_symtab_open(vmlinux, &kt->im.syms);
+
+	if (ret) {
+		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
+		say(kt, "cannot read symbols from %s: %s", vmlinux,
+		    ret == -ENOEXEC ? "not an ELF64 file (the uncompressed "
+		    "debug vmlinux is needed, not vmlinuz)" :
+		    ret == -ENODATA ? "no .symtab (stripped? the debug vmlinux "
+		    "is needed)" : strerror(-ret));
+		return -1;
+	}
+	find_kaslr(kt);
+	ks_elf_symtab_set_offset(kt->im.syms, kt->kaslr);
+	return check_banner(kt, vmcore, vmlinux);
+}
+
+/*
+ * Symbols from the kernel's own kallsyms tables, which VMCOREINFO lists
+ * since Linux 6.0 (SYMBOL(kallsyms_names) and the others).
+ */
+static int open_kallsyms(struct ks_kdump *kt)
+{
+	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+	char msg[512] = "";
+	int ret;
+
+	ks_vmcoreinfo_kallsyms(&vi, &a);
+	find_kaslr(kt);
+	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
+	if (ret == -ENOENT) {
+		add(msg, sizeof(msg), "the dump's VMCOREINFO lists no kallsyms "
+		    "tables (they are there from Linux 6.0 on): --vmlinux "
+		    "VMLINUX supplies the symbols");
+		add_release(kt, msg, sizeof(msg));
+		say(kt, "%s", msg);
+	} else if (ret && truncated(kt)) {
+		say(kt, "the dump's kallsyms tables cannot be read (%s): the "
+		    "dump is truncated", strerror(-ret));
+	} else if (ret) {
+		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
+		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
+	}
+	return ret ? -1 : 0;
+}
+
+/* The dump, cut short or not: what libkdumpfile may not say itself. */
+static void check_truncation(struct ks_kdump *kt, const char *vmcore)
+{
+	find_truncation(kt);
+	if (truncated(kt))
+		say_truncated(kt, vmcore);
+}
+
+/* Symbols, types, paging and CPUs: all the target needs after the dump. */
+static int open_image(struct ks_kdump *kt, const char *vmcore,
+		      const char *vmlinux, struct ks_target *t)
+{
+	int ret;
+
+	if (vmlinux ? open_vmlinux(kt, vmcore, vmlinux) : open_kallsyms(kt))
+		return -1;
+	if (load_btf(kt, vmlinux))
+		return -1;
+	find_paging(kt);
+	map_cpu_notes(kt);
+	t->ops = &kdump_ops;
+	t->ctx = kt;
+	/* Without these, module and BPF frames print as bare addresses. */
+	ret = ks_image_load_chain(&kt->im, t);
+	if (ret)
+		say(kt, "no module or BPF symbols: %s", strerror(-ret));
+	return 0;
+}
+
+bool ks_kdump_available(void)
+{
+	return true;
+}
+
+int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
+		  struct ks_target *t_ret)
+{
+	struct ks_kdump *kt;
+
+	kt = calloc(1, sizeof(*kt));
+	if (!kt) {
+		ks_report(a->report, a->report_arg, "out of memory");
+		return -ENOMEM;
+	}
+	kt->fd = -1;
+	kt->report = a->report;
+	kt->report_arg = a->report_arg;
+	if (open_dump(kt, a->vmcore)) {
+		/* libkdumpfile may refuse a dump cut short: say why */
+		if (kt->fd >= 0 && kt->kd)
+			check_truncation(kt, a->vmcore);
+		goto fail;
+	}
+	check_truncation(kt, a->vmcore);
+	if (open_image(kt, a->vmcore, a->vmlinux, t_ret))
+		goto fail;
+	if (a->verbose)
+		describe(kt);
+	*kd_ret = kt;
+	return 0;
+fail:
+	ks_kdump_close(kt);
+	return -EINVAL;
+}
+
+void ks_kdump_lines_config(struct ks_kdump *kt, struct ks_lines_config *cfg,
+			   char *release, size_t len)
+{
+	char *rel = NULL;
+
+	if (kt->im.syms) {
+		cfg->syms = kt->im.syms;
+		cfg->kaslr = kt->kaslr;
+	} else if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK &&
+		   rel) {
+		snprintf(release, len, "%s", rel);
+		cfg->release = release;
+	}
+	free(rel);
+}

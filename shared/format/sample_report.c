@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+
+#include "format.h"
+#include "sample_report.h"
+#include "select.h"
+
+static bool has_pid(const struct ks_sample *s, int32_t pid)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].pid == pid || s->tasks[i].tgid == pid)
+			return true;
+	return false;
+}
+
+size_t ks_report_missing(const struct ks_options *opts,
+			 const struct ks_sample *s, const char *where,
+			 ks_report_fn report, void *arg)
+{
+	size_t missing = 0;
+
+	if (!ks_select_pids_only(opts))
+		return 0;
+	for (size_t i = 0; i < opts->nr_pids; i++) {
+		if (has_pid(s, opts->pids[i]))
+			continue;
+		ks_report(report, arg, "PID %d does not exist%s", opts->pids[i],
+			  where);
+		missing++;
+	}
+	return missing;
+}
+
+int ks_sample_write(FILE *f, const struct ks_sample *s,
+		    const struct ks_options *opts)
+{
+	int ret = ks_format_sample(f, s, opts);
+
+	if (!ret && fflush(f))
+		ret = -errno;
+	return ret;
+}

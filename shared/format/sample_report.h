@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every reader of a sample says the same way, whoever reads it (the
+ * live tool, --vmcore, the crash command): the -p PIDs the sample lacks,
+ * and the sample's text on a stream.  Messages go through the caller's
+ * report callback, which decides where they land.
+ */
+#ifndef KS_SAMPLE_REPORT_H
+#define KS_SAMPLE_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "report.h"
+#include "task.h"
+
+/*
+ * "PID N does not exist<where>" for every -p PID absent from s, when -p
+ * is the only selection (under -D/-S... a PID may exist and just not be
+ * selected); returns how many.
+ */
+size_t ks_report_missing(const struct ks_options *opts,
+			 const struct ks_sample *s, const char *where,
+			 ks_report_fn report, void *arg);
+
+/* The sample in opts' format on f, flushed: 0 or -errno. */
+int ks_sample_write(FILE *f, const struct ks_sample *s,
+		    const struct ks_options *opts);
+
+#endif /* KS_SAMPLE_REPORT_H */

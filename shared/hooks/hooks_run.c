@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -K / -F of a kernel image: the walkers read the records from memory and
+ * the report writer prints them.  The one place both meet, so that neither
+ * knows the other.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "hooks.h"
+#include "options.h"
+
+static int report_kprobes(const struct ks_target *t,
+			  const struct ks_options *opts, FILE *out,
+			  ks_report_fn report, void *arg)
+{
+	struct ks_kprobe_list l = { 0 };
+	int ret;
+
+	ret = ks_kprobe_walk(t, &l, report, arg);
+	if (!ret)
+		ks_kprobe_write(out, t, &l, ks_kprobes_enabled(t),
+				opts->verbose);
+	ks_kprobe_list_free(&l);
+	return ret;
+}
+
+/*
+ * The layout is resolved once for both walks; each record is printed as
+ * the walk reads it and then dropped.
+ */
+static int report_ftrace(const struct ks_target *t,
+			 const struct ks_options *opts, FILE *out,
+			 ks_report_fn report, void *arg)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_walker w;
+	struct ks_ftrace_writer wr;
+	char tracer[64];
+	int ret;
+
+	ret = ks_ftrace_writer_init(&wr, out);
+	if (!ret)
+		ret = ks_ftrace_walker_init(&w, t, report, arg);
+	if (!ret)
+		ret = ks_ftrace_ops_walk(&w, &ops);
+	if (!ret)
+		ret = ks_ftrace_walk_each(&w, &ops, opts->touched,
+					  ks_ftrace_writer_rec, &wr);
+	if (!ret)
+		ks_ftrace_writer_end(&wr, t, &ops,
+				     ks_ftrace_current_tracer(t, tracer,
+							      sizeof(tracer)) ?
+				     NULL : tracer, opts->verbose);
+	ks_ftrace_writer_free(&wr);
+	ks_ftrace_ops_list_free(&ops);
+	return ret;
+}
+
+int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
+		    FILE *out, ks_report_fn report, void *arg)
+{
+	int ret = 0, r;
+
+	if (opts->kprobes) {
+		r = report_kprobes(t, opts, out, report, arg);
+		if (r)
+			ret = r;
+	}
+	if (opts->ftrace) {
+		r = report_ftrace(t, opts, out, report, arg);
+		if (r)
+			ret = r;
+	}
+	return ret;
+}

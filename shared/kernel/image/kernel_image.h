@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The symbols and types of one kernel image, for the targets that have
+ * only its memory (a dump read with libkdumpfile, the running kernel
+ * through /proc/kcore): a symbol finder (a debug vmlinux's .symtab, or the
+ * kernel's own kallsyms tables in memory, then the kallsyms chain of
+ * modules, BPF and ftrace_mod_maps) and a type finder (BTF from the
+ * vmlinux, a file such as /sys/kernel/btf/vmlinux, or memory).  crash has
+ * its own finders and needs none of this.
+ */
+#ifndef KS_KERNEL_IMAGE_H
+#define KS_KERNEL_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btf.h"
+#include "elf_symtab.h"
+#include "kallsyms.h"
+#include "kallsyms_mem.h"
+#include "target.h"
+
+struct ks_image {
+	struct ks_elf_symtab *syms;	/* a debug vmlinux's, or NULL: */
+	struct ks_kallsyms_mem *kmem;	/* the kernel's own kallsyms */
+	struct ks_btf *btf;
+	const char *btf_from;		/* "the vmlinux", a path, "memory" */
+	struct ks_kallsyms *ksyms;	/* modules, BPF, ftrace_mod_maps */
+};
+
+/*
+ * vmlinux symbols from the kallsyms tables at a (runtime addresses, from
+ * VMCOREINFO), read through mem.  Errors as ks_kallsyms_mem_load().
+ */
+int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
+			   const struct ks_kallsyms_mem_addrs *a);
+
+/*
+ * BTF from the vmlinux's .BTF, else from the file btf_path (may be NULL),
+ * else from __start_BTF..__stop_BTF in memory.  Needs the symbols first.
+ * -ENOENT when no source has it, -EINVAL for a malformed blob, -ENOMEM.
+ */
+int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
+		      const char *btf_path);
+
+/* The kallsyms chain, read through t (the finished target); -ENOMEM only. */
+int ks_image_load_chain(struct ks_image *im, const struct ks_target *t);
+
+void ks_image_release(struct ks_image *im);
+
+/* The struct ks_target_ops answers, for targets built on an image. */
+int ks_image_symbol(const struct ks_image *im, const char *name,
+		    uint64_t *addr_ret);
+int ks_image_lookup(const struct ks_image *im, uint64_t addr,
+		    struct ks_sym *sym_ret);
+long ks_image_member_offset(const struct ks_image *im, const char *type,
+			    const char *member);
+long ks_image_type_size(const struct ks_image *im, const char *type);
+long ks_image_member_size(const struct ks_image *im, const char *type,
+			  const char *member);
+
+/*
+ * The same as struct ks_target_ops members, for a target whose context
+ * starts with its struct ks_image: such a target fills only read,
+ * read_user and cpu_regs itself.
+ */
+int ks_image_op_symbol(void *ctx, const char *name, uint64_t *addr_ret);
+int ks_image_op_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret);
+long ks_image_op_member_offset(void *ctx, const char *type, const char *member);
+long ks_image_op_type_size(void *ctx, const char *type);
+long ks_image_op_member_size(void *ctx, const char *type, const char *member);
+
+/*
+ * The finder half of a memory-only target's ops: the target supplies its
+ * reads and registers, the image answers every symbol and type question.
+ */
+#define KS_IMAGE_FINDER_OPS					\
+	.symbol = ks_image_op_symbol,				\
+	.lookup = ks_image_op_lookup,				\
+	.member_offset = ks_image_op_member_offset,		\
+	.type_size = ks_image_op_type_size,			\
+	.member_size = ks_image_op_member_size
+
+/* How many vmlinux symbols, and from where, for -v. */
+size_t ks_image_nr_symbols(const struct ks_image *im);
+const char *ks_image_symbols_from(const struct ks_image *im);
+
+#endif /* KS_KERNEL_IMAGE_H */

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The offsets table of kernel_layout.h.  Like crash-extensions'
+ * cacheutils.c, every lookup that must succeed goes through one macro
+ * that names the missing member and the line asking for it, so a kernel
+ * whose layout we do not know fails with a message, not a wrong answer.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel_layout.h"
+
+/* What fs/proc/array.c task_state_array holds in 6.1, if memory will not say. */
+static const char default_letters[] = "RSDTtXZPI";
+
+struct lookup {
+	const struct ks_target *t;
+	char *err;
+	size_t errlen;
+	int ret;
+};
+
+static void fail(struct lookup *lk, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lk->ret)
+		return;		/* keep the first reason */
+	lk->ret = ret;
+	va_start(ap, fmt);
+	vsnprintf(lk->err, lk->errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* The first of two spellings of a member that exists. */
+static struct ks_field field2(const struct ks_target *t, const char *type,
+			      const char *m1, const char *m2)
+{
+	struct ks_field f = ks_field_find(t, type, m1);
+
+	return ks_field_ok(&f) || !m2 ? f : ks_field_find(t, type, m2);
+}
+
+static void need(struct lookup *lk, const struct ks_field *f, const char *type,
+		 const char *member, const char *file, int line)
+{
+	if (ks_field_ok(f) || lk->ret)
+		return;
+	lk->ret = -ENOENT;
+	ks_field_missing(lk->err, lk->errlen, type, member, file, line);
+}
+
+/*
+ * A member that must exist, spelled m1 (or m2 before a rename), and be
+ * one of the sizes given (0 ends; none: any size).
+ */
+static void need_member(struct lookup *lk, struct ks_field *f,
+			const char *type, const char *m1, const char *m2,
+			const long *sizes, const char *file, int line)
+{
+	const long *sz = sizes;
+
+	*f = field2(lk->t, type, m1, m2);
+	need(lk, f, type, m1, file, line);
+	if (!ks_field_ok(f) || !*sizes)
+		return;
+	for (; *sz; sz++)
+		if (f->size == *sz)
+			return;
+	fail(lk, -ENOENT, "%s.%s has an unexpected size %ld (%s:%d)", type, m1,
+	     f->size, file, line);
+}
+
+#define NEED(lk, f, type, member) need(lk, f, type, member, __FILE__, __LINE__)
+/* NEED_MEMBER(lk, &field, type, name, old name or NULL, sizes or 0) */
+#define NEED_MEMBER(lk, f, type, m1, m2, ...) \
+	need_member(lk, f, type, m1, m2, (const long[]){ __VA_ARGS__, 0 }, \
+		    __FILE__, __LINE__)
+
+uint64_t ks_field_get(const void *obj, const struct ks_field *f)
+{
+	const unsigned char *p = (const unsigned char *)obj + f->off;
+	uint64_t v = 0;
+
+	/* x86_64 is little-endian: the low bytes come first. */
+	if (f->size > 0 && f->size <= 8)
+		memcpy(&v, p, (size_t)f->size);
+	return v;
+}
+
+static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	struct ks_field thread, sp, ti, cpu;
+
+	l->task_size = t->ops->type_size(t->ctx, "task_struct");
+	if (l->task_size <= 0)
+		fail(lk, -ENOENT, "no type task_struct (%s:%d)", __FILE__, __LINE__);
+	NEED_MEMBER(lk, &l->tasks, "task_struct", "tasks", NULL, 0);
+	NEED_MEMBER(lk, &l->pid, "task_struct", "pid", NULL, 4);
+	NEED_MEMBER(lk, &l->tgid, "task_struct", "tgid", NULL, 4);
+	/* 5.14 renamed state to __state and made it unsigned int. */
+	NEED_MEMBER(lk, &l->state, "task_struct", "__state", "state", 4, 8);
+	NEED_MEMBER(lk, &l->exit_state, "task_struct", "exit_state", NULL, 4);
+	NEED_MEMBER(lk, &l->flags, "task_struct", "flags", NULL, 4);
+	NEED_MEMBER(lk, &l->comm, "task_struct", "comm", NULL, 0);
+	/* 5.5 renamed real_start_time to start_boottime; both count boot ns. */
+	NEED_MEMBER(lk, &l->start_boottime, "task_struct", "start_boottime",
+		    "real_start_time", 8);
+	NEED_MEMBER(lk, &l->stack, "task_struct", "stack", NULL, 0);
+	l->stack_refcount = ks_field_find(t, "task_struct", "stack_refcount");
+	NEED_MEMBER(lk, &l->mm, "task_struct", "mm", NULL, 0);
+
+	NEED_MEMBER(lk, &thread, "task_struct", "thread", NULL, 0);
+	NEED_MEMBER(lk, &sp, "thread_struct", "sp", NULL, 0);
+	l->thread_sp.off = thread.off + sp.off;
+	l->thread_sp.size = 8;
+
+	l->on_cpu = ks_field_find(t, "task_struct", "on_cpu");
+	/* 5.16 moved cpu from thread_info into task_struct. */
+	l->cpu = ks_field_find(t, "task_struct", "cpu");
+	if (!ks_field_ok(&l->cpu)) {
+		ti = ks_field_find(t, "task_struct", "thread_info");
+		cpu = ks_field_find(t, "thread_info", "cpu");
+		if (ks_field_ok(&ti) && ks_field_ok(&cpu)) {
+			l->cpu.off = ti.off + cpu.off;
+			l->cpu.size = cpu.size;
+		}
+	}
+	/* to_kthread(): worker_private since 5.19, set_child_tid before. */
+	l->worker_private = field2(t, "task_struct", "worker_private",
+				   "set_child_tid");
+	l->cgroups = ks_field_find(t, "task_struct", "cgroups");
+	l->nvcsw = ks_field_find(t, "task_struct", "nvcsw");
+	l->nivcsw = ks_field_find(t, "task_struct", "nivcsw");
+}
+
+static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+
+	l->signal = ks_field_find(t, "task_struct", "signal");
+	l->signal_thread_head = ks_field_find(t, "signal_struct", "thread_head");
+	l->thread_node = ks_field_find(t, "task_struct", "thread_node");
+	l->thread_group = ks_field_find(t, "task_struct", "thread_group");
+	/* thread_group went away in 6.7; signal->thread_head is there since 3.13. */
+	l->thread_head = ks_field_ok(&l->signal) &&
+			 ks_field_ok(&l->signal_thread_head) &&
+			 ks_field_ok(&l->thread_node);
+	if (!l->thread_head)
+		NEED(lk, &l->thread_group, "task_struct", "thread_group");
+}
+
+/* A table of members; the first needed one missing is the reason. */
+static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
+{
+	char msg[256];
+
+	if (ks_field_table_resolve(lk->t, s, nr, msg, sizeof(msg)))
+		fail(lk, -ENOENT, "%s", msg);
+}
+
+#define TABLE(lk, ...) \
+	table(lk, (const struct ks_field_spec[]){ __VA_ARGS__ }, \
+	      sizeof((const struct ks_field_spec[]){ __VA_ARGS__ }) / \
+		      sizeof(struct ks_field_spec))
+
+static void mm_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	TABLE(lk,
+	      KS_NEED(&l->mm_arg_start, "mm_struct", "arg_start"),
+	      KS_NEED(&l->mm_arg_end, "mm_struct", "arg_end"),
+	      KS_NEED(&l->mm_env_start, "mm_struct", "env_start"),
+	      KS_NEED(&l->mm_env_end, "mm_struct", "env_end"));
+}
+
+static void optional_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	TABLE(lk,
+	      KS_OPTIONAL(&l->kthread_full_name, "kthread", "full_name"),
+	      KS_OPTIONAL(&l->kthread_data, "kthread", "data"),
+	      KS_OPTIONAL(&l->worker_desc, "worker", "desc"),
+	      KS_OPTIONAL(&l->worker_current_work, "worker", "current_work"),
+	      KS_OPTIONAL(&l->worker_pool, "worker", "pool"),
+	      KS_OPTIONAL(&l->worker_rescue_wq, "worker", "rescue_wq"),
+	      KS_OPTIONAL(&l->wq_name, "workqueue_struct", "name"),
+	      KS_OPTIONAL(&l->css_set_dfl_cgrp, "css_set", "dfl_cgrp"),
+	      KS_OPTIONAL(&l->cgroup_kn, "cgroup", "kn"),
+	      KS_OPTIONAL(&l->kn_parent, "kernfs_node", "parent"),
+	      KS_OPTIONAL(&l->kn_name, "kernfs_node", "name"));
+}
+
+static uint64_t round_up8(uint64_t v)
+{
+	return (v + 7) & ~7ull;
+}
+
+static int read_i64(const struct ks_target *t, uint64_t addr, int64_t *v)
+{
+	return ks_read(t, addr, v, sizeof(*v));
+}
+
+/*
+ * tk_core is an anonymous struct { seqcount_raw_spinlock_t seq; struct
+ * timekeeper timekeeper; } with no type name to ask about, so the
+ * timekeeper's place is sizeof(seq) rounded up to the timekeeper's
+ * alignment (8).  That guess is checked against shadow_timekeeper,
+ * which timekeeping_update() keeps equal in offs_real and offs_boot.
+ */
+static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	uint64_t core, shadow;
+	int64_t a, b, c, d;
+	long seq;
+
+	TABLE(lk,
+	      KS_NEED(&l->tk_xtime_sec, "timekeeper", "xtime_sec"),
+	      KS_NEED(&l->tk_offs_real, "timekeeper", "offs_real"),
+	      KS_NEED(&l->tk_offs_boot, "timekeeper", "offs_boot"));
+	if (lk->ret)
+		return;
+	if (t->ops->symbol(t->ctx, "shadow_timekeeper", &shadow))
+		shadow = 0;
+	if (t->ops->symbol(t->ctx, "tk_core", &core)) {
+		if (!shadow)
+			fail(lk, -ENOENT, "no symbol tk_core or shadow_timekeeper (%s:%d)",
+			     __FILE__, __LINE__);
+		l->timekeeper = shadow;
+		return;
+	}
+	seq = t->ops->type_size(t->ctx, "seqcount_raw_spinlock");
+	if (seq <= 0)
+		seq = t->ops->type_size(t->ctx, "seqcount");
+	if (seq <= 0) {
+		fail(lk, -ENOENT, "no type seqcount_raw_spinlock for tk_core.seq (%s:%d)",
+		     __FILE__, __LINE__);
+		return;
+	}
+	l->timekeeper = core + round_up8((uint64_t)seq);
+	if (!shadow)
+		return;
+	if (read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &a) ||
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_real.off, &b) ||
+	    read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &c) ||
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_boot.off, &d)) {
+		fail(lk, -EFAULT, "cannot read tk_core.timekeeper at %#llx (%s:%d)",
+		     (unsigned long long)l->timekeeper, __FILE__, __LINE__);
+		return;
+	}
+	if (a != b || c != d)
+		fail(lk, -ENOENT,
+		     "tk_core.timekeeper is not at tk_core+%ld: offs_real/offs_boot differ from shadow_timekeeper (%s:%d)",
+		     (long)(l->timekeeper - core), __FILE__, __LINE__);
+}
+
+static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	struct ks_field name = ks_field_find(t, "uts_namespace", "name");
+	struct ks_field node = ks_field_find(t, "new_utsname", "nodename");
+	struct ks_field rel = ks_field_find(t, "new_utsname", "release");
+	uint64_t ns;
+
+	NEED(lk, &name, "uts_namespace", "name");
+	NEED(lk, &node, "new_utsname", "nodename");
+	if (lk->ret)
+		return;
+	if (t->ops->symbol(t->ctx, "init_uts_ns", &ns)) {
+		fail(lk, -ENOENT, "no symbol init_uts_ns (%s:%d)", __FILE__, __LINE__);
+		return;
+	}
+	l->nodename = ns + (uint64_t)name.off + (uint64_t)node.off;
+	l->nodename_size = node.size > 0 ? node.size : 65;
+	/* the release only labels --json: optional */
+	if (!ks_field_ok(&rel))
+		return;
+	l->release = ns + (uint64_t)name.off + (uint64_t)rel.off;
+	l->release_size = rel.size > 0 ? rel.size : 65;
+}
+
+/*
+ * The letters of fs/proc/array.c's task_state_array ("R (running)", ...):
+ * read from memory so a kernel with other letters is printed as it would
+ * print itself; the 6.1 table when the symbol or its strings are missing.
+ */
+static void state_letters(const struct ks_target *t, struct ks_kernel_layout *l)
+{
+	const size_t n = sizeof(default_letters) - 1;
+	uint64_t arr, ptrs[sizeof(default_letters) - 1];
+	char s[4];
+
+	memcpy(l->state_letters, default_letters, n + 1);
+	l->nr_states = n;
+	if (t->ops->symbol(t->ctx, "task_state_array", &arr) ||
+	    ks_read(t, arr, ptrs, sizeof(ptrs)))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (ks_read(t, ptrs[i], s, sizeof(s)) || s[1] != ' ' || s[2] != '(')
+			return;		/* not the table we know: keep ours */
+	}
+	for (size_t i = 0; i < n; i++) {
+		ks_read(t, ptrs[i], s, 1);
+		l->state_letters[i] = s[0];
+	}
+}
+
+/*
+ * How much of a task_struct the walk reads: up to the end of the last
+ * member it uses.  The FPU state at the end (several KiB) stays unread.
+ */
+static long task_read_size(const struct ks_kernel_layout *l)
+{
+	const struct ks_field *f[] = {
+		&l->tasks, &l->pid, &l->tgid, &l->state, &l->exit_state,
+		&l->flags, &l->comm, &l->start_boottime, &l->stack,
+		&l->stack_refcount, &l->thread_sp, &l->mm, &l->on_cpu, &l->cpu,
+		&l->worker_private, &l->cgroups, &l->signal, &l->thread_node,
+		&l->thread_group, &l->nvcsw, &l->nivcsw,
+	};
+	long end = 0;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (ks_field_ok(f[i]) && f[i]->off + f[i]->size > end)
+			end = f[i]->off + f[i]->size;
+	return end < l->task_size ? end : l->task_size;
+}
+
+int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
+		   char *err, size_t errlen)
+{
+	struct lookup lk = { .t = t, .err = err, .errlen = errlen };
+	long tu;
+
+	memset(l, 0, sizeof(*l));
+	if (errlen)
+		err[0] = '\0';
+	task_fields(&lk, l);
+	thread_fields(&lk, l);
+	mm_fields(&lk, l);
+	optional_fields(&lk, l);
+	if (!lk.ret && t->ops->symbol(t->ctx, "init_task", &l->init_task))
+		fail(&lk, -ENOENT, "no symbol init_task (%s:%d)", __FILE__, __LINE__);
+	timekeeper(&lk, l);
+	nodename(&lk, l);
+	if (lk.ret)
+		return lk.ret;
+	/* union thread_union is exactly THREAD_SIZE (16 KiB, 32 KiB with KASAN). */
+	tu = t->ops->type_size(t->ctx, "thread_union");
+	l->thread_size = tu > 0 ? (uint64_t)tu : 16384;
+	l->task_read_size = task_read_size(l);
+	state_letters(t, l);
+	return 0;
+}

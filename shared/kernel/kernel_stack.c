@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc/PID/stack from a kernel image: proc_pid_stack() (fs/proc/base.c),
+ * stack_trace_save_tsk() and stack_trace_consume_entry_nosched()
+ * (kernel/stacktrace.c), arch_stack_walk() (arch/x86/kernel/stacktrace.c)
+ * and in_sched_functions() (kernel/sched/core.c), Linux 6.1.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "kernel_stack.h"
+#include "symbolize.h"
+
+/* The top half of the address space is the kernel's. */
+#define KERNEL_HALF	0xffff800000000000ULL
+
+/* stacktrace_cookie plus the text being built. */
+struct walk {
+	const struct ks_target *t;
+	const struct ks_orc *orc;
+	unsigned int len;		/* frames stored */
+	char *text;
+	size_t used, cap;
+	int err;
+};
+
+static bool in_range(const struct ks_range *r, uint64_t addr)
+{
+	return addr >= r->start && addr < r->end;
+}
+
+/* in_sched_functions(): in_lock_functions() or the scheduler's text. */
+static bool in_sched_functions(const struct ks_orc *orc, uint64_t addr)
+{
+	return in_range(&orc->lock_text, addr) || in_range(&orc->sched_text, addr);
+}
+
+static int text_append(struct walk *w, const char *s, size_t n)
+{
+	char *text = ks_grow_min(w->text, &w->cap, w->used + n + 1, 1, 1024);
+
+	if (!text)
+		return -ENOMEM;
+	w->text = text;
+	memcpy(w->text + w->used, s, n);
+	w->used += n;
+	w->text[w->used] = '\0';
+	return 0;
+}
+
+/* proc_pid_stack(): seq_printf(m, "[<0>] %pB\n", entry) */
+static int print_frame(struct walk *w, uint64_t addr)
+{
+	char sym[KS_SYM_PB_LEN];
+	int ret;
+
+	ret = ks_sym_format_pB(w->t, addr, sym, sizeof(sym));
+	if (ret < 0)
+		return ret;
+	ret = text_append(w, "[<0>] ", 6);
+	if (!ret)
+		ret = text_append(w, sym, strnlen(sym, sizeof(sym)));
+	if (!ret)
+		ret = text_append(w, "\n", 1);
+	return ret;
+}
+
+/*
+ * stack_trace_consume_entry_nosched(), then stack_trace_consume_entry()
+ * with skip 0 (the task is never current in an image): false stops.
+ */
+static bool consume_entry(struct walk *w, uint64_t addr)
+{
+	if (in_sched_functions(w->orc, addr))
+		return true;
+	if (w->len >= KS_STACK_MAX_FRAMES)
+		return false;
+	w->err = print_frame(w, addr);
+	if (w->err)
+		return false;
+	w->len++;
+	return w->len < KS_STACK_MAX_FRAMES;
+}
+
+/* The first 21 words of pt_regs from what the caller knows. */
+static void regs_to_pt(const struct ks_regs *regs, uint64_t pt[KS_PT_WORDS])
+{
+	memset(pt, 0, KS_PT_WORDS * sizeof(pt[0]));
+	memcpy(pt, regs->r, sizeof(regs->r));
+	pt[KS_PT_BP] = regs->bp;
+	pt[KS_PT_IP] = regs->ip;
+	pt[KS_PT_SP] = regs->sp;
+	/* No cs in ks_regs: user_mode() is judged from where ip points. */
+	pt[KS_PT_CS] = regs->ip >= KERNEL_HALF ? 0x10 : 0x33;
+}
+
+/* arch_stack_walk() */
+static void stack_walk(struct walk *w, const struct ks_stack_start *st,
+		       struct ks_unwind_state *s)
+{
+	struct ks_range stack = { st->stack_base, st->stack_base + st->stack_size };
+	uint64_t pt[KS_PT_WORDS], addr;
+
+	if (st->on_cpu) {
+		regs_to_pt(&st->regs, pt);
+		/* user_mode(regs): no kernel stack to show */
+		if (pt[KS_PT_CS] & 3) {
+			memset(s, 0, sizeof(*s));
+			return;
+		}
+		if (!consume_entry(w, pt[KS_PT_IP])) {
+			memset(s, 0, sizeof(*s));
+			return;
+		}
+		ks_unwind_start_regs(s, w->t, w->orc, st->task, stack, pt);
+	} else {
+		ks_unwind_start_blocked(s, w->t, w->orc, st->task, stack, st->thread_sp);
+	}
+
+	for (; !ks_unwind_done(s); ks_unwind_next_frame(s)) {
+		addr = ks_unwind_get_return_address(s);
+		if (!addr) {
+			/* A user address is the normal end; anything else is not. */
+			if (s->ip >= KERNEL_HALF)
+				s->note = "return address outside known kernel text";
+			break;
+		}
+		if (!consume_entry(w, addr))
+			break;
+	}
+}
+
+/*
+ * Why a walk that ended without a note printed no frame.  The kernel
+ * prints an empty stack only for a task in user mode on a CPU (whose
+ * stack holds no kernel frame) or one whose stack is freed; a blocked
+ * task always has its syscall entry or kthread frames at least, so for
+ * it an empty stack means its saved stack pointer leads nowhere.
+ */
+static const char *empty_reason(const struct ks_stack_start *st)
+{
+	uint64_t end = st->stack_base + st->stack_size;
+
+	if (st->on_cpu)
+		return st->regs.ip >= KERNEL_HALF ?
+		       "no frame could be unwound from the CPU's registers" : NULL;
+	if (st->thread_sp < st->stack_base || st->thread_sp >= end)
+		return "thread.sp is not inside the task's stack";
+	return "no kernel frame at thread.sp: the return address saved "
+	       "there is not kernel text";
+}
+
+int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
+		  const struct ks_stack_start *st, char **text_ret,
+		  const char **note_ret)
+{
+	struct walk w = { .t = t, .orc = orc };
+	struct ks_unwind_state s;
+	int ret;
+
+	if (!t || !orc || !st || !text_ret || (st->stack_base && !st->stack_size))
+		return -EINVAL;
+	if (note_ret)
+		*note_ret = NULL;
+	ret = ks_orc_prepare_walk(t, orc);
+	if (ret)
+		return ret;
+	ret = text_append(&w, "", 0);
+	if (ret)
+		return ret;
+
+	/*
+	 * try_get_task_stack(): an exited task (a zombie) has freed its stack
+	 * and the kernel prints nothing for it, which is no failure.
+	 */
+	if (!st->stack_base) {
+		*text_ret = w.text;
+		return 0;
+	}
+
+	stack_walk(&w, st, &s);
+	ks_unwind_release(&s);
+	if (w.err) {
+		free(w.text);
+		return w.err;
+	}
+	if (note_ret)
+		*note_ret = w.len || s.note ? s.note : empty_reason(st);
+	*text_ret = w.text;
+	return 0;
+}

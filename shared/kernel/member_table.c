@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+
+#include "member_table.h"
+
+struct ks_field ks_field_find(const struct ks_target *t, const char *type,
+			      const char *member)
+{
+	struct ks_field f = { -1, -1 };
+	long off = t->ops->member_offset(t->ctx, type, member);
+
+	if (off < 0)
+		return f;
+	f.off = off;
+	f.size = t->ops->member_size(t->ctx, type, member);
+	return f;
+}
+
+int ks_field_read(const struct ks_target *t, uint64_t base,
+		  const struct ks_field *f, size_t dflt, uint64_t *val_ret)
+{
+	size_t size = f->size > 0 ? (size_t)f->size : dflt;
+	uint64_t val = 0;
+	int ret;
+
+	if (!ks_field_ok(f))
+		return -ENOENT;
+	if (size > sizeof(val))
+		return -EINVAL;
+	/* x86_64 is little-endian: the low bytes come first. */
+	ret = ks_read(t, base + (uint64_t)f->off, &val, size);
+	if (ret)
+		return ret;
+	*val_ret = val;
+	return 0;
+}
+
+void ks_field_missing(char *err, size_t errlen, const char *type,
+		      const char *member, const char *file, int line)
+{
+	if (errlen)
+		snprintf(err, errlen, "no member %s.%s in this kernel's types (%s:%d)",
+			 type, member, file, line);
+}
+
+int ks_field_table_resolve(const struct ks_target *t,
+			   const struct ks_field_spec *specs, size_t nr,
+			   char *err, size_t errlen)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct ks_field_spec *s = &specs[i];
+
+		*s->dst = ks_field_find(t, s->type, s->member);
+		if (ks_field_ok(s->dst) || !s->file || ret)
+			continue;
+		ks_field_missing(err, errlen, s->type, s->member, s->file,
+				 s->line);
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
+int ks_field_table_report(const struct ks_target *t,
+			  const struct ks_field_spec *specs, size_t nr,
+			  ks_report_fn report, void *arg)
+{
+	char msg[256];
+	int ret = ks_field_table_resolve(t, specs, nr, msg, sizeof(msg));
+
+	if (ret && report)
+		report(arg, msg);
+	return ret;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one door between the shared core and kernel memory.  Each source of
+ * a kernel image (crash, libkdumpfile, a recorded fake for tests) fills a
+ * struct ks_target; the walkers and the ORC unwinder in shared/ use only
+ * this, so they never learn where the bytes came from.
+ *
+ * Every function returns 0 on success or a negative errno value:
+ * -EFAULT for memory that is not in the image, -ENOENT for an unknown
+ * symbol, member or type.  None of them may print or longjmp.
+ */
+#ifndef KS_TARGET_H
+#define KS_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ks_sym {
+	const char *name;	/* owned by the target, valid until the next lookup */
+	uint64_t addr;		/* start of the symbol */
+	uint64_t size;		/* kallsyms rule: distance to the next symbol */
+	const char *module;	/* NULL for vmlinux text */
+};
+
+/* Registers of a task that was on a CPU when the image was taken. */
+struct ks_regs {
+	uint64_t ip, sp, bp;
+	uint64_t r[16];		/* pt_regs order is up to the unwinder's arch code */
+};
+
+struct ks_target_ops {
+	int (*read)(void *ctx, uint64_t kaddr, void *buf, size_t len);
+	/*
+	 * Physical memory, for the one page walk (shared/kernel/page_walk.c);
+	 * NULL or -ENOSYS for a target that cannot read it.
+	 */
+	int (*read_phys)(void *ctx, uint64_t paddr, void *buf, size_t len);
+	/*
+	 * User memory of the task whose task_struct is at task: every target
+	 * answers with ks_page_read_user() over its read_phys.
+	 */
+	int (*read_user)(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			 size_t len);
+	int (*symbol)(void *ctx, const char *name, uint64_t *addr_ret);
+	/* the symbol containing addr, as kallsyms would name it */
+	int (*lookup)(void *ctx, uint64_t addr, struct ks_sym *sym_ret);
+	/* byte offset of member in struct type; -ENOENT if there is none */
+	long (*member_offset)(void *ctx, const char *type, const char *member);
+	/* sizeof(struct type), or of a member: -ENOENT if unknown */
+	long (*type_size)(void *ctx, const char *type);
+	long (*member_size)(void *ctx, const char *type, const char *member);
+	/* registers saved for the task running on cpu; -ENOENT if none */
+	int (*cpu_regs)(void *ctx, int cpu, struct ks_regs *regs_ret);
+};
+
+struct ks_target {
+	const struct ks_target_ops *ops;
+	void *ctx;
+};
+
+static inline int ks_read(const struct ks_target *t, uint64_t addr, void *buf,
+			  size_t len)
+{
+	return t->ops->read(t->ctx, addr, buf, len);
+}
+
+static inline int ks_read_u64(const struct ks_target *t, uint64_t addr,
+			      uint64_t *val_ret)
+{
+	return t->ops->read(t->ctx, addr, val_ret, sizeof(*val_ret));
+}
+
+#endif /* KS_TARGET_H */

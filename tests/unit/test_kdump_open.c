@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The libkdumpfile target prints nothing: what stops it comes back as a
+ * code, with the reason through the driver's report callback.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "target_kdump.h"
+
+struct said {
+	char text[1024];
+	int calls;
+};
+
+static void collect(void *arg, const char *msg)
+{
+	struct said *d = arg;
+	size_t len = strlen(d->text);
+
+	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
+	d->calls++;
+}
+
+static void test_missing_file(void **state)
+{
+	struct said d = { "", 0 };
+	struct ks_kdump_args a = {
+		.vmcore = "/nonexistent/vmcore",
+		.report = collect,
+		.report_arg = &d,
+	};
+	struct ks_kdump *kd = NULL;
+	struct ks_target t;
+
+	(void)state;
+	assert_true(ks_kdump_open(&a, &kd, &t) < 0);
+	assert_null(kd);
+	assert_int_equal(d.calls, 1);
+	assert_string_equal(d.text, "cannot open /nonexistent/vmcore: "
+				    "No such file or directory\n");
+}
+
+static void test_not_a_dump(void **state)
+{
+	char path[] = "/tmp/kstack-test-kdump-XXXXXX";
+	struct said d = { "", 0 };
+	struct ks_kdump_args a = {
+		.vmcore = path,
+		.report = collect,
+		.report_arg = &d,
+	};
+	struct ks_kdump *kd = NULL;
+	struct ks_target t;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "not a dump\n", 11), 11);
+	close(fd);
+	assert_true(ks_kdump_open(&a, &kd, &t) < 0);
+	unlink(path);
+	assert_int_equal(d.calls, 1);
+	assert_non_null(strstr(d.text, "as a dump: "));
+	/* no callback: still a code, and nothing printed */
+	a.report = NULL;
+	a.vmcore = "/nonexistent/vmcore";
+	assert_true(ks_kdump_open(&a, &kd, &t) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_not_a_dump),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
