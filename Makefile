@@ -39,7 +39,8 @@ KS_CFLAGS := $(BASE_CFLAGS) -fPIC
 KDUMP_CFLAGS := $(shell pkg-config --cflags libkdumpfile 2>/dev/null)
 # target_kdump.c translates addresses itself too (libaddrxlat)
 KDUMP_LIBS := $(shell pkg-config --libs libkdumpfile libaddrxlat 2>/dev/null)
-# -l and --decode: file:line from DWARF with elfutils' libdw
+# -l (live, --vmcore and crash) and --decode: file:line from DWARF with
+# elfutils' libdw
 DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
 DW_LIBS	:= $(shell pkg-config --libs libdw 2>/dev/null)
 LIBS	:= -lz
@@ -110,9 +111,10 @@ $(BUILD)/static/%.o: %.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(TREE_INC) -DKS_NO_KDUMP -DKS_NO_LIBDW -MMD -MP -c $< -o $@
 
-# zlib is background mode's and --decode's (live/), not the extension's.
+# zlib is background mode's and --decode's (live/), not the extension's;
+# libdw is -l's (shared/lines/), in crash too.
 $(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
-	$(CC) $(LDSAN) $(LDFLAGS) -shared -o $@ $^
+	$(CC) $(LDSAN) $(LDFLAGS) -shared -o $@ $^ $(DW_LIBS)
 
 $(CORE_LIB): $(SHARED_OBJ)
 	rm -f $@

@@ -3,16 +3,19 @@
  * The crash command "kstack": the live tool's selection and formats over
  * the tasks of the dump.  Options go through the same parser as the live
  * tool's (shared/core/options.c); the tasks come from shared/kernel/kernel_tasks.c
- * over the crash target; the text from shared/format*.c.  This file only
- * glues them to crash: argv, fp, error() and the help text.
+ * over the crash target; -l's lines from shared/lines/ on crash's vmlinux;
+ * the text from shared/format*.c.  This file only glues them to crash:
+ * argv, fp, error(), the vmlinux and release for -l, and the help text.
  */
 #include "defs.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "decode_text.h"
 #include "format.h"
 #include "hooks_crash.h"
 #include "kernel_tasks.h"
@@ -27,7 +30,7 @@ static char *help_kstack[] = {
 	"kstack",
 	"kernel stacks of tasks, grouped by identical stack",
 	"{-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
-	"        [-c|--json|--folded] [-v]\n"
+	"        [-l] [-c|--json|--folded] [-v]\n"
 	"  kstack -K|-F [--touched] [-v]",
 	"  Prints what the live tool kstack(8) would have printed on this kernel",
 	"  at the moment of the dump: the tasks, grouped by identical kernel",
@@ -52,6 +55,12 @@ static char *help_kstack[] = {
 	"    --cgroup PATH  only tasks in this cgroup v2 path or below it.",
 	" ",
 	"  Output (text by default):",
+	"    -l        file:line after every frame, each inlined function the",
+	"              address lies in on a line of its own before it, from",
+	"              crash's vmlinux and the modules' debug files of the dump's",
+	"              release under /usr/lib/debug (or $KSTACK_DEBUG_DIR).  The",
+	"              same lines and inline chains as kstack -l, from DWARF with",
+	"              libdw; crash's own line lookup has no inline chain.",
 	"    -c        a summary: one line per group with its task count.",
 	"    --json    one JSON object for the sample.",
 	"    --folded  folded stacks, the input of flame graph tools.",
@@ -100,7 +109,8 @@ static char *help_kstack[] = {
  */
 static void say(const struct ks_options *opts, const char *fmt, ...)
 {
-	char msg[1024];
+	/* error() cuts at BUFSIZE: a long -l note is cut no shorter here */
+	char msg[BUFSIZE];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -142,6 +152,26 @@ static void report_notes(const struct ks_options *opts,
 	    KS_VERSION, *s->kernel ? s->kernel : "(unknown)",
 	    st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
 	    st->nr_list_errors, st->nr_stack_notes, st->nr_module_errors, secs);
+}
+
+/*
+ * -l: the code of kstack --vmcore -l on crash's vmlinux (the debug file
+ * when crash was given one apart) and the modules of the dump's release,
+ * so that both print the same text.  crash's get_line_number() would give
+ * one file:line without the inlined functions.
+ */
+static void add_lines(const struct ks_options *opts, struct ks_sample *s)
+{
+	const char *release = kt->utsname.release;
+	struct ks_lines_config cfg = {
+		.vmlinux = pc->namelist_debug ? pc->namelist_debug : pc->namelist,
+		/* without it, the release in the vmlinux's linux_banner */
+		.release = *release ? release : NULL,
+		.debug_dir = getenv("KSTACK_DEBUG_DIR"),
+	};
+
+	if (ks_lines_sample(s, &cfg, report, (void *)opts))
+		say(opts, "out of memory adding lines");
 }
 
 static int open_kernel(void)
@@ -193,6 +223,8 @@ static void tasks_sample(const struct ks_options *opts)
 		error(INFO, "--cgroup: this kernel's cgroup types are not known\n");
 	else if (ret)
 		error(INFO, "walking the tasks failed: %s\n", strerror(-ret));
+	if (!ret && s.nr_tasks && opts->lines)
+		add_lines(opts, &s);
 	if (!ret && s.nr_tasks) {
 		ret = ks_sample_write(fp, &s, opts);
 		if (ret)

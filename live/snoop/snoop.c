@@ -23,8 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "decode.h"
+#include "decode_text.h"
 #include "lines.h"
+#include "lines_host.h"
 #include "live_sample.h"
 #include "snoop.h"
 #include "snoop_format.h"
@@ -246,7 +247,8 @@ static void run_init(struct run *run, const struct ks_options *opts,
 		     const char *event)
 {
 	const char *raw = getenv("KSTACK_SNOOP_RAW");
-	struct ks_lines_config cfg = { .vmlinux = opts->vmlinux, .live = true };
+	struct ks_lines_config cfg;
+	char release[256];
 
 	memset(run, 0, sizeof(*run));
 	run->opts = opts;
@@ -255,8 +257,11 @@ static void run_init(struct run *run, const struct ks_options *opts,
 	ks_snoop_parser_init(&run->parser, event, on_call, run);
 	ks_snoop_out_init(&run->out, stdout, opts->format, opts->snoop,
 			  wall_offset());
-	if (opts->lines)
+	if (opts->lines) {
+		ks_lines_host_config(&cfg, opts->vmlinux, true, release,
+				     sizeof(release));
 		run->lines = ks_lines_open(&cfg);
+	}
 }
 
 static void run_release(struct run *run)
@@ -264,7 +269,7 @@ static void run_release(struct run *run)
 	ks_snoop_parser_release(&run->parser);
 	ks_snoop_out_release(&run->out);
 	if (run->lines) {
-		ks_lines_report(run->lines, stderr);
+		ks_lines_report(run->lines, ks_report_file, stderr);
 		ks_lines_close(run->lines);
 	}
 	if (run->raw_fd >= 0)

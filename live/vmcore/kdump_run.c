@@ -16,11 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "decode.h"
+#include "decode_text.h"
 #include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_tasks.h"
 #include "lines.h"
+#include "lines_host.h"
 #include "live_sample.h"
 #include "output_file.h"
 #include "regular_file.h"
@@ -236,10 +237,11 @@ out:
 /* -l: the lines of the dump's kernel. */
 static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
 {
-	struct ks_lines_config cfg = { .vmlinux = vmlinux };
+	struct ks_lines_config cfg;
 	struct ks_lines *lines;
 	char release[256];
 
+	ks_lines_host_config(&cfg, vmlinux, false, release, sizeof(release));
 	ks_kdump_lines_config(kd, &cfg, release, sizeof(release));
 	lines = ks_lines_open(&cfg);
 	if (!lines)
@@ -279,7 +281,7 @@ int ks_kdump_run(const struct ks_options *opts)
 		lines = dump_lines(kd, opts->vmlinux);
 	status = sample(&t, opts, &out, lines);
 	if (lines)
-		ks_lines_report(lines, stderr);
+		ks_lines_report(lines, ks_report_file, stderr);
 	ks_lines_close(lines);
 	ks_kdump_close(kd);
 out:

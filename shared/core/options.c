@@ -71,7 +71,7 @@ static const char usage_live[] =
 
 static const char usage_crash[] =
 "kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH] "
-"[-c|--json|--folded] | -K [-v] | -F [--touched] [-v]\n";
+"[-l] [-c|--json|--folded] | -K [-v] | -F [--touched] [-v]\n";
 
 const char *ks_options_usage(enum ks_context ctx)
 {
@@ -242,9 +242,6 @@ static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
 			    opt_name(c));
 	if (takes_path(c) && check_path(c, arg, err, errlen))
 		return -1;
-	if (ctx == KS_CTX_CRASH && c == 'l')
-		return fail(err, errlen, "option -l is not supported in crash yet; "
-			    "kstack --decode --vmlinux VMLINUX adds the lines to its output");
 	switch (c) {
 	case 'a': o->all = true; return 0;
 	case 'D': case 'R': case 'S': case 'Z': case 'I':

@@ -69,7 +69,7 @@ struct ks_options {
 	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
 	const char *vmlinux;	/* --vmlinux */
-	bool lines;		/* -l: file:line of every frame (live/lines/decode.c) */
+	bool lines;		/* -l: file:line of every frame (shared/lines/) */
 	bool decode;		/* --decode [FILE]: lines added to stack text */
 	const char *decode_file;	/* its FILE, NULL for stdin */
 	const char *snoop;	/* --snoop FUNC: live stacks of FUNC's callers */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * live/lines/decode.c on any text (kstack --decode's input): frames in each of
- * the forms it knows found and decoded with live/lines/lines.c against a
+ * shared/lines/decode_text.c on any text (kstack --decode's input): frames in each of
+ * the forms it knows found and decoded with shared/lines/lines.c against a
  * stand-in kernel with DWARF (tests/fixtures/decode/src, built by make
  * into decode-vmlinux beside this harness, its module under
  * decode-debug; KSTACK_FUZZ_VMLINUX names another).  Without it, frames
@@ -11,12 +11,13 @@
 #include <limits.h>
 #include <unistd.h>
 
-#include "decode.h"
+#include "decode_text.h"
 #include "fuzz.h"
 
 #define RELEASE	"9.9.9-kstack-test"
 
 static char vmlinux[PATH_MAX] = "/nonexistent/vmlinux";
+static char debug_dir[PATH_MAX + 16];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -35,8 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			snprintf(vmlinux, sizeof(vmlinux), "%s", debug);
 	}
 	/* modules are looked for here only, never in the host's /usr/lib/debug */
-	snprintf(debug, sizeof(debug), "%s/decode-debug", dir);
-	setenv("KSTACK_DEBUG_DIR", debug, 1);
+	snprintf(debug_dir, sizeof(debug_dir), "%s/decode-debug", dir);
 	return 0;
 }
 
@@ -51,7 +51,9 @@ static size_t count_lines(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ks_lines_config cfg = { .vmlinux = vmlinux, .release = RELEASE };
+	struct ks_lines_config cfg = {
+		.vmlinux = vmlinux, .release = RELEASE, .debug_dir = debug_dir,
+	};
 	char *text = fuzz_str(data, size), *out;
 	struct ks_lines *l = ks_lines_open(&cfg);
 	size_t n = count_lines(text) + (*text && text[strlen(text) - 1] != '\n');
@@ -60,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = ks_decode_text(l, text);
 	fuzz_assert(out);
 	fuzz_assert(count_lines(out) >= n);
-	ks_lines_report(l, fuzz_null());
+	ks_lines_report(l, NULL, NULL);
 	free(out);
 	ks_lines_close(l);
 	free(text);

@@ -324,8 +324,18 @@ static void test_lines_and_decode(void **state)
 			       sizeof(err)), -1);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -l", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--decode"));
-	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -l", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not supported in crash yet"));
+	/* crash: -l on crash's own vmlinux, the live tool's refusals kept */
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -H --lines", err,
+			       sizeof(err)), 0);
+	assert_true(o.lines);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -l", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "-l is for one sample"));
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-F -l", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "-l is for one sample"));
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -l --vmlinux /v", err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "live tool"));
 
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode", err, sizeof(err)), 0);
 	assert_true(o.decode);

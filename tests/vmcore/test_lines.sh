@@ -9,7 +9,8 @@
 # runtime address) must decode the same once the KASLR offset that
 # kstack --vmcore -v reports is in the address; and the recorded oops in
 # tests/fixtures/decode decodes to its .expected text when the dump is of
-# that kernel, its module frame (no module debug file) left as it was.
+# that kernel, its module frame (no module debug file) left as it was;
+# and kstack -l inside crash (KSTACK_SO) prints kstack --vmcore -l's text.
 # KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
 set -uo pipefail
 
@@ -142,5 +143,48 @@ if [ "$release" = 6.1.0-56-cloud-amd64 ]; then
 	fi
 else
 	echo "SKIP: the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
+fi
+# kstack -l inside crash: the same libdw code on crash's vmlinux and the
+# dump's release, so the very text of kstack --vmcore -l (the note on
+# missing debug info, which crash prints among its own messages, apart).
+so=${KSTACK_SO:-$top/build/kstack.so}
+if ! command -v crash >/dev/null; then
+	echo "SKIP: no crash for kstack -l in crash"
+elif [ ! -s "$so" ]; then
+	fail "no crash extension at $so"
+else
+	# shellcheck source=tests/lib/crash.sh
+	. "$top/tests/lib/crash.sh"
+	TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$vmlinux" -a -H -l \
+		>"$tmp/vmcore-l.txt" 2>"$tmp/vmcore-l.err"
+	printf '%s\n' "extend $so" "kstack -a -H -l >$tmp/crash-l.out" quit >"$tmp/cmds"
+	KSTACK_SO=$so run_crash "$vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.log"
+	if sanitizer_report "$tmp/crash.log"; then
+		fail "a sanitizer report in crash with $so"
+	elif crash_refused "$tmp/crash.log" "$dir"; then
+		:
+	elif [ ! -s "$tmp/crash-l.out" ]; then
+		fail "kstack -a -H -l printed nothing in crash:" \
+			"$(grep -m 3 'kstack' "$tmp/crash.log")"
+	else
+		grep -v '^kstack: ' "$tmp/crash-l.out" >"$tmp/crash-l.txt"
+		grep '^kstack: ' "$tmp/crash-l.out" >"$tmp/crash-l.err"
+		if [ -s "$tmp/vmcore-l.txt" ] && cmp -s "$tmp/vmcore-l.txt" "$tmp/crash-l.txt"; then
+			pass "kstack -a -H -l in crash prints kstack --vmcore -l's text," \
+				"$(grep -c ' (inlined) ' "$tmp/crash-l.txt") inlined lines"
+		else
+			fail "kstack -l in crash differs from kstack --vmcore -l"
+			diff "$tmp/vmcore-l.txt" "$tmp/crash-l.txt" | head -10
+		fi
+		if cmp -s "$tmp/vmcore-l.err" "$tmp/crash-l.err"; then
+			pass "crash says what --vmcore -l says on stderr" \
+				"($(wc -l <"$tmp/crash-l.err") note lines)"
+		else
+			fail "crash's notes differ from --vmcore -l's stderr"
+			diff "$tmp/vmcore-l.err" "$tmp/crash-l.err" | head -5
+		fi
+		count_checks < <(python3 "$top/tests/lib/addr2line_check.py" "$vmlinux" \
+			"$tmp/crash-l.txt" "kstack -l in crash")
+	fi
 fi
 finish

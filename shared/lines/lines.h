@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report.h"
+
 struct ks_lines;
 
 /* One place in the source: func is NULL where DWARF names no function. */
@@ -34,10 +36,22 @@ struct ks_line_chain {
 
 struct ks_elf_symtab;
 
+/*
+ * The build id the kernel being read shows for vmlinux (module NULL) or a
+ * module, into id (cap bytes); 0, or a negative errno when there is none
+ * to check against.  The live tool's reads /sys/kernel/notes and
+ * /sys/module/NAME/notes: the core knows no /sys.
+ */
+typedef int (*ks_build_id_fn)(void *arg, const char *module, uint8_t *id,
+			      size_t cap, size_t *len);
+
 struct ks_lines_config {
 	const char *vmlinux;	/* the debug vmlinux, NULL: find the release's */
 	const char *release;	/* the kernel's uname -r, NULL: the vmlinux's */
-	bool live;		/* the running kernel: build ids must match */
+	const char *debug_dir;	/* KSTACK_DEBUG_DIR, NULL: /usr/lib/debug */
+	/* the running kernel's: a debug file of another build is refused */
+	ks_build_id_fn build_id;
+	void *build_id_arg;
 	/*
 	 * vmlinux's symbols when the caller has them already (--vmcore),
 	 * with KASLR offset kaslr set; borrowed, NULL: loaded here.
@@ -70,7 +84,7 @@ const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
 /* Frames that got a line, and frames that did not. */
 void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing);
 
-/* One line on err saying which debug files were missing, if any were. */
-void ks_lines_report(const struct ks_lines *l, FILE *err);
+/* One message through report saying which debug files were missing, if any were. */
+void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg);
 
 #endif /* KS_LINES_H */

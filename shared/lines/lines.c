@@ -24,7 +24,6 @@
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -260,46 +259,21 @@ static const char *module_file(struct ks_lines *l, const char *name)
 
 /* ---- build ids: a debug file must be of the running kernel ---- */
 
-/* The GNU build id in a buffer of ELF notes, as /sys exposes them. */
-static int note_build_id(const uint8_t *p, size_t len, uint8_t *id,
-			 size_t *id_len)
+/*
+ * Does obj's file carry the build id the running kernel shows for module
+ * (NULL: vmlinux)?  Without a kernel to ask, or an id on either side,
+ * nothing says otherwise.
+ */
+static bool same_build(const struct ks_lines *l, struct obj *o,
+		       const char *module)
 {
-	while (len >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr nh;
-		size_t name, desc;
-
-		memcpy(&nh, p, sizeof(nh));
-		name = (nh.n_namesz + 3) & ~3u;
-		desc = (nh.n_descsz + 3) & ~3u;
-		if (name > len - sizeof(nh) || desc > len - sizeof(nh) - name)
-			break;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(p + sizeof(nh), "GNU", 4) && nh.n_descsz <= 64) {
-			memcpy(id, p + sizeof(nh) + name, nh.n_descsz);
-			*id_len = nh.n_descsz;
-			return 0;
-		}
-		p += sizeof(nh) + name + desc;
-		len -= sizeof(nh) + name + desc;
-	}
-	return -ENOENT;
-}
-
-/* Does obj's file carry the build id the running kernel shows in notes? */
-static bool same_build(struct obj *o, const char *notes)
-{
-	uint8_t buf[4096], id[64];
 	const void *bits;
+	uint8_t id[64];
 	size_t id_len;
-	ssize_t n, len;
-	int fd;
+	ssize_t len;
 
-	fd = open(notes, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;	/* nothing to check against */
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0 || note_build_id(buf, (size_t)n, id, &id_len))
+	if (!l->cfg.build_id ||
+	    l->cfg.build_id(l->cfg.build_id_arg, module, id, sizeof(id), &id_len))
 		return true;
 	len = dwelf_elf_gnu_build_id(dwarf_getelf(o->dw), &bits);
 	if (len <= 0)
@@ -406,14 +380,14 @@ static int open_vmlinux(struct ks_lines *l)
 	ret = open_dwarf(o);
 	if (ret)
 		return ret;
-	if (l->cfg.live && !same_build(o, "/sys/kernel/notes"))
+	if (!same_build(l, o, NULL))
 		return -ESRCH;
 	return 0;
 }
 
 static int open_module(struct ks_lines *l, struct obj *o)
 {
-	char notes[PATH_MAX];
+	char where[PATH_MAX];
 	const char *path;
 	int ret;
 
@@ -422,9 +396,9 @@ static int open_module(struct ks_lines *l, struct obj *o)
 	path = module_file(l, o->name);
 	if (!path) {
 		/* for the note: where a debug file was looked for */
-		snprintf(notes, sizeof(notes), "%s/lib/modules/%s/**/%s.ko",
+		snprintf(where, sizeof(where), "%s/lib/modules/%s/**/%s.ko",
 			 l->debug_dir, l->release, o->name);
-		o->path = strdup(notes);
+		o->path = strdup(where);
 		return -ENOENT;
 	}
 	o->path = strdup(path);
@@ -433,9 +407,7 @@ static int open_module(struct ks_lines *l, struct obj *o)
 	ret = report_file(o);
 	if (!ret)
 		ret = index_module_syms(o);
-	snprintf(notes, sizeof(notes), "/sys/module/%s/notes/.note.gnu.build-id",
-		 o->name);
-	if (!ret && l->cfg.live && !same_build(o, notes))
+	if (!ret && !same_build(l, o, o->name))
 		ret = -ESRCH;
 	return ret;
 }
@@ -803,20 +775,17 @@ const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
 struct ks_lines *ks_lines_open(const struct ks_lines_config *cfg)
 {
 	struct ks_lines *l = calloc(1, sizeof(*l));
-	const char *dir = getenv("KSTACK_DEBUG_DIR");
-	struct utsname u;
 
 	if (!l)
 		return NULL;
 	l->cfg = *cfg;
-	l->debug_dir = dir && *dir ? dir : "/usr/lib/debug";
+	l->debug_dir = cfg->debug_dir && *cfg->debug_dir ? cfg->debug_dir :
+		       "/usr/lib/debug";
 	l->vmlinux.name = "vmlinux";
 	l->vmlinux.fd = -1;
-	/* with --vmlinux, its own release: it may not be the running kernel */
+	/* without it, the release of the vmlinux's linux_banner */
 	if (cfg->release)
 		snprintf(l->release, sizeof(l->release), "%s", cfg->release);
-	else if (!cfg->vmlinux && !uname(&u))
-		snprintf(l->release, sizeof(l->release), "%s", u.release);
 	find_vmlinux(l);
 	return l;
 }
@@ -877,31 +846,42 @@ static const char *why(int err)
 	}
 }
 
-static void note_obj(FILE *err, const struct obj *o, const char **sep)
+static void note_obj(FILE *out, const struct obj *o, const char **sep)
 {
 	if (!o->err || !o->missed)
 		return;
-	fprintf(err, "%s%s (%s%s%s)", *sep, o->name, why(o->err),
+	fprintf(out, "%s%s (%s%s%s)", *sep, o->name, why(o->err),
 		o->path ? ": " : "", o->path ? o->path : "");
 	*sep = ", ";
 }
 
-void ks_lines_report(const struct ks_lines *l, FILE *err)
+void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
 {
 	const char *sep = "";
-	size_t i, bad = l->vmlinux.err && l->vmlinux.missed;
+	size_t i, bad = l->vmlinux.err && l->vmlinux.missed, size = 0;
+	char *msg = NULL;
+	FILE *out;
 
 	for (i = 0; i < l->nr_mods; i++)
 		bad += l->mods[i].err && l->mods[i].missed;
 	if (!bad)
 		return;
-	fprintf(err, "kstack: frames without file:line, no debug info for ");
-	note_obj(err, &l->vmlinux, &sep);
+	/* one message, however many modules it names */
+	out = open_memstream(&msg, &size);
+	if (!out) {
+		ks_report(report, arg, "frames without file:line, no debug info");
+		return;
+	}
+	fprintf(out, "frames without file:line, no debug info for ");
+	note_obj(out, &l->vmlinux, &sep);
 	for (i = 0; i < l->nr_mods; i++)
-		note_obj(err, &l->mods[i], &sep);
+		note_obj(out, &l->mods[i], &sep);
 	if (l->vmlinux.err && l->vmlinux.missed && !l->cfg.vmlinux)
-		fprintf(err, "; --vmlinux names the debug vmlinux");
-	fputc('\n', err);
+		fprintf(out, "; --vmlinux names the debug vmlinux");
+	/* not through ks_report(): its buffer would cut a long list short */
+	if (!fclose(out) && report)
+		report(arg, msg);
+	free(msg);
 }
 
 #else /* KS_NO_LIBDW: the static guest binary */
@@ -947,9 +927,10 @@ void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing)
 	*missing = l->missing;
 }
 
-void ks_lines_report(const struct ks_lines *l, FILE *err)
+void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
 {
 	if (l->missing)
-		fprintf(err, "kstack: this build has no file:line lookup (built without libdw)\n");
+		ks_report(report, arg,
+			  "this build has no file:line lookup (built without libdw)");
 }
 #endif

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * shared/lines on what every caller hands it (the live tool, --vmcore and
+ * crash): the debug directory from the config, never the environment; the
+ * one note on missing debug info through the caller's report callback,
+ * never a stream; the running kernel's build ids through the caller's
+ * callback, never /sys.  The "vmlinux" with DWARF is this test program.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "decode_text.h"
+#include "lines.h"
+
+struct said {
+	char text[1024];
+	int calls;
+};
+
+static void collect(void *arg, const char *msg)
+{
+	struct said *d = arg;
+	size_t len = strlen(d->text);
+
+	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
+	d->calls++;
+}
+
+static void make_sample(struct ks_sample *s, const char *stack)
+{
+	struct ks_task t = { .pid = 10, .tgid = 10, .state = 'S' };
+
+	ks_sample_init(s, 1696092438, "host");
+	snprintf(t.comm, sizeof(t.comm), "sleep");
+	t.cmd = strdup("sleep 1");
+	t.stack = strdup(stack);
+	assert_int_equal(ks_sample_add(s, &t), 0);
+}
+
+static void test_note_through_report(void **state)
+{
+	static const char stack[] = "[<0>] do_nanosleep+0x1/0x2\n"
+				    "[<0>] kshook_fn+0x3/0x40 [kshook]\n";
+	struct ks_lines_config cfg = {
+		.vmlinux = "/nonexistent/vmlinux",
+		.release = "9.9.9-kstack-test",
+		.debug_dir = "/nonexistent-debug",
+	};
+	struct said d = { "", 0 };
+	struct ks_sample s;
+
+	(void)state;
+	make_sample(&s, stack);
+	assert_int_equal(ks_lines_sample(&s, &cfg, collect, &d), 0);
+	/* frames without lines stay as they were */
+	assert_string_equal(s.tasks[0].stack, stack);
+	assert_int_equal(d.calls, 1);
+	assert_string_equal(d.text,
+		"frames without file:line, no debug info for vmlinux (not found: "
+		"/nonexistent/vmlinux), kshook (not found: /nonexistent-debug/lib/"
+		"modules/9.9.9-kstack-test/**/kshook.ko)\n");
+	ks_sample_release(&s);
+}
+
+/* The frame the decoder is asked about: a function of this file. */
+__attribute__((noinline)) int lines_probe(int x)
+{
+	return x * 3 + 1;
+}
+
+struct build_id {
+	int ret;		/* what the callback answers */
+	int calls;
+	const char *module;
+};
+
+static int fake_build_id(void *arg, const char *module, uint8_t *id,
+			 size_t cap, size_t *len)
+{
+	struct build_id *b = arg;
+
+	b->calls++;
+	b->module = module;
+	if (b->ret)
+		return b->ret;
+	/* an id no linker made: another build than this file */
+	memset(id, 0xab, cap < 20 ? cap : 20);
+	*len = cap < 20 ? cap : 20;
+	return 0;
+}
+
+static char *decode_self(struct build_id *b, struct said *d)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct ks_lines_config cfg = {
+		.vmlinux = self,
+		.release = "9.9.9-kstack-test",
+		.debug_dir = "/nonexistent-debug",
+		.build_id = fake_build_id,
+		.build_id_arg = b,
+	};
+	struct ks_lines *l;
+	char *out;
+
+	assert_true(n > 0);
+	self[n] = '\0';
+	l = ks_lines_open(&cfg);
+	assert_non_null(l);
+	out = ks_decode_text(l, "[<0>] lines_probe+0x0\n");
+	assert_non_null(out);
+	ks_lines_report(l, collect, d);
+	ks_lines_close(l);
+	return out;
+}
+
+static void test_build_id_callback(void **state)
+{
+	struct build_id b = { .ret = -ENOENT };
+	struct said d = { "", 0 };
+	char *out;
+
+	(void)state;
+	assert_int_equal(lines_probe(1), 4);
+	/* no id to check against: the file is believed */
+	out = decode_self(&b, &d);
+	assert_int_equal(b.calls, 1);
+	assert_null(b.module);
+	assert_non_null(strstr(out, "[<0>] lines_probe+0x0 "));
+	assert_non_null(strstr(out, "test_lines.c:"));
+	assert_int_equal(d.calls, 0);
+	free(out);
+
+	/* another build's id: no lines, and the note says why */
+	b = (struct build_id){ .ret = 0 };
+	out = decode_self(&b, &d);
+	assert_int_equal(b.calls, 1);
+	assert_string_equal(out, "[<0>] lines_probe+0x0\n");
+	assert_int_equal(d.calls, 1);
+	assert_non_null(strstr(d.text, "vmlinux (another build than the kernel's"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_note_through_report),
+		cmocka_unit_test(test_build_id_callback),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
