@@ -325,9 +325,20 @@ static int make_probe(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 	snprintf(path, sizeof(path), "%s/kprobe_events", fs->tracefs);
 	for (n = 0; n < 100 && ret == -EEXIST; n++) {
 		snprintf(p->event, sizeof(p->event), "kstack_%d_%d", (int)getpid(), n);
-		snprintf(cmd, sizeof(cmd), "p:%s/%s %s", KS_SNOOP_GROUP, p->event,
-			 func);
+		/*
+		 * The caller's comm as the event's own argument: the line's
+		 * comm comes from tracing's saved_cmdlines, which has "<...>"
+		 * for a task's first event, and /proc may no longer have the
+		 * task when the line is read.
+		 */
+		snprintf(cmd, sizeof(cmd), "p:%s/%s %s comm=$comm",
+			 KS_SNOOP_GROUP, p->event, func);
 		ret = write_str(path, cmd, true);
+		if (ret == -EINVAL) {	/* a kernel without $comm (before 4.x) */
+			snprintf(cmd, sizeof(cmd), "p:%s/%s %s", KS_SNOOP_GROUP,
+				 p->event, func);
+			ret = write_str(path, cmd, true);
+		}
 	}
 	if (ret == -ENOENT && access(path, F_OK)) {
 		snprintf(why, whylen, "%s does not exist: this kernel has no kprobe "

@@ -214,6 +214,25 @@ static void start_stack(struct ks_snoop_parser *p, const struct ks_trace_ctx *c)
 	p->frames_len = 0;
 }
 
+/*
+ * The event's comm="..." argument (the probe asks for $comm), printed last
+ * and unescaped: everything up to the line's last quote.  It is the comm
+ * at the call, where the line's own may be "<...>" or an older name.
+ */
+static void event_comm(struct ks_snoop_rec *r, const char *text)
+{
+	const char *q = strstr(text, " comm=\""), *end;
+
+	if (!q)
+		return;
+	q += 7;
+	end = strrchr(q, '"');
+	if (!end || end == q || (size_t)(end - q) >= sizeof(r->comm))
+		return;
+	memcpy(r->comm, q, (size_t)(end - q));
+	r->comm[end - q] = '\0';
+}
+
 static bool is_our_event(const struct ks_snoop_parser *p, const char *text)
 {
 	size_t n = strlen(p->event);
@@ -256,6 +275,7 @@ int ks_snoop_parse_line(struct ks_snoop_parser *p, const char *line)
 	if (p->has_pending[c.cpu])
 		emit_stack(p, &p->pending[c.cpu], "");
 	rec_from(&p->pending[c.cpu], &c);
+	event_comm(&p->pending[c.cpu], c.text);
 	p->has_pending[c.cpu] = true;
 	return 0;
 }

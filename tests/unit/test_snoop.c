@@ -189,6 +189,42 @@ static void test_parse_recorded(void **state)
 	got_free(&g);
 }
 
+/*
+ * The probe records $comm: its comm="..." names the caller where the
+ * line's comm is "<...>" (tracing had not saved it yet) or is older, and
+ * a comm with quotes or spaces is taken up to the last quote.
+ */
+static void test_event_comm(void **state)
+{
+	static const char *const lines[] = {
+		"           <...>-148     [001] .....    52.300000: kstack_290_0: (ksys_sync+0x4/0xa0) comm=\"perl\"",
+		"           <...>-148     [001] .....    52.300001: <stack trace>",
+		" => ksys_sync",
+		"            bash-149     [000] .....    52.400000: kstack_290_0: (ksys_sync+0x4/0xa0) comm=\"a \"b\" c\"",
+		"            bash-149     [000] .....    52.400001: <stack trace>",
+		" => ksys_sync",
+		"           <...>-150     [000] .....    52.500000: kstack_290_0: (ksys_sync+0x4/0xa0)",
+		"           <...>-150     [000] .....    52.500001: <stack trace>",
+		" => ksys_sync",
+	};
+	struct ks_snoop_parser p;
+	struct got g = { .n = 0 };
+
+	(void)state;
+	ks_snoop_parser_init(&p, "kstack_290_0", collect, &g);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		assert_int_equal(ks_snoop_parse_line(&p, lines[i]), 0);
+	ks_snoop_parse_end(&p);
+	assert_int_equal(g.n, 3);
+	assert_string_equal(g.recs[0].comm, "perl");
+	assert_int_equal(g.recs[0].pid, 148);
+	assert_string_equal(g.recs[1].comm, "a \"b\" c");
+	/* without the argument (an older kernel): the line's own */
+	assert_string_equal(g.recs[2].comm, "<...>");
+	ks_snoop_parser_release(&p);
+	got_free(&g);
+}
+
 static void test_names(void **state)
 {
 	char name[128];
@@ -404,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_line_context),
 		cmocka_unit_test(test_parse_handmade),
 		cmocka_unit_test(test_parse_recorded),
+		cmocka_unit_test(test_event_comm),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_error_reason),
 		cmocka_unit_test(test_clean_stale),
