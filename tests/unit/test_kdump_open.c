@@ -15,27 +15,14 @@
 #include <cmocka.h>
 
 #include "target_kdump.h"
-
-struct said {
-	char text[1024];
-	int calls;
-};
-
-static void collect(void *arg, const char *msg)
-{
-	struct said *d = arg;
-	size_t len = strlen(d->text);
-
-	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
-	d->calls++;
-}
+#include "said.h"
 
 static void test_missing_file(void **state)
 {
 	struct said d = { "", 0 };
 	struct ks_kdump_args a = {
 		.vmcore = "/nonexistent/vmcore",
-		.report = collect,
+		.report = said_collect,
 		.report_arg = &d,
 	};
 	struct ks_kdump *kd = NULL;
@@ -55,7 +42,7 @@ static void test_not_a_dump(void **state)
 	struct said d = { "", 0 };
 	struct ks_kdump_args a = {
 		.vmcore = path,
-		.report = collect,
+		.report = said_collect,
 		.report_arg = &d,
 	};
 	struct ks_kdump *kd = NULL;

@@ -20,20 +20,7 @@
 
 #include "decode_text.h"
 #include "lines.h"
-
-struct said {
-	char text[1024];
-	int calls;
-};
-
-static void collect(void *arg, const char *msg)
-{
-	struct said *d = arg;
-	size_t len = strlen(d->text);
-
-	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
-	d->calls++;
-}
+#include "said.h"
 
 static void make_sample(struct ks_sample *s, const char *stack)
 {
@@ -60,7 +47,7 @@ static void test_note_through_report(void **state)
 
 	(void)state;
 	make_sample(&s, stack);
-	assert_int_equal(ks_lines_sample(&s, &cfg, collect, &d), 0);
+	assert_int_equal(ks_lines_sample(&s, &cfg, said_collect, &d), 0);
 	/* frames without lines stay as they were */
 	assert_string_equal(s.tasks[0].stack, stack);
 	assert_int_equal(d.calls, 1);
@@ -118,7 +105,7 @@ static char *decode_self(struct build_id *b, struct said *d)
 	assert_non_null(l);
 	out = ks_decode_text(l, "[<0>] lines_probe+0x0\n");
 	assert_non_null(out);
-	ks_lines_report(l, collect, d);
+	ks_lines_report(l, said_collect, d);
 	ks_lines_close(l);
 	return out;
 }

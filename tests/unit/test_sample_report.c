@@ -16,20 +16,7 @@
 
 #include "options.h"
 #include "sample_report.h"
-
-struct said {
-	char text[512];
-	int calls;
-};
-
-static void collect(void *arg, const char *msg)
-{
-	struct said *d = arg;
-	size_t len = strlen(d->text);
-
-	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
-	d->calls++;
-}
+#include "said.h"
 
 static void make_sample(struct ks_sample *s)
 {
@@ -64,7 +51,7 @@ static void test_missing(void **state)
 	make_sample(&s);
 	parse(&o, argv);
 	/* 7 is the task's thread group, 10 the task: both are there */
-	assert_int_equal(ks_report_missing(&o, &s, " in the dump", collect, &d), 2);
+	assert_int_equal(ks_report_missing(&o, &s, " in the dump", said_collect, &d), 2);
 	assert_string_equal(d.text, "PID 99 does not exist in the dump\n"
 				    "PID 5 does not exist in the dump\n");
 	ks_options_release(&o);
@@ -82,7 +69,7 @@ static void test_missing_not_only_pids(void **state)
 	make_sample(&s);
 	parse(&o, argv);
 	/* under -D, PID 99 may exist and just not be in D */
-	assert_int_equal(ks_report_missing(&o, &s, "", collect, &d), 0);
+	assert_int_equal(ks_report_missing(&o, &s, "", said_collect, &d), 0);
 	assert_int_equal(d.calls, 0);
 	ks_options_release(&o);
 	ks_sample_release(&s);
