@@ -4,14 +4,42 @@
  * and the formatting are the shared ones (shared/hooks/hooks.h) over the crash
  * target, so a vmcore opened with or without crash prints the same text.
  */
+#include "buffered_out.h"
 #include "hooks.h"
 #include "hooks_crash.h"
 
+/* A complaint flushes the lines before it, so both keep their order. */
+struct flush_first {
+	FILE *out;
+	ks_report_fn report;
+	void *arg;
+};
+
+static void report_after_flush(void *arg, const char *msg)
+{
+	struct flush_first *f = arg;
+
+	fflush(f->out);
+	f->report(f->arg, msg);
+}
+
+/*
+ * crash's fp is unbuffered, and -F on a kernel tracing every function
+ * prints 60,000 lines or more: through a buffer (buffered_out.h).
+ */
 int ks_hooks_crash(const struct ks_target *t, const struct ks_options *opts,
 		   FILE *out, ks_report_fn report, void *arg)
 {
-	int ret = ks_hooks_report(t, opts, out, report, arg);
+	struct flush_first f = { .report = report, .arg = arg };
+	int ret, ret2;
 
-	fflush(out);
-	return ret;
+	f.out = ks_buffered_open(out);
+	if (!f.out) {
+		ret = ks_hooks_report(t, opts, out, report, arg);
+		fflush(out);
+		return ret;
+	}
+	ret = ks_hooks_report(t, opts, f.out, report_after_flush, &f);
+	ret2 = ks_buffered_close(f.out, out);
+	return ret ? ret : ret2;
 }
