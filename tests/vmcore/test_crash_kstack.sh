@@ -76,13 +76,37 @@ if [ ! -s "$tmp/crash.txt" ]; then
 	exit 1
 fi
 
-python3 - "$dir" "$tmp/crash.txt" "$tmp/crash2.txt" "$tmp" "$top/tests/lib" <<'PY'
+# The same walk with gdb as the type finder: kstack.so asks the vmlinux's
+# BTF first and crash's gdb only when there is no .BTF, so a vmlinux
+# without one (the section renamed) must print the same text.
+nobtf_pass=0
+nobtf_fail=0
+if objcopy --rename-section .BTF=.BTF_hidden "$dir/vmlinux" "$tmp/vmlinux-nobtf" 2>"$tmp/objcopy.err"; then
+	printf 'extend %s\nkstack -a -H >%s\nquit\n' "$so" "$tmp/nobtf.txt" >"$tmp/cmds-nobtf"
+	KSTACK_SO=$so run_crash "$tmp/vmlinux-nobtf" "$dir/vmcore" "$tmp/cmds-nobtf" "$tmp/out-nobtf"
+	rm -f "$tmp/vmlinux-nobtf"
+	if [ -s "$tmp/nobtf.txt" ] && cmp -s "$tmp/crash.txt" "$tmp/nobtf.txt"; then
+		echo "PASS: types from crash's gdb (a vmlinux without .BTF) print the same text as from BTF"
+		nobtf_pass=1
+	else
+		echo "FAIL: types from crash's gdb (a vmlinux without .BTF) print other text than from BTF:"
+		diff "$tmp/crash.txt" "$tmp/nobtf.txt" | head -20
+		sed -n '1,20p' "$tmp/out-nobtf"
+		nobtf_fail=1
+	fi
+else
+	echo "FAIL: objcopy could not hide .BTF: $(head -1 "$tmp/objcopy.err")"
+	nobtf_fail=1
+fi
+
+python3 - "$dir" "$tmp/crash.txt" "$tmp/crash2.txt" "$tmp" "$top/tests/lib" "$nobtf_pass" "$nobtf_fail" <<'PY'
 import os
 import re
 import sys
 from datetime import datetime
 
 vdir, crash_path, crash2_path, tmp, lib = sys.argv[1:6]
+extra_pass, extra_fail = int(sys.argv[6]), int(sys.argv[7])
 sys.path.insert(0, lib)
 import compare_capture  # noqa: E402
 
@@ -158,7 +182,7 @@ if sorted(dc) == want_d:
 else:
     bad('-D: %s, the -a -H text has %s in D' % (sorted(dc), want_d))
 
-passed, failed = res.passed, res.failed
+passed, failed = res.passed + extra_pass, res.failed + extra_fail
 print('%d passed, %d failed' % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
