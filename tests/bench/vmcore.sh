@@ -5,13 +5,16 @@
 # `many` scenario (>= 10,000 threads), timed after crash has opened the dump,
 # with crash's memory before and after; the same walk and unwind done by drgn
 # (python3-drgn: for_each_task + stack_trace) on the same dump; and the
-# standalone `kstack --vmcore`.  Target: under 3 s, and ahead of drgn.
+# standalone `kstack --vmcore`, with and without the vmlinux.  Targets:
+# under 3 s, ahead of drgn, crash within 1.5x of the standalone (issue 15),
+# and the dump alone no slower than with the vmlinux (issue 10).
 #
 # drgn 0.0.22 cannot translate addresses in QEMU's plain ELF dumps, so the
 # dump is taken with paging (-p) from a nokaslr guest: a scenario made here
 # from many.sh with those two settings added.  crash reads that form too.
 #
-# usage: tests/bench/vmcore.sh [BUILD]
+# usage: tests/bench/vmcore.sh [BUILD]   (KSTACK_BENCH_DRGN=0: without
+# drgn's three minutes)
 set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +33,9 @@ vmcores/make-vmcore default "$scenario" "$dir" >&2
 threads=$(grep -c '^PID:' "$dir/live/kstack-a.txt" || true)
 echo "vmcore: $dir ($threads tasks in the guest's live capture)"
 
-# crash: time the command alone with crash's own shell escapes around it
+# crash: time the command alone with crash's own shell escapes around it;
+# two sessions, the better of each run, since one sample on a shared
+# machine says little
 cat >"$tmp/cmds" <<CMDS
 extend $top/$build/kstack.so
 !grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss0
@@ -42,16 +47,23 @@ kstack -a -H > $tmp/crash2.out
 !date +%s.%N >$tmp/t2
 quit
 CMDS
-TZ=UTC timeout 900 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" </dev/null >"$tmp/crash.log" 2>&1 || true
-if [ ! -s "$tmp/t1" ]; then
-	echo "crash run failed:"; tail -20 "$tmp/crash.log"; exit 1
-fi
-first=$(awk -v a="$(cat "$tmp/t0")" -v b="$(cat "$tmp/t1")" 'BEGIN { printf "%.2f", b - a }')
-second=$(awk -v a="$(cat "$tmp/t1")" -v b="$(cat "$tmp/t2")" 'BEGIN { printf "%.2f", b - a }')
+first=
+second=
+for _ in 1 2; do
+	rm -f "$tmp/t1"
+	TZ=UTC timeout 900 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" </dev/null >"$tmp/crash.log" 2>&1 || true
+	if [ ! -s "$tmp/t1" ]; then
+		echo "crash run failed:"; tail -20 "$tmp/crash.log"; exit 1
+	fi
+	f=$(awk -v a="$(cat "$tmp/t0")" -v b="$(cat "$tmp/t1")" 'BEGIN { printf "%.2f", b - a }')
+	s=$(awk -v a="$(cat "$tmp/t1")" -v b="$(cat "$tmp/t2")" 'BEGIN { printf "%.2f", b - a }')
+	first=$(awk -v a="${first:-$f}" -v b="$f" 'BEGIN { print (b < a ? b : a) }')
+	second=$(awk -v a="${second:-$s}" -v b="$s" 'BEGIN { print (b < a ? b : a) }')
+done
 rss0=$(awk '{ print $2 }' "$tmp/rss0")
 rss1=$(awk '/VmRSS/ { print $2 }' "$tmp/rss1")
 printed=$(grep -c '^PID:' "$tmp/crash.out" || true)
-echo "crash kstack -a -H: $first s first run, $second s again; $printed tasks printed;" \
+echo "crash kstack -a -H: $first s first run, $second s again (best of 2 sessions); $printed tasks printed;" \
 	"crash RSS $((rss0 / 1024)) -> $((rss1 / 1024)) MiB (+$(((rss1 - rss0) / 1024)) MiB)"
 
 # drgn: the same walk and unwind, formatted as text
@@ -82,7 +94,9 @@ t2 = time.monotonic()
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 print(f"{t1 - t0:.2f} {t2 - t1:.2f} {n} {frames} {failed} {rss}")
 PY
-if /usr/bin/python3 -c "import drgn" 2>/dev/null; then
+if [ "${KSTACK_BENCH_DRGN:-1}" = 0 ]; then
+	echo "drgn: skipped (KSTACK_BENCH_DRGN=0)"
+elif /usr/bin/python3 -c "import drgn" 2>/dev/null; then
 	if out=$(timeout 900 /usr/bin/python3 "$tmp/walk_drgn.py" "$dir/vmcore" "$dir/vmlinux" 2>"$tmp/drgn.err"); then
 		read -r dload dwalk dn dframes dfail drss <<<"$out"
 		echo "drgn for_each_task + stack_trace: $dwalk s for $dn tasks ($dframes frames, $dfail failed) after a $dload s load; peak RSS $drss MiB"
@@ -94,11 +108,29 @@ else
 	echo "drgn: python3-drgn is not installed"
 fi
 
-# standalone, no crash at all
+# standalone, no crash at all: with the vmlinux, and with the dump alone
+# (kallsyms from VMCOREINFO, BTF and ORC from memory); best of 3 each
+standalone() {
+	local best= e m
+	for _ in 1 2 3; do
+		/usr/bin/time -o "$tmp/kd" -f '%e %M' env TZ=UTC "$build/kstack" --vmcore "$dir/vmcore" \
+			"$@" -a -H >"$tmp/kd.out" 2>"$tmp/kd.err" || true
+		read -r e m <"$tmp/kd" || true
+		best=$(awk -v a="${best:-$e}" -v b="$e" 'BEGIN { print (b < a ? b : a) }')
+	done
+	echo "$best $m $(grep -c '^PID:' "$tmp/kd.out" || true) $(md5sum <"$tmp/kd.out" | cut -c1-32)"
+}
 if [ -x "$build/kstack" ]; then
-	/usr/bin/time -o "$tmp/kd" -f '%e %M' env TZ=UTC "$build/kstack" --vmcore "$dir/vmcore" \
-		--vmlinux "$dir/vmlinux" -a -H >"$tmp/kd.out" 2>"$tmp/kd.err" || true
-	read -r kde kdm <"$tmp/kd" || true
-	echo "kstack --vmcore -a -H: ${kde:-?} s in all (open + symbols + walk), peak RSS $((${kdm:-0} / 1024)) MiB," \
-		"$(grep -c '^PID:' "$tmp/kd.out" || true) tasks"
+	read -r kde kdm kdn kdsum <<<"$(standalone --vmlinux "$dir/vmlinux")"
+	echo "kstack --vmcore --vmlinux -a -H: $kde s in all (open + symbols + walk), peak RSS $((kdm / 1024)) MiB, $kdn tasks"
+	read -r kne knm knn knsum <<<"$(standalone)"
+	same=differs
+	[ "$knsum" = "$kdsum" ] && same="the same bytes"
+	echo "kstack --vmcore -a -H (no vmlinux): $kne s in all, peak RSS $((knm / 1024)) MiB, $knn tasks, $same as with it"
+	awk -v c1="$first" -v c2="$second" -v k="$kde" -v n="$kne" 'BEGIN {
+		printf "ratio crash / standalone: %.2f first run, %.2f again (target <= 1.50)\n", c1 / k, c2 / k
+		printf "ratio no vmlinux / with vmlinux: %.2f (target < 1)\n", n / k
+	}'
+	[ -n "${dwalk:-}" ] && awk -v d="$dwalk" -v n="$kne" \
+		'BEGIN { printf "ratio drgn walk / kstack --vmcore without vmlinux (all of it): %.0fx\n", d / n }'
 fi
