@@ -70,14 +70,7 @@ vmcore-helper hold -n 'long cmdline' $(i=0; while [ $i -lt 400 ]; do
 # kretprobe, one defined but never enabled ([DISABLED]), and one past the
 # ftrace call (a plain int3, later [OPTIMIZED]); the offset probe is allowed
 # to fail on a kernel whose vfs_read starts differently.
-cd /sys/kernel/tracing || scenario_fail "no tracefs"
-echo 'p:kstack_open do_sys_openat2' >>kprobe_events || scenario_fail "kprobe"
-echo 'r:kstack_read vfs_read' >>kprobe_events || scenario_fail "kretprobe"
-echo 'p:kstack_off do_nanosleep' >>kprobe_events || scenario_fail "kprobe"
-echo 'p:kstack_mid vfs_read+5' >>kprobe_events 2>/dev/null ||
-	echo "basic.sh: no kprobe at vfs_read+5 on this kernel"
-echo 1 >events/kprobes/kstack_open/enable
-echo 1 >events/kprobes/kstack_read/enable
+add_test_kprobes basic.sh
 [ -d events/kprobes/kstack_mid ] && echo 1 >events/kprobes/kstack_mid/enable
 # A function tracer limited to two functions: their records show up in
 # enabled_functions next to the kprobes' ftrace records.

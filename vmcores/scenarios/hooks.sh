@@ -21,14 +21,7 @@
 #@ require-modules: kshook
 . "$SCENARIO_LIB"
 
-cd /sys/kernel/tracing || scenario_fail "no tracefs"
-echo 'p:kstack_open do_sys_openat2' >>kprobe_events || scenario_fail "kprobe"
-echo 'r:kstack_read vfs_read' >>kprobe_events || scenario_fail "kretprobe"
-echo 'p:kstack_off do_nanosleep' >>kprobe_events || scenario_fail "kprobe"
-echo 'p:kstack_mid vfs_read+5' >>kprobe_events 2>/dev/null ||
-	echo "hooks.sh: no kprobe at vfs_read+5 on this kernel"
-echo 1 >events/kprobes/kstack_open/enable
-echo 1 >events/kprobes/kstack_read/enable
+add_test_kprobes hooks.sh
 # A hook that has come and gone: touched_functions (6.4+) still lists
 # vfs_statx, with a reference count of 0, and enabled_functions does not.
 echo 'p:kstack_gone_hook vfs_statx' >>kprobe_events &&
