@@ -37,6 +37,25 @@ done
 release=$(sed -n 's/^release: //p' "$dir/manifest")
 scenario=$(sed -n 's/^scenario: //p' "$dir/manifest")
 
+# The dump is in the format the manifest names.  A kdump folder asked for
+# as a copy of /proc/vmcore ("elf") once held makedumpfile's output: the
+# level never reached the capture kernel, whose makedumpfile 1.7.2 then
+# dropped pages of 6.12 memory, and kstack was blamed for them.
+format=$(sed -n 's/^vmcore_format: //p' "$dir/manifest")
+case $format in
+elf*) magic='\177ELF' len=4 name="an ELF file" ;;
+kdump-compressed*) magic='KDUMP   ' len=8 name="makedumpfile's compressed format" ;;
+*) magic='' ;;
+esac
+if [ -z "$magic" ]; then
+	fail "manifest: unknown vmcore_format '$format'"
+elif cmp -s -n "$len" <(printf '%b' "$magic") "$dir/vmcore"; then
+	pass "the vmcore is $name, as the manifest says ($format)"
+else
+	fail "the manifest says '$format', but the vmcore is not $name:" \
+		"$(head -c 8 "$dir/vmcore" | od -An -c | tr -s ' ')"
+fi
+
 # crash: `sys` must name the release the manifest says (a wrong vmlinux or an
 # unreadable dump fails here).
 cmds=$(mktemp)
