@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The background soak of make bench (issue 15): `kstack -b -a` over the
+# tasks there are (run.sh's 5,000 sleepers), for as many samples as an
+# hour at -i 10 takes (360), with the clock sped up by
+# KSTACK_TEST_INTERVAL_MS.  Prints the RSS curve of the sampler, its CPU per
+# sample as the share of a core it would use at -i 10 (target < 1%), and
+# that CPU against the CPU of the floor of plain reads run.sh measured:
+# most of a sample is the kernel making /proc/PID/stack, which no sampler
+# avoids.
+#
+# usage: tests/bench/background.sh BUILD [FLOOR_CPU_MS]
+#   KSTACK_BENCH_SOAK_SAMPLES      samples (360: one hour at -i 10)
+#   KSTACK_BENCH_SOAK_INTERVAL_MS  the sped-up interval (500)
+set -euo pipefail
+build=${1:-build}
+floor_cpu_ms=${2:-}
+samples=${KSTACK_BENCH_SOAK_SAMPLES:-360}
+interval=${KSTACK_BENCH_SOAK_INTERVAL_MS:-500}
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+mkdir "$tmp/log"
+duration=$((samples * interval))
+echo "background soak: $samples samples every $interval ms (an hour at -i 10 is 360)," \
+	"$(ls /proc | grep -c '^[0-9]') tasks"
+KSTACK_TEST_INTERVAL_MS=$interval KSTACK_TEST_DURATION_MS=$duration \
+	/usr/bin/time -o "$tmp/time" -f '%U %S %M' \
+	"$build/kstack" -b --foreground -a -d "$tmp/log" 2>"$tmp/err" &
+pid=$!
+# the sampler is time's child; its RSS once a second
+: >"$tmp/rss"
+start=$(date +%s)
+while kill -0 "$pid" 2>/dev/null; do
+	child=$(pgrep -P "$pid" -x kstack || true)
+	if [ -n "$child" ]; then
+		awk -v t="$(($(date +%s) - start))" '/^VmRSS/ { print t, $2 }' \
+			"/proc/$child/status" 2>/dev/null >>"$tmp/rss" || true
+	fi
+	sleep 1
+done
+wait "$pid" || { echo "kstack -b failed:"; tail -5 "$tmp/err"; exit 1; }
+pid=
+written=$(sed -n 's/.*Finished: \([0-9]*\) sample.*/\1/p' "$tmp/err" | tail -1)
+lost=$(sed -n 's/.*written, \([0-9]*\) lost.*/\1/p' "$tmp/err" | tail -1)
+read -r user sys peak <"$tmp/time"
+echo "samples written: ${written:-?}, lost: ${lost:-?}; log folder $(du -sk "$tmp/log" | cut -f1) KiB"
+awk -v u="$user" -v s="$sys" -v n="${written:-0}" -v f="$floor_cpu_ms" 'BEGIN {
+	if (n <= 0) { print "no sample written"; exit 1 }
+	per = (u + s) * 1000 / n
+	printf "CPU: %.1f ms per sample (user %.2f s, sys %.2f s): %.2f%% of a core at -i 10 (target < 1%%)\n",
+		per, u, s, per / 100
+	if (f != "")
+		printf "ratio CPU per sample / CPU of the plain-read floor (%.1f ms): %.2f\n", f, per / f
+}'
+# the curve: RSS at each tenth of the run, then the growth over its second
+# half (the first samples and the first rotations set up zlib's buffers)
+awk -v peak="$peak" '{ t[NR] = $1; r[NR] = $2 } END {
+	if (NR < 2) { print "RSS: too few readings"; exit }
+	line = "RSS KiB over the run:"
+	for (i = 1; i <= 10; i++) {
+		k = int(NR * i / 10); if (k < 1) k = 1
+		line = line sprintf(" %ds:%d", t[k], r[k])
+	}
+	print line
+	first = r[int(NR / 2)]
+	printf "RSS growth over the second half: %+d KiB (%.1f%%); peak %d KiB (target: flat)\n",
+		r[NR] - first, (r[NR] - first) * 100 / first, peak
+}' "$tmp/rss"
