@@ -233,7 +233,8 @@ static void add_symbols(struct ks_fake *f)
 	add_orc_table(f, ORC_IP_ADDR, ORC_ADDR, vmlinux_orc, n);
 }
 
-static int setup(void **state)
+/* The kernel with the part [STACK + from, STACK + STACK_SIZE) of the stack. */
+static int setup_stack_from(void **state, uint64_t from)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
 
@@ -244,10 +245,22 @@ static int setup(void **state)
 	add_types(fx->f);
 	add_symbols(fx->f);
 	add_modules(fx->f);
-	assert_int_equal(ks_fake_add_memory(fx->f, STACK, NULL, STACK_SIZE), 0);
+	assert_int_equal(ks_fake_add_memory(fx->f, STACK + from, NULL,
+					    STACK_SIZE - from), 0);
 	assert_int_equal(ks_orc_load(&fx->t, &fx->orc), 0);
 	*state = fx;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_stack_from(state, 0);
+}
+
+/* A dump that left out the unused bottom of the stack (filtered pages). */
+static int setup_upper_half(void **state)
+{
+	return setup_stack_from(state, STACK_SIZE / 2);
 }
 
 static int teardown(void **state)
@@ -712,6 +725,37 @@ static void test_blocked_task(void **state)
 			    "[<0>] kthread_fn+0x30/0x100\n"
 			    "[<0>] ret_from_fork+0x1f/0x30\n");
 	assert_null(note);
+	free(text);
+}
+
+/*
+ * The walk reads the stack from thread.sp up in one read: the unused
+ * bottom of a 16 KiB stack is neither copied nor needed, so a dump
+ * without it unwinds the same, without a read per word.
+ */
+static void test_reads_from_sp_up(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t thread_sp = STACK + 0x3000, sp;
+	unsigned long reads;
+	const char *note = "unset";
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));	/* __schedule */
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));		/* schedule */
+	sp = call_frame(fx, sp, 0x18, AT(F_KTHREAD, 0x30));	/* func_c */
+	call_frame(fx, sp, 0x10, AT(F_FORK, 0x1f));		/* kthread_fn */
+
+	reads = ks_fake_read_count(fx->f);
+	text = walk(fx, thread_sp, &note);
+	reads = ks_fake_read_count(fx->f) - reads;
+	assert_string_equal(text,
+			    "[<0>] func_c+0x15/0x100\n"
+			    "[<0>] kthread_fn+0x30/0x100\n"
+			    "[<0>] ret_from_fork+0x1f/0x30\n");
+	assert_null(note);
+	assert_int_equal(reads, 1);
 	free(text);
 }
 
@@ -1460,6 +1504,8 @@ int main(void)
 		cmocka_unit_test(test_decode_layouts),
 		cmocka_unit_test(test_layout_6_4),
 		cmocka_unit_test_setup_teardown(test_blocked_task, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reads_from_sp_up,
+						setup_upper_half, teardown),
 		cmocka_unit_test_setup_teardown(test_user_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_noreturn_ip_minus_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cap_64, setup, teardown),

@@ -155,7 +155,7 @@ enum {
 #define KS_IRET_FRAME_OFFSET	(KS_PT_IP * 8)
 #define KS_IRET_FRAME_SIZE	((KS_PT_WORDS - KS_PT_IP) * 8)
 
-/* struct unwind_state, with the stack copied in when it can be read whole. */
+/* struct unwind_state, with the used part of the stack copied in. */
 struct ks_unwind_state {
 	const struct ks_target *t;
 	const struct ks_orc *orc;
@@ -163,7 +163,8 @@ struct ks_unwind_state {
 	uint64_t kr_cur;		/* rethook list cursor, an llist_node */
 	struct ks_range stack;		/* the task stack, stack_info */
 	bool stack_known;		/* stack_info.type != STACK_TYPE_UNKNOWN */
-	uint8_t *copy;			/* the whole stack, or NULL */
+	uint8_t *copy;			/* the stack from copy_start up, or NULL */
+	uint64_t copy_start;
 	uint64_t ip, sp, bp;
 	bool signal, error;
 	bool regs, full_regs, prev_regs;

@@ -86,8 +86,8 @@ static bool stack_access_ok(struct ks_unwind_state *s, uint64_t addr, size_t len
 static bool stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
 		       size_t len)
 {
-	if (s->copy && addr >= s->stack.start && addr + len <= s->stack.end) {
-		memcpy(buf, s->copy + (addr - s->stack.start), len);
+	if (s->copy && addr >= s->copy_start && addr + len <= s->stack.end) {
+		memcpy(buf, s->copy + (addr - s->copy_start), len);
 		return true;
 	}
 	if (ks_read(s->t, addr, buf, len) == 0)
@@ -469,24 +469,36 @@ static void find_stack(struct ks_unwind_state *s)
 	s->stack_known = next_page >= s->stack.start && next_page < s->stack.end;
 }
 
+/*
+ * The unwinder reads upward from the first sp, so one read of [sp, end)
+ * serves the whole walk: a sleeping task uses a few hundred bytes of its
+ * 16 KiB stack, and copying all of it was half of a walk over 100,000
+ * threads.  Reads below sp (a corrupt bp) and a copy that cannot be read
+ * go to the target word by word, so the bytes are the same either way.
+ */
 static void state_init(struct ks_unwind_state *s, const struct ks_target *t,
-		       const struct ks_orc *orc, uint64_t task, struct ks_range stack)
+		       const struct ks_orc *orc, uint64_t task, struct ks_range stack,
+		       uint64_t sp)
 {
-	size_t len = stack.end > stack.start ? stack.end - stack.start : 0;
+	uint64_t from = stack.start;
+	size_t len;
 
 	memset(s, 0, sizeof(*s));
 	s->t = t;
 	s->orc = orc;
 	s->task = task;
 	s->stack = stack;
-	/* One read for the whole stack; a dump missing a page reads per word. */
-	if (len && len <= (1u << 20)) {
-		s->copy = malloc(len);
-		if (s->copy && ks_read(t, stack.start, s->copy, len)) {
-			free(s->copy);
-			s->copy = NULL;
-		}
+	if (stack.end <= stack.start || stack.end - stack.start > (1u << 20))
+		return;
+	if (sp > stack.start && sp < stack.end)
+		from = sp & ~7ULL;
+	len = stack.end - from;
+	s->copy = malloc(len);
+	if (s->copy && ks_read(t, from, s->copy, len)) {
+		free(s->copy);
+		s->copy = NULL;
 	}
+	s->copy_start = from;
 }
 
 void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
@@ -496,7 +508,7 @@ void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *
 	uint64_t frame_size = FRAME_SIZE_DFLT, off_bp = FRAME_BP_DFLT;
 	uint64_t off_ret = FRAME_RET_ADDR_DFLT, first_frame = thread_sp;
 
-	state_init(s, t, orc, task, stack);
+	state_init(s, t, orc, task, stack, thread_sp);
 	if (orc->walk_ready) {
 		frame_size = orc->frame_size;
 		off_bp = orc->frame_bp;
@@ -527,7 +539,7 @@ void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
 			  const struct ks_orc *orc, uint64_t task,
 			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS])
 {
-	state_init(s, t, orc, task, stack);
+	state_init(s, t, orc, task, stack, regs[KS_PT_SP]);
 	if (user_mode(regs))
 		return;
 	memcpy(s->regs_buf, regs, sizeof(s->regs_buf));
