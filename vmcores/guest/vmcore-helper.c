@@ -491,7 +491,10 @@ static int cmd_capture(int argc, char **argv)
 
 	/* Runs after the host resumes the VM (or at once if pvpanic failed: then the
 	 * host sees this line and sends `stop` itself). */
-	printf("CAPTURE-DONE %ld tasks\n", count);
+	if (count < 0)
+		printf("CAPTURE-DONE (no proc/ copy)\n");
+	else
+		printf("CAPTURE-DONE %ld tasks\n", count);
 	fflush(stdout);
 	return 0;
 }
