@@ -29,9 +29,10 @@ set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
+case $build in /*) ;; *) build=$top/$build ;; esac
 cache=${KSTACK_CACHE:-$top/cache}
 runs=${KSTACK_BENCH_HUGE_RUNS:-3}
-kstack=$top/$build/kstack
+kstack=$build/kstack
 tmp=$(mktemp -d)
 trap '[ -n "${KSTACK_BENCH_KEEP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"' EXIT
 
@@ -69,15 +70,16 @@ fi
 # standalone NAME DIR ARGS...: best wall time of $runs, that run's peak RSS
 # (KiB) and the tasks it printed, into $tmp/NAME
 standalone() {
-	local name=$1 dir=$2 best=, e m
+	local name=$1 dir=$2 best=, e m u s
 	shift 2
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -o "$tmp/t" -f '%e %M' env TZ=UTC "$kstack" --vmcore "$dir/vmcore" \
+		/usr/bin/time -o "$tmp/t" -f '%e %M %U %S' env TZ=UTC "$kstack" --vmcore "$dir/vmcore" \
 			--vmlinux "$dir/vmlinux" "$@" >"$tmp/out" 2>"$tmp/err" || true
-		read -r e m <"$tmp/t"
+		read -r e m u s <"$tmp/t"
 		if [ "$best" = , ] || awk -v a="$e" -v b="$best" 'BEGIN { exit !(a < b) }'; then
 			best=$e
-			echo "$e $m $(grep -c '^PID:' "$tmp/out" || true) $(wc -c <"$tmp/out")" >"$tmp/$name"
+			echo "$e $m $(grep -c '^PID:' "$tmp/out" || true) $(wc -c <"$tmp/out")" \
+				"$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" >"$tmp/$name"
 		fi
 	done
 }
@@ -103,24 +105,34 @@ rss_split() {
 # seconds between the dates in $tmp/$1 and $tmp/$2
 between() { awk -v a="$(cat "$tmp/$1")" -v b="$(cat "$tmp/$2")" 'BEGIN { printf "%.2f", b - a }'; }
 
+# CPU seconds (user + system) between the clock ticks in $tmp/$1 and $tmp/$2
+ticks() {
+	awk -v a="$(cat "$tmp/$1")" -v b="$(cat "$tmp/$2")" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { printf "%.2f", (b - a) / hz }'
+}
+
 # crash_run NAME DIR: -a -H twice, then -p 1, timed by crash's own shell
 # escapes after crash has opened the dump; crash's RSS around the first run
 crash_run() {
 	local name=$1 dir=$2
 	cat >"$tmp/cmds" <<CMDS
-extend $top/$build/kstack.so
+extend $build/kstack.so
 !grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss0
 !date +%s.%N >$tmp/t0
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c0
 kstack -a -H > $tmp/crash1.out
 !date +%s.%N >$tmp/t1
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c1
 !grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss1
 kstack -a -H > $tmp/crash2.out
 !date +%s.%N >$tmp/t2
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c2
 kstack -p 1 > $tmp/crash3.out
 !date +%s.%N >$tmp/t3
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c3
 quit
 CMDS
-	rm -f "$tmp"/t[0-3] "$tmp"/rss[01]
+	rm -f "$tmp"/[tc][0-3] "$tmp"/rss[01]
 	TZ=UTC timeout 1200 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" </dev/null \
 		>"$tmp/crash.log" 2>&1 || true
 	if [ ! -s "$tmp/t3" ]; then
@@ -129,7 +141,7 @@ CMDS
 		return 1
 	fi
 	echo "$(between t0 t1) $(between t1 t2) $(between t2 t3) $(awk '{ print $2 }' "$tmp/rss0") $(awk '{ print $2 }' "$tmp/rss1")" \
-		"$(grep -c '^PID:' "$tmp/crash1.out" || true)" >"$tmp/$name"
+		"$(grep -c '^PID:' "$tmp/crash1.out" || true) $(ticks c0 c1) $(ticks c1 c2) $(ticks c2 c3)" >"$tmp/$name"
 }
 
 for d in huge many; do
@@ -173,20 +185,21 @@ BEGIN {
 	printf "-p 1 (every task listed, one unwound): huge %.2f s %.0f MiB, many %.2f s %.0f MiB;" \
 		" growth over the floor %.2fx time, %.2fx RSS\n", hp[1], hp[2] / 1024, mp[1], mp[2] / 1024,
 		(hp[1] - hb[1]) / (mp[1] - mb[1]), (hp[2] - hb[2]) / (mp[2] - mb[2])
-	printf "%-24s %8s %9s %8s %9s %9s %9s %7s\n", "standalone --vmcore", "huge s", "target",
-		"many s", "time gr.", "huge MiB", "KiB/thr", "RSS gr."
+	printf "%-22s %7s %9s %7s %8s %8s %8s %8s %7s\n", "standalone --vmcore", "huge s", "target",
+		"many s", "wall gr.", "CPU gr.", "huge MiB", "KiB/thr", "RSS gr."
 	split("a c json", kinds, " ")
 	split("-a -H|-a -H -c|-a -H --json", labels, "|")
 	for (k = 1; k <= 3; k++) {
 		rd("huge-" kinds[k], h); rd("many-" kinds[k], m)
 		tg = (h[1] - hb[1]) / (m[1] - mb[1])
+		cg = (h[5] - hb[5]) / (m[5] - mb[5])
 		rg = (h[2] - hb[2]) / (m[2] - mb[2])
-		printf "%-24s %8.2f %4.2fx 3s %8.2f %8.2fx %9.0f %9.1f %6.2fx\n", labels[k],
-			h[1], h[1] / 3, m[1], tg, h[2] / 1024, (h[2] - hb[2]) / nh, rg
+		printf "%-22s %7.2f %4.2fx 3s %7.2f %7.2fx %7.2fx %8.0f %8.1f %6.2fx\n", labels[k],
+			h[1], h[1] / 3, m[1], tg, cg, h[2] / 1024, (h[2] - hb[2]) / nh, rg
 		if (k > 1)
-			printf "%-24s %8.2fx of -a -H time, %.2fx of its RSS\n", "", h[1] / ha[1], h[2] / ha[2]
+			printf "%-22s %8.2fx of -a -H time, %.2fx of its RSS\n", "", h[1] / ha[1], h[2] / ha[2]
 	}
-	printf "%-24s %8.2fx of the floor time, %.2fx of its RSS\n", "-a -H on huge", ha[1] / hb[1], ha[2] / hb[2]
+	printf "%-22s %8.2fx of the floor time, %.2fx of its RSS\n", "-a -H on huge", ha[1] / hb[1], ha[2] / hb[2]
 	rd("huge-split", hs); rd("many-split", ms); rd("huge-split0", h0); rd("many-split0", m0)
 	printf "-a -H peak RssAnon (private): huge %.0f MiB (%.2f KiB/thread over the -K floor of %.0f MiB)," \
 		" many %.0f MiB (%.2f KiB/thread): %.2fx\n", hs[1] / 1024, (hs[1] - h0[1]) / nh, h0[1] / 1024,
@@ -197,10 +210,13 @@ BEGIN {
 	rd("huge-crash", hc); rd("many-crash", mc)
 	printf "crash kstack -a -H: huge %.2f s first (%.2fx of 4.5 s), %.2f s again (%.2fx of 3 s);" \
 		" many %.2f s, %.2f s\n", hc[1], hc[1] / 4.5, hc[2], hc[2] / 3, mc[1], mc[2]
-	printf "crash growth over the warm -p 1 floor (huge %.2f s, many %.2f s): first %.2fx, again %.2fx\n",
-		hc[3], mc[3], (hc[1] - hc[3]) / (mc[1] - mc[3]), (hc[2] - hc[3]) / (mc[2] - mc[3])
+	printf "crash growth over the warm -p 1 floor (huge %.2f s, many %.2f s): first %.2fx, again %.2fx;" \
+		" CPU %.2f s and %.2f s on huge, growth %.2fx and %.2fx\n",
+		hc[3], mc[3], (hc[1] - hc[3]) / (mc[1] - mc[3]), (hc[2] - hc[3]) / (mc[2] - mc[3]),
+		hc[7], hc[8], (hc[7] - hc[9]) / (mc[7] - mc[9]), (hc[8] - hc[9]) / (mc[8] - mc[9])
 	printf "crash RSS: huge +%.0f MiB (%.1f KiB/thread), many +%.0f MiB (%.1f KiB/thread): %.2fx;" \
 		" tasks printed %d and %d\n", (hc[5] - hc[4]) / 1024, (hc[5] - hc[4]) / nh,
 		(mc[5] - mc[4]) / 1024, (mc[5] - mc[4]) / nm, (hc[5] - hc[4]) / (mc[5] - mc[4]), hc[6], mc[6]
-	printf "linear growth means every \"gr.\" ratio near the threads ratio %.2fx\n", nr
+	printf "linear growth means every \"gr.\" ratio near the threads ratio %.2fx;" \
+		" CPU (user + system) is the steadier one on a loaded machine\n", nr
 }'
