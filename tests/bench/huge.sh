@@ -210,6 +210,8 @@ BEGIN {
 	rd("huge-crash", hc); rd("many-crash", mc)
 	printf "crash kstack -a -H: huge %.2f s first (%.2fx of 4.5 s), %.2f s again (%.2fx of 3 s);" \
 		" many %.2f s, %.2f s\n", hc[1], hc[1] / 4.5, hc[2], hc[2] / 3, mc[1], mc[2]
+	printf "crash / standalone -a -H: huge %.2fx first, %.2fx again; many %.2fx, %.2fx\n",
+		hc[1] / ha[1], hc[2] / ha[1], mc[1] / ma[1], mc[2] / ma[1]
 	printf "crash growth over the warm -p 1 floor (huge %.2f s, many %.2f s): first %.2fx, again %.2fx;" \
 		" CPU %.2f s and %.2f s on huge, growth %.2fx and %.2fx\n",
 		hc[3], mc[3], (hc[1] - hc[3]) / (mc[1] - mc[3]), (hc[2] - hc[3]) / (mc[2] - mc[3]),
