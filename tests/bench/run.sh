@@ -3,7 +3,8 @@
 #
 # make bench: one `kstack -a` sample over N sleeping processes (5,000 by
 # default) against the floor of plain reads of the same files; then the
-# vmcore benchmarks when a vmcore and the extension are there, and kstack -F
+# vmcore benchmarks when a vmcore and the extension are there (10,000
+# threads: tests/bench/vmcore.sh; 100,000: tests/bench/huge.sh), and kstack -F
 # on every function (tests/bench/ftrace.sh on synthetic records,
 # tests/bench/ftrace_guest.sh on a guest's dump: vmcores/scenarios/traceall.sh).
 # Targets (issues 2 and 15): within 1.15x of the floor, under 8 MB peak
@@ -60,6 +61,8 @@ tests/bench/background.sh "$build" "$floor_cpu_ms" || echo "background soak fail
 
 echo
 tests/bench/vmcore.sh "$build" || echo "vmcore bench failed"
+echo
+tests/bench/huge.sh "$build" || echo "huge bench failed"
 echo
 tests/bench/lines.sh "$build" || echo "lines bench: -l over its target"
 echo

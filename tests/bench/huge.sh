@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The 100,000-thread half of make bench (issue 15): kstack on the `huge`
+# scenario's dump, standalone (-a -H, -c, --json) and inside crash, each
+# next to its target and next to the same figures on the `many` dump
+# (10,000 threads), so that growth shows as a ratio against the ratio of
+# thread counts.  Targets: --vmcore -a -H under 3 s, crash under 4.5 s,
+# time and peak RSS growing linearly with the threads.
+#
+# Both dumps are plain ELF (no dump-paging): a paging dump has about one
+# program header per vmalloc'd kernel stack page (11,664 for many), which
+# for 100,000 threads would pass ELF's 65,535 and change what is measured.
+# So `many` here is vmcores/scenarios/many.sh as it is, not tests/bench/
+# vmcore.sh's many-drgn.
+#
+# The floor of each dump is `kstack --vmcore -K`: opening the dump, symbols
+# and types, no task at all.  `-p 1` walks every task but unwinds one.
+# Per-thread figures are the rest divided by the threads printed.  Each
+# standalone figure is the fastest of KSTACK_BENCH_HUGE_RUNS runs (default
+# 3), with that run's peak RSS.  Peak RSS counts the pages of the dump that
+# libkdumpfile maps (page cache, shared, given back under pressure): one
+# more run samples RssAnon and RssFile every 20 ms to tell them apart.
+#
+# KSTACK_HUGE_DIR, KSTACK_MANY_DIR: use these dump folders as they are.
+#
+# usage: tests/bench/huge.sh [BUILD]
+set -euo pipefail
+build=${1:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+case $build in /*) ;; *) build=$top/$build ;; esac
+cache=${KSTACK_CACHE:-$top/cache}
+runs=${KSTACK_BENCH_HUGE_RUNS:-3}
+kstack=$build/kstack
+tmp=$(mktemp -d)
+trap '[ -n "${KSTACK_BENCH_KEEP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"' EXIT
+
+[ -x "$kstack" ] || { echo "huge bench: no $kstack (make)"; exit 1; }
+
+# make_dump SCENARIO DIR: prints the seconds make-vmcore took, or "cached"
+make_dump() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	nice -n 10 vmcores/make-vmcore default "$1" "$2" >"$tmp/make-$1.log" 2>&1 || {
+		echo "huge bench: make-vmcore $1 failed:" >&2
+		tail -20 "$tmp/make-$1.log" >&2
+		return 1
+	}
+	t1=$(date +%s.%N)
+	if grep -q 'make-vmcore: reusing' "$tmp/make-$1.log"; then
+		echo cached
+	else
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }'
+	fi
+}
+
+huge=${KSTACK_HUGE_DIR:-}
+many=${KSTACK_MANY_DIR:-}
+made_huge=given made_many=given
+if [ -z "$huge" ]; then
+	huge=$cache/vmcores/huge
+	made_huge=$(make_dump huge "$huge")
+fi
+if [ -z "$many" ]; then
+	many=$cache/vmcores/many
+	made_many=$(make_dump many "$many")
+fi
+
+# standalone NAME DIR ARGS...: best wall time of $runs, that run's peak RSS
+# (KiB) and the tasks it printed, into $tmp/NAME
+standalone() {
+	local name=$1 dir=$2 best=, e m u s
+	shift 2
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -o "$tmp/t" -f '%e %M %U %S' env TZ=UTC "$kstack" --vmcore "$dir/vmcore" \
+			--vmlinux "$dir/vmlinux" "$@" >"$tmp/out" 2>"$tmp/err" || true
+		read -r e m u s <"$tmp/t"
+		if [ "$best" = , ] || awk -v a="$e" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$e
+			echo "$e $m $(grep -c '^PID:' "$tmp/out" || true) $(wc -c <"$tmp/out")" \
+				"$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" >"$tmp/$name"
+		fi
+	done
+}
+
+# rss_split NAME DIR ARGS...: the largest RssAnon and RssFile (KiB) seen
+# while one run goes on, into $tmp/NAME
+rss_split() {
+	local name=$1 dir=$2 pid anon file ma=0 mf=0
+	shift 2
+	"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" "$@" >/dev/null 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		read -r anon file < <(awk '/^RssAnon/ { a = $2 } /^RssFile/ { f = $2 }
+			END { print a + 0, f + 0 }' "/proc/$pid/status" 2>/dev/null || echo 0 0)
+		[ "$anon" -gt "$ma" ] && ma=$anon
+		[ "$file" -gt "$mf" ] && mf=$file
+		sleep 0.02
+	done
+	wait "$pid" || true
+	echo "$ma $mf" >"$tmp/$name"
+}
+
+# seconds between the dates in $tmp/$1 and $tmp/$2
+between() { awk -v a="$(cat "$tmp/$1")" -v b="$(cat "$tmp/$2")" 'BEGIN { printf "%.2f", b - a }'; }
+
+# CPU seconds (user + system) between the clock ticks in $tmp/$1 and $tmp/$2
+ticks() {
+	awk -v a="$(cat "$tmp/$1")" -v b="$(cat "$tmp/$2")" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { printf "%.2f", (b - a) / hz }'
+}
+
+# crash_run NAME DIR: -a -H twice, then -p 1, timed by crash's own shell
+# escapes after crash has opened the dump; crash's RSS around the first run
+crash_run() {
+	local name=$1 dir=$2
+	cat >"$tmp/cmds" <<CMDS
+extend $build/kstack.so
+!grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss0
+!date +%s.%N >$tmp/t0
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c0
+kstack -a -H > $tmp/crash1.out
+!date +%s.%N >$tmp/t1
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c1
+!grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss1
+kstack -a -H > $tmp/crash2.out
+!date +%s.%N >$tmp/t2
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c2
+kstack -p 1 > $tmp/crash3.out
+!date +%s.%N >$tmp/t3
+!awk '{ print \$14 + \$15 }' /proc/\$PPID/stat >$tmp/c3
+quit
+CMDS
+	rm -f "$tmp"/[tc][0-3] "$tmp"/rss[01]
+	TZ=UTC timeout 1200 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$tmp/cmds" </dev/null \
+		>"$tmp/crash.log" 2>&1 || true
+	if [ ! -s "$tmp/t3" ]; then
+		echo "huge bench: crash failed on $dir:" >&2
+		tail -20 "$tmp/crash.log" >&2
+		return 1
+	fi
+	echo "$(between t0 t1) $(between t1 t2) $(between t2 t3) $(awk '{ print $2 }' "$tmp/rss0") $(awk '{ print $2 }' "$tmp/rss1")" \
+		"$(grep -c '^PID:' "$tmp/crash1.out" || true) $(ticks c0 c1) $(ticks c1 c2) $(ticks c2 c3)" >"$tmp/$name"
+}
+
+for d in huge many; do
+	dir=${!d}
+	# warm the page cache and check the dump opens at all
+	"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" -p 1 >/dev/null 2>&1 ||
+		{ echo "huge bench: kstack --vmcore -p 1 fails on $dir"; exit 1; }
+	standalone "$d-base" "$dir" -K
+	standalone "$d-p1" "$dir" -p 1
+	standalone "$d-a" "$dir" -a -H
+	rss_split "$d-split0" "$dir" -K
+	rss_split "$d-split" "$dir" -a -H
+	standalone "$d-c" "$dir" -a -H -c
+	standalone "$d-json" "$dir" -a -H --json
+	crash_run "$d-crash" "$dir"
+done
+
+manifest_total() { sed -n 's/^seconds_total: //p' "$1/manifest"; }
+secs() { case $1 in [0-9]*) echo "$1 s" ;; *) echo "$1" ;; esac; }
+echo "huge: $huge; many: $many"
+echo "making the scenario in this run: huge $(secs "$made_huge"), many $(secs "$made_many");" \
+	"by the manifests: huge $(manifest_total "$huge") s, many $(manifest_total "$many") s," \
+	"$(awk -v h="$(manifest_total "$huge")" -v m="$(manifest_total "$many")" \
+		'BEGIN { printf "%.1fx", h / m }') for 10x the threads"
+
+# Everything else is arithmetic on the files above.
+awk -v tmp="$tmp" '
+function rd(name, a,    line) {
+	if ((getline line < (tmp "/" name)) <= 0) { print "missing " name; exit 1 }
+	close(tmp "/" name)
+	return split(line, a, " ")
+}
+BEGIN {
+	rd("huge-base", hb); rd("many-base", mb)
+	rd("huge-a", ha); rd("many-a", ma)
+	nh = ha[3]; nm = ma[3]; nr = nh / nm
+	printf "threads printed: huge %d, many %d (%.2fx)\n", nh, nm, nr
+	printf "floor (-K: open, symbols, no task): huge %.2f s %.0f MiB, many %.2f s %.0f MiB\n",
+		hb[1], hb[2] / 1024, mb[1], mb[2] / 1024
+	rd("huge-p1", hp); rd("many-p1", mp)
+	printf "-p 1 (every task listed, one unwound): huge %.2f s %.0f MiB, many %.2f s %.0f MiB;" \
+		" growth over the floor %.2fx time, %.2fx RSS\n", hp[1], hp[2] / 1024, mp[1], mp[2] / 1024,
+		(hp[1] - hb[1]) / (mp[1] - mb[1]), (hp[2] - hb[2]) / (mp[2] - mb[2])
+	printf "%-22s %7s %9s %7s %8s %8s %8s %8s %7s\n", "standalone --vmcore", "huge s", "target",
+		"many s", "wall gr.", "CPU gr.", "huge MiB", "KiB/thr", "RSS gr."
+	split("a c json", kinds, " ")
+	split("-a -H|-a -H -c|-a -H --json", labels, "|")
+	for (k = 1; k <= 3; k++) {
+		rd("huge-" kinds[k], h); rd("many-" kinds[k], m)
+		tg = (h[1] - hb[1]) / (m[1] - mb[1])
+		cg = (h[5] - hb[5]) / (m[5] - mb[5])
+		rg = (h[2] - hb[2]) / (m[2] - mb[2])
+		printf "%-22s %7.2f %4.2fx 3s %7.2f %7.2fx %7.2fx %8.0f %8.1f %6.2fx\n", labels[k],
+			h[1], h[1] / 3, m[1], tg, cg, h[2] / 1024, (h[2] - hb[2]) / nh, rg
+		if (k > 1)
+			printf "%-22s %8.2fx of -a -H time, %.2fx of its RSS\n", "", h[1] / ha[1], h[2] / ha[2]
+	}
+	printf "%-22s %8.2fx of the floor time, %.2fx of its RSS\n", "-a -H on huge", ha[1] / hb[1], ha[2] / hb[2]
+	rd("huge-split", hs); rd("many-split", ms); rd("huge-split0", h0); rd("many-split0", m0)
+	printf "-a -H peak RssAnon (private): huge %.0f MiB (%.2f KiB/thread over the -K floor of %.0f MiB)," \
+		" many %.0f MiB (%.2f KiB/thread): %.2fx\n", hs[1] / 1024, (hs[1] - h0[1]) / nh, h0[1] / 1024,
+		ms[1] / 1024, (ms[1] - m0[1]) / nm, (hs[1] - h0[1]) / (ms[1] - m0[1])
+	printf "-a -H peak RssFile (mapped dump pages): huge %.0f MiB (%.2f KiB/thread), many %.0f MiB" \
+		" (%.2f KiB/thread): %.2fx\n", hs[2] / 1024, (hs[2] - h0[2]) / nh, ms[2] / 1024,
+		(ms[2] - m0[2]) / nm, (hs[2] - h0[2]) / (ms[2] - m0[2])
+	rd("huge-crash", hc); rd("many-crash", mc)
+	printf "crash kstack -a -H: huge %.2f s first (%.2fx of 4.5 s), %.2f s again (%.2fx of 3 s);" \
+		" many %.2f s, %.2f s\n", hc[1], hc[1] / 4.5, hc[2], hc[2] / 3, mc[1], mc[2]
+	printf "crash / standalone -a -H: huge %.2fx first, %.2fx again; many %.2fx, %.2fx\n",
+		hc[1] / ha[1], hc[2] / ha[1], mc[1] / ma[1], mc[2] / ma[1]
+	printf "crash growth over the warm -p 1 floor (huge %.2f s, many %.2f s): first %.2fx, again %.2fx;" \
+		" CPU %.2f s and %.2f s on huge, growth %.2fx and %.2fx\n",
+		hc[3], mc[3], (hc[1] - hc[3]) / (mc[1] - mc[3]), (hc[2] - hc[3]) / (mc[2] - mc[3]),
+		hc[7], hc[8], (hc[7] - hc[9]) / (mc[7] - mc[9]), (hc[8] - hc[9]) / (mc[8] - mc[9])
+	printf "crash RSS: huge +%.0f MiB (%.1f KiB/thread), many +%.0f MiB (%.1f KiB/thread): %.2fx;" \
+		" tasks printed %d and %d\n", (hc[5] - hc[4]) / 1024, (hc[5] - hc[4]) / nh,
+		(mc[5] - mc[4]) / 1024, (mc[5] - mc[4]) / nm, (hc[5] - hc[4]) / (mc[5] - mc[4]), hc[6], mc[6]
+	printf "linear growth means every \"gr.\" ratio near the threads ratio %.2fx;" \
+		" CPU (user + system) is the steadier one on a loaded machine\n", nr
+}'
