@@ -364,6 +364,110 @@ static void drop_output(const char *out)
 	unlink(err);
 }
 
+/* What one capture did, for capture.txt. */
+struct capture {
+	const char *kstack;
+	int have_kstack;
+	pid_t kpid, kpid_k, kpid_f, kpid_kv, kpid_fv;
+	int rc_a, rc_k, rc_f;
+	long count;			/* tasks copied into proc/, -1: none */
+	char btime[64];
+	double t0, t1, t2;
+};
+
+/* The hook files as the kernel prints them, then kstack's views of them. */
+static void capture_hooks(const char *dir, struct capture *c)
+{
+	static const char *const files[] = {
+		"/sys/kernel/debug/kprobes/list", "kprobes-list.txt",
+		"/sys/kernel/tracing/enabled_functions", "enabled_functions.txt",
+		/* 6.4+: every function ftrace ever patched since boot */
+		"/sys/kernel/tracing/touched_functions", "touched_functions.txt",
+	};
+	char dst[512];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i += 2) {
+		snprintf(dst, sizeof(dst), "%s/%s", dir, files[i + 1]);
+		if (access(files[i], R_OK) == 0)
+			copy_file(files[i], dst);
+	}
+	if (!c->have_kstack)
+		return;
+	/* -K/-F come with the hooks feature; a failure only loses their files. */
+	snprintf(dst, sizeof(dst), "%s/kstack-K.txt", dir);
+	c->rc_k = run_kstack(c->kstack, dst, "-K", NULL, &c->kpid_k);
+	if (c->rc_k != 0)
+		drop_output(dst);
+	snprintf(dst, sizeof(dst), "%s/kstack-F.txt", dir);
+	c->rc_f = run_kstack(c->kstack, dst, "-F", NULL, &c->kpid_f);
+	if (c->rc_f != 0)
+		drop_output(dst);
+	/* -v reads the hooks from kernel memory (/proc/kcore) */
+	snprintf(dst, sizeof(dst), "%s/kstack-Kv.txt", dir);
+	if (run_kstack(c->kstack, dst, "-K", "-v", &c->kpid_kv) != 0)
+		drop_output(dst);
+	snprintf(dst, sizeof(dst), "%s/kstack-Fv.txt", dir);
+	if (run_kstack(c->kstack, dst, "-F", "-v", &c->kpid_fv) != 0)
+		drop_output(dst);
+}
+
+static void read_btime(char *btime, size_t len)
+{
+	/* /proc/stat's intr line alone runs to kilobytes before btime. */
+	static char procstat[1 << 16];
+	char fmt[32], *b;
+
+	if (read_small("/proc/stat", procstat, sizeof(procstat)) != 0)
+		return;
+	b = strstr(procstat, "btime ");
+	snprintf(fmt, sizeof(fmt), "btime %%%zus", len - 1);
+	if (b)
+		sscanf(b, fmt, btime);
+}
+
+/*
+ * Pause the moment the stacks are written: every task that runs before
+ * the pause is one the tests must set aside.  The kdump path panics the
+ * guest instead and wants no pause here; the rest of the capture is
+ * written after the host resumes the VM.
+ */
+static void pause_unless_kdump(void)
+{
+	const char *nopause = getenv("VMCORE_NO_PAUSE");
+
+	if (nopause && *nopause)
+		return;
+	if (pause_vm() != 0)
+		fprintf(stderr, "vmcore-helper: pvpanic pause failed: %s\n", strerror(errno));
+}
+
+static void write_capture_info(const char *dir, const struct capture *c)
+{
+	char path[512];
+	FILE *info;
+
+	snprintf(path, sizeof(path), "%s/capture.txt", dir);
+	info = fopen(path, "w");
+	if (!info)
+		die("fopen %s: %s", path, strerror(errno));
+	fprintf(info, "helper_pid: %d\n", (int)getpid());
+	fprintf(info, "kstack: %s\n", c->have_kstack ? c->kstack : "absent");
+	fprintf(info, "kstack_a_pid: %d\nkstack_a_rc: %d\n", (int)c->kpid, c->rc_a);
+	fprintf(info, "kstack_K_pid: %d\nkstack_K_rc: %d\n", (int)c->kpid_k, c->rc_k);
+	fprintf(info, "kstack_F_pid: %d\nkstack_F_rc: %d\n", (int)c->kpid_f, c->rc_f);
+	fprintf(info, "kstack_Kv_pid: %d\nkstack_Fv_pid: %d\n", (int)c->kpid_kv,
+		(int)c->kpid_fv);
+	if (c->count < 0)
+		fprintf(info, "tasks_copied: none (capture-proc: no)\n");
+	else
+		fprintf(info, "tasks_copied: %ld\n", c->count);
+	fprintf(info, "btime: %s\n", c->btime);
+	fprintf(info, "uptime_proc_copy_start: %.3f\n", c->t0);
+	fprintf(info, "uptime_proc_copy_end: %.3f\n", c->t1);
+	fprintf(info, "uptime_kstack_end: %.3f\n", c->t2);
+	fclose(info);
+}
+
 /*
  * capture: the order puts what cannot change (probes, ftrace) first and what
  * moves (task stacks) last, and pauses the VM the instant the last file is
@@ -371,20 +475,17 @@ static void drop_output(const char *out)
  */
 static int cmd_capture(int argc, char **argv)
 {
-	const char *dir, *kstack;
-	char path[512], dst[512], btime[64] = "";
-	FILE *info, *running;
-	pid_t kpid = 0, kpid_k = 0, kpid_f = 0, kpid_kv = 0, kpid_fv = 0;
-	int have_kstack, with_proc, rc_a = -1, rc_k = -1, rc_f = -1;
-	const char *noproc;
-	double t0, t1, t2;
-	long count;
+	struct capture c = { .rc_a = -1, .rc_k = -1, .rc_f = -1 };
+	char path[512], dst[512];
+	const char *dir, *noproc;
+	FILE *running;
+	int with_proc;
 
 	if (argc < 2)
 		die("capture: need a folder");
 	dir = argv[1];
-	kstack = argc > 2 ? argv[2] : "/bin/kstack";
-	have_kstack = access(kstack, X_OK) == 0;
+	c.kstack = argc > 2 ? argv[2] : "/bin/kstack";
+	c.have_kstack = access(c.kstack, X_OK) == 0;
 	/*
 	 * VMCORE_NO_PROC (the scenario's "capture-proc: no"): 100,000 threads
 	 * are 400,000 files, over a gigabyte of the guest's ramfs and minutes
@@ -398,103 +499,33 @@ static int cmd_capture(int argc, char **argv)
 		die("mkdir %s: %s", dir, strerror(errno));
 	if (with_proc && mkdir(path, 0755) != 0 && errno != EEXIST)
 		die("mkdir %s: %s", path, strerror(errno));
-
-	snprintf(dst, sizeof(dst), "%s/kprobes-list.txt", dir);
-	if (access("/sys/kernel/debug/kprobes/list", R_OK) == 0)
-		copy_file("/sys/kernel/debug/kprobes/list", dst);
-	snprintf(dst, sizeof(dst), "%s/enabled_functions.txt", dir);
-	if (access("/sys/kernel/tracing/enabled_functions", R_OK) == 0)
-		copy_file("/sys/kernel/tracing/enabled_functions", dst);
-	/* 6.4+: every function ftrace ever patched since boot */
-	snprintf(dst, sizeof(dst), "%s/touched_functions.txt", dir);
-	if (access("/sys/kernel/tracing/touched_functions", R_OK) == 0)
-		copy_file("/sys/kernel/tracing/touched_functions", dst);
-
-	/* -K/-F come with the hooks feature; a failure only loses their files. */
-	if (have_kstack) {
-		snprintf(dst, sizeof(dst), "%s/kstack-K.txt", dir);
-		rc_k = run_kstack(kstack, dst, "-K", NULL, &kpid_k);
-		if (rc_k != 0)
-			drop_output(dst);
-		snprintf(dst, sizeof(dst), "%s/kstack-F.txt", dir);
-		rc_f = run_kstack(kstack, dst, "-F", NULL, &kpid_f);
-		if (rc_f != 0)
-			drop_output(dst);
-		/* -v reads the hooks from kernel memory (/proc/kcore) */
-		snprintf(dst, sizeof(dst), "%s/kstack-Kv.txt", dir);
-		if (run_kstack(kstack, dst, "-K", "-v", &kpid_kv) != 0)
-			drop_output(dst);
-		snprintf(dst, sizeof(dst), "%s/kstack-Fv.txt", dir);
-		if (run_kstack(kstack, dst, "-F", "-v", &kpid_fv) != 0)
-			drop_output(dst);
-	}
+	capture_hooks(dir, &c);
 
 	snprintf(path, sizeof(path), "%s/running.txt", dir);
 	running = fopen(path, "w");
 	if (!running)
 		die("fopen %s: %s", path, strerror(errno));
 	fprintf(running, "# tid tgid comm: tasks in state R while proc/ was copied\n");
+	read_btime(c.btime, sizeof(c.btime));
 
-	{
-		/* /proc/stat's intr line alone runs to kilobytes before btime. */
-		static char procstat[1 << 16];
-		char *b;
-
-		if (read_small("/proc/stat", procstat, sizeof(procstat)) == 0 &&
-		    (b = strstr(procstat, "btime ")))
-			sscanf(b, "btime %63s", btime);
-	}
-
-	t0 = uptime();
-	count = with_proc ? copy_proc(dir, running) : -1;
-	t1 = uptime();
-	if (have_kstack) {
+	c.t0 = uptime();
+	c.count = with_proc ? copy_proc(dir, running) : -1;
+	c.t1 = uptime();
+	if (c.have_kstack) {
 		snprintf(dst, sizeof(dst), "%s/kstack-a.txt", dir);
-		rc_a = run_kstack(kstack, dst, "-a", "-H", &kpid);
+		c.rc_a = run_kstack(c.kstack, dst, "-a", "-H", &c.kpid);
 	}
-	t2 = uptime();
-
-	/*
-	 * Pause the moment the stacks are written: every task that runs
-	 * before the pause is one the tests must set aside.  The kdump path
-	 * panics the guest instead and wants no pause here; the rest of the
-	 * capture is written after the host resumes the VM.
-	 */
-	const char *nopause = getenv("VMCORE_NO_PAUSE");
-
-	if (nopause && *nopause)
-		;
-	else if (pause_vm() != 0)
-		fprintf(stderr, "vmcore-helper: pvpanic pause failed: %s\n", strerror(errno));
+	c.t2 = uptime();
+	pause_unless_kdump();
 	fclose(running);
-
-	snprintf(path, sizeof(path), "%s/capture.txt", dir);
-	info = fopen(path, "w");
-	if (!info)
-		die("fopen %s: %s", path, strerror(errno));
-	fprintf(info, "helper_pid: %d\n", (int)getpid());
-	fprintf(info, "kstack: %s\n", have_kstack ? kstack : "absent");
-	fprintf(info, "kstack_a_pid: %d\nkstack_a_rc: %d\n", (int)kpid, rc_a);
-	fprintf(info, "kstack_K_pid: %d\nkstack_K_rc: %d\n", (int)kpid_k, rc_k);
-	fprintf(info, "kstack_F_pid: %d\nkstack_F_rc: %d\n", (int)kpid_f, rc_f);
-	fprintf(info, "kstack_Kv_pid: %d\nkstack_Fv_pid: %d\n", (int)kpid_kv,
-		(int)kpid_fv);
-	if (count < 0)
-		fprintf(info, "tasks_copied: none (capture-proc: no)\n");
-	else
-		fprintf(info, "tasks_copied: %ld\n", count);
-	fprintf(info, "btime: %s\n", btime);
-	fprintf(info, "uptime_proc_copy_start: %.3f\n", t0);
-	fprintf(info, "uptime_proc_copy_end: %.3f\n", t1);
-	fprintf(info, "uptime_kstack_end: %.3f\n", t2);
-	fclose(info);
+	write_capture_info(dir, &c);
 
 	/* Runs after the host resumes the VM (or at once if pvpanic failed: then the
 	 * host sees this line and sends `stop` itself). */
-	if (count < 0)
+	if (c.count < 0)
 		printf("CAPTURE-DONE (no proc/ copy)\n");
 	else
-		printf("CAPTURE-DONE %ld tasks\n", count);
+		printf("CAPTURE-DONE %ld tasks\n", c.count);
 	fflush(stdout);
 	return 0;
 }
