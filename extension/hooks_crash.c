@@ -30,15 +30,11 @@ static void report_after_flush(void *arg, const char *msg)
 int ks_hooks_crash(const struct ks_target *t, const struct ks_options *opts,
 		   FILE *out, ks_report_fn report, void *arg)
 {
-	struct flush_first f = { .report = report, .arg = arg };
+	struct flush_first f = {
+		.out = ks_buffered_open(out), .report = report, .arg = arg,
+	};
 	int ret, ret2;
 
-	f.out = ks_buffered_open(out);
-	if (!f.out) {
-		ret = ks_hooks_report(t, opts, out, report, arg);
-		fflush(out);
-		return ret;
-	}
 	ret = ks_hooks_report(t, opts, f.out, report_after_flush, &f);
 	ret2 = ks_buffered_close(f.out, out);
 	return ret ? ret : ret2;

@@ -211,8 +211,6 @@ static int write_buffered(const struct ks_sample *s,
 	FILE *out = ks_buffered_open(fp);
 	int ret, ret2;
 
-	if (!out)
-		return ks_sample_write(fp, s, opts);
 	ret = ks_sample_write(out, s, opts);
 	ret2 = ks_buffered_close(out, fp);
 	return ret ? ret : ret2;

@@ -14,6 +14,7 @@
 #include "btf.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
+#include "kernel_image.h"
 #include "page_walk.h"
 #include "target_crash.h"
 
@@ -238,17 +239,6 @@ static const struct ks_target_ops crash_ops = {
 	.cpu_regs = crash_cpu_regs,
 };
 
-/* A vmlinux without .BTF, or a malformed one: gdb answers alone. */
-static void open_btf(struct crash_ctx *c)
-{
-	const void *sec;
-	size_t size;
-
-	sec = ks_elf_section(c->vmlinux, ".BTF", &size);
-	if (sec && ks_btf_load(sec, size, &c->btf))
-		c->btf = NULL;
-}
-
 /* kallsyms names from the vmlinux file, moved by the KASLR offset. */
 static void open_vmlinux(struct crash_ctx *c)
 {
@@ -264,7 +254,9 @@ static void open_vmlinux(struct crash_ctx *c)
 	}
 	ks_elf_symtab_set_offset(c->vmlinux,
 				 (int64_t)(symbol_value("_stext") - link));
-	open_btf(c);
+	/* a vmlinux without .BTF, or a malformed one: gdb answers alone */
+	if (ks_image_vmlinux_btf(c->vmlinux, &c->btf))
+		c->btf = NULL;
 }
 
 const struct ks_target *ks_crash_target(void)

@@ -48,14 +48,15 @@ FILE *ks_buffered_open(FILE *dst)
 	FILE *out;
 
 	if (!p)
-		return NULL;
+		return dst;
 	p->dst = dst;
 	p->had_error = ferror(dst);
 	/* a cookie stream is fully buffered, in BUFSIZ (8 KiB) blocks */
 	out = fopencookie(p, "w", io);
-	if (!out)
-		free(p);
-	return out;
+	if (out)
+		return out;
+	free(p);
+	return dst;
 }
 
 int ks_buffered_close(FILE *out, FILE *dst)
@@ -63,6 +64,8 @@ int ks_buffered_close(FILE *out, FILE *dst)
 	int ret = 0;
 
 	errno = 0;
+	if (out == dst)
+		return fflush(dst) ? -(errno ? errno : EIO) : 0;
 	if (fflush(out) || ferror(out))
 		ret = -(errno ? errno : EIO);
 	fclose(out);

@@ -72,17 +72,28 @@ static int btf_from_file(struct ks_image *im, const char *path)
 	return ret;
 }
 
+int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
+			 struct ks_btf **btf_ret)
+{
+	const void *sec;
+	size_t size;
+
+	sec = ks_elf_section(vmlinux, ".BTF", &size);
+	if (!sec)
+		return -ENOENT;
+	return ks_btf_load(sec, size, btf_ret);
+}
+
 int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
 		      const char *btf_path)
 {
-	const void *sec = NULL;
-	size_t size;
+	int ret = -ENOENT;
 
 	if (im->syms)
-		sec = ks_elf_section(im->syms, ".BTF", &size);
-	if (sec) {
+		ret = ks_image_vmlinux_btf(im->syms, &im->btf);
+	if (ret != -ENOENT) {
 		im->btf_from = "the vmlinux";
-		return ks_btf_load(sec, size, &im->btf);
+		return ret;
 	}
 	if (btf_path && !btf_from_file(im, btf_path))
 		return 0;

@@ -37,6 +37,13 @@ int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_kallsyms_mem_addrs *a);
 
 /*
+ * The BTF of a vmlinux file, its .BTF section: -ENOENT without one, else
+ * as ks_btf_load().  The crash target's type finder uses it too.
+ */
+int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
+			 struct ks_btf **btf_ret);
+
+/*
  * BTF from the vmlinux's .BTF, else from the file btf_path (may be NULL),
  * else from __start_BTF..__stop_BTF in memory.  Needs the symbols first.
  * -ENOENT when no source has it, -EINVAL for a malformed blob, -ENOMEM.
