@@ -28,6 +28,7 @@ struct ks_kernel_status {
 	size_t nr_stack_notes;	/* stacks the unwinder could not finish */
 	size_t nr_on_cpu;	/* tasks that were on a CPU */
 	size_t nr_module_errors;	/* modules (or their list) without ORC data */
+	double start;		/* CLOCK_MONOTONIC seconds when the sample began */
 };
 
 /*
@@ -56,7 +57,7 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len);
  * -EFAULT for an unreadable init_task, -ENOENT for a missing layout the
  * options need, e.g. --cgroup without cgroup types).
  */
-int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report, void *arg);
 

@@ -233,7 +233,7 @@ static void sample(const char *args, struct result *r)
 	alarm(CASE_SECONDS);
 	assert_int_equal(ks_kernel_open(&target, &k, err, sizeof(err)), 0);
 	ks_sample_init(&r->s, 0, "x");
-	assert_int_equal(ks_kernel_sample(k, &opts, &r->s, &r->st, collect, r), 0);
+	assert_int_equal(ks_kernel_walk(k, &opts, &r->s, &r->st, collect, r), 0);
 	ks_kernel_close(k);
 	alarm(0);
 	ks_options_release(&opts);

@@ -344,7 +344,7 @@ static int sample(struct env *e, const char *args, struct ks_sample *s,
 	ks_sample_init(s, 0, "x");
 	e->msgs[0] = '\0';
 	e->nr_msgs = 0;
-	ret = ks_kernel_sample(k, &opts, s, st, collect, e);
+	ret = ks_kernel_walk(k, &opts, s, st, collect, e);
 	ks_kernel_close(k);
 	ks_options_release(&opts);
 	return ret;
