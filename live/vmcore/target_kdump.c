@@ -48,7 +48,9 @@ struct phys_range {
 };
 
 struct ks_kdump {
-	struct ks_image im;		/* first: the image ops take the context as it */
+	struct ks_image im;		/* symbols and types */
+	struct ks_target mem;		/* the dump's memory alone: kdump_ops */
+	struct ks_target t;		/* the whole target: the image over mem */
 	kdump_ctx_t *kd;
 	int fd;
 	int64_t kaslr;
@@ -156,9 +158,9 @@ static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
 	struct ks_kdump *kt = ctx;
-	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 
-	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
+	/* the page walk asks the types where mm and pgd are: the whole target */
+	return ks_page_read_user(&kt->t, &kt->uw, task, uaddr, buf, len);
 }
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
@@ -211,7 +213,6 @@ static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
 	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
-	KS_IMAGE_FINDER_OPS,
 	.cpu_regs = kd_cpu_regs,
 };
 
@@ -461,8 +462,7 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 /* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
 static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 {
-	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
-	int ret = ks_image_load_btf(&kt->im, &t, NULL);
+	int ret = ks_image_load_btf(&kt->im, &kt->mem, NULL);
 
 	if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
@@ -554,8 +554,11 @@ static void describe(struct ks_kdump *kt)
 static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 			const char *vmlinux)
 {
-	int ret = ks_elf_symtab_open(vmlinux, &kt->im.syms);
+	struct ks_elf_symtab *syms;
+	int ret = ks_elf_symtab_open(vmlinux, &syms);
 
+	if (!ret)
+		ret = ks_image_set_vmlinux(&kt->im, syms);
 	if (ret) {
 		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
 		say(kt, "cannot read symbols from %s: %s", vmlinux,
@@ -578,13 +581,12 @@ static int open_kallsyms(struct ks_kdump *kt)
 {
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
 	struct ks_kallsyms_mem_addrs a;
-	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 	char msg[512] = "";
 	int ret;
 
 	ks_vmcoreinfo_kallsyms(&vi, &a);
 	find_kaslr(kt);
-	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
+	ret = ks_image_load_kallsyms(&kt->im, &kt->mem, &a);
 	if (ret == -ENOENT) {
 		add(msg, sizeof(msg), "the dump's VMCOREINFO lists no kallsyms "
 		    "tables (they are there from Linux 6.0 on): --vmlinux "
@@ -621,8 +623,8 @@ static int open_image(struct ks_kdump *kt, const char *vmcore,
 		return -1;
 	find_paging(kt);
 	map_cpu_notes(kt);
-	t->ops = &kdump_ops;
-	t->ctx = kt;
+	ks_image_target(&kt->im, &kt->mem, &kt->t);
+	*t = kt->t;
 	/* Without these, module and BPF frames print as bare addresses. */
 	ret = ks_image_load_chain(&kt->im, t);
 	if (ret)
@@ -646,6 +648,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		return -ENOMEM;
 	}
 	kt->fd = -1;
+	kt->mem = (struct ks_target){ .ops = &kdump_ops, .ctx = kt };
 	kt->report = a->report;
 	kt->report_arg = a->report_arg;
 	if (open_dump(kt, a->vmcore)) {
