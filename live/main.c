@@ -118,6 +118,8 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->oled_lock = knob("KSTACK_TEST_OLED_LOCK");
 	k->debugfs = knob("KSTACK_TEST_DEBUGFS");
 	k->tracefs = knob("KSTACK_TEST_TRACEFS");
+	/* not KSTACK_TEST_: vmcores/scenarios/snoop.sh records with it */
+	k->snoop_raw = knob("KSTACK_SNOOP_RAW");
 }
 
 int main(int argc, char **argv)

@@ -794,31 +794,6 @@ out:
 	return ret;
 }
 
-/* Each record copied into a list. */
-static int list_rec(void *arg, const struct ks_ftrace_rec *r)
-{
-	struct ks_ftrace_rec *slot = ks_ftrace_list_add(arg);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot = *r;
-	return 0;
-}
-
-int ks_ftrace_walk(const struct ks_ftrace_walker *w,
-		   const struct ks_ftrace_ops_list *ops,
-		   struct ks_ftrace_list *out)
-{
-	return ks_ftrace_walk_each(w, ops, false, list_rec, out);
-}
-
-int ks_ftrace_walk_touched(const struct ks_ftrace_walker *w,
-			   const struct ks_ftrace_ops_list *ops,
-			   struct ks_ftrace_list *out)
-{
-	return ks_ftrace_walk_each(w, ops, true, list_rec, out);
-}
-
 int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len)
 {
 	struct ks_field cur, name;
