@@ -157,17 +157,26 @@ static void add_lines(const struct ks_options *opts, struct ks_sample *s)
 		say(opts, "out of memory adding lines");
 }
 
+/* Why the tasks cannot be read, in the command's words; said once. */
+static void say_no_tasks(void *arg, const char *msg)
+{
+	bool *said = arg;
+
+	*said = true;
+	error(INFO, "cannot read this kernel's tasks: %s\n", msg);
+}
+
 static int open_kernel(void)
 {
-	char err[512];
+	bool said = false;
 	int ret;
 
 	if (kernel)
 		return 0;
-	ret = ks_kernel_open(ks_crash_target(), &kernel, err, sizeof(err));
+	ret = ks_kernel_open(ks_crash_target(), &kernel, say_no_tasks, &said);
 	if (ret) {
-		error(INFO, "cannot read this kernel's tasks: %s\n",
-		      err[0] ? err : strerror(-ret));
+		if (!said)
+			say_no_tasks(&said, strerror(-ret));
 		kernel = NULL;
 	}
 	return ret;
@@ -213,6 +222,8 @@ static void tasks_sample(const struct ks_options *opts)
 		report_missing(opts, &s);
 	if (!ret)
 		ks_kernel_status_say(opts, &s, &st, &say);
+	if (!ret && opts->verbose)
+		ks_crash_target_report(report, (void *)opts);
 	ks_sample_release(&s);
 }
 

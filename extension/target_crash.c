@@ -313,6 +313,20 @@ const struct ks_target *ks_crash_target(void)
 	return &target;
 }
 
+void ks_crash_target_report(ks_report_fn report, void *arg)
+{
+	if (!target_ready)
+		return;
+	if (!cctx.vmlinux)
+		ks_report(report, arg, "no .symtab in crash's vmlinux: addresses "
+			  "named from crash's symbol table, which may pick "
+			  "another alias than kallsyms");
+	if (!cctx.btf)
+		ks_report(report, arg, "no .BTF in crash's vmlinux: types from "
+			  "gdb, which is slower");
+	ks_kallsyms_report(cctx.ksyms, report, arg);
+}
+
 void ks_crash_target_release(void)
 {
 	if (!target_ready)

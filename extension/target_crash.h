@@ -11,6 +11,7 @@
 #ifndef KS_TARGET_CRASH_H
 #define KS_TARGET_CRASH_H
 
+#include "report.h"
 #include "target.h"
 
 /*
@@ -21,6 +22,11 @@
  * order of shared/kernel/image/sym_finders.h.
  */
 const struct ks_target *ks_crash_target(void);
+/*
+ * -v: what the target fell back from (no .symtab: crash's table; no
+ * .BTF: gdb's types) and each kallsyms source that failed.
+ */
+void ks_crash_target_report(ks_report_fn report, void *arg);
 /* Frees what ks_crash_target() made (the extension's destructor). */
 void ks_crash_target_release(void);
 

@@ -137,6 +137,15 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
+/* Why the tasks cannot be walked, in --vmcore's words; said once. */
+static void say_no_walk(void *arg, const char *msg)
+{
+	bool *said = arg;
+
+	*said = true;
+	fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", msg);
+}
+
 /*
  * Walks the tasks of t and writes the sample to out (opened before the
  * dump, so a refused -o FILE costs no walk), or with -K / -F prints the
@@ -149,16 +158,17 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 	const struct ks_sample_say say = { ks_live_say, NULL, true };
 	struct ks_kernel_status st;
 	struct ks_sample s = { 0 };
-	char err[256];
 	struct ks_kernel *k;
+	bool said = false;
 	size_t missing;
 	int ret, status;
 
 	if (opts->kprobes || opts->ftrace)
 		return hooks(t, opts);
-	ret = ks_kernel_open(t, &k, err, sizeof(err));
+	ret = ks_kernel_open(t, &k, say_no_walk, &said);
 	if (ret) {
-		fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", err);
+		if (!said)
+			say_no_walk(&said, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (ks_kernel_sample(k, opts, &s, &st, &say)) {

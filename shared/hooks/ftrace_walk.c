@@ -805,7 +805,7 @@ int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len)
 	int ret;
 
 	/* optional: the caller just shows no tracer without them */
-	ks_field_table_resolve(t, m, sizeof(m) / sizeof(m[0]), NULL, 0);
+	ks_field_table_resolve(t, m, sizeof(m) / sizeof(m[0]));
 	if (!ks_field_ok(&cur) || !ks_field_ok(&name) ||
 	    t->ops->symbol(t->ctx, "global_trace", &gt))
 		return -ENOENT;

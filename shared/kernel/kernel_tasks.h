@@ -33,12 +33,13 @@ struct ks_kernel_status {
 
 /*
  * Reads the layout and, when the kernel has one, the ORC tables.  Returns 0
- * or -errno with the reason in err (a member this walk cannot do without,
- * an unreadable init_task, ...).  Without ORC tables the tasks are still
- * listed, each with an empty stack and a note.
+ * or -errno, the reason (a member this walk cannot do without, an
+ * unreadable init_task, ...) through report (may be NULL) when there is
+ * one to say.  Without ORC tables the tasks are still listed, each with
+ * an empty stack and a note.
  */
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
-		   char *err, size_t errlen);
+		   ks_report_fn report, void *arg);
 void ks_kernel_close(struct ks_kernel *k);
 const struct ks_kernel_layout *ks_kernel_layout(const struct ks_kernel *k);
 
