@@ -38,13 +38,23 @@
 #define KASLR_ALIGN	0x200000ull	/* x86_64 moves the kernel in 2 MiB steps */
 #define MAX_CHAIN	32
 #define MAX_MODS	4096
+#define MAX_CACHED	65536	/* distinct frames kept: memory stays flat */
 
 /* A module symbol in the debug file, in libdwfl's address space. */
 struct mod_sym {
 	const char *name;
 	uint64_t addr;
 	uint64_t size;
-	bool func;
+	/*
+	 * The size kallsyms prints for it: the distance to the next symbol of
+	 * its section (exact), or at least to the section's end (the kernel
+	 * places another section after it).
+	 */
+	uint64_t ksize;
+	bool ksize_exact;
+	uint32_t shndx;		/* its section, and its offset there */
+	uint64_t value;
+	bool func, code;
 };
 
 /* vmlinux or one module: its debug file, opened on first use. */
@@ -63,6 +73,9 @@ struct obj {
 	bool opened;
 	int err;		/* why no lines: see why() */
 	size_t missed;		/* frames without a line because of err */
+	/* frames of it whose size was checked against its symbols */
+	size_t judged, differ, absent;
+	char example[160];	/* the first that differs, for the note */
 };
 
 struct cache_ent {
@@ -76,6 +89,7 @@ struct ks_lines {
 	char release[256];
 	const char *debug_dir;
 	char *prefix;		/* the build's source directory, or NULL */
+	char *asm_prefix;	/* the same for assembler files, or NULL */
 	struct obj vmlinux;
 	struct obj *mods;
 	size_t nr_mods, mods_cap;
@@ -85,6 +99,9 @@ struct ks_lines {
 	struct cache_ent *cache;
 	size_t cache_cap, cache_used;
 	size_t found, missing;
+	struct ks_line_chain *spare;	/* the last chain when the cache is full */
+	size_t malformed;	/* frames whose offset is not inside their size */
+	char malformed_example[160];
 	struct ks_line_chain empty;
 };
 
@@ -132,23 +149,26 @@ static int cache_grow(struct ks_lines *l)
 	return 0;
 }
 
-/* Keeps chain (which may be NULL: no line) under key. */
-static void cache_put(struct ks_lines *l, const char *key,
+/*
+ * Keeps chain (which may be NULL: no line) under key; false when the
+ * cache is full or out of memory, and the caller still owns chain.
+ */
+static bool cache_put(struct ks_lines *l, const char *key,
 		      struct ks_line_chain *chain)
 {
 	struct cache_ent *e;
 
+	if (l->cache_used >= MAX_CACHED)
+		return false;
 	if ((l->cache_used + 1) * 2 > l->cache_cap && cache_grow(l))
-		goto drop;
+		return false;
 	e = cache_slot(l, key);
 	e->key = strdup(key);
 	if (!e->key)
-		goto drop;
+		return false;
 	e->chain = chain;
 	l->cache_used++;
-	return;
-drop:
-	free(chain);
+	return true;
 }
 
 /* ---- finding the files ---- */
@@ -330,15 +350,65 @@ static int cmp_msym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* is_mapping_symbol(): names kallsyms never prints nor sizes by */
+static bool mapping_symbol(const char *name)
+{
+	return name[0] == '$' || (name[0] == '.' && name[1] == 'L') ||
+	       (name[0] == 'L' && name[1] == '0');
+}
+
+static int cmp_msym_place(const void *a, const void *b)
+{
+	const struct mod_sym *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+static uint64_t section_size(Elf *elf, uint32_t shndx)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+
+	return scn && gelf_getshdr(scn, &shdr) ? shdr.sh_size : 0;
+}
+
+/*
+ * find_kallsyms_symbol()'s size of each symbol: up to the next one of its
+ * section; the last one's runs at least to the section's end.
+ */
+static void size_module_syms(struct obj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	struct mod_sym *s = o->msyms, *next;
+	size_t i;
+
+	qsort(s, o->nr_msyms, sizeof(*s), cmp_msym_place);
+	for (i = 0; i < o->nr_msyms; i++) {
+		next = i + 1 < o->nr_msyms ? &s[i + 1] : NULL;
+		if (next && next->shndx == s[i].shndx) {
+			s[i].ksize = next->value - s[i].value;
+			s[i].ksize_exact = true;
+			continue;
+		}
+		s[i].ksize = section_size(elf, s[i].shndx);
+		s[i].ksize = s[i].ksize > s[i].value ? s[i].ksize - s[i].value : 0;
+	}
+}
+
 static int index_module_syms(struct obj *o)
 {
 	int n = dwfl_module_getsymtab(o->mod), i;
+	size_t kept = 0;
 
 	if (n <= 0)
 		return -ENODATA;
 	o->msyms = calloc((size_t)n, sizeof(*o->msyms));
 	if (!o->msyms)
 		return -ENOMEM;
+	/* every symbol kallsyms keeps, for the sizes it prints ... */
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -347,16 +417,25 @@ static int index_module_syms(struct obj *o)
 							   &shndx, NULL, NULL);
 		int type;
 
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF)
+		if (!name || !*name || mapping_symbol(name) ||
+		    shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_NOTYPE)
+		if (type == STT_SECTION || type == STT_FILE)
 			continue;
 		o->msyms[o->nr_msyms++] = (struct mod_sym){
 			.name = name, .addr = addr, .size = sym.st_size,
-			.func = type == STT_FUNC,
+			.shndx = shndx, .value = sym.st_value,
+			.func = type == STT_FUNC, .code = type == STT_FUNC ||
+							  type == STT_NOTYPE,
 		};
 	}
+	size_module_syms(o);
+	/* ... of which frames name code */
+	for (size_t j = 0; j < o->nr_msyms; j++)
+		if (o->msyms[j].code)
+			o->msyms[kept++] = o->msyms[j];
+	o->nr_msyms = kept;
 	qsort(o->msyms, o->nr_msyms, sizeof(*o->msyms), cmp_msym);
 	return 0;
 }
@@ -484,14 +563,21 @@ static bool is_function(Dwarf_Die *die)
 	       tag == DW_TAG_entry_point;
 }
 
+static const char *strip_one(const char *prefix, const char *file)
+{
+	size_t n = prefix ? strlen(prefix) : 0;
+
+	return n && !strncmp(file, prefix, n) ? file + n : file;
+}
+
 static const char *strip_prefix(const struct ks_lines *l, const char *file)
 {
-	size_t n;
+	const char *rel;
 
-	if (!file || !l->prefix)
+	if (!file)
 		return file;
-	n = strlen(l->prefix);
-	return strncmp(file, l->prefix, n) ? file : file + n;
+	rel = strip_one(l->prefix, file);
+	return rel != file ? rel : strip_one(l->asm_prefix, file);
 }
 
 /* The call site of the inlined function die, in its caller. */
@@ -618,24 +704,40 @@ static struct ks_line_chain *chain_at(const struct ks_lines *l,
 	return c;
 }
 
-/* decode_stacktrace.sh's base path: the directory init/main.c is in. */
-static void find_prefix(struct ks_lines *l)
+/*
+ * Where the source file tail of the function sym lies, minus the tail:
+ * decode_stacktrace.sh's base path, from kernel_init's init/main.c.
+ */
+static char *source_root(struct ks_lines *l, const char *sym, const char *tail)
 {
-	static const char tail[] = "init/main.c";
 	struct ks_line_chain *c;
+	size_t len, n = strlen(tail);
+	char *root = NULL;
 	uint64_t addr;
-	size_t len;
 
-	if (ks_elf_symtab_addr(l->vmlinux.syms, "kernel_init", &addr))
-		return;
+	if (ks_elf_symtab_addr(l->vmlinux.syms, sym, &addr))
+		return NULL;
 	c = chain_at(l, &l->vmlinux, addr - (uint64_t)l->cfg.kaslr);
 	if (!c)
-		return;
+		return NULL;
 	len = strlen(c->loc[0].file);
-	if (len >= sizeof(tail) - 1 &&
-	    !strcmp(c->loc[0].file + len - (sizeof(tail) - 1), tail))
-		l->prefix = strndup(c->loc[0].file, len - (sizeof(tail) - 1));
+	if (len >= n && !strcmp(c->loc[0].file + len - n, tail))
+		root = strndup(c->loc[0].file, len - n);
 	free(c);
+	return root;
+}
+
+/*
+ * C files are named relative to the build directory, assembler files
+ * by the absolute path gas was given (Debian's:
+ * /build/reproducible-path/linux-6.1.192/arch/x86/entry/entry_64.S):
+ * each kind's root is found from a file of that kind.
+ */
+static void find_prefix(struct ks_lines *l)
+{
+	l->prefix = source_root(l, "kernel_init", "init/main.c");
+	l->asm_prefix = source_root(l, "entry_SYSCALL_64",
+				    "arch/x86/entry/entry_64.S");
 }
 
 /* ---- frames ---- */
@@ -647,33 +749,90 @@ static int cmp_msym_name(const void *key, const void *elem)
 	return strcmp(key, s->name);
 }
 
-/* The module symbol name+off: one whose size holds off, else the first. */
-static int module_addr(const struct obj *o, const char *name, uint64_t off,
-		       uint64_t *addr_ret)
+/* The first of the module's symbols called name (msyms is sorted by name). */
+static const struct mod_sym *first_msym(const struct obj *o, const char *name)
 {
-	const struct mod_sym *pick = NULL, *hit;
-	size_t i;
+	const struct mod_sym *hit;
 
-	/* msyms is sorted by name (cmp_msym): any hit, back to the first */
 	hit = o->nr_msyms ? bsearch(name, o->msyms, o->nr_msyms,
 				    sizeof(*o->msyms), cmp_msym_name) : NULL;
-	if (!hit)
-		return -ENOENT;
-	while (hit > o->msyms && !strcmp(hit[-1].name, name))
+	while (hit && hit > o->msyms && !strcmp(hit[-1].name, name))
 		hit--;
-	for (i = (size_t)(hit - o->msyms);
-	     i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
-		if (!pick)
-			pick = &o->msyms[i];
-		if (o->msyms[i].func && off <= o->msyms[i].size) {
-			pick = &o->msyms[i];
+	return hit;
+}
+
+static bool same_name(const struct obj *o, const struct mod_sym *s,
+		      const char *name)
+{
+	return s < o->msyms + o->nr_msyms && !strcmp(s->name, name);
+}
+
+/* Could kallsyms have printed s with size? */
+static bool module_size_ok(const struct mod_sym *s, uint64_t size)
+{
+	return s->ksize_exact ? s->ksize == size : size >= s->ksize;
+}
+
+/*
+ * The module symbol name+off/size: a function kallsyms sizes so, else one
+ * whose size holds off, else the first.
+ */
+static int module_addr(const struct obj *o, const char *name, uint64_t off,
+		       uint64_t size, uint64_t *addr_ret)
+{
+	const struct mod_sym *pick = NULL, *s = first_msym(o, name);
+
+	for (; s && same_name(o, s, name); s++) {
+		if (!s->func)
+			continue;
+		if (size && module_size_ok(s, size)) {
+			pick = s;
 			break;
 		}
+		if (!pick && off <= s->size)
+			pick = s;
 	}
-	if (!pick)
+	s = first_msym(o, name);
+	if (!pick && !s)
 		return -ENOENT;
-	*addr_ret = pick->addr + off;
+	*addr_ret = (pick ? pick : s)->addr + off;
 	return 0;
+}
+
+/* kallsyms' size of the first vmlinux symbol called name, 0 without one. */
+static uint64_t vmlinux_size(const struct obj *o, const char *name)
+{
+	struct ks_sym sym;
+	uint64_t addr;
+
+	if (ks_elf_symtab_find(o->syms, name, 0, &addr) ||
+	    ks_elf_symtab_lookup(o->syms, addr, &sym))
+		return 0;
+	return sym.size;
+}
+
+/* 0: o has a symbol name of that size; -ESRCH: not (*have: the first's); -ENOENT */
+static int judge_size(const struct ks_lines *l, const struct obj *o,
+		      const char *name, uint64_t size, uint64_t *have)
+{
+	const struct mod_sym *s;
+	uint64_t addr;
+	int ret;
+
+	if (o == &l->vmlinux) {
+		ret = ks_elf_symtab_find(o->syms, name, size, &addr);
+		if (ret == -ESRCH)
+			*have = vmlinux_size(o, name);
+		return ret;
+	}
+	s = first_msym(o, name);
+	if (!s)
+		return -ENOENT;
+	*have = s->ksize;
+	for (; same_name(o, s, name); s++)
+		if (module_size_ok(s, size))
+			return 0;
+	return -ESRCH;
 }
 
 static struct ks_line_chain *resolve(struct ks_lines *l, struct obj *o,
@@ -682,13 +841,17 @@ static struct ks_line_chain *resolve(struct ks_lines *l, struct obj *o,
 {
 	uint64_t addr;
 
-	if (!o || o->err)
+	/* one frame of another build makes every match of o chance */
+	if (!o || o->err || o->differ)
 		return NULL;
 	if (o == &l->vmlinux) {
 		if (ks_elf_symtab_find(o->syms, name, size, &addr))
 			return NULL;
+		/* without a printed size: an offset past the function is another's code */
+		if (!size && off >= vmlinux_size(o, name))
+			return NULL;
 		addr += off - (uint64_t)l->cfg.kaslr;	/* to the link-time address */
-	} else if (module_addr(o, name, off, &addr)) {
+	} else if (module_addr(o, name, off, size, &addr)) {
 		return NULL;
 	}
 	return chain_at(l, o, addr);
@@ -721,17 +884,31 @@ static const struct ks_line_chain *lookup(struct ks_lines *l, const char *key,
 					  uint64_t size, const char *module)
 {
 	struct cache_ent *e = l->cache_cap ? cache_slot(l, key) : NULL;
+	struct ks_line_chain *c;
 
-	if (!e || !e->key) {
-		cache_put(l, key, compute(l, name, off, size, module));
-		e = l->cache_cap ? cache_slot(l, key) : NULL;
+	if (e && e->key) {
+		c = e->chain;
+	} else {
+		c = compute(l, name, off, size, module);
+		if (!cache_put(l, key, c)) {
+			/* kept until the next frame: the cache is full */
+			free(l->spare);
+			l->spare = c;
+		}
 	}
-	if (!e || !e->key || !e->chain) {
+	if (!c) {
 		l->missing++;
 		return &l->empty;
 	}
 	l->found++;
-	return e->chain;
+	return c;
+}
+
+static void frame_text(char *buf, size_t len, const char *name, uint64_t off,
+		       uint64_t size)
+{
+	snprintf(buf, len, "%s+0x%llx/0x%llx", name, (unsigned long long)off,
+		 (unsigned long long)size);
 }
 
 const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
@@ -740,10 +917,54 @@ const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
 {
 	char key[512];
 
+	/* the return address lies inside the function: this text is damaged */
+	if (size && off >= size) {
+		if (!l->malformed++)
+			frame_text(l->malformed_example,
+				   sizeof(l->malformed_example), name, off, size);
+		return &l->empty;
+	}
 	snprintf(key, sizeof(key), "%s+%llx/%llx %s", name,
 		 (unsigned long long)off, (unsigned long long)size,
 		 module ? module : "");
 	return lookup(l, key, name, off, size, module);
+}
+
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module)
+{
+	struct obj *o;
+	uint64_t have = 0;
+	int ret;
+
+	/* no size to compare, or a damaged frame: no proof either way */
+	if (!size || off >= size || never_has_lines(module))
+		return;
+	o = get_obj(l, module);
+	if (!o || o->err)
+		return;
+	o->judged++;
+	ret = judge_size(l, o, name, size, &have);
+	if (ret == -ENOENT)
+		o->absent++;
+	if (ret != -ESRCH || o->differ++)
+		return;
+	frame_text(o->example, sizeof(o->example), name, off, size);
+	snprintf(o->example + strlen(o->example),
+		 sizeof(o->example) - strlen(o->example), " is 0x%llx in it",
+		 (unsigned long long)have);
+}
+
+bool ks_lines_foreign(const struct ks_lines *l)
+{
+	size_t i;
+
+	if (l->vmlinux.differ)
+		return true;
+	for (i = 0; i < l->nr_mods; i++)
+		if (l->mods[i].differ)
+			return true;
+	return false;
 }
 
 const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
@@ -825,6 +1046,8 @@ void ks_lines_close(struct ks_lines *l)
 	free(l->mod_files);
 	free(l->vmlinux_path);
 	free(l->prefix);
+	free(l->asm_prefix);
+	free(l->spare);
 	free(l);
 }
 
@@ -855,15 +1078,24 @@ static void note_obj(FILE *out, const struct obj *o, const char **sep)
 	*sep = ", ";
 }
 
-void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
+static bool not_found(const struct obj *o)
+{
+	return o->err == -ENOENT && o->missed;
+}
+
+static void report_missing(const struct ks_lines *l, ks_report_fn report,
+			   void *arg)
 {
 	const char *sep = "";
 	size_t i, bad = l->vmlinux.err && l->vmlinux.missed, size = 0;
+	bool absent = not_found(&l->vmlinux);
 	char *msg = NULL;
 	FILE *out;
 
-	for (i = 0; i < l->nr_mods; i++)
+	for (i = 0; i < l->nr_mods; i++) {
 		bad += l->mods[i].err && l->mods[i].missed;
+		absent |= not_found(&l->mods[i]);
+	}
 	if (!bad)
 		return;
 	/* one message, however many modules it names */
@@ -876,12 +1108,91 @@ void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
 	note_obj(out, &l->vmlinux, &sep);
 	for (i = 0; i < l->nr_mods; i++)
 		note_obj(out, &l->mods[i], &sep);
+	if (absent && l->release[0])
+		fprintf(out, "; install linux-image-%s-dbg, or set KSTACK_DEBUG_DIR"
+			" to a directory laid out as /usr/lib/debug", l->release);
 	if (l->vmlinux.err && l->vmlinux.missed && !l->cfg.vmlinux)
 		fprintf(out, "; --vmlinux names the debug vmlinux");
 	/* not through ks_report(): its buffer would cut a long list short */
 	if (!fclose(out) && report)
 		report(arg, msg);
 	free(msg);
+}
+
+/* The release a module was built for: the first word of its vermagic. */
+static void module_release(const struct obj *o, char *out, size_t len)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	const char *p, *end, *name;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		name = gelf_getshdr(scn, &shdr) ?
+		       elf_strptr(elf, shstrndx, shdr.sh_name) : NULL;
+		if (name && !strcmp(name, ".modinfo"))
+			break;
+	}
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !data->d_buf)
+		return;
+	/* NUL-separated "key=value" strings */
+	for (p = data->d_buf, end = p + data->d_size; p < end;
+	     p += strnlen(p, (size_t)(end - p)) + 1)
+		if ((size_t)(end - p) > 9 && !strncmp(p, "vermagic=", 9)) {
+			snprintf(out, len, "%.*s", (int)strcspn(p + 9, " "), p + 9);
+			return;
+		}
+}
+
+/*
+ * Sizes that differ prove the debug file is of another build; the frames
+ * its sizes matched matched by chance, so none was decoded with it.
+ */
+static void report_foreign(const struct ks_lines *l, const struct obj *o,
+			   ks_report_fn report, void *arg)
+{
+	char release[256] = "", of[96] = "";
+	bool vmlinux = o == &l->vmlinux;
+
+	if (!o->differ)
+		return;
+	if (vmlinux) {
+		release_of(o->syms, release, sizeof(release));
+	} else {
+		module_release(o, release, sizeof(release));
+		snprintf(of, sizeof(of), " of %s", o->name);
+	}
+	ks_report(report, arg,
+		  "%zu of %zu frames%s do not match %s: %s, e.g. %s; %s is of "
+		  "Linux %s: no frame%s decoded with it",
+		  o->differ + o->absent, o->judged, of,
+		  vmlinux ? "this vmlinux" : "its debug file",
+		  o->absent ? "sizes differ or names are absent" : "sizes differ",
+		  o->example, o->path ? o->path : o->name,
+		  release[0] ? release : "(release unknown)", of);
+}
+
+void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
+{
+	size_t i;
+
+	report_missing(l, report, arg);
+	report_foreign(l, &l->vmlinux, report, arg);
+	for (i = 0; i < l->nr_mods; i++)
+		report_foreign(l, &l->mods[i], report, arg);
+	if (l->malformed)
+		ks_report(report, arg,
+			  "%zu frame%s left as %s: an offset past the function's "
+			  "size is damaged text, e.g. %s", l->malformed,
+			  l->malformed == 1 ? "" : "s",
+			  l->malformed == 1 ? "it was" : "they were",
+			  l->malformed_example);
 }
 
 #else /* KS_NO_LIBDW: the static guest binary */
@@ -925,6 +1236,18 @@ void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing)
 {
 	*found = 0;
 	*missing = l->missing;
+}
+
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module)
+{
+	(void)l, (void)name, (void)off, (void)size, (void)module;
+}
+
+bool ks_lines_foreign(const struct ks_lines *l)
+{
+	(void)l;
+	return false;
 }
 
 void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
