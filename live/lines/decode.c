@@ -34,6 +34,7 @@ int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
  * size, undecoded, so that memory stays flat whatever the input.
  */
 #define LINE_CAP	(64 * 1024)
+#define READ_SIZE	4096
 
 struct reader {
 	gzFile in;
@@ -54,12 +55,15 @@ struct piece {
 /* More bytes after the ones kept; false at the end or on an error. */
 static bool fill(struct reader *r)
 {
+	size_t room;
 	int n;
 
 	memmove(r->buf, r->buf + r->start, r->end - r->start);
 	r->end -= r->start;
 	r->start = 0;
-	n = gzread(r->in, r->buf + r->end, (unsigned int)(2 * LINE_CAP - r->end));
+	/* small reads: zlib drops what a read inflated before a data error */
+	room = 2 * LINE_CAP - r->end;
+	n = gzread(r->in, r->buf + r->end, (unsigned int)(room < READ_SIZE ? room : READ_SIZE));
 	if (n <= 0) {
 		r->eof = true;
 		return false;
@@ -123,6 +127,8 @@ static void decode_stream(struct ks_lines *l, struct reader *r)
 		if (p.ends_line)
 			fputc('\n', stdout);
 	}
+	if (r->in_long)		/* the input ended inside a long line */
+		fputc('\n', stdout);
 }
 
 /*
@@ -156,32 +162,51 @@ static int spool(int fd)
 	return tmp;
 }
 
-/* path ("-" or NULL: stdin) as a gzFile that can be rewound; NULL, errno set */
-static gzFile open_input(const char *path)
+/*
+ * path ("-" or NULL: stdin) as a regular file that can be read twice;
+ * its descriptor, or -errno.
+ */
+static int open_input(const char *path)
 {
 	struct stat st;
 	int fd, tmp;
-	gzFile in;
 
 	if (path && strcmp(path, "-"))
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	else
 		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		tmp = spool(fd);
-		close(fd);
-		if (tmp < 0) {
-			errno = -tmp;
-			return NULL;
-		}
-		fd = tmp;
+		return -errno;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		return fd;
+	tmp = spool(fd);
+	close(fd);
+	return tmp;
+}
+
+/*
+ * One pass over the input from start: a gzFile of its own each time,
+ * since zlib rewinds no stream after a data error.
+ */
+static int start_pass(struct reader *r, int fd, off_t start)
+{
+	int dup_fd;
+
+	if (lseek(fd, start, SEEK_SET) < 0)
+		return -errno;
+	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (dup_fd < 0)
+		return -errno;
+	r->in = gzdopen(dup_fd, "rb");
+	if (!r->in) {
+		close(dup_fd);
+		return -ENOMEM;
 	}
-	in = gzdopen(fd, "rb");
-	if (!in)
-		close(fd);
-	return in;
+	/* at most READ_SIZE bytes of text lost to a data error, not 32 KiB */
+	gzbuffer(r->in, READ_SIZE / 2);
+	r->start = r->end = 0;
+	r->eof = r->in_long = false;
+	return 0;
 }
 
 /*
@@ -191,10 +216,13 @@ static gzFile open_input(const char *path)
 static bool read_failed(struct reader *r, const char *name)
 {
 	int err;
-	const char *msg = gzerror(r->in, &err);
+	const char *msg = gzerror(r->in, &err), *colon;
 
 	if (err == Z_OK)
 		return false;
+	/* zlib's message starts with the name it knows, "<fd:3>: " */
+	colon = strstr(msg, ": ");
+	msg = colon ? colon + 2 : msg;
 	fprintf(stderr, "kstack: reading %s: %s at byte %lld of the file "
 		"(%lld bytes of text read before it)\n", name,
 		err == Z_ERRNO ? strerror(errno) : msg,
@@ -220,14 +248,16 @@ int ks_decode_run(const struct ks_options *opts)
 	const char *name = opts->decode_file ? opts->decode_file : "stdin";
 	struct reader r = { 0 };
 	struct ks_lines *l = NULL;
-	int status = KS_EXIT_ERROR;
+	int status = KS_EXIT_ERROR, fd, ret;
+	off_t start;
 
-	r.in = open_input(opts->decode_file);
-	if (!r.in) {
-		fprintf(stderr, "kstack: cannot open %s: %s\n", name,
-			errno ? strerror(errno) : "out of memory");
+	fd = open_input(opts->decode_file);
+	if (fd < 0) {
+		fprintf(stderr, "kstack: cannot open %s: %s\n", name, strerror(-fd));
 		return KS_EXIT_ERROR;
 	}
+	/* stdin may be a file read from the middle */
+	start = lseek(fd, 0, SEEK_CUR);
 	ks_lines_host_config(&cfg, opts->vmlinux, false, release, sizeof(release));
 	l = ks_lines_open(&cfg);
 	r.buf = malloc(2 * LINE_CAP);
@@ -235,14 +265,15 @@ int ks_decode_run(const struct ks_options *opts)
 		fprintf(stderr, "kstack: out of memory\n");
 		goto out;
 	}
+	ret = start_pass(&r, fd, start < 0 ? 0 : start);
+	if (ret)
+		goto fail;
 	judge_stream(l, &r);
-	if (gzrewind(r.in)) {
-		fprintf(stderr, "kstack: cannot read %s twice: %s\n", name,
-			strerror(errno));
-		goto out;
-	}
-	r.start = r.end = 0;
-	r.eof = r.in_long = false;
+	gzclose(r.in);
+	r.in = NULL;
+	ret = start_pass(&r, fd, start < 0 ? 0 : start);
+	if (ret)
+		goto fail;
 	decode_stream(l, &r);
 	status = read_failed(&r, name) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	if (fflush(stdout)) {
@@ -252,9 +283,14 @@ int ks_decode_run(const struct ks_options *opts)
 	ks_lines_report(l, ks_report_file, stderr);
 	if (status == KS_EXIT_OK)
 		status = decode_status(l);
+	goto out;
+fail:
+	fprintf(stderr, "kstack: reading %s: %s\n", name, strerror(-ret));
 out:
 	free(r.buf);
 	ks_lines_close(l);
-	gzclose(r.in);
+	if (r.in)
+		gzclose(r.in);
+	close(fd);
 	return status;
 }
