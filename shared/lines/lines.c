@@ -1182,10 +1182,11 @@ void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
 {
 	size_t i;
 
-	report_missing(l, report, arg);
+	/* the wrong files first: the cause of most bare frames */
 	report_foreign(l, &l->vmlinux, report, arg);
 	for (i = 0; i < l->nr_mods; i++)
 		report_foreign(l, &l->mods[i], report, arg);
+	report_missing(l, report, arg);
 	if (l->malformed)
 		ks_report(report, arg,
 			  "%zu frame%s left as %s: an offset past the function's "
