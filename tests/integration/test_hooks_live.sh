@@ -74,7 +74,10 @@ fi
 # 3b. Without root, when nothing is mounted: exit 3 and say why.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	! grep -qE ' - debugfs ' /proc/self/mountinfo; then
-	if setpriv --reuid=65534 --regid=65534 --clear-groups "$kstack" -K \
+	# shellcheck source=tests/lib/nobody.sh
+	. "$top/tests/lib/nobody.sh"
+	if setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$(nobody_kstack "$kstack" "$tmp")" -K \
 		>"$tmp/np.out" 2>"$tmp/np.err"; then
 		bad "-K as nobody exited 0"
 	else
