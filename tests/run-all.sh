@@ -42,7 +42,7 @@ trap 'rm -rf "$logdir"' EXIT
 # The reasons a suite gave for what it did not check: the scripts' SKIP:
 # and N/A: lines, cmocka's [  SKIPPED ] test names.
 reasons() {
-	sed -n -e "s/^$1: //p" "$2"
+	sed -n -e "s|^$1: ||p" "$2"
 	[ "$1" = SKIP ] && sed -n 's/^\[  SKIPPED \] //p' "$2"
 	return 0
 }
