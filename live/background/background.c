@@ -194,6 +194,34 @@ static void make_name(struct bg *bg)
 	snprintf(bg->name, sizeof(bg->name), "kstack_%s.out", host);
 }
 
+/*
+ * Other users who may write DIR may plant names in it between our
+ * checks; every open is safe against that (openat, O_NOFOLLOW, one
+ * link), but a world-writable DIR without the sticky bit also lets them
+ * rename or delete our logs, so it is refused, and any other DIR that
+ * others may write gets a warning.
+ */
+static int check_dir_mode(struct bg *bg)
+{
+	struct stat sb;
+
+	if (fstat(bg->dirfd, &sb)) {
+		ks_log(KS_LOG_ERROR, "cannot stat %s: %s", bg->dir, strerror(errno));
+		return -errno;
+	}
+	if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX)) {
+		ks_log(KS_LOG_ERROR,
+		       "%s is writable by every user and not sticky (mode %04o): refusing to write there",
+		       bg->dir, (unsigned int)(sb.st_mode & 07777));
+		return -EPERM;
+	}
+	if (sb.st_mode & (S_IWGRP | S_IWOTH))
+		ks_log(KS_LOG_WARNING,
+		       "%s is writable by other users (mode %04o): they can remove or replace its logs",
+		       bg->dir, (unsigned int)(sb.st_mode & 07777));
+	return 0;
+}
+
 static int open_dir(struct bg *bg)
 {
 	const char *path = bg->opts->dir;
@@ -211,11 +239,31 @@ static int open_dir(struct bg *bg)
 	}
 	if (!realpath(path, bg->dir))
 		snprintf(bg->dir, sizeof(bg->dir), "%s", path);
+	if (check_dir_mode(bg))
+		return KS_EXIT_ERROR;
 	if (created)
 		ks_log(KS_LOG_DEBUG, "Created directory %s with mode 0700", bg->dir);
 	bg->rot.dirfd = bg->dirfd;
 	bg->rot.name = bg->name;
 	return 0;
+}
+
+/*
+ * A file of DIR that is not ours to write: a symbolic link, something
+ * other than a regular file, or a hard link (the other name may be any
+ * file on this file system, and we are root).
+ */
+static int refuse_file(struct bg *bg, const char *name, int err)
+{
+	const char *what = " but a symbolic link";
+
+	if (err == -EINVAL)
+		what = "";
+	else if (err == -EMLINK)
+		what = " with one link (it has several: another name may be a file outside the directory)";
+	ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
+	       bg->dir, name, what);
+	return KS_EXIT_ERROR;
 }
 
 static int take_lock(struct bg *bg)
@@ -235,6 +283,9 @@ static int take_lock(struct bg *bg)
 			       bg->dir, bg->dir, KS_RUN_LOCK_NAME);
 		return KS_EXIT_ERROR;
 	}
+	if (bg->lock_fd == -EMLINK || bg->lock_fd == -EINVAL ||
+	    bg->lock_fd == -ELOOP)
+		return refuse_file(bg, KS_RUN_LOCK_NAME, bg->lock_fd);
 	if (bg->lock_fd < 0) {
 		ks_log(KS_LOG_ERROR, "cannot lock %s/%s: %s", bg->dir,
 		       KS_RUN_LOCK_NAME, strerror(-bg->lock_fd));
@@ -325,11 +376,8 @@ static int rotate_at_start(struct bg *bg)
 	if (bg->no_rotation)
 		return 0;
 	ret = ks_rotate(&bg->rot, true, &res);
-	if (ret == -ELOOP || ret == -EINVAL) {
-		ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
-		       bg->dir, bg->name, ret == -ELOOP ? " but a symbolic link" : "");
-		return KS_EXIT_ERROR;
-	}
+	if (ret == -ELOOP || ret == -EINVAL || ret == -EMLINK)
+		return refuse_file(bg, bg->name, ret);
 	if (ret < 0) {
 		/* appending to an unrotated log could glue our samples to a
 		 * torn one of the killed run */

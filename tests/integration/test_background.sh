@@ -470,6 +470,63 @@ rc=0
 timeout 20 "$kstack" --foreground -p "$sleeper" -d "$tmp/dirlink/" 2>/dev/null || rc=$?
 check "symlinked -d/ refused too, got $rc" [ "$rc" = 4 ]
 
+# --- hard links (#27): never truncate or append to another name's file ----
+echo IMPORTANT >"$tmp/victim"
+d=$tmp/hl-lock
+mkdir -m 0700 "$d"
+ln "$tmp/victim" "$d/.kstack.lock"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/hl-lock.log" || rc=$?
+check "hard-linked lock: refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "hard-linked lock: victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
+check "hard-linked lock: message" grep -q "ERROR - $d/.kstack.lock is not a regular file with one link" "$tmp/hl-lock.log"
+d=$tmp/hl-log
+mkdir -m 0700 "$d"
+ln "$tmp/victim" "$d/$name"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -m 0 -p "$sleeper" \
+	2>"$tmp/hl-log.log" || rc=$?
+check "hard-linked log (-m 0): victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
+check "hard-linked log (-m 0): write refused" grep -q "ERROR - writing $d/$name: Too many links" "$tmp/hl-log.log"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/hl-log2.log" || rc=$?
+check "hard-linked log (rotated at start): refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "hard-linked log: not archived" [ -z "$(ls "$d" | grep '\.gz$' || true)" ]
+check "hard-linked log: victim still untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
+rm "$d/$name"
+# replaced by a hard link while running: refused at each append, logged once
+"$kstack" --foreground -v -d "$d" -m 0 -p "$sleeper" 2>"$tmp/hl-run.log" &
+kpid=$!
+children+=("$kpid")
+check "hard link while running: samples appear" wait_until 10 has_one
+ln "$tmp/victim" "$tmp/hl-planted"
+mv -f "$tmp/hl-planted" "$d/$name"
+sleep 1.5
+kill -TERM "$kpid"
+wait_exit "$kpid" 10 || true
+check "hard link while running: victim untouched ($(wc -c <"$tmp/victim") bytes)" \
+	[ "$(cat "$tmp/victim")" = IMPORTANT ]
+n=$(grep -c "ERROR - writing $d/$name: Too many links" "$tmp/hl-run.log" || true)
+check "hard link while running: refused, logged once ($n)" [ "$n" = 1 ]
+# a -d every user may write: refused without the sticky bit, a warning with it
+d=$tmp/open
+mkdir "$d"
+chmod 0777 "$d"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/open.log" || rc=$?
+check "world-writable -d: refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "world-writable -d: message" grep -q "ERROR - $d is writable by every user and not sticky (mode 0777)" "$tmp/open.log"
+check "world-writable -d: nothing written" [ -z "$(ls -A "$d")" ]
+chmod 1777 "$d"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/open.log" || rc=$?
+check "sticky world-writable -d: runs, got $rc" [ "$rc" = 0 ]
+check "sticky world-writable -d: warned" grep -q "WARNING - $d is writable by other users (mode 1777)" "$tmp/open.log"
+
 # --- the disk guard on a tmpfs of its own ---------------------------------
 if unshare -m true 2>/dev/null; then
 	rc=0
