@@ -26,7 +26,16 @@ void ks_rpw_duration(char *buf, size_t len, time_t secs)
 		snprintf(buf, len, "%llds", s);
 }
 
-/* "time":EPOCH,"at":"YYYY-MM-DD HH:MM:SS" under the given names */
+/* a state letter as a JSON string: a log may hold any byte there */
+static void json_state(FILE *out, char state)
+{
+	char s[2] = { state, '\0' };
+
+	fputs(",\"state\":", out);
+	ks_json_str(out, s);
+}
+
+/* "NAME":EPOCH,"NAME_text":"YYYY-MM-DD HH:MM:SS" */
 static void json_time(FILE *out, const char *name, time_t t)
 {
 	char when[32];
@@ -122,7 +131,8 @@ void ks_rpw_stuck(struct ks_rp_writer *w, const struct ks_rp_streak *k,
 	if (w->json) {
 		fprintf(w->out, "{\"type\":\"stuck\",\"pid\":%d,\"cmd\":", k->pid);
 		ks_json_str(w->out, k->cmd);
-		fprintf(w->out, ",\"state\":\"%c\",", k->state);
+		json_state(w->out, k->state);
+		fputc(',', w->out);
 		json_time(w->out, "first_seen", k->first);
 		fputc(',', w->out);
 		json_time(w->out, "last_seen", k->last);
@@ -160,10 +170,15 @@ void ks_rpw_stack(struct ks_rp_writer *w, const struct ks_rp_stack *e)
 	if (w->json) {
 		fprintf(w->out, "{\"type\":\"stack\",\"tasks\":%lu,\"samples\":%lu,\"states\":{",
 			e->tasks, e->samples);
-		for (int c = 1, n = 0; c < 128; c++)
-			if (e->states[c])
-				fprintf(w->out, "%s\"%c\":%lu", n++ ? "," : "", c,
-					e->states[c]);
+		for (int c = 1, n = 0; c < 128; c++) {
+			char key[2] = { (char)c, '\0' };
+
+			if (!e->states[c])
+				continue;
+			fputs(n++ ? "," : "", w->out);
+			ks_json_str(w->out, key);
+			fprintf(w->out, ":%lu", e->states[c]);
+		}
 		fputs("},\"examples\":[", w->out);
 		for (size_t i = 0; i < e->nr_examples; i++) {
 			fprintf(w->out, "%s{\"pid\":%d,\"cmd\":", i ? "," : "",
@@ -200,7 +215,9 @@ void ks_rpw_change(struct ks_rp_writer *w, int pid, time_t when,
 			fputs(",\"present\":false}\n", w->out);
 			return;
 		}
-		fprintf(w->out, ",\"present\":true,\"state\":\"%c\",\"cmd\":", t->state);
+		fputs(",\"present\":true", w->out);
+		json_state(w->out, t->state);
+		fputs(",\"cmd\":", w->out);
 		ks_json_str(w->out, t->cmd);
 		fputs(",\"stack\":", w->out);
 		ks_json_frames(w->out, stack);
