@@ -25,6 +25,7 @@ struct run {
 	time_t first, last;
 	time_t interval;		/* the shortest step seen: the -i */
 	bool pid_present;		/* --pid: in the last sample */
+	bool pid_seen;			/* --pid: in any sample */
 	uint64_t pid_hash;
 	char key[KS_RP_CMD_MAX + 8192];
 	int err;
@@ -76,6 +77,7 @@ static void pid_history(struct run *r, const struct ks_rp_sample *s)
 		return;
 	ks_rpw_change(&r->w, r->o->pid, s->time, t, g->stack ? g->stack : "");
 	r->pid_present = true;
+	r->pid_seen = true;
 	r->pid_hash = g->hash;
 }
 
@@ -233,6 +235,11 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 		return KS_EXIT_ERROR;
 	if (!r->seq) {
 		fprintf(stderr, "kstack: report: no sample in %s\n", r->o->path);
+		return KS_EXIT_NONE;
+	}
+	if (r->o->pid && !r->pid_seen) {
+		fprintf(stderr, "kstack: report: PID %d is in none of the %lu sample(s)\n",
+			r->o->pid, r->seq);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;
