@@ -252,6 +252,7 @@ static void cmd_kstack(void)
 		tasks_sample(&opts);
 	}
 	ks_options_release(&opts);
+	ks_crash_target_end_command();
 }
 
 static struct command_table_entry command_table[] = {

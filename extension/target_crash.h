@@ -27,6 +27,11 @@ const struct ks_target *ks_crash_target(void);
  * .BTF: gdb's types) and each kallsyms source that failed.
  */
 void ks_crash_target_report(ks_report_fn report, void *arg);
+/*
+ * The end of a kstack command: the pages read are forgotten, since crash
+ * may be reading a live kernel (/proc/kcore) whose memory moves.
+ */
+void ks_crash_target_end_command(void);
 /* Frees what ks_crash_target() made (the extension's destructor). */
 void ks_crash_target_release(void);
 
