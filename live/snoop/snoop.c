@@ -316,7 +316,6 @@ int ks_snoop_run(const struct ks_options *opts)
 	struct ks_snoop_probe probe;
 	struct ks_tracefs fs;
 	struct run run;
-	char why[2048];
 	int status, ret;
 
 	if (!probe_target(opts->snoop)) {
@@ -332,11 +331,9 @@ int ks_snoop_run(const struct ks_options *opts)
 	catch_signals();
 	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, stderr);
 	status = ks_snoop_probe_open(&probe, &fs, opts->snoop, opts->pids,
-				     opts->nr_pids, why, sizeof(why));
-	if (status) {
-		fprintf(stderr, "kstack: %s\n", why);
+				     opts->nr_pids, ks_report_file, stderr);
+	if (status)
 		return status;
-	}
 	fprintf(stderr, "kstack: tracing %s (kprobe %s/%s, instance %s) ",
 		opts->snoop, KS_SNOOP_GROUP, probe.event,
 		strrchr(probe.instance, '/') + 1);

@@ -294,14 +294,14 @@ static const char *hint(const struct ks_tracefs *fs, const char *func, int err)
 
 /* Why the kernel refused cmd, in its words and ours; the exit status. */
 static int refused(const struct ks_tracefs *fs, const char *func,
-		   const char *cmd, int err, char *why, size_t whylen)
+		   const char *cmd, int err, ks_report_fn report, void *arg)
 {
 	char path[PATH_MAX + 32], reason[1024] = "", *log;
 	const char *h;
 
 	if (err == -EPERM || err == -EACCES) {
-		snprintf(why, whylen, "writing %s/kprobe_events: %s (a locked-down "
-			 "kernel refuses kprobes)", fs->tracefs, strerror(-err));
+		ks_report(report, arg, "writing %s/kprobe_events: %s (a locked-down "
+			  "kernel refuses kprobes)", fs->tracefs, strerror(-err));
 		return KS_EXIT_PERM;
 	}
 	snprintf(path, sizeof(path), "%s/error_log", fs->tracefs);
@@ -310,14 +310,14 @@ static int refused(const struct ks_tracefs *fs, const char *func,
 		reason[0] = '\0';
 	free(log);
 	h = hint(fs, func, err);
-	snprintf(why, whylen, "cannot probe %s: %s%s%s%s%s", func,
-		 strerror(-err), reason[0] ? "\nkstack: error_log: " : "", reason,
-		 h ? "\nkstack: " : "", h ? h : "");
+	ks_report(report, arg, "cannot probe %s: %s%s%s%s%s", func,
+		  strerror(-err), reason[0] ? "\nkstack: error_log: " : "", reason,
+		  h ? "\nkstack: " : "", h ? h : "");
 	return err == -ENOMEM ? KS_EXIT_ERROR : KS_EXIT_NONE;
 }
 
 static int make_probe(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
-		      const char *func, char *why, size_t whylen)
+		      const char *func, ks_report_fn report, void *arg)
 {
 	char path[PATH_MAX + 32], cmd[512];
 	int n, ret = -EEXIST;
@@ -341,12 +341,12 @@ static int make_probe(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 		}
 	}
 	if (ret == -ENOENT && access(path, F_OK)) {
-		snprintf(why, whylen, "%s does not exist: this kernel has no kprobe "
-			 "events (CONFIG_KPROBE_EVENTS)", path);
+		ks_report(report, arg, "%s does not exist: this kernel has no kprobe "
+			  "events (CONFIG_KPROBE_EVENTS)", path);
 		return KS_EXIT_PERM;
 	}
 	if (ret)
-		return refused(fs, func, cmd, ret, why, whylen);
+		return refused(fs, func, cmd, ret, report, arg);
 	p->probe_made = true;
 	return 0;
 }
@@ -382,7 +382,7 @@ static int set_filter(const struct ks_snoop_probe *p, const int32_t *pids,
 }
 
 static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
-			 char *why, size_t whylen)
+			 ks_report_fn report, void *arg)
 {
 	int ret = 0;
 
@@ -390,8 +390,8 @@ static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 		 fs->tracefs, (int)getpid());
 	if (mkdir(p->instance, 0700)) {
 		ret = -errno;
-		snprintf(why, whylen, "cannot make tracing instance %s: %s",
-			 p->instance, strerror(-ret));
+		ks_report(report, arg, "cannot make tracing instance %s: %s",
+			  p->instance, strerror(-ret));
 		return ret == -EPERM || ret == -EACCES ? KS_EXIT_PERM : KS_EXIT_ERROR;
 	}
 	p->instance_made = true;
@@ -400,8 +400,8 @@ static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 	if (!ret)
 		ret = set(p, "options/stacktrace", "1");
 	if (ret) {
-		snprintf(why, whylen, "cannot set the stacktrace options of %s: %s",
-			 p->instance, strerror(-ret));
+		ks_report(report, arg, "cannot set the stacktrace options of %s: %s",
+			  p->instance, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	/* times comparable with the wall clock; wake readers on every event */
@@ -411,27 +411,27 @@ static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 }
 
 static int start(struct ks_snoop_probe *p, const int32_t *pids, size_t nr,
-		 char *why, size_t whylen)
+		 ks_report_fn report, void *arg)
 {
 	char path[PATH_MAX + 200], file[160];
 	int ret = nr ? set_filter(p, pids, nr) : 0;
 
 	if (ret) {
-		snprintf(why, whylen, "cannot set the -p filter: %s", strerror(-ret));
+		ks_report(report, arg, "cannot set the -p filter: %s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	snprintf(path, sizeof(path), "%s/trace_pipe", p->instance);
 	p->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (p->pipe_fd < 0) {
-		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		ks_report(report, arg, "cannot open %s: %s", path, strerror(errno));
 		return KS_EXIT_ERROR;
 	}
 	snprintf(file, sizeof(file), "events/%s/%s/enable", KS_SNOOP_GROUP,
 		 p->event);
 	ret = set(p, file, "1");
 	if (ret) {
-		snprintf(why, whylen, "cannot enable %s in %s: %s", p->event,
-			 p->instance, strerror(-ret));
+		ks_report(report, arg, "cannot enable %s in %s: %s", p->event,
+			  p->instance, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	p->enabled = true;
@@ -440,18 +440,18 @@ static int start(struct ks_snoop_probe *p, const int32_t *pids, size_t nr,
 
 int ks_snoop_probe_open(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 			const char *func, const int32_t *pids, size_t nr_pids,
-			char *why, size_t whylen)
+			ks_report_fn report, void *arg)
 {
 	int status;
 
 	memset(p, 0, sizeof(*p));
 	p->pipe_fd = -1;
 	snprintf(p->tracefs, sizeof(p->tracefs), "%s", fs->tracefs);
-	status = make_probe(p, fs, func, why, whylen);
+	status = make_probe(p, fs, func, report, arg);
 	if (!status)
-		status = make_instance(p, fs, why, whylen);
+		status = make_instance(p, fs, report, arg);
 	if (!status)
-		status = start(p, pids, nr_pids, why, whylen);
+		status = start(p, pids, nr_pids, report, arg);
 	if (status)
 		ks_snoop_probe_close(p, stderr);
 	return status;

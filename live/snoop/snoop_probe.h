@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report.h"
 #include "tracefs.h"
 
 #define KS_SNOOP_GROUP	"kstack"
@@ -59,13 +60,13 @@ int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
 
 /*
  * The probe on func, the instance, its options and -p filter, trace_pipe
- * opened; then the event enabled.  On failure, why says it for the user
- * and what was made is removed; returns the exit status it deserves
+ * opened; then the event enabled.  On failure, report says why for the
+ * user and what was made is removed; returns the exit status it deserves
  * (1: the kernel refused func, 3: no kprobe events, 4: other).
  */
 int ks_snoop_probe_open(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 			const char *func, const int32_t *pids, size_t nr_pids,
-			char *why, size_t whylen);
+			ks_report_fn report, void *arg);
 
 /* Disables the event: trace_pipe then holds the last calls only. */
 void ks_snoop_probe_stop(struct ks_snoop_probe *p);
