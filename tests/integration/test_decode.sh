@@ -367,4 +367,13 @@ if [ "$rc" -eq 4 ] && grep -q 'cannot open .*nonexistent' "$tmp/enoent.err"; the
 else
 	fail "missing input file: rc $rc"
 fi
+printf '[<0>] %s\n' "$frame" | TMPDIR=$tmp/nonexistent "$kstack" --decode \
+	--vmlinux "$tmp/vmlinux" >/dev/null 2>"$tmp/spool.err"
+rc=$?
+if [ "$rc" -eq 4 ] && grep -q '^kstack: cannot copy stdin into \$TMPDIR (or /tmp) to read it twice: ' \
+	"$tmp/spool.err"; then
+	pass "a pipe that cannot be copied to read twice: message and exit 4"
+else
+	fail "a pipe and a missing TMPDIR: rc $rc, $(cat "$tmp/spool.err")"
+fi
 finish
