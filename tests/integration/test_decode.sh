@@ -232,6 +232,22 @@ else
 	echo "SKIP: -l on the running kernel needs root and /sys/kernel/notes"
 fi
 
+# -l without debug info names the package that has it (#26).
+rel=$(uname -r)
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: -l on the running kernel needs root"
+elif [ -e "/boot/vmlinux-$rel" ] || [ -e "/lib/modules/$rel/build/vmlinux" ]; then
+	echo "SKIP: this host has a vmlinux of $rel: -l would find it"
+else
+	KSTACK_DEBUG_DIR=$tmp/empty "$kstack" -p $$ -l >/dev/null 2>"$tmp/nodbg.err"
+	if grep -q "^kstack: frames without file:line, no debug info for vmlinux (not found: $tmp/empty/boot/vmlinux-$rel); install linux-image-$rel-dbg, or set KSTACK_DEBUG_DIR to a directory laid out as /usr/lib/debug; --vmlinux names the debug vmlinux\$" \
+		"$tmp/nodbg.err"; then
+		pass "-l without debug info: the package linux-image-$rel-dbg and KSTACK_DEBUG_DIR named"
+	else
+		fail "-l without debug info: $(cat "$tmp/nodbg.err")"
+	fi
+fi
+
 # 6. A vmlinux and a module of another build (#26): one frame whose size
 # differs proves it, so no frame is decoded with it, not even one whose
 # size matched by chance; one note names the release; exit 4.
