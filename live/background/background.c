@@ -212,8 +212,10 @@ static int check_dir_mode(struct bg *bg)
 	struct stat sb;
 
 	if (fstat(bg->dirfd, &sb)) {
-		ks_log(KS_LOG_ERROR, "cannot stat %s: %s", bg->dir, strerror(errno));
-		return -errno;
+		int ret = -errno;
+
+		ks_log(KS_LOG_ERROR, "cannot stat %s: %s", bg->dir, strerror(-ret));
+		return ret;
 	}
 	if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX)) {
 		ks_log(KS_LOG_ERROR,
