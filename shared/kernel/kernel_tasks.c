@@ -698,6 +698,31 @@ static int sample_setup(struct walk *w)
 	return 0;
 }
 
+/*
+ * Stacks are walked with ORC only: a kernel without its tables, or with
+ * tables in a format not known here, gets a reason and no empty stacks.
+ */
+static int no_orc(struct walk *w)
+{
+	switch (w->k->orc_err) {
+	case -ENOENT:
+		report(w, "this kernel has no ORC unwind tables (no symbol "
+		       "__start_orc_unwind_ip: built without CONFIG_UNWINDER_ORC, "
+		       "e.g. with CONFIG_UNWINDER_FRAME_POINTER), and kstack "
+		       "unwinds stacks with ORC only");
+		break;
+	case -EPROTONOSUPPORT:
+		report(w, "this kernel's ORC format (its .orc_header hash) is not "
+		       "one kstack knows: no stack is unwound");
+		break;
+	default:
+		report(w, "this kernel's ORC unwind tables cannot be used (%s): "
+		       "no stack is unwound", strerror(-w->k->orc_err));
+		break;
+	}
+	return -ENOTSUP;
+}
+
 int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report_fn, void *arg)
@@ -716,8 +741,7 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 		report(&w, "the ORC unwind tables cannot be read (the image lacks "
 		       "their memory): every stack is empty");
 	else if (!k->orc)
-		report(&w, "no ORC unwind tables in this kernel (%s): every stack is empty",
-		       strerror(-k->orc_err));
+		return no_orc(&w);
 	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
 		report(&w, "%s", k->orc->problems[i]);
 	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
