@@ -487,7 +487,10 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 	}
 	if (!w->k->orc) {
 		snprintf(buf, sizeof(buf), "no ORC unwind tables: %s",
-			 strerror(-w->k->orc_err));
+			 w->k->orc_err == -ENOENT ? "the kernel has none "
+			 "(CONFIG_UNWINDER_FRAME_POINTER?)" :
+			 w->k->orc_err == -EPROTONOSUPPORT ? "their format is "
+			 "not one kstack knows" : strerror(-w->k->orc_err));
 		goto empty;
 	}
 	ret = ks_stack_text(tg, w->k->orc, &st, &t->stack, &note);
@@ -700,27 +703,26 @@ static int sample_setup(struct walk *w)
 
 /*
  * Stacks are walked with ORC only: a kernel without its tables, or with
- * tables in a format not known here, gets a reason and no empty stacks.
+ * tables in a format not known here, is named with the reason.
  */
-static int no_orc(struct walk *w)
+static void no_orc(struct walk *w)
 {
 	switch (w->k->orc_err) {
 	case -ENOENT:
-		report(w, "this kernel has no ORC unwind tables (no symbol "
+		report(w, "no ORC unwind tables in this kernel (no symbol "
 		       "__start_orc_unwind_ip: built without CONFIG_UNWINDER_ORC, "
-		       "e.g. with CONFIG_UNWINDER_FRAME_POINTER), and kstack "
-		       "unwinds stacks with ORC only");
+		       "e.g. with CONFIG_UNWINDER_FRAME_POINTER; kstack unwinds "
+		       "with ORC only): every stack is empty");
 		break;
 	case -EPROTONOSUPPORT:
 		report(w, "this kernel's ORC format (its .orc_header hash) is not "
-		       "one kstack knows: no stack is unwound");
+		       "one kstack knows: every stack is empty");
 		break;
 	default:
-		report(w, "this kernel's ORC unwind tables cannot be used (%s): "
-		       "no stack is unwound", strerror(-w->k->orc_err));
+		report(w, "no ORC unwind tables in this kernel (%s): every stack "
+		       "is empty", strerror(-w->k->orc_err));
 		break;
 	}
-	return -ENOTSUP;
 }
 
 int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
@@ -741,7 +743,7 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 		report(&w, "the ORC unwind tables cannot be read (the image lacks "
 		       "their memory): every stack is empty");
 	else if (!k->orc)
-		return no_orc(&w);
+		no_orc(&w);
 	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
 		report(&w, "%s", k->orc->problems[i]);
 	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
