@@ -34,12 +34,47 @@ prepare_headers() {
 	sed -i -e "s|^include /usr/src/|include $hdir/usr/src/|" \
 		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$hdir/usr/src/|" \
 		"$hdir.tmp/usr/src/linux-headers-$release/Makefile"
+	host_tools_libc "$hdir.tmp"
 	touch "$hdir.tmp/.complete"
 	rm -rf "$hdir"
 	mv "$hdir.tmp" "$hdir"
 	# The include line names the final folder, which exists only now.
 	[ -f "$hdir/usr/src/linux-headers-$release/Makefile" ] ||
 		die "no linux-headers-$release in the headers package"
+}
+
+# The headers' host programs (objtool, modpost) of a newer suite may need a
+# newer glibc than the system's (7.2's want 2.38, bookworm has 2.36): those
+# run through that suite's own libc6, unpacked next to them, by a wrapper.
+host_tools_libc() { # headers-root
+	local f tools=() libdir out
+	while IFS= read -r f; do
+		out=$("$f" --help </dev/null 2>&1 || true)
+		case $out in *"GLIBC_"*"not found"*) tools+=("$f") ;; esac
+	done < <(find "$1" -type f \( -name 'objtool.real-*' -o -name 'modpost.real-*' \) -perm -u+x)
+	[ ${#tools[@]} -gt 0 ] || return 0
+	local v
+	v=$(apt_cache policy libc6 | awk '$1 == "Candidate:" { print $2 }')
+	[ -n "$v" ] && [ "$v" != "(none)" ] || die "${tools[0]} needs a newer glibc and ${suite:-the system} has no libc6"
+	download libc6 "$v"
+	dpkg-deb -x "$(deb_file libc6 "$v")" "$1/hostlibc"
+	libdir=$1/hostlibc/usr/lib/x86_64-linux-gnu
+	[ -x "$libdir/ld-linux-x86-64.so.2" ] || die "no ld-linux-x86-64.so.2 in libc6 $v"
+	for f in "${tools[@]}"; do
+		log "$(basename "$f") of $release needs a newer glibc: run with libc6 $v"
+		mv "$f" "$f.bin"
+		printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' \
+			"${libdir/"$1"/$hdir}/ld-linux-x86-64.so.2" "${libdir/"$1"/$hdir}" \
+			"${f/"$1"/$hdir}.bin" >"$f"
+		chmod +x "$f"
+	done
+}
+
+# gcc 12 has no -fmin-function-alignment (gcc 14+), which a kernel built
+# with a newer gcc asks for; -falign-functions is what older kernels use.
+kernel_cc_overrides() {
+	echo 'int x;' | gcc -fmin-function-alignment=16 -x c -c -o /dev/null - 2>/dev/null ||
+		echo CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT=
 }
 
 # The compiler Debian's headers name (gcc-10 for 5.10, gcc-16 for 7.2) when it
@@ -75,8 +110,10 @@ build_project_modules() {
 			# No module BTF: 6.12's needs pahole against a vmlinux the
 			# headers lack, and the kernel drops it after load anyway.
 			cc=$(kernel_cc)
+			# shellcheck disable=SC2046 # no override or one word
 			if make -s -C "$hdir/usr/src/linux-headers-$release" M="$out/build" \
-				${cc:+CC="$cc"} CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$out/build.log" 2>&1; then
+				${cc:+CC="$cc"} $([ -z "$cc" ] || kernel_cc_overrides) \
+				CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$out/build.log" 2>&1; then
 				find "$out/build" -name '*.ko' -exec cp {} "$out/" \;
 				echo "$sum" >"$out/.sum"
 			else
