@@ -315,7 +315,7 @@ static void no_orc(const struct ks_kernel *k, ks_report_fn report_fn, void *arg)
 	}
 }
 
-int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report_fn, void *arg)
 {
