@@ -639,8 +639,9 @@ static void test_timekeeper_data(void **state)
 {
 	struct env tmp = { .f = ks_fake_create() };
 	const uint64_t data = TK_CORE + 0x2000;
+	struct said d = { "", 0 };
 	struct ks_kernel *k;
-	char err[256], host[64];
+	char host[64];
 	time_t when;
 
 	(void)state;
@@ -657,14 +658,14 @@ static void test_timekeeper_data(void **state)
 	put64(&tmp, data + 0x40 + 0x20, 77);
 	put64(&tmp, data + 0x180 + 0x20, 77);
 	ks_fake_target(tmp.f, &tmp.t);
-	assert_int_equal(ks_kernel_open(&tmp.t, &k, err, sizeof(err)), 0);
+	assert_int_equal(ks_kernel_open(&tmp.t, &k, said_collect, &d), 0);
 	assert_int_equal(ks_kernel_when_host(k, &when, host, sizeof(host)), 0);
 	assert_int_equal(when, BTIME + 100);
 	ks_kernel_close(k);
 	/* a shadow that disagrees: the place is wrong, and that is said */
 	put64(&tmp, data + 0x180 + 0x20, 78);
-	assert_int_equal(ks_kernel_open(&tmp.t, &k, err, sizeof(err)), -ENOENT);
-	assert_non_null(strstr(err, "timekeeper_data.timekeeper"));
+	assert_int_equal(ks_kernel_open(&tmp.t, &k, said_collect, &d), -ENOENT);
+	assert_non_null(strstr(d.text, "timekeeper_data.timekeeper"));
 	ks_fake_destroy(tmp.f);
 }
 
