@@ -17,6 +17,19 @@ MANDIR	?= $(PREFIX)/share/man
 CRASH_EXTDIR ?= /usr/lib/crash/extensions
 # systemd searches /usr/local/lib/systemd/system and /usr/lib/systemd/system
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+# crash's headers: Debian 12's crash-dev (8.0.2, its gdb 10.2) by default.
+# CRASH_SRC names a built crash source tree instead (vmcores/build-crash:
+# crash 9.0.2 with gdb 16.3), whose defs.h the extension is compiled
+# against into a build folder of its own: defs.h changes between releases.
+CRASH_SRC ?=
+ifneq ($(CRASH_SRC),)
+CRASH_INC	:= -I$(CRASH_SRC)
+CRASH_GDB	?= GDB_16_3
+BUILD	?= build/$(notdir $(patsubst %/,%,$(CRASH_SRC)))
+else
+CRASH_INC	:= -I/usr/include/crash
+CRASH_GDB	?= GDB_10_2
+endif
 BUILD	?= build
 SAN	?=
 # The one version: the binaries, the man pages and debian/changelog agree with it.
@@ -74,6 +87,7 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 .PHONY: all live extension static tests check check-unit \
 	check-more bench demo install install-live install-extension deps \
 	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb \
+	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins
 
 all: live extension
@@ -96,7 +110,7 @@ $(BUILD)/extension/%.o: extension/%.c VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
 		-Wno-sign-compare -Wno-missing-field-initializers \
-		-DX86_64 -DGDB_10_2 $(EXT_INC) -I/usr/include/crash -MMD -MP -c $< -o $@
+		-DX86_64 -D$(CRASH_GDB) $(EXT_INC) $(CRASH_INC) -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)
@@ -141,9 +155,12 @@ check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) BUILD=build/san fuzz-build
 	$(MAKE) all static
-	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
+	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop \
+		vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks
 	KSTACK_REQUIRE_INPUTS=1 \
-	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks" \
+	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks \
+		cache/vmcores/510-basic cache/vmcores/510-hooks cache/vmcores/72-basic \
+		cache/vmcores/72-hooks" \
 		tests/run-all.sh build/san
 
 check-unit:
@@ -234,6 +251,23 @@ vmcore-612: static
 
 vmcore-612-hooks: static
 	vmcores/make-vmcore 6.12 hooks cache/vmcores/612-hooks
+
+# Debian 11's 5.10 (bullseye, read through a list of its own): task_struct
+# .state, core_layout, no kallsyms tables in VMCOREINFO; crash 8.0.2 opens it.
+vmcore-510: static
+	vmcores/make-vmcore 5.10 basic cache/vmcores/510-basic
+
+vmcore-510-hooks: static
+	vmcores/make-vmcore 5.10 hooks cache/vmcores/510-hooks
+
+# sid's 7.2 (Debian 14's split packages): timekeeper_data, place-relative
+# kallsyms, 7.1's ORC registers; no crash release opens it yet.
+vmcore-72: static
+	vmcores/make-vmcore 7.2 basic cache/vmcores/72-basic
+
+# kshook for 7.2: the headers' modpost and objtool run with sid's libc6.
+vmcore-72-hooks: static
+	vmcores/make-vmcore 7.2 hooks cache/vmcores/72-hooks
 
 # kstack --snoop in the guest: kprobes with stacks, cleanup after SIGKILL
 vmcore-snoop: static

@@ -15,7 +15,7 @@ prepare_headers() {
 	hdir=$cache/headers/${release}_$version
 	[ -f "$hdir/.complete" ] && return 0
 	local hpkg=linux-headers-$release deps d
-	deps=$(apt-cache depends "$hpkg=$version" 2>/dev/null |
+	deps=$(apt_cache depends "$hpkg=$version" 2>/dev/null |
 		awk '$1 == "Depends:" && $2 ~ /^linux-(headers|kbuild)-/ { print $2 }')
 	[ -n "$deps" ] || die "apt-cache cannot resolve $hpkg $version"
 	rm -rf "$hdir.tmp"
@@ -24,14 +24,17 @@ prepare_headers() {
 		# The common headers carry the same version; linux-kbuild only
 		# promises >=, so take its candidate when the exact one is gone.
 		local v=$version
-		if ! apt-cache show "$d=$v" >/dev/null 2>&1; then
-			v=$(apt-cache policy "$d" | awk '$1 == "Candidate:" { print $2 }')
+		if ! apt_cache show "$d=$v" >/dev/null 2>&1; then
+			v=$(apt_cache policy "$d" | awk '$1 == "Candidate:" { print $2 }')
 		fi
 		download "$d" "$v"
 		dpkg-deb -x "$(deb_file "$d" "$v")" "$hdir.tmp"
 	done
-	sed -i "s|^include /usr/src/|include $hdir/usr/src/|" \
+	# 7.x's flavour Makefile also names its own folder in KBUILD_OUTPUT.
+	sed -i -e "s|^include /usr/src/|include $hdir/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$hdir/usr/src/|" \
 		"$hdir.tmp/usr/src/linux-headers-$release/Makefile"
+	host_tools_libc "$hdir.tmp"
 	touch "$hdir.tmp/.complete"
 	rm -rf "$hdir"
 	mv "$hdir.tmp" "$hdir"
@@ -40,10 +43,56 @@ prepare_headers() {
 		die "no linux-headers-$release in the headers package"
 }
 
+# The headers' host programs (objtool, modpost) of a newer suite may need a
+# newer glibc than the system's (7.2's want 2.38, bookworm has 2.36): those
+# run through that suite's own libc6, unpacked next to them, by a wrapper.
+host_tools_libc() { # headers-root
+	local f tools=() libdir out
+	while IFS= read -r f; do
+		out=$("$f" --help </dev/null 2>&1 || true)
+		case $out in *"GLIBC_"*"not found"*) tools+=("$f") ;; esac
+	done < <(find "$1" -type f \( -name 'objtool.real-*' -o -name 'modpost.real-*' \) -perm -u+x)
+	[ ${#tools[@]} -gt 0 ] || return 0
+	local v
+	v=$(apt_cache policy libc6 | awk '$1 == "Candidate:" { print $2 }')
+	[ -n "$v" ] && [ "$v" != "(none)" ] || die "${tools[0]} needs a newer glibc and ${suite:-the system} has no libc6"
+	download libc6 "$v"
+	dpkg-deb -x "$(deb_file libc6 "$v")" "$1/hostlibc"
+	libdir=$1/hostlibc/usr/lib/x86_64-linux-gnu
+	[ -x "$libdir/ld-linux-x86-64.so.2" ] || die "no ld-linux-x86-64.so.2 in libc6 $v"
+	for f in "${tools[@]}"; do
+		log "$(basename "$f") of $release needs a newer glibc: run with libc6 $v"
+		mv "$f" "$f.bin"
+		printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' \
+			"${libdir/"$1"/$hdir}/ld-linux-x86-64.so.2" "${libdir/"$1"/$hdir}" \
+			"${f/"$1"/$hdir}.bin" >"$f"
+		chmod +x "$f"
+	done
+}
+
+# gcc 12 has no -fmin-function-alignment (gcc 14+), which a kernel built
+# with a newer gcc asks for; -falign-functions is what older kernels use.
+kernel_cc_overrides() {
+	echo 'int x;' | gcc -fmin-function-alignment=16 -x c -c -o /dev/null - 2>/dev/null ||
+		echo CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT=
+}
+
+# The compiler Debian's headers name (gcc-10 for 5.10, gcc-16 for 7.2) when it
+# is installed, else the system's gcc: a test module does not need the very
+# compiler of the kernel, and the headers then warn about the difference.
+kernel_cc() {
+	local cc
+	cc=$(sed -n 's/^CC = .*[) ]\(gcc[-.0-9]*\)$/\1/p' \
+		"$hdir/usr/src/linux-headers-$release/.kernelvariables" 2>/dev/null | head -n 1)
+	[ -z "$cc" ] || command -v "$cc" >/dev/null && return 0
+	log "warning: $release was built with $cc, which is not installed; using gcc"
+	echo gcc
+}
+
 # Fills project_modules with the paths of the built .ko files. A build is
 # reused while the module's source files are unchanged.
 build_project_modules() {
-	local src name sum out required
+	local src name sum out required cc
 	required=$(sed -n 's/^#@ *require-modules: *//p' "$scenario" | tail -n 1)
 	for src in "$here"/modules/*/; do
 		src=${src%/}
@@ -60,7 +109,10 @@ build_project_modules() {
 			cp -a "$src/." "$out/build/"
 			# No module BTF: 6.12's needs pahole against a vmlinux the
 			# headers lack, and the kernel drops it after load anyway.
+			cc=$(kernel_cc)
+			# shellcheck disable=SC2046 # no override or one word
 			if make -s -C "$hdir/usr/src/linux-headers-$release" M="$out/build" \
+				${cc:+CC="$cc"} $([ -z "$cc" ] || kernel_cc_overrides) \
 				CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$out/build.log" 2>&1; then
 				find "$out/build" -name '*.ko' -exec cp {} "$out/" \;
 				echo "$sum" >"$out/.sum"

@@ -115,6 +115,11 @@ static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
 
 	ks_vmcoreinfo_kallsyms(&vi, &a);
 	ret = ks_image_load_kallsyms(&kt->im, t, &a);
+	if (ret == -EPROTONOSUPPORT) {
+		ks_report(report, arg, "its kallsyms tables give addresses in an "
+			  "encoding kstack does not know");
+		return ret;
+	}
 	if (ret) {
 		ks_report(report, arg, "its VMCOREINFO has no usable kallsyms "
 			  "tables (%s; Linux 6.0+ lists them)", strerror(-ret));

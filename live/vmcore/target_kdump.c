@@ -612,6 +612,12 @@ static int open_kallsyms(struct ks_kdump *kt)
 		    "VMLINUX supplies the symbols");
 		add_release(kt, msg, sizeof(msg));
 		say(kt, "%s", msg);
+	} else if (ret == -EPROTONOSUPPORT) {
+		say(kt, "the dump's kallsyms tables give addresses in an "
+		    "encoding kstack does not know (absolute, offsets from "
+		    "kallsyms_relative_base, place-relative: none puts _stext "
+		    "where VMCOREINFO has it): --vmlinux VMLINUX supplies the "
+		    "symbols");
 	} else if (ret && truncated(kt)) {
 		say(kt, "the dump's kallsyms tables cannot be read (%s): the "
 		    "dump is truncated", strerror(-ret));

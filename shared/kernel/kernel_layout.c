@@ -169,11 +169,52 @@ static int read_i64(const struct ks_target *t, uint64_t addr, int64_t *v)
  * alignment (8).  That guess is checked against shadow_timekeeper,
  * which timekeeping_update() keeps equal in offs_real and offs_boot.
  */
+/* The timekeeper must agree with its shadow in offs_real and offs_boot. */
+static void check_shadow(struct lookup *lk, struct ks_kernel_layout *l,
+			 uint64_t shadow, const char *what, long off)
+{
+	const struct ks_target *t = lk->t;
+	int64_t a, b, c, d;
+
+	if (read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &a) ||
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_real.off, &b) ||
+	    read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &c) ||
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_boot.off, &d)) {
+		fail(lk, -EFAULT, "cannot read %s.timekeeper at %#llx (%s:%d)",
+		     what, (unsigned long long)l->timekeeper, __FILE__, __LINE__);
+		return;
+	}
+	if (a != b || c != d)
+		fail(lk, -ENOENT,
+		     "%s.timekeeper is not at %s+%ld: offs_real/offs_boot differ from shadow_timekeeper (%s:%d)",
+		     what, what, off, __FILE__, __LINE__);
+}
+
+/*
+ * Linux 6.14+ (kernel/time/timekeeping.c) keeps the timekeepers in
+ * timekeeper_data[], an array of struct tk_data whose first element is
+ * the core one (TIMEKEEPER_CORE); struct tk_data has a name, so BTF
+ * places both the timekeeper and its shadow.
+ */
+static void timekeeper_data(struct lookup *lk, struct ks_kernel_layout *l,
+			    uint64_t data)
+{
+	struct ks_field shadow = ks_field_find(lk->t, "tk_data", "shadow_timekeeper");
+	struct ks_field tk;
+
+	TABLE(lk, KS_NEED(&tk, "tk_data", "timekeeper"));
+	if (lk->ret)
+		return;
+	l->timekeeper = data + (uint64_t)tk.off;
+	if (ks_field_ok(&shadow))
+		check_shadow(lk, l, data + (uint64_t)shadow.off, "timekeeper_data",
+			     tk.off);
+}
+
 static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
-	uint64_t core, shadow;
-	int64_t a, b, c, d;
+	uint64_t core, shadow, data;
 	long seq;
 
 	TABLE(lk,
@@ -182,11 +223,16 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 	      KS_NEED(&l->tk_offs_boot, "timekeeper", "offs_boot"));
 	if (lk->ret)
 		return;
+	if (!t->ops->symbol(t->ctx, "timekeeper_data", &data)) {
+		timekeeper_data(lk, l, data);
+		return;
+	}
 	if (t->ops->symbol(t->ctx, "shadow_timekeeper", &shadow))
 		shadow = 0;
 	if (t->ops->symbol(t->ctx, "tk_core", &core)) {
 		if (!shadow)
-			fail(lk, -ENOENT, "no symbol tk_core or shadow_timekeeper (%s:%d)",
+			fail(lk, -ENOENT,
+			     "no symbol timekeeper_data, tk_core or shadow_timekeeper (%s:%d)",
 			     __FILE__, __LINE__);
 		l->timekeeper = shadow;
 		return;
@@ -200,20 +246,8 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 		return;
 	}
 	l->timekeeper = core + round_up8((uint64_t)seq);
-	if (!shadow)
-		return;
-	if (read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &a) ||
-	    read_i64(t, shadow + (uint64_t)l->tk_offs_real.off, &b) ||
-	    read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &c) ||
-	    read_i64(t, shadow + (uint64_t)l->tk_offs_boot.off, &d)) {
-		fail(lk, -EFAULT, "cannot read tk_core.timekeeper at %#llx (%s:%d)",
-		     (unsigned long long)l->timekeeper, __FILE__, __LINE__);
-		return;
-	}
-	if (a != b || c != d)
-		fail(lk, -ENOENT,
-		     "tk_core.timekeeper is not at tk_core+%ld: offs_real/offs_boot differ from shadow_timekeeper (%s:%d)",
-		     (long)(l->timekeeper - core), __FILE__, __LINE__);
+	if (shadow)
+		check_shadow(lk, l, shadow, "tk_core", (long)(l->timekeeper - core));
 }
 
 static void nodename(struct lookup *lk, struct ks_kernel_layout *l)

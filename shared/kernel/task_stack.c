@@ -55,7 +55,10 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 	}
 	if (!w->k->orc) {
 		snprintf(buf, sizeof(buf), "no ORC unwind tables: %s",
-			 strerror(-w->k->orc_err));
+			 w->k->orc_err == -ENOENT ? "the kernel has none "
+			 "(CONFIG_UNWINDER_FRAME_POINTER?)" :
+			 w->k->orc_err == -EPROTONOSUPPORT ? "their format is "
+			 "not one kstack knows" : strerror(-w->k->orc_err));
 		goto empty;
 	}
 	ret = ks_stack_text(tg, w->k->orc, &st, &t->stack, &note);

@@ -3,8 +3,9 @@
  * vmlinux symbols decoded from kallsyms tables in memory, built here the
  * way scripts/kallsyms.c lays them out: a token table with one
  * multi-character token, a "big" symbol whose length takes two bytes, the
- * three address encodings (absolute per-CPU with negative offsets, plain
- * base-relative, absolute addresses), aliases, and the bounds of the image.
+ * four address encodings (absolute per-CPU with negative offsets, plain
+ * base-relative, absolute addresses, 7.0's place-relative offsets without
+ * a base), aliases, and the bounds of the image.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -97,7 +98,7 @@ static void add_tokens(struct ks_fake *f)
 	ks_fake_add_memory(f, TOK_INDEX, index, sizeof(index));
 }
 
-enum encoding { ABS_PERCPU, RELATIVE, ABSOLUTE };
+enum encoding { ABS_PERCPU, RELATIVE, ABSOLUTE, PLACE_RELATIVE };
 
 #define MAX_SYMS	32
 
@@ -110,7 +111,7 @@ static struct ks_fake *image_of(const struct ksym *v, size_t n,
 	uint8_t names[4096];
 	int32_t offs[MAX_SYMS];
 	uint64_t addrs[MAX_SYMS], base = BASE;
-	size_t len = 0, first = enc == RELATIVE ? 1 : 0;
+	size_t len = 0, first = enc == RELATIVE || enc == PLACE_RELATIVE ? 1 : 0;
 	uint32_t num = (uint32_t)(n - first);
 
 	assert_true(n <= MAX_SYMS);
@@ -124,6 +125,9 @@ static struct ks_fake *image_of(const struct ksym *v, size_t n,
 		if (enc == ABS_PERCPU)
 			offs[i - first] = addr < BASE ? (int32_t)addr
 						      : (int32_t)(int64_t)(BASE - 1 - addr);
+		else if (enc == PLACE_RELATIVE)	/* offset_to_ptr() */
+			offs[i - first] = (int32_t)(int64_t)(addr -
+					(OFFSETS + 4 * (i - first)));
 		else
 			offs[i - first] = (int32_t)(uint32_t)(addr - BASE);
 	}
@@ -142,8 +146,10 @@ static struct ks_fake *image_of(const struct ksym *v, size_t n,
 		return f;
 	}
 	ks_fake_add_memory(f, OFFSETS, offs, num * sizeof(offs[0]));
-	ks_fake_add_memory(f, REL_BASE, &base, sizeof(base));
 	a->offsets = OFFSETS;
+	if (enc == PLACE_RELATIVE)	/* 7.0+: VMCOREINFO lists no base */
+		return f;
+	ks_fake_add_memory(f, REL_BASE, &base, sizeof(base));
 	a->relative_base = REL_BASE;
 	return f;
 }
@@ -218,17 +224,23 @@ static void test_absolute_percpu(void **state)
 	ks_fake_destroy(f);
 }
 
-static void test_relative(void **state)
+/* An encoding without the per-CPU symbol: the image as check_image() wants it. */
+static void check_encoding(enum encoding enc)
 {
 	struct ks_kallsyms_mem_addrs a;
-	struct ks_fake *f = image(RELATIVE, &a);
+	struct ks_fake *f = image(enc, &a);
 	struct ks_kallsyms_mem *ks = load(f, &a);
 
-	(void)state;
 	assert_int_equal(ks_kallsyms_mem_count(ks), NR_SYMS - 1);
 	check_image(ks);
 	ks_kallsyms_mem_free(ks);
 	ks_fake_destroy(f);
+}
+
+static void test_relative(void **state)
+{
+	(void)state;
+	check_encoding(RELATIVE);
 }
 
 static void test_absolute_addresses(void **state)
@@ -240,6 +252,29 @@ static void test_absolute_addresses(void **state)
 	(void)state;
 	check_image(ks);
 	ks_kallsyms_mem_free(ks);
+	ks_fake_destroy(f);
+}
+
+/* 7.0's kallsyms_sym_address(): each offset counts from its own place. */
+static void test_place_relative(void **state)
+{
+	(void)state;
+	check_encoding(PLACE_RELATIVE);
+}
+
+/* An encoding that puts _stext elsewhere is named as unknown, not guessed. */
+static void test_unknown_encoding(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image(PLACE_RELATIVE, &a);
+	struct ks_kallsyms_mem *ks = NULL;
+	struct ks_target t;
+
+	(void)state;
+	ks_fake_target(f, &t);
+	a.stext = BASE + 0x10;
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EPROTONOSUPPORT);
+	assert_null(ks);
 	ks_fake_destroy(f);
 }
 
@@ -255,7 +290,7 @@ static void test_refused(void **state)
 	(void)state;
 	ks_fake_target(f, &t);
 	a.stext = BASE + 0x10;		/* _stext is not where VMCOREINFO says */
-	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EPROTONOSUPPORT);
 	a.stext = BASE;
 	a.token_index = 0;		/* a kernel before 6.0: no table listed */
 	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -ENOENT);
@@ -303,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_absolute_percpu),
 		cmocka_unit_test(test_relative),
 		cmocka_unit_test(test_absolute_addresses),
+		cmocka_unit_test(test_place_relative),
+		cmocka_unit_test(test_unknown_encoding),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_half_init_range),
 	};

@@ -630,6 +630,45 @@ static void test_stack_null(void **state)
 	ks_sample_release(&s);
 }
 
+/*
+ * 6.14+ keeps the timekeepers in timekeeper_data[] (struct tk_data: seq,
+ * timekeeper, shadow_timekeeper): no tk_core and no shadow_timekeeper
+ * symbol; the members of tk_data place the timekeeper.
+ */
+static void test_timekeeper_data(void **state)
+{
+	struct env tmp = { .f = ks_fake_create() };
+	const uint64_t data = TK_CORE + 0x2000;
+	struct said d = { "", 0 };
+	struct ks_kernel *k;
+	char host[64];
+	time_t when;
+
+	(void)state;
+	cur_env = &tmp;
+	layout(&tmp);
+	member(&tmp, "tk_data", "timekeeper", 0x40, 0x130);
+	member(&tmp, "tk_data", "shadow_timekeeper", 0x180, 0x130);
+	assert_int_equal(ks_fake_add_memory(tmp.f, TK_CORE, NULL, 0x4000), 0);
+	assert_int_equal(ks_fake_add_memory(tmp.f, TASKS, NULL, NR_TASKS * 0x1000), 0);
+	assert_int_equal(ks_fake_add_symbol(tmp.f, "init_task", TASK(INIT), T_SIZE, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(tmp.f, "init_uts_ns", UTS, 0x200, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(tmp.f, "timekeeper_data", data, 0x280, NULL), 0);
+	put64(&tmp, data + 0x40 + 0x10, (uint64_t)(BTIME + 100));
+	put64(&tmp, data + 0x40 + 0x20, 77);
+	put64(&tmp, data + 0x180 + 0x20, 77);
+	ks_fake_target(tmp.f, &tmp.t);
+	assert_int_equal(ks_kernel_open(&tmp.t, &k, said_collect, &d), 0);
+	assert_int_equal(ks_kernel_when_host(k, &when, host, sizeof(host)), 0);
+	assert_int_equal(when, BTIME + 100);
+	ks_kernel_close(k);
+	/* a shadow that disagrees: the place is wrong, and that is said */
+	put64(&tmp, data + 0x180 + 0x20, 78);
+	assert_int_equal(ks_kernel_open(&tmp.t, &k, said_collect, &d), -ENOENT);
+	assert_non_null(strstr(d.text, "timekeeper_data.timekeeper"));
+	ks_fake_destroy(tmp.f);
+}
+
 /* uname -r of the dump for --json: init_uts_ns.name.release, if the type has it */
 static void test_release(void **state)
 {
@@ -793,6 +832,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_release, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
+		cmocka_unit_test(test_timekeeper_data),
 		cmocka_unit_test(test_state_letters),
 	};
 

@@ -362,6 +362,96 @@ static void test_layout_6_4(void **state)
 	ks_fake_destroy(f);
 }
 
+/* 7.1 renumbered the registers: SP 3, PREV_SP 8, AX 1 (new), 11+ none. */
+static void test_decode_7_1(void **state)
+{
+	/* CALL sp+16: sp_reg 3 (SP), bp_reg 8 (PREV_SP), type 2 */
+	uint8_t call71[6] = { 0x10, 0, 0xf0, 0xff, 0x83, 0x02 };
+	uint8_t ax71[6] = { 0, 0, 0, 0, 0x01, 0x03 };
+	uint8_t bad71[6] = { 0, 0, 0, 0, 0x0b, 0x02 };
+	struct ks_orc_entry e;
+
+	(void)state;
+	ks_orc_decode(KS_ORC_LAYOUT_7_1, call71, &e);
+	assert_int_equal(e.sp_offset, 16);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_SP);
+	assert_int_equal(e.bp_reg, KS_ORC_REG_PREV_SP);
+	assert_int_equal(e.type, KS_ORC_TYPE_CALL);
+	ks_orc_decode(KS_ORC_LAYOUT_7_1, ax71, &e);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_AX);
+	assert_int_equal(e.type, KS_ORC_TYPE_REGS);
+	ks_orc_decode(KS_ORC_LAYOUT_7_1, bad71, &e);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_UNKNOWN);
+	/* the same byte in the 6.4 numbering is DI */
+	ks_orc_decode(KS_ORC_LAYOUT_6_4, call71, &e);
+	assert_int_equal(e.sp_reg, KS_ORC_REG_DI);
+}
+
+/* A vmlinux with one ORC entry and, if hash is given, an .orc_header. */
+static int load_with_header(const uint8_t *hash, struct ks_orc **orc_ret)
+{
+	static const uint8_t raw[KS_ORC_ENTRY_SIZE] = { 0x10, 0, 0, 0, 0x03, 0x02 };
+	const uint64_t header = ORC_ADDR + 0x100;
+	int32_t ip = (int32_t)(TEXT - ORC_IP_ADDR);
+	struct ks_fake *f = ks_fake_create();
+	struct ks_target t;
+	int ret;
+
+	ks_fake_target(f, &t);
+	ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
+	ks_fake_add_member(f, "orc_entry", "signal", 5, -1);
+	add_orc_bounds(f, ORC_IP_ADDR, 1, ORC_ADDR, 1);
+	ks_fake_add_memory(f, ORC_IP_ADDR, &ip, 4);
+	ks_fake_add_memory(f, ORC_ADDR, raw, sizeof(raw));
+	if (hash) {
+		ks_fake_add_symbol(f, "__start_orc_header", header, 0, NULL);
+		ks_fake_add_symbol(f, "__stop_orc_header", header + KS_ORC_HASH_SIZE,
+				   0, NULL);
+		ks_fake_add_memory(f, header, hash, KS_ORC_HASH_SIZE);
+	}
+	ret = ks_orc_load(&t, orc_ret);
+	ks_fake_destroy(f);
+	return ret;
+}
+
+/*
+ * .orc_header names the format (scripts/orc_hash.sh): Debian's 6.12 and
+ * 7.2 hashes pick the 6.4 and 7.1 numbering, another hash is refused.
+ */
+static void test_orc_header(void **state)
+{
+	static const uint8_t hash_6_4[KS_ORC_HASH_SIZE] = {
+		0xfe, 0x5d, 0x32, 0xbf, 0x58, 0x1b, 0xd6, 0x3b, 0x2c, 0xa9,
+		0xa5, 0xc6, 0x5b, 0xa5, 0xa6, 0x25, 0xea, 0xb3, 0xfe, 0x24,
+	};
+	static const uint8_t hash_7_1[KS_ORC_HASH_SIZE] = {
+		0x13, 0x7c, 0x36, 0xad, 0x76, 0x27, 0xc4, 0xdd, 0x55, 0x93,
+		0x21, 0x76, 0xbb, 0x0e, 0xcd, 0xbd, 0x50, 0x41, 0xfc, 0x82,
+	};
+	uint8_t other[KS_ORC_HASH_SIZE];
+	struct ks_orc *orc = NULL;
+
+	(void)state;
+	assert_int_equal(load_with_header(hash_7_1, &orc), 0);
+	assert_int_equal(orc->layout, KS_ORC_LAYOUT_7_1);
+	/* raw sp_reg 3 is SP from 7.1 on */
+	assert_int_equal(orc->vmlinux.orc[0].sp_reg, KS_ORC_REG_SP);
+	ks_orc_free(orc);
+	assert_int_equal(load_with_header(hash_6_4, &orc), 0);
+	assert_int_equal(orc->layout, KS_ORC_LAYOUT_6_4);
+	assert_int_equal(orc->vmlinux.orc[0].sp_reg, KS_ORC_REG_DI);
+	ks_orc_free(orc);
+	/* no header (6.1 .. 6.3): the members decide, as before */
+	assert_int_equal(load_with_header(NULL, &orc), 0);
+	assert_int_equal(orc->layout, KS_ORC_LAYOUT_6_4);
+	ks_orc_free(orc);
+	memcpy(other, hash_7_1, sizeof(other));
+	other[19] ^= 1;
+	orc = NULL;
+	assert_int_equal(load_with_header(other, &orc), -EPROTONOSUPPORT);
+	assert_null(orc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +463,8 @@ int main(void)
 		cmocka_unit_test(test_load_bad),
 		cmocka_unit_test_setup_teardown(test_broken_modules, orc_setup, orc_teardown),
 		cmocka_unit_test(test_decode_layouts),
+		cmocka_unit_test(test_decode_7_1),
+		cmocka_unit_test(test_orc_header),
 		cmocka_unit_test(test_layout_6_4),
 	};
 

@@ -71,7 +71,7 @@ cross=("-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H")
 so=${KSTACK_SO:-$top/build/kstack.so}
 # crash's command writes its messages into the text; ours go to stderr.
 crash_text() { grep -v '^kstack: ' "$1" || true; }
-if command -v crash >/dev/null && [ -s "$so" ]; then
+if command -v "$CRASH" >/dev/null && [ -s "$so" ]; then
 	{
 		echo "extend $so"
 		for i in "${!cross[@]}"; do

@@ -201,7 +201,7 @@ fi
 # dump's release, so the very text of kstack --vmcore -l (the note on
 # missing debug info, which crash prints among its own messages, apart).
 so=${KSTACK_SO:-$top/build/kstack.so}
-if ! command -v crash >/dev/null; then
+if ! command -v "${CRASH:-crash}" >/dev/null; then
 	echo "SKIP: no crash for kstack -l in crash"
 elif [ ! -s "$so" ]; then
 	fail "no crash extension at $so"

@@ -62,7 +62,7 @@ cmds=$(mktemp)
 out=$(mktemp)
 trap 'rm -f "$cmds" "$out"' EXIT
 printf 'sys\nquit\n' >"$cmds"
-timeout 300 crash -s "$dir/vmlinux" "$dir/vmcore" -i "$cmds" </dev/null >"$out" 2>&1 || true
+timeout 300 "$CRASH" -s "$dir/vmlinux" "$dir/vmcore" -i "$cmds" </dev/null >"$out" 2>&1 || true
 if grep -Eq "^ *RELEASE: $release\$" "$out"; then
 	pass "crash opens the vmcore, RELEASE $release"
 elif crash_refused "$out" "$dir"; then

@@ -10,7 +10,7 @@
 # Three vCPUs, one taken offline at the end: its per-CPU kthreads are parked
 # (P); the busy loop and the capture still have a CPU each.
 #@ cpus: 3
-#@ kernel-modules: brd crc32c_generic ext4
+#@ kernel-modules: brd crc32c_generic? ext4
 # shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 

@@ -36,7 +36,17 @@ echo 'vfs_write ksys_write vfs_read' >set_ftrace_filter
 echo function >current_tracer
 cd /
 
-insmod /modules/kshook.ko || scenario_fail "insmod kshook"
+# 7.x renamed do_unlinkat, do_mkdirat and do_rmdir to filename_*: kshook
+# hooks whichever of the two the kernel has.
+ksym() {
+	for f; do
+		grep -q " $f\$" /proc/kallsyms && { echo "$f"; return; }
+	done
+	echo "$1"
+}
+insmod /modules/kshook.ko kprobe_func="$(ksym do_unlinkat filename_unlinkat)" \
+	kretprobe_func="$(ksym do_mkdirat filename_mkdirat)" \
+	ftrace_func="$(ksym do_rmdir filename_rmdir)" || scenario_fail "insmod kshook"
 cd /sys/kernel/tracing
 echo 'p:kstack_mod kshook:kshook_pre' >>kprobe_events &&
 	echo 1 >events/kprobes/kstack_mod/enable ||

@@ -9,9 +9,11 @@
  * Addresses are either absolute (kallsyms_addresses) or 32-bit offsets
  * from kallsyms_relative_base; with KALLSYMS_ABSOLUTE_PERCPU (x86_64 SMP
  * up to 6.14) a non-negative offset is an absolute per-CPU address and a
- * negative one counts down from relative_base - 1.  Which encoding a dump
- * uses is not written anywhere, so both are tried and the one that puts
- * _stext where VMCOREINFO says it is wins.
+ * negative one counts down from relative_base - 1.  Linux 7.0 dropped
+ * kallsyms_relative_base: each offset counts from its own place in
+ * kallsyms_offsets (offset_to_ptr()).  Which encoding a dump uses is not
+ * written anywhere: the symbols present narrow it down, and the one that
+ * puts _stext where VMCOREINFO says it is wins.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -210,32 +212,55 @@ static int read_absolute(const struct ks_target *t,
 	return ret;
 }
 
+/*
+ * 7.0's kallsyms_sym_address(): offset_to_ptr(&kallsyms_offsets[idx]),
+ * the 32-bit offset added to its own address.
+ */
+static int place_relative(const int32_t *off, uint64_t offsets,
+			  size_t stext, uint64_t want, struct ks_kallsyms_mem *ks)
+{
+	if (stext == ks->nr ||
+	    offsets + 4 * stext + (uint64_t)(int64_t)off[stext] != want)
+		return -EPROTONOSUPPORT;
+	for (size_t i = 0; i < ks->nr; i++)
+		ks->syms[i].addr = offsets + 4 * i + (uint64_t)(int64_t)off[i];
+	return 0;
+}
+
+/* Up to 6.x: offsets from kallsyms_relative_base, per-CPU ones absolute or not. */
+static int base_relative(const int32_t *off, uint64_t base, size_t stext,
+			 uint64_t want, struct ks_kallsyms_mem *ks)
+{
+	bool abs = stext < ks->nr && offset_addr(off[stext], base, true) == want;
+
+	if (!abs && (stext == ks->nr || offset_addr(off[stext], base, false) != want))
+		return -EPROTONOSUPPORT;
+	for (size_t i = 0; i < ks->nr; i++)
+		ks->syms[i].addr = offset_addr(off[i], base, abs);
+	return 0;
+}
+
 static int read_addresses(const struct ks_target *t,
 			  const struct ks_kallsyms_mem_addrs *a,
 			  struct ks_kallsyms_mem *ks)
 {
-	uint64_t base, want = a->stext;
 	size_t stext = find_name(ks, "_stext");
+	uint64_t base;
 	int32_t *off;
-	bool abs;
-	int ret = 0;
+	int ret;
 
 	if (!a->offsets)
 		return read_absolute(t, a, ks);
 	off = malloc(ks->nr * sizeof(*off));
 	if (!off)
 		return -ENOMEM;
-	if (ks_read(t, a->offsets, off, ks->nr * sizeof(*off)) ||
-	    ks_read_u64(t, a->relative_base, &base)) {
-		free(off);
-		return -EFAULT;
-	}
-	/* Which encoding puts _stext where VMCOREINFO has it? */
-	abs = stext < ks->nr && offset_addr(off[stext], base, true) == want;
-	if (!abs && (stext == ks->nr || offset_addr(off[stext], base, false) != want))
-		ret = -EINVAL;
-	for (size_t i = 0; !ret && i < ks->nr; i++)
-		ks->syms[i].addr = offset_addr(off[i], base, abs);
+	ret = ks_read(t, a->offsets, off, ks->nr * sizeof(*off)) ? -EFAULT : 0;
+	if (!ret && !a->relative_base)
+		ret = place_relative(off, a->offsets, stext, a->stext, ks);
+	else if (!ret && ks_read_u64(t, a->relative_base, &base))
+		ret = -EFAULT;
+	else if (!ret)
+		ret = base_relative(off, base, stext, a->stext, ks);
 	free(off);
 	return ret;
 }
@@ -320,7 +345,7 @@ int ks_kallsyms_mem_load(const struct ks_target *t,
 	int ret;
 
 	if (!a->names || !a->num_syms || !a->token_table || !a->token_index ||
-	    (!a->addresses && (!a->offsets || !a->relative_base)))
+	    (!a->addresses && !a->offsets))
 		return -ENOENT;
 	if (ks_read(t, a->num_syms, &num, sizeof(num)))
 		return -EFAULT;

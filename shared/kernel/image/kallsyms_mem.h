@@ -17,7 +17,8 @@
 /* Runtime addresses of the tables, 0 where the kernel has none. */
 struct ks_kallsyms_mem_addrs {
 	uint64_t names, num_syms, token_table, token_index;
-	uint64_t offsets, relative_base;	/* CONFIG_KALLSYMS_BASE_RELATIVE */
+	/* offsets from relative_base, or from their own place (7.0+: no base) */
+	uint64_t offsets, relative_base;
 	uint64_t addresses;			/* or absolute addresses */
 	uint64_t stext;		/* _stext, to tell the address encodings apart */
 };
@@ -26,9 +27,10 @@ struct ks_kallsyms_mem;
 
 /*
  * Decodes every symbol (kallsyms_expand_symbol(), kallsyms_sym_address()).
- * -ENOENT when a table is missing, -EINVAL when the tables do not decode
- * to a sorted list that holds _stext at the address given, -EFAULT when
- * they cannot be read, -ENOMEM.  The target is used only during the call.
+ * -ENOENT when a table is missing, -EPROTONOSUPPORT when no address
+ * encoding known here puts _stext at the address given, -EINVAL when the
+ * tables do not decode to a sorted list, -EFAULT when they cannot be read,
+ * -ENOMEM.  The target is used only during the call.
  */
 int ks_kallsyms_mem_load(const struct ks_target *t,
 			 const struct ks_kallsyms_mem_addrs *a,

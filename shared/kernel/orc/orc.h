@@ -18,7 +18,11 @@
 #include "kernel_modules.h"
 #include "target.h"
 
-/* Base registers, arch/x86/include/asm/orc_types.h (same from 4.14 to 6.x). */
+/*
+ * Base registers with the numbers of arch/x86/include/asm/orc_types.h from
+ * 4.14 to 7.0; 7.1 renumbered them and added AX, which ks_orc_decode()
+ * maps onto these.
+ */
 enum {
 	KS_ORC_REG_UNDEFINED	= 0,
 	KS_ORC_REG_PREV_SP	= 1,
@@ -30,6 +34,8 @@ enum {
 	KS_ORC_REG_R13		= 7,
 	KS_ORC_REG_BP_INDIRECT	= 8,
 	KS_ORC_REG_SP_INDIRECT	= 9,
+	KS_ORC_REG_AX		= 10,	/* 7.1+ only */
+	KS_ORC_REG_UNKNOWN	= 15,	/* a number the layout does not define */
 };
 
 /*
@@ -66,8 +72,12 @@ struct ks_orc_entry {
 
 enum ks_orc_layout {
 	KS_ORC_LAYOUT_6_1,	/* sp_reg:4 bp_reg:4 type:2 end:1 (4.14 .. 6.2) */
-	KS_ORC_LAYOUT_6_4,	/* sp_reg:4 bp_reg:4 type:3 signal:1 (6.4 ..) */
+	KS_ORC_LAYOUT_6_4,	/* sp_reg:4 bp_reg:4 type:3 signal:1 (6.4 .. 7.0) */
+	KS_ORC_LAYOUT_7_1,	/* the same bits, registers renumbered (7.1 ..) */
 };
+
+/* Bytes of the .orc_header hash (6.4+: scripts/orc_hash.sh, a SHA-1). */
+#define KS_ORC_HASH_SIZE	20
 
 /* A sorted table: ip[i] is the absolute address entry orc[i] starts at. */
 struct ks_orc_table {
@@ -129,7 +139,8 @@ struct ks_orc {
  * Reads vmlinux's ORC table and every module's.  Returns 0 and a new
  * struct ks_orc, or -errno for vmlinux's table (-ENOENT without
  * __start_orc_unwind_ip, -EINVAL for a malformed table, -ENOTSUP for an
- * orc_entry of another size, -EFAULT) or -ENOMEM.  A module or module
+ * orc_entry of another size, -EPROTONOSUPPORT for an .orc_header hash
+ * not known here, -EFAULT) or -ENOMEM.  A module or module
  * list that cannot be read fails nothing: it is in orc->problems.
  */
 int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret);

@@ -36,8 +36,24 @@
  *   6.1:  s16 sp_offset; s16 bp_offset; sp_reg:4 bp_reg:4 type:2 end:1
  *   6.4:  s16 sp_offset; s16 bp_offset; sp_reg:4 bp_reg:4 type:3 signal:1
  * 6.3 had type:3 end:1 without signal; it cannot be told from 6.1 by
- * member names and is not supported.
+ * member names and is not supported.  7.1 kept the 6.4 bits and
+ * renumbered the registers; only .orc_header's hash tells it apart.
  */
+static uint8_t decode_reg(enum ks_orc_layout layout, unsigned int raw)
+{
+	/* 7.1's ORC_REG_*: UNDEFINED AX DX SP BP DI R10 R13 PREV_SP SP_INDIRECT BP_INDIRECT */
+	static const uint8_t reg_7_1[] = {
+		KS_ORC_REG_UNDEFINED, KS_ORC_REG_AX, KS_ORC_REG_DX,
+		KS_ORC_REG_SP, KS_ORC_REG_BP, KS_ORC_REG_DI, KS_ORC_REG_R10,
+		KS_ORC_REG_R13, KS_ORC_REG_PREV_SP, KS_ORC_REG_SP_INDIRECT,
+		KS_ORC_REG_BP_INDIRECT,
+	};
+
+	if (layout == KS_ORC_LAYOUT_7_1)
+		return raw < sizeof(reg_7_1) ? reg_7_1[raw] : KS_ORC_REG_UNKNOWN;
+	return raw <= KS_ORC_REG_SP_INDIRECT ? (uint8_t)raw : KS_ORC_REG_UNKNOWN;
+}
+
 void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZE],
 		   struct ks_orc_entry *e)
 {
@@ -46,8 +62,8 @@ void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZ
 
 	e->sp_offset = (int16_t)(raw[0] | (raw[1] << 8));
 	e->bp_offset = (int16_t)(raw[2] | (raw[3] << 8));
-	e->sp_reg = flags & 0xf;
-	e->bp_reg = (flags >> 4) & 0xf;
+	e->sp_reg = decode_reg(layout, flags & 0xf);
+	e->bp_reg = decode_reg(layout, (flags >> 4) & 0xf);
 	e->end = false;
 	e->signal = false;
 
@@ -62,7 +78,7 @@ void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZ
 		return;
 	}
 
-	/* 6.4: ORC_TYPE_UNDEFINED 0, END_OF_STACK 1, CALL 2, REGS 3, REGS_PARTIAL 4 */
+	/* 6.4+: ORC_TYPE_UNDEFINED 0, END_OF_STACK 1, CALL 2, REGS 3, REGS_PARTIAL 4 */
 	type = (flags >> 8) & 0x7;
 	e->signal = (flags >> 11) & 0x1;
 	switch (type) {
@@ -83,12 +99,53 @@ void ks_orc_decode(enum ks_orc_layout layout, const uint8_t raw[KS_ORC_ENTRY_SIZ
 	}
 }
 
+/*
+ * ORC_HASH of arch/x86/include/generated/asm/orc_hash.h: the SHA-1 of
+ * orc_types.h's ORC_REG_*, ORC_TYPE_* and struct orc_entry, which the
+ * kernel keeps in .orc_header and module_finalize() checks every module
+ * against.  Read from Debian's 6.12.117 and 7.2.13 headers.
+ */
+static const uint8_t orc_hash_6_4[KS_ORC_HASH_SIZE] = {
+	0xfe, 0x5d, 0x32, 0xbf, 0x58, 0x1b, 0xd6, 0x3b, 0x2c, 0xa9,
+	0xa5, 0xc6, 0x5b, 0xa5, 0xa6, 0x25, 0xea, 0xb3, 0xfe, 0x24,
+};
+static const uint8_t orc_hash_7_1[KS_ORC_HASH_SIZE] = {
+	0x13, 0x7c, 0x36, 0xad, 0x76, 0x27, 0xc4, 0xdd, 0x55, 0x93,
+	0x21, 0x76, 0xbb, 0x0e, 0xcd, 0xbd, 0x50, 0x41, 0xfc, 0x82,
+};
+
+/* 6.4+ names its format in .orc_header; older kernels have none. */
+static int header_layout(const struct ks_target *t, enum ks_orc_layout *layout_ret)
+{
+	uint8_t hash[KS_ORC_HASH_SIZE];
+	uint64_t start, stop;
+
+	if (t->ops->symbol(t->ctx, "__start_orc_header", &start))
+		return -ENOENT;
+	if (!t->ops->symbol(t->ctx, "__stop_orc_header", &stop) &&
+	    stop - start != KS_ORC_HASH_SIZE)
+		return -EPROTONOSUPPORT;
+	if (ks_read(t, start, hash, sizeof(hash)))
+		return -EFAULT;
+	if (!memcmp(hash, orc_hash_6_4, sizeof(hash)))
+		*layout_ret = KS_ORC_LAYOUT_6_4;
+	else if (!memcmp(hash, orc_hash_7_1, sizeof(hash)))
+		*layout_ret = KS_ORC_LAYOUT_7_1;
+	else
+		return -EPROTONOSUPPORT;
+	return 0;
+}
+
 static int detect_layout(const struct ks_target *t, enum ks_orc_layout *layout_ret)
 {
 	long size = t->ops->type_size(t->ctx, "orc_entry");
+	int ret;
 
 	if (size >= 0 && size != KS_ORC_ENTRY_SIZE)
 		return -ENOTSUP;
+	ret = header_layout(t, layout_ret);
+	if (ret != -ENOENT)
+		return ret;
 	*layout_ret = KS_ORC_LAYOUT_6_1;
 	if (t->ops->member_offset(t->ctx, "orc_entry", "signal") >= 0)
 		*layout_ret = KS_ORC_LAYOUT_6_4;

@@ -189,9 +189,11 @@ static bool find_prev_sp(struct ks_unwind_state *s, const struct ks_orc_entry *o
 	case KS_ORC_REG_R13:
 	case KS_ORC_REG_DI:
 	case KS_ORC_REG_DX:
+	case KS_ORC_REG_AX:	/* 7.1+ */
 		reg = orc->sp_reg == KS_ORC_REG_R10 ? KS_PT_R10 :
 		      orc->sp_reg == KS_ORC_REG_R13 ? KS_PT_R13 :
-		      orc->sp_reg == KS_ORC_REG_DI ? KS_PT_DI : KS_PT_DX;
+		      orc->sp_reg == KS_ORC_REG_DI ? KS_PT_DI :
+		      orc->sp_reg == KS_ORC_REG_AX ? KS_PT_AX : KS_PT_DX;
 		if (!get_reg(s, reg, &sp)) {
 			note_hard(s, "ORC needs a register value the unwinder does not have");
 			return false;

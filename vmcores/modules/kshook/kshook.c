@@ -27,13 +27,29 @@
 #include <linux/string.h>
 #include <linux/version.h>
 #ifdef CONFIG_X86_64
+#if __has_include(<asm/ibt.h>)
 #include <asm/ibt.h>
+#endif
 #include <asm/linkage.h>
 #include <asm/nospec-branch.h>
 /* 6.2+ accounts call depth in trampolines (retbleed); older kernels do not */
 #ifndef CALL_DEPTH_ACCOUNT
 #define CALL_DEPTH_ACCOUNT ""
 #endif
+/* IBT came in 5.18: before it a function starts without endbr64 */
+#ifndef ASM_ENDBR
+#define ASM_ENDBR ""
+#endif
+#ifndef ASM_RET
+#define ASM_RET "ret\n"
+#endif
+#endif
+/*
+ * Before 5.11 an ops had to say it was recursion safe, and ftrace guarded
+ * the others: the guard that FTRACE_OPS_FL_RECURSION asks for since.
+ */
+#ifndef FTRACE_OPS_FL_RECURSION
+#define FTRACE_OPS_FL_RECURSION 0
 #endif
 
 static char *kprobe_func = "do_unlinkat";
@@ -63,10 +79,17 @@ static int kshook_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/* 5.11 handed ftrace callbacks ftrace_regs instead of pt_regs. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define KSHOOK_FTRACE_REGS struct ftrace_regs
+#else
+#define KSHOOK_FTRACE_REGS struct pt_regs
+#endif
+
 /* Leaves the ip alone: IPMODIFY is claimed, the function still runs as is. */
 static void notrace kshook_ftrace_func(unsigned long ip, unsigned long parent_ip,
 				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+				       KSHOOK_FTRACE_REGS *fregs)
 {
 	atomic_inc(&kshook_hits);
 }
@@ -237,7 +260,12 @@ static void __exit kshook_exit(void)
 		kshook_direct_unregister();
 #endif
 	unregister_ftrace_function(&kshook_ops);
+	/* 5.10 does not export ftrace_free_filter(); a reset empties it too */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
 	ftrace_free_filter(&kshook_ops);
+#else
+	ftrace_set_filter(&kshook_ops, NULL, 0, 1);
+#endif
 	unregister_kretprobe(&kshook_krp);
 	unregister_kprobe(&kshook_kp);
 	if (init_kp_registered)
