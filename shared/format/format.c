@@ -11,7 +11,8 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 		return ret;
 	switch (opts->format) {
 	case KS_FMT_SUMMARY:
-		ret = ks_format_summary(out, s, &g);
+		ret = opts->summary_all ? ks_format_summary_all(out, s, &g) :
+					  ks_format_summary(out, s, &g);
 		break;
 	case KS_FMT_JSON:
 		ret = ks_format_json(out, s, &g);

@@ -480,6 +480,35 @@ static void test_duration_units(void **state)
 	}
 }
 
+/* --comm: an extended regex on comm, OR-ed with the other selectors */
+static void test_comm(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "--comm ^(sshd|cron)$ -D",
+			       err, sizeof(err)), 0);
+	assert_true(ks_select_comm(&o, "sshd"));
+	assert_true(ks_select_comm(&o, "cron"));
+	assert_false(ks_select_comm(&o, "crond"));
+	assert_false(ks_select_comm(&o, "xsshd"));
+	assert_false(ks_select_match(&o, 5, 'S'));
+	assert_true(ks_select_match(&o, 5, 'D'));
+	/* a -p beside it is no longer "only these PIDs" */
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-p 7 --comm kworker", err,
+			       sizeof(err)), 0);
+	assert_false(ks_select_pids_only(&o));
+	assert_true(ks_select_comm(&o, "kworker/0:1-events"));
+	ks_options_release(&o);
+	assert_null(o.comm);
+	/* -a alone matches no comm: --comm is not given */
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
+	assert_false(ks_select_comm(&o, "anything"));
+	ks_options_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_does_nothing),
 		cmocka_unit_test(test_does_something),
 		cmocka_unit_test(test_duration_units),
+		cmocka_unit_test(test_comm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
