@@ -9,8 +9,9 @@
 
 /*
  * Whether a task with this pid and state is selected by -a, a state or
- * -p (selectors are OR-ed, like oled kstack's).  The cgroup filter is applied by the
- * source, which is the one that knows where a task's cgroup is.
+ * -p (selectors are OR-ed, like oled kstack's).  The cgroup filter is
+ * applied by the source, which is the one that knows where a task's
+ * cgroup is, with ks_select_cgroup()'s rule.
  */
 bool ks_select_match(const struct ks_options *opts, int32_t pid, char state);
 /*
@@ -20,5 +21,10 @@ bool ks_select_match(const struct ks_options *opts, int32_t pid, char state);
 bool ks_select_comm(const struct ks_options *opts, const char *comm);
 /* Whether -p alone was given: the source may then read only those PIDs. */
 bool ks_select_pids_only(const struct ks_options *opts);
+/*
+ * Whether the cgroup v2 path (ended by a NUL or a newline, as in
+ * /proc/PID/cgroup) is the --cgroup option's cgroup or below it.
+ */
+bool ks_select_cgroup(const char *path, const char *cgroup);
 
 #endif /* KS_SELECT_H */
