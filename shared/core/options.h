@@ -55,9 +55,9 @@ enum ks_mode {
 /* How a row's value is stored, each into the member at the row's offset. */
 enum ks_opt_kind {
 	KS_OPT_FLAG,		/* a bool set to true */
-	KS_OPT_STATE,		/* the state letters of arg_bits into states */
+	KS_OPT_STATE,		/* the row's state letters into states */
 	KS_OPT_PIDS,		/* -p PID[,PID...] */
-	KS_OPT_FORMAT,		/* the output format of arg_bits */
+	KS_OPT_FORMAT,		/* the row's output format */
 	KS_OPT_PATH,		/* a non-empty path */
 	KS_OPT_CGROUP,		/* a path as /proc/PID/cgroup shows it */
 	KS_OPT_TEXT,		/* a string kept as given */
@@ -90,9 +90,9 @@ struct ks_opt_row {
 	enum ks_format format;	/* KS_OPT_FORMAT */
 	long min, max;		/* KS_OPT_NUM, KS_OPT_DURATION (plain number) */
 	const char *zero;	/* what 0 means, for the help, or NULL */
-	const char *metavar;	/* its value's name, NULL for a flag */
+	const char *metavar;	/* its value's (or operand's) name, or NULL */
 	enum ks_opt_section section;
-	const char *help;	/* one line of --help and help kstack */
+	const char *help;	/* --help's and help kstack's; '\n' continues */
 };
 
 /* A mode: its bit, how a message names it, its synopsis. */
