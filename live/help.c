@@ -14,6 +14,10 @@ void ks_help_print(FILE *out)
 {
 	ks_options_usage(out, KS_CTX_LIVE);
 	ks_options_help(out, KS_CTX_LIVE);
+	/* report parses its own options (live/report/report_opts.c) */
+	fputs("\nsubcommand:\n"
+	      "  report DIR         what DIR's logs say: stuck tasks, timeline "
+	      "(report -h)\n", out);
 	fputs("\nexit status: 0 printed, 1 nothing matched or a PID is missing, "
 	      "2 usage,\n3 not permitted (needs root), 4 other failure.  "
 	      "See kstack(8).\n", out);

@@ -6,7 +6,9 @@
  * kstack-crash(8) for the crash command's.  A man page documents the
  * options of its SYNOPSIS and of the tags of its .TP paragraphs; a help
  * text those that begin its indented lines.  Run from the top of the
- * tree, as tests/run-all.sh does.
+ * tree, as tests/run-all.sh does.  "kstack report" parses its own options
+ * (live/report/report_opts.c): its synopsis line and its REPORT section
+ * are not the table's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,15 +113,21 @@ static void roff_options(struct opt_set *s, const char *line, size_t len)
 static void man_options(struct opt_set *s, const char *path)
 {
 	char *text = read_text(path), *p = text;
-	bool synopsis = false, tag = false;
+	bool synopsis = false, tag = false, report = false;
 
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 
-		if (!strncmp(p, ".SH", 3))
+		if (!strncmp(p, ".SH", 3)) {
 			synopsis = !strncmp(p, ".SH SYNOPSIS", 12);
-		else if (synopsis || tag)
+			report = !strncmp(p, ".SH REPORT", 10);
+		} else if (synopsis && !strncmp(p, ".B kstack report", 16)) {
+			report = true;
+		} else if (synopsis && !strncmp(p, ".br", 3)) {
+			report = false;
+		} else if ((synopsis || tag) && !report) {
 			roff_options(s, p, len);
+		}
 		tag = !strncmp(p, ".TP", 3);
 		p += len + (p[len] ? 1 : 0);
 	}
