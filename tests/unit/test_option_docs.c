@@ -227,40 +227,36 @@ static int check(const struct opt_set *s, unsigned int modes, const char *doc)
 
 #define LIVE_MODES	(KS_IN_ANY & ~KS_IN_CRASH_CMD)
 
-static void test_live_docs(void **state)
+/* A man page and a help text against the rows of modes. */
+static void check_docs(const char *man_path, char *help_text,
+		       const char *indent, unsigned int modes, const char *help)
 {
-	struct opt_set man = { 0 }, help = { 0 };
-	char *text = printed(live_help, KS_CTX_LIVE);
+	struct opt_set man = { 0 }, in_help = { 0 };
 	int bad;
 
-	(void)state;
-	man_options(&man, "docs/kstack.8");
-	help_options(&help, text, "  ");
-	assert_true(man.nr > 20 && help.nr > 20);
-	bad = check(&man, LIVE_MODES, "docs/kstack.8");
-	bad += check(&help, LIVE_MODES, "kstack --help");
-	free(text);
+	man_options(&man, man_path);
+	help_options(&in_help, help_text, indent);
+	assert_true(man.nr > 10 && in_help.nr > 10);
+	bad = check(&man, modes, man_path);
+	bad += check(&in_help, modes, help);
+	free(help_text);
 	set_free(&man);
-	set_free(&help);
+	set_free(&in_help);
 	assert_int_equal(bad, 0);
+}
+
+static void test_live_docs(void **state)
+{
+	(void)state;
+	check_docs("docs/kstack.8", printed(live_help, KS_CTX_LIVE), "  ",
+		   LIVE_MODES, "kstack --help");
 }
 
 static void test_crash_docs(void **state)
 {
-	struct opt_set man = { 0 }, help = { 0 };
-	char *text = printed(ks_options_help, KS_CTX_CRASH);
-	int bad;
-
 	(void)state;
-	man_options(&man, "docs/kstack-crash.8");
-	help_options(&help, text, "    ");
-	assert_true(man.nr > 10 && help.nr > 10);
-	bad = check(&man, KS_IN_CRASH_CMD, "docs/kstack-crash.8");
-	bad += check(&help, KS_IN_CRASH_CMD, "help kstack");
-	free(text);
-	set_free(&man);
-	set_free(&help);
-	assert_int_equal(bad, 0);
+	check_docs("docs/kstack-crash.8", printed(ks_options_help, KS_CTX_CRASH),
+		   "    ", KS_IN_CRASH_CMD, "help kstack");
 }
 
 /* The reader above finds what it must: a page that lacks one fails. */
