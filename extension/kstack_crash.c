@@ -5,7 +5,8 @@
  * tool's (shared/core/options.c); the sample from shared/kernel/kernel_sample.c
  * over the crash target; -l's lines from shared/lines/ on crash's vmlinux;
  * the text from shared/format*.c.  This file only glues them to crash:
- * argv, fp, error(), the vmlinux and release for -l, and the help text.
+ * argv, fp, error(), the vmlinux and release for -l; the help text is
+ * kstack_help.c's.
  */
 #include "defs.h"
 
@@ -19,6 +20,7 @@
 #include "format.h"
 #include "hooks_crash.h"
 #include "kernel_sample.h"
+#include "kstack_help.h"
 #include "options.h"
 #include "sample_report.h"
 #include "target_crash.h"
@@ -26,81 +28,6 @@
 
 static struct ks_kernel *kernel;	/* opened on first use, kept */
 
-static char *help_kstack[] = {
-	"kstack",
-	"kernel stacks of tasks, grouped by identical stack",
-	"{-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
-	"        [-l] [-c|--json|--folded] [-v]\n"
-	"  kstack -K|-F [--touched] [-v]",
-	"  Prints what the live tool kstack(8) would have printed on this kernel",
-	"  at the moment of the dump: the tasks, grouped by identical kernel",
-	"  stack, in oled kstack's text.  The header shows the crash time",
-	"  (timekeeper.xtime_sec) in crash's time zone and the dumped kernel's",
-	"  nodename.  Tasks and stacks are read by kstack itself (init_task.tasks,",
-	"  each thread group, and an ORC unwinder), so it works where crash's own",
-	"  task table and bt do not.",
-	" ",
-	"  Selection (OR-ed; at least one is required):",
-	"    -a        all tasks.",
-	"    -D        tasks in uninterruptible sleep (D).",
-	"    -R        running or runnable tasks (R).",
-	"    -S        tasks in interruptible sleep (S).",
-	"    -Z        zombies (Z).",
-	"    -I        idle kernel threads (I).",
-	"    -T        stopped or traced tasks (T, t).",
-	"    -p PID[,PID...]  these processes, in the order given.",
-	" ",
-	"  Scope and filters:",
-	"    -H        every thread of each process, not only the process.",
-	"    --cgroup PATH  only tasks in this cgroup v2 path or below it.",
-	" ",
-	"  Output (text by default):",
-	"    -l        file:line after every frame, each inlined function the",
-	"              address lies in on a line of its own before it, from",
-	"              crash's vmlinux and the modules' debug files of the dump's",
-	"              release under /usr/lib/debug (or $KSTACK_DEBUG_DIR).  The",
-	"              same lines and inline chains as kstack -l, from DWARF with",
-	"              libdw; crash's own line lookup has no inline chain.",
-	"    -c        a summary: one line per group with its task count.",
-	"    --json    one JSON object for the sample.",
-	"    --folded  folded stacks, the input of flame graph tools.",
-	"    -v        after the output, why a stack is empty or short, the",
-	"              version, the dump's kernel release and counts.",
-	"    --version which kstack.so is loaded.",
-	" ",
-	"  Hooks:",
-	"    -K        the kprobes, as /sys/kernel/debug/kprobes/list prints them.",
-	"    -F        the functions ftrace patched, as enabled_functions does;",
-	"              with --touched, every function ftrace ever patched since",
-	"              boot, a hook that has gone included (Linux 6.4+).",
-	" ",
-	"  A task that was on a CPU when the dump was taken is unwound from the",
-	"  registers the dump saved for that CPU (empty when it was in user",
-	"  mode); the live tool prints an empty stack for such a task.  Tasks",
-	"  or lists that cannot be read are reported and the walk goes on.",
-	" ",
-	"  A dump crash itself cannot open (crash 8.0.2 reads kernels up to 6.10;",
-	"  6.11 and later need crash 8.0.6) never reaches this command: read it",
-	"  with the standalone reader, which needs no vmlinux on Linux 6.0+:",
-	"    kstack --vmcore VMCORE -a -H",
-	"\nEXAMPLE",
-	"  Show every task of the dump, threads included:\n",
-	"    %s> kstack -a -H",
-	"    zzz <Sun Nov 22 05:27:24 UTC 2026 - kstack-vm",
-	" ",
-	"    PID:     1   State:  S   Start Time: 2026/11/22 05:27:17   Cmd: /bin/busybox sh /init",
-	"    PID:   116   State:  S   Start Time: 2026/11/22 05:27:20   Cmd: sh -c sleep 1000000",
-	"    Stack:",
-	"    [<0>] do_wait+0x114/0x320",
-	"    [<0>] kernel_wait4+0xb4/0x160",
-	"    [<0>] __do_sys_wait4+0xa2/0xb0",
-	"    [<0>] do_syscall_64+0x5d/0x90",
-	"    [<0>] entry_SYSCALL_64_after_hwframe+0x6e/0xd8",
-	"    ...",
-	"\n  Show the tasks in uninterruptible sleep as a summary:\n",
-	"    %s> kstack -D -c",
-	NULL
-};
 
 /*
  * Messages about the walk go where crash puts its own (error(INFO), into
@@ -255,8 +182,16 @@ static void cmd_kstack(void)
 	ks_crash_target_end_command();
 }
 
+/* When memory ran out for the help made from the option table. */
+static char *help_short[] = {
+	"kstack",
+	"kernel stacks of tasks, grouped by identical stack",
+	"SELECTION... | -K | -F   (see kstack-crash(8))",
+	NULL
+};
+
 static struct command_table_entry command_table[] = {
-	{ "kstack", cmd_kstack, help_kstack, 0 },
+	{ "kstack", cmd_kstack, help_short, 0 },
 	{ NULL },
 };
 
@@ -269,6 +204,10 @@ static struct command_table_entry command_table[] = {
 __attribute__((visibility("default"))) void __attribute__((constructor))
 kstack_init(void)
 {
+	char **help = ks_crash_help();
+
+	if (help)
+		command_table[0].help_data = help;
 	register_extension(command_table);
 }
 
@@ -277,4 +216,5 @@ void __attribute__((destructor)) kstack_fini(void)
 	ks_kernel_close(kernel);
 	kernel = NULL;
 	ks_crash_target_release();
+	ks_crash_help_free();
 }

@@ -132,8 +132,8 @@ int main(int argc, char **argv)
 	read_test_knobs(&knobs);
 	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs, err,
 				   sizeof(err))) {
-		fprintf(stderr, "kstack: %s\n%s", err,
-			ks_options_usage(KS_CTX_LIVE));
+		/* one line for what is wrong, not the whole usage */
+		fprintf(stderr, "kstack: %s\ntry 'kstack --help'\n", err);
 		return KS_EXIT_USAGE;
 	}
 	if (opts.help) {

@@ -160,7 +160,7 @@ static int read_limits(struct bg *bg)
 	long ms, bytes;
 
 	bg->interval_ns = o->interval_ms * NS_PER_MS;
-	bg->duration_ns = o->minutes * 60 * NS_PER_SEC;
+	bg->duration_ns = o->duration * NS_PER_SEC;
 	bg->rot.max_bytes = (uint64_t)o->max_mb << 20;
 	/* KSTACK_TEST_*: tests only, so a run takes seconds, not minutes */
 	if (knob_long("KSTACK_TEST_DURATION_MS", o->knobs.duration_ms, 0,

@@ -339,7 +339,8 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		return 0;
 	}
 	if (!ks_select_match(opts, t.pid, t.state) &&
-	    !ks_select_match(opts, t.tgid, t.state))
+	    !ks_select_match(opts, t.tgid, t.state) &&
+	    !ks_select_comm(opts, t.comm))
 		return 0;
 	if (opts->cgroup) {
 		bool in;

@@ -312,7 +312,7 @@ static int finish(struct run *run, int ret, double seconds)
 
 int ks_snoop_run(const struct ks_options *opts)
 {
-	double seconds = opts->t_given ? (double)opts->minutes : 0, start;
+	double seconds = opts->t_given ? (double)opts->duration : 0, start;
 	struct ks_snoop_probe probe;
 	struct ks_tracefs fs;
 	struct run run;

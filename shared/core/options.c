@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The option grammar of oled kstack plus kstack's own, parsed once for
- * both the live tool and the crash command.  Numbers are parsed strictly:
- * "-i 1O" is an error, not 1.
+ * both the live tool and the crash command from the rows of
+ * option_table.c.  Numbers are parsed strictly: "-i 1O" is an error, not
+ * 1.  An option given where its row says it means nothing is refused
+ * with the modes where it does.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,68 +17,9 @@
 #include "grow.h"
 #include "options.h"
 
-/*
- * The options with a long name only: the name, whether it takes a value,
- * and the getopt value OPT_<ID>, numbered past every character.
- */
-#define LONG_ONLY(X)						\
-	X(JSON, "json", no_argument)				\
-	X(FOLDED, "folded", no_argument)			\
-	X(CGROUP, "cgroup", required_argument)			\
-	X(PROC_ROOT, "proc-root", required_argument)		\
-	X(FOREGROUND, "foreground", no_argument)		\
-	X(VMCORE, "vmcore", required_argument)			\
-	X(VMLINUX, "vmlinux", required_argument)		\
-	X(FOLLOW_SYMLINK, "follow-symlink", no_argument)	\
-	X(DECODE, "decode", no_argument)			\
-	X(SNOOP, "snoop", required_argument)			\
-	X(HELP, "help", no_argument)				\
-	X(TOUCHED, "touched", no_argument)			\
-	X(VERSION, "version", no_argument)
-
-#define AS_ENUM(id, name, arg)		OPT_##id,
-#define AS_OPTION(id, name, arg)	{ name, arg, NULL, OPT_##id },
-
-enum {
-	OPT_BEFORE_FIRST = 255,
-	LONG_ONLY(AS_ENUM)
-};
-
-/* getopt_long's table: those, and the long names of -l and -v */
-static const struct option long_opts[] = {
-	LONG_ONLY(AS_OPTION)
-	{ "lines", no_argument, NULL, 'l' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char usage_live[] =
-"usage: kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH]\n"
-"              [-c|--json|--folded] [-o FILE [--follow-symlink]]\n"
-"              [--proc-root DIR] [-v]\n"
-"       kstack -b [-t MINUTES] [-i SECONDS] [-d DIR] [-m MB] [-n FILES]\n"
-"              [-x PERCENT] [--foreground] SELECTION...\n"
-"       kstack -K | -F [--touched] [-v]\n"
-"       kstack --vmcore VMCORE [--vmlinux VMLINUX] SELECTION...\n"
-"       kstack -h | --help | --version\n"
-"       kstack --snoop FUNC [-p PID[,PID...]] [-t SECONDS] [-c|--json|--folded]\n"
-"       kstack --decode [--vmlinux VMLINUX] [FILE]\n"
-"selection (OR-ed): -a all, -D uninterruptible, -R running, -S sleeping,\n"
-"  -Z zombie, -I idle kthreads, -T stopped or traced, -p PIDs; -H every thread\n"
-"output: text (default), -c summary, --json (JSON Lines), --folded (flame graph)\n"
-"hooks: -K kprobes, -F ftrace enabled functions (--touched: every function\n"
-"  ftrace ever patched since boot, Linux 6.4+)\n"
-
-"-l (--lines): file:line of every frame, from the debug vmlinux and modules\n";
-
-static const char usage_crash[] =
-"kstack {-a|-D|-R|-S|-Z|-I|-T|-p PID[,PID...]}... [-H] [--cgroup PATH] "
-"[-l] [-c|--json|--folded] | -K [-v] | -F [--touched] [-v]\n";
-
-const char *ks_options_usage(enum ks_context ctx)
-{
-	return ctx == KS_CTX_CRASH ? usage_crash : usage_live;
-}
+#define MAX_ROWS	64
+/* getopt's value of the row i: its letter, or past every character */
+#define LONG_VAL(i)	(256 + (int)(i))
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -99,6 +42,87 @@ static int parse_long(const char *s, long min, long max, long *val_ret)
 		return -1;
 	*val_ret = v;
 	return 0;
+}
+
+const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
+			    char *buf, size_t len)
+{
+	if (row->letter && row->name && both)
+		snprintf(buf, len, "-%c, --%s", row->letter, row->name);
+	else if (row->letter)
+		snprintf(buf, len, "-%c", row->letter);
+	else
+		snprintf(buf, len, "--%s", row->name);
+	return buf;
+}
+
+static size_t row_index(const struct ks_opt_row *row)
+{
+	return (size_t)(row - ks_opt_rows);
+}
+
+static bool given(const struct ks_options *o, const struct ks_opt_row *row)
+{
+	return o->given & (1ull << row_index(row));
+}
+
+/* The row getopt_long() returned c for. */
+static const struct ks_opt_row *row_of_val(int c)
+{
+	if (c >= LONG_VAL(0))
+		return &ks_opt_rows[c - LONG_VAL(0)];
+	for (size_t i = 0; i < ks_nr_opt_rows; i++)
+		if (ks_opt_rows[i].letter == c)
+			return &ks_opt_rows[i];
+	return NULL;
+}
+
+/* The row named "-c" or "--touched". */
+static const struct ks_opt_row *row_of_name(const char *name)
+{
+	char buf[40];
+
+	for (size_t i = 0; i < ks_nr_opt_rows; i++)
+		if (!strcmp(ks_opt_row_name(&ks_opt_rows[i], false, buf,
+					    sizeof(buf)), name))
+			return &ks_opt_rows[i];
+	return NULL;
+}
+
+static bool has_arg(const struct ks_opt_row *row)
+{
+	return row->kind != KS_OPT_FLAG && row->kind != KS_OPT_STATE &&
+	       row->kind != KS_OPT_FORMAT;
+}
+
+/*
+ * getopt_long()'s tables from the rows: '+' stops at the first
+ * non-option, ':' returns ':' for a missing value.  A row with both
+ * names is known by its letter.
+ */
+static void getopt_tables(char *shorts, struct option *longs)
+{
+	size_t n = 0;
+
+	*shorts++ = '+';
+	*shorts++ = ':';
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		const struct ks_opt_row *row = &ks_opt_rows[i];
+		int arg = has_arg(row) ? required_argument : no_argument;
+
+		if (row->letter) {
+			*shorts++ = row->letter;
+			if (arg == required_argument)
+				*shorts++ = ':';
+		}
+		if (row->name)
+			longs[n++] = (struct option){
+				row->name, arg, NULL,
+				row->letter ? row->letter : LONG_VAL(i),
+			};
+	}
+	*shorts = '\0';
+	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static int parse_pids(struct ks_options *o, const char *arg, char *err,
@@ -134,13 +158,24 @@ static void set_defaults(struct ks_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->format = KS_FMT_TEXT;
-	o->minutes = 30;
+	o->duration = 30 * 60;
 	o->interval = 60;
 	o->dir = "/var/oled/kstack";
 	o->max_mb = 1;
 	o->max_files = 5;
 	o->max_percent = 85;
 	o->proc_root = "/proc";
+}
+
+long ks_options_default(const struct ks_opt_row *row)
+{
+	struct ks_options d;
+	long v;
+
+	set_defaults(&d);
+	v = *(const long *)((const char *)&d + row->off);
+	/* a plain -t is minutes with -b, which is what has a default */
+	return row->kind == KS_OPT_DURATION ? v / 60 : v;
 }
 
 static int set_format(struct ks_options *o, enum ks_format f, char *err,
@@ -153,205 +188,244 @@ static int set_format(struct ks_options *o, enum ks_format f, char *err,
 	return 0;
 }
 
-struct num_opt {
-	int opt;
-	long min, max;
-	size_t off;
-};
-
-static const struct num_opt num_opts[] = {
-	/* 0 as in oled: -t one sample, -m and -n no rotation */
-	{ 't', 0, 60L * 24 * 365, offsetof(struct ks_options, minutes) },
-	{ 'i', 1, 86400, offsetof(struct ks_options, interval) },
-	{ 'm', 0, 1024 * 1024, offsetof(struct ks_options, max_mb) },
-	{ 'n', 0, 10000, offsetof(struct ks_options, max_files) },
-	{ 'x', 1, 100, offsetof(struct ks_options, max_percent) },
-};
-
-static int parse_num_opt(struct ks_options *o, int c, const char *arg,
-			 char *err, size_t errlen)
+static int set_regex(struct ks_options *o, const char *name, const char *arg,
+		     char *err, size_t errlen)
 {
-	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
-		const struct num_opt *n = &num_opts[i];
+	char why[128];
+	int ret;
 
-		if (n->opt != c)
-			continue;
-		if (parse_long(arg, n->min, n->max,
-			       (long *)((char *)o + n->off)))
-			return fail(err, errlen,
-				    "option -%c wants a number from %ld to %ld, not '%s'",
-				    c, n->min, n->max, arg);
-		return 0;
+	if (o->comm)
+		return fail(err, errlen, "option %s given twice: join the "
+			    "expressions with |", name);
+	if (!*arg)
+		return fail(err, errlen, "option %s wants a non-empty value", name);
+	ret = regcomp(&o->comm_re, arg, REG_EXTENDED | REG_NOSUB);
+	if (ret) {
+		regerror(ret, &o->comm_re, why, sizeof(why));
+		return fail(err, errlen, "option %s: '%s' is not an extended "
+			    "regular expression: %s", name, arg, why);
 	}
-	return fail(err, errlen, "unknown option -%c", c);
+	o->comm = arg;
+	return 0;
 }
 
-/* "-b" or "--proc-root", for messages */
-static const char *opt_name(int c)
-{
-	static char name[32];
-
-	if (c < 256) {
-		snprintf(name, sizeof(name), "-%c", c);
-		return name;
-	}
-	for (const struct option *o = long_opts; o->name; o++)
-		if (o->val == c) {
-			snprintf(name, sizeof(name), "--%s", o->name);
-			return name;
-		}
-	return "?";
-}
-
-static bool live_only(int c)
-{
-	/* strchr() finds the terminating NUL too: long options are >= 256 */
-	return (c > 0 && c < 256 && strchr("btidmnxo", c)) || c == OPT_PROC_ROOT ||
-	       c == OPT_FOREGROUND || c == OPT_VMCORE || c == OPT_VMLINUX ||
-	       c == OPT_FOLLOW_SYMLINK || c == OPT_DECODE || c == OPT_SNOOP;
-}
-
-/* Options naming a file, a directory or a cgroup: "" names nothing. */
-static bool takes_path(int c)
-{
-	return c == 'd' || c == 'o' || c == OPT_CGROUP || c == OPT_PROC_ROOT ||
-	       c == OPT_VMCORE || c == OPT_VMLINUX;
-}
-
-static int check_path(int c, const char *arg, char *err, size_t errlen)
+static int set_path(const struct ks_opt_row *row, const char *name,
+		    const char *arg, void *member, char *err, size_t errlen)
 {
 	if (!*arg)
 		return fail(err, errlen, "option %s wants a non-empty value",
-			    opt_name(c));
+			    name);
 	/*
 	 * /proc/PID/cgroup paths are absolute: a relative one would match
 	 * nothing, and "" would have matched every task.
 	 */
-	if (c == OPT_CGROUP && arg[0] != '/')
+	if (row->kind == KS_OPT_CGROUP && arg[0] != '/')
 		return fail(err, errlen,
-			    "option --cgroup wants a path as /proc/PID/cgroup shows it, starting with / (e.g. /system.slice/cron.service), not '%s'",
-			    arg);
+			    "option %s wants a path as /proc/PID/cgroup shows it, starting with / (e.g. /system.slice/cron.service), not '%s'",
+			    name, arg);
+	*(const char **)member = arg;
 	return 0;
 }
 
-static int parse_one(struct ks_options *o, enum ks_context ctx, int c,
-		     const char *arg, char *err, size_t errlen)
+static int set_num(struct ks_options *o, const struct ks_opt_row *row,
+		   const char *name, const char *arg, void *member, char *err,
+		   size_t errlen)
 {
-	if (ctx == KS_CTX_CRASH && live_only(c))
+	long min = row->min;
+
+	/* Tests shorten the interval; users keep oled's floor of 10 s. */
+	if (row->letter == 'i' && o->knobs.interval_ms)
+		min = 1;
+	if (parse_long(arg, min, row->max, member))
+		return fail(err, errlen,
+			    "option %s wants a number from %ld to %ld, not '%s'",
+			    name, min, row->max, arg);
+	return 0;
+}
+
+static int parse_row(struct ks_options *o, enum ks_context ctx,
+		     const struct ks_opt_row *row, const char *arg, char *err,
+		     size_t errlen)
+{
+	void *member = (char *)o + row->off;
+	char name[40];
+
+	ks_opt_row_name(row, false, name, sizeof(name));
+	if (ctx == KS_CTX_CRASH && !(row->applies & KS_IN_CRASH_CMD))
 		return fail(err, errlen, "option %s is for the live tool only",
-			    opt_name(c));
-	if (takes_path(c) && check_path(c, arg, err, errlen))
-		return -1;
-	switch (c) {
-	case 'a': o->all = true; return 0;
-	case 'D': case 'R': case 'S': case 'Z': case 'I':
-		o->states |= KS_ST_BIT(c);
+			    name);
+	o->given |= 1ull << row_index(row);
+	switch (row->kind) {
+	case KS_OPT_FLAG:
+		*(bool *)member = true;
 		return 0;
-	case 'T':
-		o->states |= KS_ST_BIT('T') | KS_ST_BIT('t');
+	case KS_OPT_STATE:
+		for (const char *c = row->letters; *c; c++)
+			o->states |= KS_ST_BIT(*c);
 		return 0;
-	case 'p': return parse_pids(o, arg, err, errlen);
-	case 'H': o->threads = true; return 0;
-	case 'c': return set_format(o, KS_FMT_SUMMARY, err, errlen);
-	case OPT_JSON: return set_format(o, KS_FMT_JSON, err, errlen);
-	case OPT_FOLDED: return set_format(o, KS_FMT_FOLDED, err, errlen);
-	case OPT_CGROUP: o->cgroup = arg; return 0;
-	case 'K': o->kprobes = true; return 0;
-	case 'F': o->ftrace = true; return 0;
-	case 'v': o->verbose = true; return 0;
-	case 'b': o->background = true; return 0;
-	case OPT_FOREGROUND: o->foreground = true; return 0;
-	case 'd': o->dir = arg; return 0;
-	case 'o': o->output = arg; return 0;
-	case OPT_FOLLOW_SYMLINK: o->follow_symlink = true; return 0;
-	case OPT_PROC_ROOT: o->proc_root = arg; return 0;
-	case OPT_VMCORE: o->vmcore = arg; return 0;
-	case OPT_VMLINUX: o->vmlinux = arg; return 0;
-	case OPT_TOUCHED: o->touched = true; return 0;
-	case 'l': o->lines = true; return 0;
-	case OPT_DECODE: o->decode = true; return 0;
-	case OPT_SNOOP: o->snoop = arg; return 0;
-	case 't': o->t_given = true; return parse_num_opt(o, c, arg, err, errlen);
-	case 'h': case OPT_HELP: o->help = true; return 0;
-	case OPT_VERSION: o->version = true; return 0;
-	default: return parse_num_opt(o, c, arg, err, errlen);
+	case KS_OPT_PIDS:
+		return parse_pids(o, arg, err, errlen);
+	case KS_OPT_FORMAT:
+		return set_format(o, row->format, err, errlen);
+	case KS_OPT_PATH:
+	case KS_OPT_CGROUP:
+		return set_path(row, name, arg, member, err, errlen);
+	case KS_OPT_TEXT:
+		*(const char **)member = arg;
+		return 0;
+	case KS_OPT_REGEX:
+		return set_regex(o, name, arg, err, errlen);
+	case KS_OPT_NUM:
+		return set_num(o, row, name, arg, member, err, errlen);
+	case KS_OPT_DURATION:
+		/* read once the mode says what a plain number counts */
+		o->t_arg = arg;
+		o->t_given = true;
+		return 0;
 	}
+	return fail(err, errlen, "option %s: unknown kind", name);
 }
 
-/* --decode, --snoop and -l: 1 when the mode is complete, 0 or -1. */
-static int check_new_modes(struct ks_options *o, char *err, size_t errlen)
+unsigned int ks_options_mode(const struct ks_options *o, enum ks_context ctx)
 {
-	bool sample = o->all || o->states || o->threads || o->cgroup ||
-		      o->kprobes || o->ftrace || o->background ||
-		      o->foreground || o->output || o->vmcore;
+	bool hooks = o->kprobes || o->ftrace;
 
-	if (o->decode) {
-		if (sample || o->snoop || o->nr_pids || o->lines ||
-		    o->format != KS_FMT_TEXT)
-			return fail(err, errlen,
-				    "--decode takes only --vmlinux and a FILE");
-		return 1;
+	if (o->help || o->version)
+		return KS_IN_INFO;
+	if (ctx == KS_CTX_CRASH)
+		return hooks ? KS_IN_CHOOKS : KS_IN_CRASH;
+	if (o->decode)
+		return KS_IN_DECODE;
+	if (o->snoop)
+		return KS_IN_SNOOP;
+	if (o->vmcore)
+		return hooks ? KS_IN_VHOOKS : KS_IN_VMCORE;
+	if (hooks)
+		return KS_IN_HOOKS;
+	if (o->background || o->foreground)
+		return KS_IN_BG;
+	return KS_IN_ONE;
+}
+
+static const char *mode_what(unsigned int mode)
+{
+	for (size_t i = 0; i < ks_nr_mode_rows; i++)
+		if (ks_mode_rows[i].mode == mode)
+			return ks_mode_rows[i].what;
+	return "?";
+}
+
+/* Each option given means something in this mode, with what it needs. */
+static int check_rows(const struct ks_options *o, enum ks_context ctx,
+		      unsigned int mode, char *err, size_t errlen)
+{
+	char name[40], where[256];
+
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		const struct ks_opt_row *row = &ks_opt_rows[i];
+		const struct ks_opt_row *need;
+
+		if (!given(o, row))
+			continue;
+		ks_opt_row_name(row, false, name, sizeof(name));
+		if (!(row->applies & mode) && row->leads)
+			return fail(err, errlen, "%s and %s exclude each other",
+				    name, mode_what(mode));
+		if (!(row->applies & mode)) {
+			ks_options_where(where, sizeof(where), row->applies, ctx);
+			return fail(err, errlen, "option %s does nothing with "
+				    "%s; it is for %s", name, mode_what(mode),
+				    where);
+		}
+		need = row->needs ? row_of_name(row->needs) : NULL;
+		if (need && !given(o, need))
+			return fail(err, errlen, "option %s goes with %s", name,
+				    row->needs);
 	}
-	if (o->decode_file)
-		return fail(err, errlen, "unexpected argument '%s'", o->decode_file);
-	if (o->snoop) {
-		if (!*o->snoop)
-			return fail(err, errlen, "--snoop wants a function name");
-		if (sample)
-			return fail(err, errlen, "--snoop FUNC takes only -p, -t, "
-				    "-l, -c, --json, --folded, --vmlinux and -v");
-		return 1;
-	}
-	if (o->lines && (o->background || o->kprobes || o->ftrace))
-		return fail(err, errlen, "-l is for one sample, not -b, -K or -F "
-			    "(kstack --decode adds lines to -b logs)");
-	/* --vmcore alone reads the dump's own kallsyms and BTF */
-	if (o->vmlinux && !o->vmcore && !o->lines)
-		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE, -l "
-			    "or --decode");
 	return 0;
 }
 
-static int check_combination(struct ks_options *o, char *err, size_t errlen)
+/*
+ * -t: "30" is minutes with -b (oled's) and seconds with --snoop; "30s",
+ * "2m" and "1h" are the same in both, up to the year a plain -b allows.
+ */
+static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
+			  unsigned int mode, char *err, size_t errlen)
 {
-	bool selects = o->all || o->states || o->nr_pids;
+	const char *units = "smh", *u;
+	static const long secs[] = { 1, 60, 3600 };
+	size_t len = strlen(o->t_arg);
+	long unit = mode == KS_IN_BG ? 60 : 1, min = row->min, max = row->max;
+	char num[32];
+	long v;
+
+	u = len ? strchr(units, o->t_arg[len - 1]) : NULL;
+	if (u && *u) {
+		unit = secs[u - units];
+		max = row->max * 60 / unit;
+		len--;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)len, o->t_arg);
+	if (len >= sizeof(num) || parse_long(num, min, max, &v))
+		return fail(err, errlen, "option -t wants a number from %ld to "
+			    "%ld, or one with a unit up to a year (30s, 2m, "
+			    "1h), not '%s'", row->min, row->max, o->t_arg);
+	o->duration = v * unit;
+	return 0;
+}
+
+static int check_selection(const struct ks_options *o, char *err,
+			   size_t errlen)
+{
+	char list[128] = "", name[40];
+	size_t len = 0;
+
+	if (o->all || o->states || o->nr_pids || o->comm)
+		return 0;
+	for (size_t i = 0; i < ks_nr_opt_rows; i++)
+		if (ks_opt_rows[i].selects && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s", len ? "/" : "",
+						ks_opt_row_name(&ks_opt_rows[i],
+								false, name,
+								sizeof(name)));
+	return fail(err, errlen, "at least one of %s must be specified", list);
+}
+
+static int check_combination(struct ks_options *o, enum ks_context ctx,
+			     char *err, size_t errlen)
+{
+	unsigned int mode = ks_options_mode(o, ctx);
 	const char *ms = o->knobs.interval_ms;
 	int ret;
 
-	if (o->help || o->version)
+	if (mode == KS_IN_INFO)
 		return 0;
-	ret = check_new_modes(o, err, errlen);
-	if (ret)
-		return ret < 0 ? ret : 0;
 	if (o->kprobes && o->ftrace)
 		return fail(err, errlen, "-K and -F exclude each other");
-	if (o->touched && !o->ftrace)
-		return fail(err, errlen, "--touched goes with -F");
-	if (o->kprobes || o->ftrace) {
-		if (selects || o->background)
-			return fail(err, errlen,
-				    "-K and -F do not take task selection or -b");
+	ret = check_rows(o, ctx, mode, err, errlen);
+	if (ret)
+		return ret;
+	if (mode == KS_IN_SNOOP && !*o->snoop)
+		return fail(err, errlen, "--snoop wants a function name");
+	/* --vmcore alone reads the dump's own kallsyms and BTF */
+	if (o->vmlinux && (mode == KS_IN_ONE || mode == KS_IN_SNOOP) &&
+	    !o->lines)
+		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE, -l "
+			    "or --decode");
+	if ((mode & KS_IN_TASKS) && check_selection(o, err, errlen))
+		return -1;
+	if (o->t_given &&
+	    parse_duration(o, row_of_name("-t"), mode, err, errlen))
+		return -1;
+	if (mode != KS_IN_BG)
 		return 0;
-	}
-	if (!selects)
-		return fail(err, errlen,
-			    "at least one of -a/-D/-R/-S/-Z/-I/-T/-p must be specified");
-	if (o->foreground)
-		o->background = true;
-	if (o->background && o->output)
-		return fail(err, errlen, "-o is for one sample; -b writes to -d DIR");
-	if (o->follow_symlink && !o->output)
-		return fail(err, errlen, "--follow-symlink goes with -o FILE");
-	if (o->background && o->vmcore)
-		return fail(err, errlen, "-b samples a live system, not a vmcore");
-	/* Tests shorten the interval; users keep oled's floor of 10 s. */
+	o->background = true;
 	if (ms) {
 		if (parse_long(ms, 1, 3600000, &o->interval_ms))
 			return fail(err, errlen, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
 		return 0;
 	}
-	if (o->background && o->interval < 10)
-		return fail(err, errlen, "option -i must be >= 10 seconds");
 	o->interval_ms = o->interval * 1000;
 	return 0;
 }
@@ -363,8 +437,12 @@ static int check_combination(struct ks_options *o, char *err, size_t errlen)
  */
 static void getopt_error(int c, const char *arg, char *err, size_t errlen)
 {
-	if (c == ':')
-		fail(err, errlen, "option %s needs a value", opt_name(optopt));
+	const struct ks_opt_row *row = c == ':' ? row_of_val(optopt) : NULL;
+	char name[40];
+
+	if (row)
+		fail(err, errlen, "option %s needs a value",
+		     ks_opt_row_name(row, false, name, sizeof(name)));
 	else if (optopt && !strncmp(arg, "--", 2))
 		fail(err, errlen, "option %.*s takes no value",
 		     (int)strcspn(arg, "="), arg);
@@ -385,10 +463,11 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 			   const struct ks_test_knobs *knobs, char *err,
 			   size_t errlen)
 {
-	/* '+': stop at the first non-option; ':': ':' for a missing value */
-	static const char short_live[] = "+:aDRSZITp:HcKFvbt:i:d:m:n:x:o:hl";
+	char shorts[3 + 2 * MAX_ROWS];
+	struct option longs[MAX_ROWS + 1];
 	int c;
 
+	getopt_tables(shorts, longs);
 	set_defaults(o);
 	if (knobs && ctx == KS_CTX_LIVE)
 		o->knobs = *knobs;
@@ -396,12 +475,12 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 	/* crash calls us many times in one process: restart getopt fully. */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, short_live, long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			getopt_error(c, argv[optind - 1], err, errlen);
 			goto bad;
 		}
-		if (parse_one(o, ctx, c, optarg, err, errlen))
+		if (parse_row(o, ctx, row_of_val(c), optarg, err, errlen))
 			goto bad;
 		/* --decode's FILE, and the options that may follow it */
 		if (o->decode && !o->decode_file && optind < argc &&
@@ -415,7 +494,7 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 		fail(err, errlen, "unexpected argument '%s'", argv[optind]);
 		goto bad;
 	}
-	if (check_combination(o, err, errlen))
+	if (check_combination(o, ctx, err, errlen))
 		goto bad;
 	return 0;
 bad:
@@ -429,22 +508,7 @@ void ks_options_release(struct ks_options *o)
 	o->pids = NULL;
 	o->nr_pids = 0;
 	o->pids_cap = 0;
-}
-
-int ks_options_num_info(int opt, long *min, long *max, long *def)
-{
-	struct ks_options d;
-
-	set_defaults(&d);
-	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
-		const struct num_opt *n = &num_opts[i];
-
-		if (n->opt != opt)
-			continue;
-		*min = n->min;
-		*max = n->max;
-		*def = *(const long *)((const char *)&d + n->off);
-		return 0;
-	}
-	return -1;
+	if (o->comm)
+		regfree(&o->comm_re);
+	o->comm = NULL;
 }

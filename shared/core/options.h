@@ -2,13 +2,17 @@
 /*
  * One option parser for the live tool and the crash command, so the two
  * cannot drift apart.  The crash command hands its argv here unchanged.
+ * Every option is one row of the table in option_table.c: the parser,
+ * the usage, --help and crash's "help kstack" are all made from it.
  */
 #ifndef KS_OPTIONS_H
 #define KS_OPTIONS_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum ks_context {
 	KS_CTX_LIVE,
@@ -21,6 +25,89 @@ enum ks_format {
 	KS_FMT_JSON,		/* --json: one JSON object per sample */
 	KS_FMT_FOLDED,		/* --folded: flame-graph input */
 };
+
+/*
+ * What a run does, as a bit each, so that a row of the table says in
+ * which of them its option means something.  The parser decides the
+ * run's one mode (ks_options_mode) and refuses every option given whose
+ * row lacks it.  A subcommand with options of its own ("kstack report")
+ * is one more bit here, one more row in option_table.c's modes[] and a
+ * row per option with that bit.
+ */
+enum ks_mode {
+	KS_IN_ONE = 1u << 0,	/* one sample from /proc */
+	KS_IN_BG = 1u << 1,	/* -b, --foreground */
+	KS_IN_HOOKS = 1u << 2,	/* -K / -F of the running kernel */
+	KS_IN_VMCORE = 1u << 3,	/* --vmcore: the tasks of a dump */
+	KS_IN_VHOOKS = 1u << 4,	/* --vmcore -K / -F */
+	KS_IN_SNOOP = 1u << 5,	/* --snoop FUNC */
+	KS_IN_DECODE = 1u << 6,	/* --decode [FILE] */
+	KS_IN_CRASH = 1u << 7,	/* crash's kstack: the tasks */
+	KS_IN_CHOOKS = 1u << 8,	/* crash's kstack -K / -F */
+	KS_IN_INFO = 1u << 9,	/* -h, --help, --version: nothing else counts */
+};
+
+#define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
+#define KS_IN_ALL_HOOKS	(KS_IN_HOOKS | KS_IN_VHOOKS | KS_IN_CHOOKS)
+#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS)
+#define KS_IN_ANY	0x3ffu
+
+/* How a row's value is stored, each into the member at the row's offset. */
+enum ks_opt_kind {
+	KS_OPT_FLAG,		/* a bool set to true */
+	KS_OPT_STATE,		/* the row's state letters into states */
+	KS_OPT_PIDS,		/* -p PID[,PID...] */
+	KS_OPT_FORMAT,		/* the row's output format */
+	KS_OPT_PATH,		/* a non-empty path */
+	KS_OPT_CGROUP,		/* a path as /proc/PID/cgroup shows it */
+	KS_OPT_TEXT,		/* a string kept as given */
+	KS_OPT_REGEX,		/* a POSIX extended regex, compiled */
+	KS_OPT_NUM,		/* a long within min..max */
+	KS_OPT_DURATION,	/* -t: a number, or one with s, m or h */
+};
+
+/* The help sections, in the order --help prints them. */
+enum ks_opt_section {
+	KS_SEC_SELECT,
+	KS_SEC_OUTPUT,
+	KS_SEC_BG,
+	KS_SEC_HOOKS,
+	KS_SEC_LINES,
+	KS_SEC_OTHER,
+	KS_SEC_COUNT,
+};
+
+struct ks_opt_row {
+	const char *name;	/* the long name, or NULL */
+	char letter;		/* the short one, or 0 */
+	enum ks_opt_kind kind;
+	unsigned int applies;	/* the KS_IN_* modes it means something in */
+	unsigned int leads;	/* the modes it selects (-b, -K, --vmcore...) */
+	const char *needs;	/* the option it goes with ("-c"), or NULL */
+	size_t off;		/* its member of struct ks_options */
+	bool selects;		/* a selector: -a, a state, -p, --comm */
+	const char *letters;	/* KS_OPT_STATE: the state letters */
+	enum ks_format format;	/* KS_OPT_FORMAT */
+	long min, max;		/* KS_OPT_NUM, KS_OPT_DURATION (plain number) */
+	const char *zero;	/* what 0 means, for the help, or NULL */
+	const char *metavar;	/* its value's (or operand's) name, or NULL */
+	enum ks_opt_section section;
+	const char *help;	/* --help's and help kstack's; '\n' continues */
+};
+
+/* A mode: its bit, how a message names it, its synopsis. */
+struct ks_mode_row {
+	unsigned int mode;
+	const char *what;	/* "-b", "crash's kstack" */
+	const char *lead;	/* the synopsis up to its options */
+	const char *tail;	/* after them ("[FILE]"), or NULL */
+};
+
+extern const struct ks_opt_row ks_opt_rows[];
+extern const size_t ks_nr_opt_rows;
+extern const struct ks_mode_row ks_mode_rows[];
+extern const size_t ks_nr_mode_rows;
+extern const char *const ks_opt_section_titles[KS_SEC_COUNT];
 
 /*
  * The test-only knobs, KSTACK_TEST_* in the environment, as their raw
@@ -48,9 +135,12 @@ struct ks_options {
 	int32_t *pids;		/* -p, in the order given */
 	size_t nr_pids;
 	size_t pids_cap;
+	const char *comm;	/* --comm REGEX, compiled into comm_re */
+	regex_t comm_re;
 	bool threads;		/* -H */
 	const char *cgroup;	/* --cgroup PATH */
 	enum ks_format format;
+	bool summary_all;	/* -c --all: every task of a group */
 	bool kprobes;		/* -K */
 	bool ftrace;		/* -F */
 	bool touched;		/* -F --touched: touched_functions (6.4+) */
@@ -59,7 +149,7 @@ struct ks_options {
 	/* live only */
 	bool background;	/* -b */
 	bool foreground;	/* --foreground: -b without forking, for systemd */
-	long minutes;		/* -t */
+	long duration;		/* -t, in seconds (minutes given with -b) */
 	long interval;		/* -i, seconds */
 	long interval_ms;	/* -i, or knobs.interval_ms */
 	const char *dir;	/* -d */
@@ -75,10 +165,14 @@ struct ks_options {
 	bool decode;		/* --decode [FILE]: lines added to stack text */
 	const char *decode_file;	/* its FILE, NULL for stdin */
 	const char *snoop;	/* --snoop FUNC: live stacks of FUNC's callers */
-	bool t_given;		/* -t was given: --snoop's duration in seconds */
+	bool t_given;		/* -t was given: --snoop's duration */
 	bool help;
 	bool version;		/* --version */
 	struct ks_test_knobs knobs;	/* the live tool's, as given to the parser */
+
+	/* the parser's own */
+	const char *t_arg;	/* -t as given, read once the mode is known */
+	uint64_t given;		/* a bit per row of ks_opt_rows */
 };
 
 /*
@@ -93,12 +187,20 @@ int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
 			   const struct ks_test_knobs *knobs, char *err,
 			   size_t errlen);
 void ks_options_release(struct ks_options *opts);
-/* The usage text for ctx, ending in a newline. */
-const char *ks_options_usage(enum ks_context ctx);
-/*
- * The range and default of the numeric option opt ('t', 'i', 'm', 'n',
- * 'x'), for the help text; 0, or -1 for another option.
- */
-int ks_options_num_info(int opt, long *min, long *max, long *def);
+/* The one mode (KS_IN_*) of a parsed command line. */
+unsigned int ks_options_mode(const struct ks_options *opts, enum ks_context ctx);
+/* The default of a row's member, for the help ("default 30"). */
+long ks_options_default(const struct ks_opt_row *row);
+/* "-b" or "--proc-root" or "-v, --verbose" (both), into buf. */
+const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
+			    char *buf, size_t len);
+
+/* The usage for ctx: its synopsis lines (options_help.c). */
+void ks_options_usage(FILE *out, enum ks_context ctx);
+/* One line per option of ctx under its section's title. */
+void ks_options_help(FILE *out, enum ks_context ctx);
+/* The modes an option applies to, as words: "-b, --vmcore and crash's kstack". */
+void ks_options_where(char *buf, size_t len, unsigned int modes,
+		      enum ks_context ctx);
 
 #endif /* KS_OPTIONS_H */

@@ -5,7 +5,7 @@
 
 bool ks_select_pids_only(const struct ks_options *opts)
 {
-	return opts->nr_pids && !opts->all && !opts->states;
+	return opts->nr_pids && !opts->all && !opts->states && !opts->comm;
 }
 
 bool ks_select_match(const struct ks_options *opts, int32_t pid, char state)
@@ -18,6 +18,11 @@ bool ks_select_match(const struct ks_options *opts, int32_t pid, char state)
 		if (opts->pids[i] == pid)
 			return true;
 	return false;
+}
+
+bool ks_select_comm(const struct ks_options *opts, const char *comm)
+{
+	return opts->comm && !regexec(&opts->comm_re, comm, 0, NULL, 0);
 }
 
 /*

@@ -8,12 +8,17 @@
 #include "task.h"
 
 /*
- * Whether a task with this pid and state is selected (selectors are
- * OR-ed, like oled kstack's).  The cgroup filter is applied by the
- * source, which is the one that knows where a task's cgroup is, with
- * ks_select_cgroup()'s rule.
+ * Whether a task with this pid and state is selected by -a, a state or
+ * -p (selectors are OR-ed, like oled kstack's).  The cgroup filter is
+ * applied by the source, which is the one that knows where a task's
+ * cgroup is, with ks_select_cgroup()'s rule.
  */
 bool ks_select_match(const struct ks_options *opts, int32_t pid, char state);
+/*
+ * Whether --comm's regex matches comm, the name /proc/PID/stat shows
+ * (kworkers with their workqueue).  OR-ed with ks_select_match().
+ */
+bool ks_select_comm(const struct ks_options *opts, const char *comm);
 /* Whether -p alone was given: the source may then read only those PIDs. */
 bool ks_select_pids_only(const struct ks_options *opts);
 /*

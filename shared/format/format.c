@@ -25,7 +25,11 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 	/* an unknown format is the text, as the default of a switch was */
 	if (f >= sizeof(writers) / sizeof(writers[0]) || !writers[f])
 		f = KS_FMT_TEXT;
-	ret = writers[f](out, s, &g);
+	/* -c --all: the summary that names every task of a stack */
+	if (f == KS_FMT_SUMMARY && opts->summary_all)
+		ret = ks_format_summary_all(out, s, &g);
+	else
+		ret = writers[f](out, s, &g);
 	ks_group_release(&g);
 	return ret;
 }

@@ -16,6 +16,9 @@ int ks_format_text(FILE *out, const struct ks_sample *s,
 		   const struct ks_groups *g);
 int ks_format_summary(FILE *out, const struct ks_sample *s,
 		      const struct ks_groups *g);
+/* -c --all: every task of a group, not three examples */
+int ks_format_summary_all(FILE *out, const struct ks_sample *s,
+			  const struct ks_groups *g);
 int ks_format_json(FILE *out, const struct ks_sample *s,
 		   const struct ks_groups *g);
 int ks_format_folded(FILE *out, const struct ks_sample *s,

@@ -5,8 +5,13 @@
  *
  *   93 tasks   States: S 92, D 1   e.g. 12 (sleep), 15 (sleep), 40 (bash) ...
  *   [<0>] hrtimer_nanosleep+0x9e/0x170
+ *
+ * With --all the line names every task of the group ("all: 12 (sleep),
+ * ...") in place of three examples, still one line, so that grep finds
+ * a PID with its stack below.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,25 +58,25 @@ static void print_states(FILE *out, const struct ks_sample *s,
 }
 
 static void print_group(FILE *out, const struct ks_sample *s,
-			const struct ks_group *grp)
+			const struct ks_group *grp, size_t examples)
 {
 	size_t n = grp->nr_members;
 
 	fprintf(out, "%zu task%s", n, n == 1 ? "" : "s");
 	print_states(out, s, grp);
-	fputs("   e.g.", out);
-	for (size_t j = 0; j < n && j < EXAMPLES; j++) {
+	fputs(examples == SIZE_MAX ? "   all:" : "   e.g.", out);
+	for (size_t j = 0; j < n && j < examples; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];
 
 		fprintf(out, "%s %d (", j ? "," : "", t->pid);
 		ks_fputs_escaped(t->comm, out);
 		fputc(')', out);
 	}
-	fprintf(out, "%s\n%s\n", n > EXAMPLES ? " ..." : "", grp->stack);
+	fprintf(out, "%s\n%s\n", n > examples ? " ..." : "", grp->stack);
 }
 
-int ks_format_summary(FILE *out, const struct ks_sample *s,
-		      const struct ks_groups *g)
+static int summary(FILE *out, const struct ks_sample *s,
+		   const struct ks_groups *g, size_t examples)
 {
 	char header[KS_HOST_LEN + 160];
 	size_t *order;
@@ -89,7 +94,19 @@ int ks_format_summary(FILE *out, const struct ks_sample *s,
 	fprintf(out, "%s\n%zu tasks, %zu distinct stacks\n\n", header,
 		s->nr_tasks, g->nr_groups);
 	for (size_t i = 0; i < g->nr_groups; i++)
-		print_group(out, s, &g->groups[order[i]]);
+		print_group(out, s, &g->groups[order[i]], examples);
 	free(order);
 	return ferror(out) ? -EIO : 0;
+}
+
+int ks_format_summary(FILE *out, const struct ks_sample *s,
+		      const struct ks_groups *g)
+{
+	return summary(out, s, g, EXAMPLES);
+}
+
+int ks_format_summary_all(FILE *out, const struct ks_sample *s,
+			  const struct ks_groups *g)
+{
+	return summary(out, s, g, SIZE_MAX);
 }

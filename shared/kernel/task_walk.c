@@ -174,6 +174,25 @@ static int64_t floor_div(int64_t a, int64_t b)
 }
 
 /*
+ * -a, the states and -p, then --comm, whose name is read only then: a
+ * kworker's takes reads of its worker.
+ */
+static bool selected(struct ks_walk *w, const uint8_t *tb, struct ks_task *t,
+		     int32_t asked)
+{
+	const struct ks_options *o = w->opts;
+
+	if (ks_select_match(o, t->pid, t->state) ||
+	    ks_select_match(o, t->tgid, t->state) ||
+	    ks_select_match(o, asked, t->state))
+		return true;
+	if (!o->comm)
+		return false;
+	ks_task_comm(w, tb, t);
+	return ks_select_comm(o, t->comm);
+}
+
+/*
  * Reads the task whole and adds its record if opts selects it by its PID,
  * its TGID or asked (the PID of the /proc/PID directory it was read
  * from: with -p TID -H the live tool lists /proc/TID/task, the whole
@@ -198,9 +217,7 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 	t.tgid = (int32_t)ks_field_get(tb, &l->tgid);
 	t.state = ks_task_state_letter(l, ks_field_get(tb, &l->state),
 				       ks_field_get(tb, &l->exit_state));
-	if (!ks_select_match(w->opts, t.pid, t.state) &&
-	    !ks_select_match(w->opts, t.tgid, t.state) &&
-	    !ks_select_match(w->opts, asked, t.state))
+	if (!selected(w, tb, &t, asked))
 		return 0;
 	if (w->opts->cgroup && !ks_task_in_cgroup(w, tb, t.pid))
 		return 0;

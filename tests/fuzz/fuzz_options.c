@@ -21,13 +21,14 @@ static void parse(enum ks_context ctx, int argc, char **argv)
 	ret = ks_options_parse(&o, ctx, argc, copy, err, sizeof(err));
 	if (ret) {
 		fuzz_assert(ret == -1 && err[0]);
-		fuzz_assert(!o.pids && !o.nr_pids);
+		fuzz_assert(!o.pids && !o.nr_pids && !o.comm);
 		return;
 	}
 	fuzz_assert(!o.nr_pids || o.pids);
 	fuzz_assert(o.format <= KS_FMT_FOLDED);
-	fprintf(fuzz_null(), "%s %zu %ld %ld %s\n", ks_options_usage(ctx),
-		o.nr_pids, o.interval_ms, o.minutes, o.dir ? o.dir : "");
+	ks_options_usage(fuzz_null(), ctx);
+	fprintf(fuzz_null(), "%zu %ld %ld %s\n", o.nr_pids, o.interval_ms,
+		o.duration, o.dir ? o.dir : "");
 	ks_options_release(&o);
 }
 

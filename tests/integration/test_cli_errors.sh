@@ -46,6 +46,28 @@ expect "missing --proc-root value" 2 "option --proc-root needs a value" -a --pro
 expect "missing --vmlinux value" 2 "option --vmlinux needs a value" -a --vmcore x --vmlinux
 expect "missing -o value" 2 "option -o needs a value" "${fx[@]}" -a -o
 
+# --- options where they do nothing: refused, saying where they apply -------
+expect "one sample with -t" 2 "option -t does nothing with one sample; it is for -b and --snoop" \
+	"${fx[@]}" -a -t 5
+expect "--vmcore with --proc-root" 2 "option --proc-root does nothing with --vmcore; it is for one sample and -b" \
+	--vmcore "$tmp/proc/stat" --proc-root /proc -a
+expect "-K with -c" 2 "option -c does nothing with -K/-F" -K -c
+expect "--decode with -v" 2 "option -v does nothing with --decode" --decode -v
+expect "-b with -o" 2 "option -o does nothing with -b; it is for one sample and --vmcore" \
+	-b -a -o "$tmp/o"
+expect "--all without -c" 2 "option --all goes with -c" "${fx[@]}" -a --all
+expect "-t with a bad unit" 2 "option -t wants a number" --snoop ksys_sync -t 5d
+
+# --- a usage error is one line and where to look, not the whole usage -----
+rc=0
+"$kstack" -a --bogus >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 2 ] &&
+	[ "$(sed -n 2p "$tmp/err")" = "try 'kstack --help'" ]; then
+	pass "usage error: two lines, $(head -1 "$tmp/err")"
+else
+	fail "usage error: exit $rc, $(wc -l <"$tmp/err") lines:"; head -5 "$tmp/err"
+fi
+
 # --- --cgroup that names nothing, a host without cgroup v2 -----------------
 # A fixture tree whose self/cgroup has only v1 lines: nothing could match.
 cp -r "$tmp/proc" "$tmp/v1"

@@ -38,7 +38,9 @@ rc=0
 "$kstack" -h >"$tmp/help" 2>"$tmp/err" || rc=$?
 check "-h exits 0 with the help on stdout" [ "$rc" = 0 ] && [ -s "$tmp/help" ] && [ ! -s "$tmp/err" ]
 check "-h: -m with its default and range" grep -q '^  -m MB .*(default 1, 0-1048576; 0: never)$' "$tmp/help"
-check "-h: -t with its default and range" grep -q '^  -t MINUTES .*(default 30, 0-525600; 0: one sample)$' "$tmp/help"
+# (the range on the line after: -t's help fills its first line)
+grep -A2 '^  -t TIME .*minutes with -b' "$tmp/help" >"$tmp/help-t"
+check "-h: -t with its default and range" grep -q '(default 30, 0-525600; 0: one sample)$' "$tmp/help-t"
 
 # --- the differences are written down where users look --------------------
 # the section of README.md or kstack.8, roff's "\-" read as "-"

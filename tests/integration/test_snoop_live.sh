@@ -30,8 +30,8 @@ expect() { # WANT_RC PATTERN DESCRIPTION -- ARGS...
 	fi
 }
 
-expect 2 'takes only' "--snoop with -a" -- "$kstack" --snoop ksys_sync -a
-expect 2 'takes only' "--snoop with -b" -- "$kstack" --snoop ksys_sync -b
+expect 2 'option -a does nothing with --snoop' "--snoop with -a" -- "$kstack" --snoop ksys_sync -a
+expect 2 '-b and --snoop exclude each other' "--snoop with -b" -- "$kstack" --snoop ksys_sync -b
 expect 2 'needs a value' "--snoop without FUNC" -- "$kstack" --snoop
 expect 2 'wants a function' "--snoop of an empty FUNC" -- "$kstack" --snoop ''
 expect 2 'wants a function' "--snoop of a FUNC that would add a second command" \

@@ -164,6 +164,39 @@ static void test_summary(void **state)
 	ks_sample_release(&s);
 }
 
+/* -c --all, parsed as the tools parse it: every PID of a group. */
+static void test_summary_all(void **state)
+{
+	char *argv[] = { "kstack", "-a", "-c", "--all", NULL };
+	struct ks_options o;
+	struct ks_sample s;
+	char *out = NULL, err[256];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(ks_options_parse(&o, KS_CTX_CRASH, 4, argv, err,
+					  sizeof(err)), 0);
+	make_sample(&s);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	assert_int_equal(ks_format_sample(f, &s, &o), 0);
+	fclose(f);
+	assert_string_equal(out,
+		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
+		"7 tasks, 3 distinct stacks\n"
+		"\n"
+		"4 tasks   States: S 3, I 1   all: 8530 (sleep), 8601 (sleep), 8602 (sleep), 8603 (kworker/0:1)\n"
+		SLEEP "\n"
+		"2 tasks   States: S 1, D 1   all: 8521 (bash), 8564 (bash)\n"
+		WAIT "\n"
+		"1 task   States: Z 1   all: 8600 (defunct)\n"
+		"\n");
+	free(out);
+	ks_sample_release(&s);
+	ks_options_release(&o);
+}
+
 static void test_folded(void **state)
 {
 	struct ks_sample s;
@@ -301,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_group_many),
 		cmocka_unit_test(test_text_exact),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_all),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_switches),

@@ -407,6 +407,25 @@ static void test_processes(void **state)
 }
 
 /*
+ * --comm matches the name /proc shows, a worker's workqueue included
+ * (read before the choice), OR-ed with a state.
+ */
+static void test_comm_select(void **state)
+{
+	static const int want[] = { 4, 8 };
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	assert_int_equal(sample(e, "-Z --comm -events_power$", &s, &st), 0);
+	expect_pids(&s, want, 2);
+	ks_sample_release(&s);
+	assert_int_equal(sample(e, "--comm ^nothing$", &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 0);
+	ks_sample_release(&s);
+}
+
+/*
  * A dump cut short may keep the kernel's symbols and lose the memory of
  * its ORC tables: that is said, not "no ORC unwind tables in this kernel".
  */
@@ -816,6 +835,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_comm_select, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rescuer_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orc_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),

@@ -55,7 +55,7 @@ static void test_oled_defaults(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
 	assert_true(o.all);
-	assert_int_equal(o.minutes, 30);
+	assert_int_equal(o.duration, 30 * 60);
 	assert_int_equal(o.interval, 60);
 	assert_string_equal(o.dir, "/var/oled/kstack");
 	assert_int_equal(o.max_mb, 1);
@@ -267,7 +267,7 @@ static void test_oled_zeros(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -t 0 -m 0 -n 0", err,
 			       sizeof(err)), 0);
-	assert_int_equal(o.minutes, 0);
+	assert_int_equal(o.duration, 0);
 	assert_int_equal(o.max_mb, 0);
 	assert_int_equal(o.max_files, 0);
 	ks_options_release(&o);
@@ -285,7 +285,7 @@ static void test_snoop(void **state)
 			       err, sizeof(err)), 0);
 	assert_string_equal(o.snoop, "ksys_sync");
 	assert_true(o.t_given);
-	assert_int_equal(o.minutes, 5);
+	assert_int_equal(o.duration, 5);
 	assert_int_equal(o.nr_pids, 2);
 	assert_int_equal(o.format, KS_FMT_SUMMARY);
 	ks_options_release(&o);
@@ -297,7 +297,8 @@ static void test_snoop(void **state)
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -a", err,
 			       sizeof(err)), -1);
-	assert_non_null(strstr(err, "--snoop FUNC takes only"));
+	assert_string_equal(err, "option -a does nothing with --snoop; it is for "
+			    "one sample, -b and --vmcore");
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -b", err,
 			       sizeof(err)), -1);
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "--snoop vfs_read", err,
@@ -323,16 +324,18 @@ static void test_lines_and_decode(void **state)
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a --vmlinux /v", err,
 			       sizeof(err)), -1);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -l", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "--decode"));
+	assert_string_equal(err, "option -l does nothing with -b; it is for one "
+			    "sample, --vmcore and --snoop");
 	/* crash: -l on crash's own vmlinux, the live tool's refusals kept */
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -H --lines", err,
 			       sizeof(err)), 0);
 	assert_true(o.lines);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -l", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "-l is for one sample"));
+	assert_string_equal(err, "option -l does nothing with crash's kstack "
+			    "-K/-F; it is for crash's kstack");
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-F -l", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "-l is for one sample"));
+	assert_non_null(strstr(err, "option -l does nothing"));
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -l --vmlinux /v", err,
 			       sizeof(err)), -1);
 	assert_non_null(strstr(err, "live tool"));
@@ -354,8 +357,156 @@ static void test_lines_and_decode(void **state)
 			       sizeof(err)), -1);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode -a", err,
 			       sizeof(err)), -1);
-	assert_non_null(strstr(err, "--decode takes only"));
+	assert_string_equal(err, "option -a does nothing with --decode; it is "
+			    "for one sample, -b and --vmcore");
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a file", err, sizeof(err)), -1);
+}
+
+/*
+ * Each option where it means nothing (#26): refused, naming where it
+ * does, from the rows' "applies".
+ */
+static void test_does_nothing(void **state)
+{
+	static const struct {
+		const char *line, *msg;
+	} cases[] = {
+		{ "-a -t 5", "option -t does nothing with one sample; it is for -b and --snoop" },
+		{ "-a -i 60", "option -i does nothing with one sample; it is for -b" },
+		{ "-a -d /x", "option -d does nothing with one sample; it is for -b" },
+		{ "-a -m 1", "option -m does nothing with one sample; it is for -b" },
+		{ "-a -n 1", "option -n does nothing with one sample; it is for -b" },
+		{ "-a -x 50", "option -x does nothing with one sample; it is for -b" },
+		{ "--vmcore x --proc-root /proc -a", "option --proc-root does nothing with --vmcore; it is for one sample and -b" },
+		{ "--vmcore x -a -t 5", "option -t does nothing with --vmcore; it is for -b and --snoop" },
+		{ "--vmcore x -a -b", "-b and --vmcore exclude each other" },
+		{ "-K -a", "option -a does nothing with -K/-F; it is for one sample, -b and --vmcore" },
+		{ "-K -c", "option -c does nothing with -K/-F; it is for one sample, -b, --vmcore and --snoop" },
+		{ "-F --folded", "option --folded does nothing with -K/-F; it is for one sample, -b, --vmcore and --snoop" },
+		{ "-K --proc-root /p", "option --proc-root does nothing with -K/-F; it is for one sample and -b" },
+		{ "-K -o f", "option -o does nothing with -K/-F; it is for one sample and --vmcore" },
+		{ "--vmcore x -K -o f", "option -o does nothing with --vmcore -K/-F; it is for one sample and --vmcore" },
+		{ "-b -a -o f", "option -o does nothing with -b; it is for one sample and --vmcore" },
+		{ "-b -K", "-b and -K/-F exclude each other" },
+		{ "--snoop f -b", "-b and --snoop exclude each other" },
+		{ "--snoop f -H", "option -H does nothing with --snoop; it is for one sample, -b and --vmcore" },
+		{ "--snoop f -v", "option -v does nothing with --snoop; it is for one sample, -b, -K/-F, --vmcore and --vmcore -K/-F" },
+		{ "--snoop f --vmlinux /v", "--vmlinux goes with --vmcore VMCORE, -l or --decode" },
+		{ "--decode -v", "option -v does nothing with --decode; it is for one sample, -b, -K/-F, --vmcore and --vmcore -K/-F" },
+		{ "--decode --snoop f", "--snoop and --decode exclude each other" },
+		{ "-a --touched", "option --touched does nothing with one sample; it is for -K/-F and --vmcore -K/-F" },
+		{ "-K --touched", "option --touched goes with -F" },
+		{ "-a --follow-symlink", "option --follow-symlink goes with -o" },
+		{ "-a --all", "option --all goes with -c" },
+		{ "-a --json --all", "option --all goes with -c" },
+		{ "-a --comm x --comm y", "option --comm given twice: join the expressions with |" },
+		{ "-a --comm a(", NULL },
+	};
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		if (parse(&o, KS_CTX_LIVE, cases[i].line, err, sizeof(err)) != -1)
+			fail_msg("'%s' was taken", cases[i].line);
+		if (cases[i].msg && strcmp(err, cases[i].msg))
+			fail_msg("'%s': '%s'", cases[i].line, err);
+		if (!cases[i].msg && !strstr(err, "is not an extended regular expression"))
+			fail_msg("'%s': '%s'", cases[i].line, err);
+	}
+}
+
+/* and where they do mean something, they are still taken */
+static void test_does_something(void **state)
+{
+	static const char *const lines[] = {
+		"-a -c --all", "-b -a -t 5 -i 60 -d /x -m 1 -n 1 -x 50 --proc-root /p",
+		"--foreground -a -c --all", "-K --json", "-F --json --touched -v",
+		"--vmcore x -K --vmlinux /v -v", "--vmcore x -a -o f --follow-symlink -l",
+		"--snoop f -p 1 -t 10 -l --vmlinux /v --folded", "--decode --vmlinux /v f",
+		"-a --comm ^k(worker|swapd)", "--comm sshd", "-p 1 --comm x -H",
+	};
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		if (parse(&o, KS_CTX_LIVE, lines[i], err, sizeof(err)))
+			fail_msg("'%s' refused: %s", lines[i], err);
+		ks_options_release(&o);
+	}
+}
+
+/* -t: plain numbers keep their meaning (minutes with -b, seconds with --snoop) */
+static void test_duration_units(void **state)
+{
+	static const struct {
+		const char *line;
+		long secs;
+	} cases[] = {
+		{ "-b -a -t 5", 300 }, { "--snoop f -t 5", 5 },
+		{ "-b -a -t 30s", 30 }, { "--snoop f -t 30s", 30 },
+		{ "-b -a -t 2m", 120 }, { "--snoop f -t 2m", 120 },
+		{ "-b -a -t 1h", 3600 }, { "--snoop f -t 1h", 3600 },
+		{ "-b -a -t 0", 0 }, { "-b -a -t 525600", 525600L * 60 },
+		{ "-b -a -t 8760h", 525600L * 60 }, { "-b -a", 1800 },
+	};
+	static const char *const bad[] = {
+		"-b -a -t 8761h", "-b -a -t 525601", "--snoop f -t 525601",
+		"-b -a -t 5x", "-b -a -t s", "-b -a -t 1.5m", "-b -a -t -1s",
+		"-b -a -t 5ms",
+	};
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	unsetenv("KSTACK_TEST_INTERVAL_MS");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (parse(&o, KS_CTX_LIVE, cases[i].line, err, sizeof(err)))
+			fail_msg("'%s' refused: %s", cases[i].line, err);
+		if (o.duration != cases[i].secs)
+			fail_msg("'%s': %ld s, want %ld", cases[i].line,
+				 o.duration, cases[i].secs);
+		ks_options_release(&o);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!parse(&o, KS_CTX_LIVE, bad[i], err, sizeof(err)))
+			fail_msg("'%s' taken", bad[i]);
+		if (!strstr(err, "option -t wants a number"))
+			fail_msg("'%s': %s", bad[i], err);
+	}
+}
+
+/* --comm: an extended regex on comm, OR-ed with the other selectors */
+static void test_comm(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "--comm ^(sshd|cron)$ -D",
+			       err, sizeof(err)), 0);
+	assert_true(ks_select_comm(&o, "sshd"));
+	assert_true(ks_select_comm(&o, "cron"));
+	assert_false(ks_select_comm(&o, "crond"));
+	assert_false(ks_select_comm(&o, "xsshd"));
+	assert_false(ks_select_match(&o, 5, 'S'));
+	assert_true(ks_select_match(&o, 5, 'D'));
+	/* a -p beside it is no longer "only these PIDs" */
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-p 7 --comm kworker", err,
+			       sizeof(err)), 0);
+	assert_false(ks_select_pids_only(&o));
+	assert_true(ks_select_comm(&o, "kworker/0:1-events"));
+	ks_options_release(&o);
+	assert_null(o.comm);
+	/* -a alone matches no comm: --comm is not given */
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
+	assert_false(ks_select_comm(&o, "anything"));
+	ks_options_release(&o);
 }
 
 int main(void)
@@ -374,6 +525,10 @@ int main(void)
 		cmocka_unit_test(test_oled_zeros),
 		cmocka_unit_test(test_snoop),
 		cmocka_unit_test(test_lines_and_decode),
+		cmocka_unit_test(test_does_nothing),
+		cmocka_unit_test(test_does_something),
+		cmocka_unit_test(test_duration_units),
+		cmocka_unit_test(test_comm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,7 +67,9 @@ count_checks < <(python3 "$top/tests/lib/compare_capture.py" "$dir" \
 # must be the same, byte for byte (only the targets differ), for the
 # default selection and for every format.  One crash session for all.
 # (A long option first makes crash print the usage: options come after -a.)
-cross=("-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H")
+# (crash reads "|" as a pipe: --comm's regex here has none)
+cross=("-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H"
+	"-a -H -c --all" "-D --comm ^s[hl]")
 so=${KSTACK_SO:-$top/build/kstack.so}
 # crash's command writes its messages into the text; ours go to stderr.
 crash_text() { grep -v '^kstack: ' "$1" || true; }
@@ -78,6 +80,7 @@ if command -v "$CRASH" >/dev/null && [ -s "$so" ]; then
 			echo "kstack ${cross[$i]} >$tmp/crash.$i"
 		done
 		echo "kstack --version >$tmp/crash.version"
+		echo "help kstack >$tmp/crash.help"
 		echo quit
 	} >"$tmp/cmds"
 	KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" \
@@ -105,6 +108,14 @@ if command -v "$CRASH" >/dev/null && [ -s "$so" ]; then
 					head -n 20 | sed 's/^/  | /'
 			fi
 		done
+		# help kstack: the option table's lines, the new ones too
+		if grep -q '^    --comm REGEX  ' "$tmp/crash.help" &&
+			grep -q '^    --all  ' "$tmp/crash.help" &&
+			! grep -q -- '--proc-root' "$tmp/crash.help"; then
+			pass "help kstack in crash: the table's options (--comm, --all), no live-only one"
+		else
+			fail "help kstack in crash:"; head -n 30 "$tmp/crash.help" | sed 's/^/  | /'
+		fi
 		if [ "$(cat "$tmp/crash.version")" = "kstack $(cat "$top/VERSION")" ]; then
 			pass "kstack --version in crash names this build"
 		else
@@ -113,6 +124,37 @@ if command -v "$CRASH" >/dev/null && [ -s "$so" ]; then
 	fi
 else
 	echo "note: no crash or no kstack.so; not compared with the crash extension"
+fi
+
+# --comm selects by the comm the JSON shows, OR-ed with a state; -c --all
+# names every task of -a once.
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" -a --json >"$tmp/a.json" 2>/dev/null
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" -D --comm '^(sh|sleep)$' >"$tmp/comm.txt" 2>/dev/null
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" -D --json >"$tmp/D.json" 2>/dev/null
+want=$(python3 - "$tmp/a.json" "$tmp/D.json" <<'PY'
+import json, re, sys
+pids = set()
+for f, keep in ((sys.argv[1], lambda t: re.search(r"^(sh|sleep)$", t["comm"])),
+                (sys.argv[2], lambda t: True)):
+    s = json.loads(open(f).readline())
+    pids |= {t["pid"] for g in s["groups"] for t in g["tasks"] if keep(t)}
+print(" ".join(str(p) for p in sorted(pids)))
+PY
+)
+got=$(sed -n 's/^PID: *\([0-9]*\) .*/\1/p' "$tmp/comm.txt" | sort -n | tr '\n' ' ' | sed 's/ $//')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+	pass "kstack --vmcore -D --comm '^(sh|sleep)\$': the D tasks and every sh and sleep ($(wc -w <<<"$got") tasks)"
+else
+	fail "kstack --vmcore -D --comm: PIDs '$got', want '$want'"
+fi
+TZ=UTC "$kstack" --vmcore "$dir/vmcore" -a -c --all >"$tmp/all.txt" 2>/dev/null
+got=$(sed -n 's/^[0-9]* tasks\{0,1\}   States:.*   all: //p' "$tmp/all.txt" |
+	grep -oE '(^|, )[0-9]+ \(' | tr -dc '0-9\n' | sort -n | tr '\n' ' ' | sed 's/ $//')
+want=$(python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).readline()); print(" ".join(str(p) for p in sorted(t["pid"] for g in s["groups"] for t in g["tasks"])))' "$tmp/a.json")
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+	pass "kstack --vmcore -a -c --all: each of the $(wc -w <<<"$want") tasks named once"
+else
+	fail "kstack --vmcore -a -c --all: '$got', want '$want'"
 fi
 
 # The dump alone (kallsyms from VMCOREINFO, BTF and ORC from memory) must

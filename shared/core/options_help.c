@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The usage, --help and crash's help, made from the rows of
+ * option_table.c, so that no text promises an option, a range or a mode
+ * the parser does not have.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+
+#define WIDTH	79
+
+/* The modes of ctx: the live tool's or the crash command's. */
+static bool mode_in_ctx(unsigned int mode, enum ks_context ctx)
+{
+	bool crash = mode & KS_IN_CRASH_CMD;
+
+	return mode != KS_IN_INFO && (ctx == KS_CTX_CRASH) == crash;
+}
+
+static bool row_in_ctx(const struct ks_opt_row *row, enum ks_context ctx)
+{
+	unsigned int crash = row->applies & KS_IN_CRASH_CMD;
+
+	return ctx == KS_CTX_CRASH ? crash : row->applies & ~KS_IN_CRASH_CMD;
+}
+
+void ks_options_where(char *buf, size_t len, unsigned int modes,
+		      enum ks_context ctx)
+{
+	size_t n = 0, count = 0, at = 0;
+
+	for (size_t i = 0; i < ks_nr_mode_rows; i++)
+		count += (modes & ks_mode_rows[i].mode) &&
+			 mode_in_ctx(ks_mode_rows[i].mode, ctx);
+	buf[0] = '\0';
+	for (size_t i = 0; i < ks_nr_mode_rows && n < len; i++) {
+		const struct ks_mode_row *m = &ks_mode_rows[i];
+
+		if (!(modes & m->mode) || !mode_in_ctx(m->mode, ctx))
+			continue;
+		at++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      at == 1 ? "" : at == count ? " and " : ", ",
+				      m->what);
+	}
+}
+
+/* A word of the synopsis, on a new line when this one is full. */
+static void word(FILE *out, size_t *col, const char *cont, const char *w)
+{
+	size_t len = strlen(w);
+
+	if (*col + 1 + len > WIDTH) {
+		fprintf(out, "\n%s%s", cont, w);
+		*col = strlen(cont) + len;
+		return;
+	}
+	fprintf(out, " %s", w);
+	*col += 1 + len;
+}
+
+/* Whether the synopsis of mode m shows row: not its lead, not -h. */
+static bool in_synopsis(const struct ks_opt_row *row,
+			const struct ks_mode_row *m)
+{
+	if (!(row->applies & m->mode) || (row->leads & m->mode) ||
+	    row->applies == KS_IN_ANY)
+		return false;
+	return !(row->selects && strstr(m->lead, "SELECTION"));
+}
+
+/* col0: the columns printed before first, as crash's "  kstack " */
+static void mode_synopsis(FILE *out, const struct ks_mode_row *m,
+			  size_t col0, const char *first, const char *cont)
+{
+	size_t col = col0 + strlen(first) + strlen(m->lead);
+	char name[40], w[80];
+
+	fprintf(out, "%s%s", first, m->lead);
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		const struct ks_opt_row *row = &ks_opt_rows[i];
+
+		if (!in_synopsis(row, m))
+			continue;
+		ks_opt_row_name(row, false, name, sizeof(name));
+		snprintf(w, sizeof(w), "[%s%s%s]", name,
+			 row->metavar ? " " : "",
+			 row->metavar ? row->metavar : "");
+		word(out, &col, cont, w);
+	}
+	if (m->tail)
+		word(out, &col, cont, m->tail);
+	fputc('\n', out);
+}
+
+static void selection_line(FILE *out, const char *indent, const char *cont)
+{
+	const char *head = "SELECTION (OR-ed, at least one):";
+	size_t col = strlen(indent) + strlen(head);
+	char name[40], w[80];
+
+	fprintf(out, "%s%s", indent, head);
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		const struct ks_opt_row *row = &ks_opt_rows[i];
+
+		if (!row->selects)
+			continue;
+		snprintf(w, sizeof(w), "%s%s%s",
+			 ks_opt_row_name(row, false, name, sizeof(name)),
+			 row->metavar ? " " : "",
+			 row->metavar ? row->metavar : "");
+		word(out, &col, cont, w);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * Live: "usage: kstack ..." then "       kstack ..." per mode.  Crash
+ * prints "kstack " before its synopsis and the rest as given: the
+ * first line starts after the command's name.
+ */
+void ks_options_usage(FILE *out, enum ks_context ctx)
+{
+	bool crash = ctx == KS_CTX_CRASH;
+	const char *next = crash ? "  " : "       ";
+	const char *cont = crash ? "        " : "              ";
+	bool first = true;
+
+	for (size_t i = 0; i < ks_nr_mode_rows; i++) {
+		const struct ks_mode_row *m = &ks_mode_rows[i];
+		struct ks_mode_row skip = *m;
+
+		if (!mode_in_ctx(m->mode, ctx) &&
+		    (crash || m->mode != KS_IN_INFO))
+			continue;
+		if (first && crash)
+			skip.lead = m->lead + strlen("kstack ");
+		mode_synopsis(out, &skip, first && crash ? strlen("  kstack ") : 0,
+			      first ? (crash ? "" : "usage: ") : next, cont);
+		first = false;
+	}
+	selection_line(out, crash ? "  " : "", cont);
+}
+
+/* " (default 30, 0-525600; 0: one sample)" of a numeric row */
+static int num_info(const struct ks_opt_row *row, char *buf, size_t len)
+{
+	int n;
+
+	if (row->kind != KS_OPT_NUM && row->kind != KS_OPT_DURATION)
+		return 0;
+	n = snprintf(buf, len, " (default %ld, %ld-%ld",
+		     ks_options_default(row), row->min, row->max);
+	if (row->zero)
+		n += snprintf(buf + n, len - (size_t)n, "; 0: %s", row->zero);
+	return n + snprintf(buf + n, len - (size_t)n, ")");
+}
+
+/* "  -t TIME            how long..." and its continuation lines */
+static void help_row(FILE *out, const struct ks_opt_row *row, int indent,
+		     int width)
+{
+	char name[64], both[40], info[96];
+	const char *p = row->help;
+	int col, n = num_info(row, info, sizeof(info));
+
+	snprintf(name, sizeof(name), "%s%s%s",
+		 ks_opt_row_name(row, true, both, sizeof(both)),
+		 row->metavar ? " " : "", row->metavar ? row->metavar : "");
+	col = fprintf(out, "%*s%-*s ", indent, "", width, name);
+	for (;;) {
+		size_t len = strcspn(p, "\n");
+
+		col += fprintf(out, "%.*s", (int)len, p);
+		if (!p[len])
+			break;
+		p += len + 1;
+		col = fprintf(out, "\n%*s", indent + width + 1, "") - 1;
+	}
+	if (n && col + n > WIDTH + 1)
+		fprintf(out, "\n%*s%s\n", indent + width + 1, "", info + 1);
+	else
+		fprintf(out, "%s\n", n ? info : "");
+}
+
+void ks_options_help(FILE *out, enum ks_context ctx)
+{
+	bool crash = ctx == KS_CTX_CRASH;
+
+	for (int sec = 0; sec < KS_SEC_COUNT; sec++) {
+		bool title = false;
+
+		for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+			const struct ks_opt_row *row = &ks_opt_rows[i];
+
+			if ((int)row->section != sec || !row_in_ctx(row, ctx))
+				continue;
+			if (!title)
+				fprintf(out, "\n%s%s\n", crash ? "  " : "",
+					ks_opt_section_titles[sec]);
+			title = true;
+			help_row(out, row, crash ? 4 : 2, crash ? 17 : 18);
+		}
+	}
+}
