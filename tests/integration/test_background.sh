@@ -410,10 +410,11 @@ check "detach: a session of its own ($sid, ours $(ps -o sid= -p $$))" [ "$sid" !
 zombies=$(ps -eo stat=,ppid= | awk -v a=$$ -v b="$dpid" '$1 ~ /^Z/ && ($2 == a || $2 == b)' | wc -l)
 check "detach: no zombie left ($zombies)" [ "$zombies" = 0 ]
 size1=$(stat -c %s "$d/kstack.log" 2>/dev/null || echo 0)
-n1=$(count_samples "$d/$name")
+# the archives too: -a samples may rotate meanwhile
+n1=$(count_samples "$d/$name" "$d/$name"-*.gz)
 sleep 1
 size2=$(stat -c %s "$d/kstack.log" 2>/dev/null || echo 0)
-n2=$(count_samples "$d/$name")
+n2=$(count_samples "$d/$name" "$d/$name"-*.gz)
 check "detach: samples go on after the pipe closed ($n1 -> $n2)" [ "$n2" -gt "$n1" ]
 check "detach: kstack.log grows after the pipe closed ($size1 -> $size2)" [ "$size2" -gt "$size1" ]
 check "detach: kstack.log 0600" [ "$(mode_of "$d/kstack.log")" = 600 ]
@@ -590,6 +591,15 @@ check "hard link while running: victim untouched ($(wc -c <"$tmp/victim") bytes)
 	[ "$(cat "$tmp/victim")" = IMPORTANT ]
 n=$(grep -c "ERROR - writing $d/$name: Too many links" "$tmp/hl-run.log" || true)
 check "hard link while running: refused, logged once ($n)" [ "$n" = 1 ]
+# kstack.log, the detached sampler's log, the same way, before detaching
+d=$tmp/hl-klog
+mkdir -m 0700 "$d"
+ln "$tmp/victim" "$d/kstack.log"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" -b -d "$d" -p "$sleeper" 2>"$tmp/hl-klog.log" || rc=$?
+check "hard-linked kstack.log: -b refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "hard-linked kstack.log: message" grep -q "ERROR - $d/kstack.log is not a regular file with one link" "$tmp/hl-klog.log"
+check "hard-linked kstack.log: victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
 # a -d every user may write: refused without the sticky bit, a warning with it
 d=$tmp/open
 mkdir "$d"
