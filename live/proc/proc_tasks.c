@@ -162,6 +162,31 @@ void ks_proc_close(struct ks_proc *p)
 }
 
 /*
+ * Field 39, processor: task_cpu(), where the task runs or ran last (f is
+ * field 22).  A stat without it (a short fixture) leaves the CPU unknown.
+ */
+static void parse_processor(const char *f, struct ks_task *t)
+{
+	long cpu;
+	char *end;
+
+	for (int field = 22; field < 39; field++) {
+		f = strchr(f, ' ');
+		if (!f)
+			return;
+		f++;
+	}
+	if (*f < '0' || *f > '9')
+		return;
+	errno = 0;
+	cpu = strtol(f, &end, 10);
+	if (errno || cpu > INT32_MAX || (*end != ' ' && *end != '\n' && *end))
+		return;
+	t->has_cpu = true;
+	t->cpu = (int32_t)cpu;
+}
+
+/*
  * The comm may hold spaces, ')' and newlines, so the fields after it are
  * found from the LAST ')', never by splitting.
  */
@@ -195,6 +220,7 @@ int ks_proc_parse_stat(const char *buf, struct ks_task *t,
 	*start_ret = strtoull(f, &end, 10);
 	*start_ok = *f >= '0' && *f <= '9' && !errno &&
 		    (*end == ' ' || *end == '\n' || !*end);
+	parse_processor(f, t);
 	return 0;
 }
 
@@ -332,7 +358,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 {
 	struct ks_task t = { .pid = ref->pid, .tgid = ref->tgid };
 	unsigned long long start;
-	bool start_ok;
+	bool start_ok, stack_read;
 	char path[64];
 	size_t len;
 	int ret;
@@ -357,7 +383,6 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		if (!in)
 			return 0;
 	}
-	t.running = t.state == 'R';
 	if (!start_ok || start_time(p, start, &t.start_time)) {
 		t.start_time = KS_START_UNKNOWN;
 		note_problem(st, path, "start time out of range");
@@ -373,6 +398,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 
 	snprintf(path, sizeof(path), "%s/stack", ref->dir);
 	ret = read_file(p, path, &len);
+	stack_read = !ret;
 	if (ret == -EACCES || ret == -EPERM) {
 		st->nr_denied++;
 		ret = add_note(&t, "permission denied");
@@ -386,6 +412,14 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		len = 0;
 	}
 	t.stack = dup_buf(p->buf, len);
+	/*
+	 * proc_pid_stack() prints nothing for a task on another CPU
+	 * (task_on_another_cpu() in the unwinder): say so, as a dump does.
+	 */
+	if (stack_read && !len && t.state == 'R') {
+		t.running = true;
+		ret = add_note(&t, "on a CPU");
+	}
 	if (opts->format == KS_FMT_JSON)
 		read_switches(p, ref->dir, &t);
 	if (ret || !t.cmd || !t.stack || ks_sample_add(s, &t)) {

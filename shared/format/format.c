@@ -20,7 +20,8 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 		ret = ks_format_folded(out, s, &g);
 		break;
 	default:
-		ret = ks_format_text(out, s, &g);
+		ret = opts->verbose ? ks_format_text_verbose(out, s, &g) :
+				      ks_format_text(out, s, &g);
 		break;
 	}
 	ks_group_release(&g);
