@@ -106,6 +106,19 @@ static int open_stream(struct ks_output *out, const char *path,
 	return ret;
 }
 
+/* The directory FILE would be in is missing (or no directory): name it. */
+static int refuse_dir(const struct ks_output *out, const char *path, int err)
+{
+	const char *slash = strrchr(path, '/');
+	int len = slash ? (int)(slash - path) : 1;
+
+	if (slash == path)
+		len = 1;
+	return refuse("cannot write %s: the directory %.*s %s", out->name, len,
+		      slash ? path : ".", err == ENOTDIR ? "is not a directory"
+							 : "does not exist");
+}
+
 /*
  * A regular file: a temporary file beside it, renamed over it by
  * ks_output_write().  It gets the old file's owner, group and permission
@@ -125,6 +138,8 @@ static int open_replace(struct ks_output *out, const char *path,
 	if (fd < 0) {
 		free(out->tmp);
 		out->tmp = NULL;
+		if (errno == ENOENT || errno == ENOTDIR)
+			return refuse_dir(out, path, errno);
 		return refuse("cannot write %s: cannot create a temporary file beside it: %s",
 			      out->name, strerror(errno));
 	}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grow.h"
 #include "hooks.h"
@@ -86,6 +87,11 @@ static void explain(const char *path, int err, const char *missing)
 {
 	if (err == -ENOENT)
 		fprintf(stderr, "kstack: %s does not exist: %s\n", path, missing);
+	else if ((err == -EPERM || err == -EACCES) && !geteuid())
+		fprintf(stderr, "kstack: %s: %s (the kernel refused it although "
+			"kstack runs as root: a locked-down kernel, or a container "
+			"or user namespace without CAP_SYS_ADMIN)\n", path,
+			strerror(-err));
 	else if (err == -EPERM || err == -EACCES)
 		fprintf(stderr, "kstack: %s: %s (needs root; a locked-down "
 			"kernel refuses it)\n", path, strerror(-err));

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,41 @@ int ks_proc_stack_access(struct ks_proc *p)
 	if (fd >= 0)
 		close(fd);
 	return err == EACCES || err == EPERM ? -err : 0;
+}
+
+/* Whether uid_map is the initial namespace's identity map of every uid. */
+static bool in_initial_userns(void)
+{
+	unsigned long inner, outer, count;
+	bool identity = false;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+
+	if (!f)
+		return true;	/* no user namespaces in this kernel */
+	if (fscanf(f, "%lu %lu %lu", &inner, &outer, &count) == 3)
+		identity = !inner && !outer && count == 4294967295ul;
+	fclose(f);
+	return identity;
+}
+
+/*
+ * proc_pid_stack() wants CAP_SYS_ADMIN in the initial user namespace
+ * (file_ns_capable(..., &init_user_ns, ...)), which root in a user
+ * namespace or a container that drops it lacks; telling such a root that
+ * "root" is needed would send them the wrong way.
+ */
+const char *ks_proc_denied_reason(void)
+{
+	if (geteuid())
+		return "reading it needs root (CAP_SYS_ADMIN)";
+	if (!in_initial_userns())
+		return "the kernel refused it although kstack runs as root: this "
+		       "root is a user namespace's, and it needs CAP_SYS_ADMIN in "
+		       "the initial user namespace";
+	return "the kernel refused it although kstack runs as root: it needs "
+	       "CAP_SYS_ADMIN in the initial user namespace (a container may "
+	       "drop it) and a kernel that allows it (lockdown, a security "
+	       "module, ptrace rules)";
 }
 
 void ks_proc_close(struct ks_proc *p)
