@@ -62,7 +62,7 @@ static char *help_kstack[] = {
 	"              release under /usr/lib/debug (or $KSTACK_DEBUG_DIR).  The",
 	"              same lines and inline chains as kstack -l, from DWARF with",
 	"              libdw; crash's own line lookup has no inline chain.",
-	"    -c        a summary: one line per group with its task count.",
+	"    -c        a summary: a paragraph per stack, most common first.",
 	"    --json    one JSON object for the sample.",
 	"    --folded  folded stacks, the input of flame graph tools.",
 	"    -v        after the output, why a stack is empty or short, the",
