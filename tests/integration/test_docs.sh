@@ -15,14 +15,22 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 "$top/tests/fixtures/make-proc-tree.sh" "$tmp/proc"
 
-# --- every key of --json documented ----------------------------------------
+# --- every key of --json documented (samples, -K and -F) --------------------
 "$kstack" --proc-root "$tmp/proc" -a -H --json >"$tmp/json" 2>/dev/null
 if cat /proc/self/stack >/dev/null 2>&1; then
 	"$kstack" -p $$ --json >>"$tmp/json" 2>/dev/null
 fi
+fix=tests/fixtures/hooks
+for o in K F; do
+	KSTACK_TEST_DEBUGFS=$fix/debugfs KSTACK_TEST_TRACEFS=$fix/tracefs \
+		"$kstack" -$o --json >>"$tmp/json" 2>/dev/null
+done
 vmdir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 if [ -s "$vmdir/vmcore" ]; then
-	"$kstack" --vmcore "$vmdir/vmcore" -a -H --json >>"$tmp/json" 2>/dev/null
+	for o in "-a -H" -K -F; do
+		# shellcheck disable=SC2086 # the options are words
+		"$kstack" --vmcore "$vmdir/vmcore" $o --json >>"$tmp/json" 2>/dev/null
+	done
 else
 	echo "note: no vmcore in $vmdir: the dump's keys (task_struct) come from the fixtures only"
 fi
