@@ -45,8 +45,8 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 	/* not root: say so now rather than print every task without a stack */
 	ret = ks_proc_stack_access(p);
 	if (ret) {
-		fprintf(stderr, "kstack: reading /proc/PID/stack needs root (CAP_SYS_ADMIN): %s/self/stack: %s\n",
-			opts->proc_root, strerror(-ret));
+		fprintf(stderr, "kstack: %s/self/stack: %s: %s\n", opts->proc_root,
+			strerror(-ret), ks_proc_denied_reason());
 		status = KS_EXIT_PERM;
 		goto fail;
 	}

@@ -193,9 +193,20 @@ static int open_parent(struct ks_output *out, const char *path,
 	if (out->dirfd >= 0)
 		close(out->dirfd);
 	out->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (out->dirfd < 0) {
+		int err = errno;
+
+		/* "No such file or directory" would not say which is missing */
+		if (err == ENOENT || err == ENOTDIR)
+			refuse("cannot write %s: the directory %s %s", out->name,
+			       dir, err == ENOTDIR ? "is not a directory" :
+						     "does not exist");
+		else
+			refuse("cannot write %s: %s", out->name, strerror(err));
+		free(dir);
+		return KS_EXIT_ERROR;
+	}
 	free(dir);
-	if (out->dirfd < 0)
-		return refuse("cannot write %s: %s", out->name, strerror(errno));
 	return 0;
 }
 

@@ -51,3 +51,8 @@ say "does the dump say what the live system said? (running tasks set aside)"
 if [ -x tests/vmcore/test_crash_kstack.sh ] || [ -f tests/vmcore/test_crash_kstack.sh ]; then
 	KSTACK_VMCORE_DIR=$dir bash tests/vmcore/test_crash_kstack.sh | tail -5
 fi
+
+say "next: the tool is build/kstack here (make install puts kstack on PATH)"
+echo "  build/kstack -a -c | head"
+echo "  build/kstack --decode --vmlinux $dir/vmlinux $dir/live/kstack-a.txt | head"
+echo "  crash> extend $top/build/kstack.so"

@@ -363,7 +363,7 @@ static int check_permission(struct bg *bg)
 {
 	if (!ks_proc_stack_access(&bg->proc))
 		return 0;
-	ks_log(KS_LOG_ERROR, "reading /proc/PID/stack needs root (CAP_SYS_ADMIN)");
+	ks_log(KS_LOG_ERROR, "/proc/PID/stack: %s", ks_proc_denied_reason());
 	return KS_EXIT_PERM;
 }
 

@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grow.h"
+#include "hooks_json.h"
 #include "hooks.h"
 #include "hooks_live.h"
 #include "kcore_target.h"
@@ -86,6 +88,11 @@ static void explain(const char *path, int err, const char *missing)
 {
 	if (err == -ENOENT)
 		fprintf(stderr, "kstack: %s does not exist: %s\n", path, missing);
+	else if ((err == -EPERM || err == -EACCES) && !geteuid())
+		fprintf(stderr, "kstack: %s: %s (the kernel refused it although "
+			"kstack runs as root: a locked-down kernel, or a container "
+			"or user namespace without CAP_SYS_ADMIN)\n", path,
+			strerror(-err));
 	else if (err == -EPERM || err == -EACCES)
 		fprintf(stderr, "kstack: %s: %s (needs root; a locked-down "
 			"kernel refuses it)\n", path, strerror(-err));
@@ -122,7 +129,7 @@ static void section(FILE *out, const char *title, const char *dir,
 
 /* The kernel-format lines, checked by a parse and print round trip. */
 static void print_kprobe_lines(FILE *out, const struct lines *in,
-			       struct ks_kprobe_list *l)
+			       struct ks_kprobe_list *l, bool json)
 {
 	char buf[KS_HOOK_TEXT_LEN + 128];
 	struct ks_kprobe p;
@@ -136,17 +143,23 @@ static void print_kprobe_lines(FILE *out, const struct lines *in,
 
 			if (r)
 				*r = p;
-			fprintf(out, "%s\n", buf);
+			if (json)
+				ks_kprobe_json(out, &p);
+			else
+				fprintf(out, "%s\n", buf);
 			continue;
 		}
 		if (!l->unparsed++)
 			fprintf(stderr, "kstack: kprobes/list line %zu is not in "
 				"the expected format, shown as read\n", i + 1);
-		fprintf(out, "%s\n", in->v[i]);
+		if (json)
+			ks_hook_line_json(out, "kprobe", in->v[i]);
+		else
+			fprintf(out, "%s\n", in->v[i]);
 	}
 }
 
-static int do_kprobes(const struct ks_tracefs *fs, FILE *out)
+static int do_kprobes(const struct ks_tracefs *fs, bool json, FILE *out)
 {
 	struct ks_kprobe_list l = { 0 };
 	char path[PATH_MAX + 64];
@@ -164,8 +177,12 @@ static int do_kprobes(const struct ks_tracefs *fs, FILE *out)
 			"or no debugfs for them");
 		return status_of(ret);
 	}
-	print_kprobe_lines(out, &in, &l);
+	print_kprobe_lines(out, &in, &l, json);
 	lines_free(&in);
+	if (json) {
+		ks_kprobe_list_free(&l);
+		return KS_EXIT_OK;
+	}
 	ks_kprobe_summary(out, &l);
 	ks_kprobe_list_free(&l);
 	section(out, "kprobes enabled", fs->debugfs, "kprobes/enabled",
@@ -247,7 +264,8 @@ static bool ftrace_round_trip(const char *line, const char *direct,
 
 /* The kernel-format lines, checked by a parse and print round trip. */
 static int print_ftrace_lines(FILE *out, struct line_reader *lr,
-			      struct ks_ftrace_stats *stats, size_t *unparsed)
+			      struct ks_ftrace_stats *stats, size_t *unparsed,
+			      bool json)
 {
 	struct ks_ftrace_rec *r = calloc(1, sizeof(*r));
 	char *buf = malloc(KS_FTRACE_LINE_MAX);
@@ -261,7 +279,10 @@ static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 		const char *direct = direct_line(lr);
 
 		if (ftrace_round_trip(lr->cur, direct, r, buf)) {
-			fprintf(out, "%s\n", buf);
+			if (json)
+				ks_ftrace_rec_json(out, r);
+			else
+				fprintf(out, "%s\n", buf);
 			ks_ftrace_stats_add(stats, r);
 			if (direct)
 				next_line(lr);
@@ -270,14 +291,18 @@ static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 		if (!(*unparsed)++)
 			fprintf(stderr, "kstack: enabled_functions line %zu is not "
 				"in the expected format, shown as read\n", lr->nr);
-		fprintf(out, "%s\n", lr->cur);
+		if (json)
+			ks_hook_line_json(out, "ftrace", lr->cur);
+		else
+			fprintf(out, "%s\n", lr->cur);
 	}
 	free(r);
 	free(buf);
 	return lr->err;
 }
 
-static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
+static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
+		     FILE *out)
 {
 	const char *file = touched ? "touched_functions" : "enabled_functions";
 	struct ks_ftrace_stats stats = { 0 };
@@ -292,7 +317,8 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
 	}
 	snprintf(path, sizeof(path), "%s/%s", fs->tracefs, file);
 	lr.f = fopen(path, "re");
-	ret = lr.f ? print_ftrace_lines(out, &lr, &stats, &unparsed) : -errno;
+	ret = lr.f ? print_ftrace_lines(out, &lr, &stats, &unparsed, json) :
+		     -errno;
 	if (lr.f)
 		fclose(lr.f);
 	free(lr.cur);
@@ -304,6 +330,10 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
 			"6.4 (and needs CONFIG_DYNAMIC_FTRACE)" :
 			"this kernel has no dynamic ftrace (CONFIG_DYNAMIC_FTRACE)");
 		return status_of(ret);
+	}
+	if (json) {
+		ks_ftrace_stats_free(&stats);
+		return KS_EXIT_OK;
 	}
 	ks_ftrace_stats_print(out, &stats);
 	ks_ftrace_stats_free(&stats);
@@ -358,12 +388,13 @@ int ks_hooks_live(const struct ks_options *opts)
 	}
 	ks_tracefs_open(&fs, opts->kprobes, &opts->knobs);
 	if (opts->kprobes) {
-		st = do_kprobes(&fs, stdout);
+		st = do_kprobes(&fs, opts->format == KS_FMT_JSON, stdout);
 		if (st > status)
 			status = st;
 	}
 	if (opts->ftrace) {
-		st = do_ftrace(&fs, opts->touched, stdout);
+		st = do_ftrace(&fs, opts->touched, opts->format == KS_FMT_JSON,
+			       stdout);
 		if (st > status)
 			status = st;
 	}

@@ -68,8 +68,9 @@ int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 	/* a sample of nothing but empty stacks helps nobody: not printed */
 	if (st->nr_denied && st->nr_denied == s->nr_tasks) {
 		fprintf(stderr,
-			"kstack: /proc/PID/stack not permitted for any of the %zu selected task%s (reading it needs root, CAP_SYS_ADMIN): nothing printed\n",
-			s->nr_tasks, s->nr_tasks == 1 ? "" : "s");
+			"kstack: /proc/PID/stack not permitted for any of the %zu selected task%s (%s): nothing printed\n",
+			s->nr_tasks, s->nr_tasks == 1 ? "" : "s",
+			ks_proc_denied_reason());
 		return KS_EXIT_PERM;
 	}
 	if (st->nr_denied)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,12 +155,72 @@ int ks_proc_stack_access(struct ks_proc *p)
 	return err == EACCES || err == EPERM ? -err : 0;
 }
 
+/* Whether uid_map is the initial namespace's identity map of every uid. */
+static bool in_initial_userns(void)
+{
+	unsigned long inner, outer, count;
+	bool identity = false;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+
+	if (!f)
+		return true;	/* no user namespaces in this kernel */
+	if (fscanf(f, "%lu %lu %lu", &inner, &outer, &count) == 3)
+		identity = !inner && !outer && count == 4294967295ul;
+	fclose(f);
+	return identity;
+}
+
+/*
+ * proc_pid_stack() wants CAP_SYS_ADMIN in the initial user namespace
+ * (file_ns_capable(..., &init_user_ns, ...)), which root in a user
+ * namespace or a container that drops it lacks; telling such a root that
+ * "root" is needed would send them the wrong way.
+ */
+const char *ks_proc_denied_reason(void)
+{
+	if (geteuid())
+		return "reading it needs root (CAP_SYS_ADMIN)";
+	if (!in_initial_userns())
+		return "the kernel refused it although kstack runs as root: this "
+		       "root is a user namespace's, and it needs CAP_SYS_ADMIN in "
+		       "the initial user namespace";
+	return "the kernel refused it although kstack runs as root: it needs "
+	       "CAP_SYS_ADMIN in the initial user namespace (a container may "
+	       "drop it) and a kernel that allows it (lockdown, a security "
+	       "module, ptrace rules)";
+}
+
 void ks_proc_close(struct ks_proc *p)
 {
 	if (p->root_fd >= 0)
 		close(p->root_fd);
 	free(p->buf);
 	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Field 39, processor: task_cpu(), where the task runs or ran last (f is
+ * field 22).  A stat without it (a short fixture) leaves the CPU unknown.
+ */
+static void parse_processor(const char *f, struct ks_task *t)
+{
+	long cpu;
+	char *end;
+
+	for (int field = 22; field < 39; field++) {
+		f = strchr(f, ' ');
+		if (!f)
+			return;
+		f++;
+	}
+	if (*f < '0' || *f > '9')
+		return;
+	errno = 0;
+	cpu = strtol(f, &end, 10);
+	if (errno || cpu > INT32_MAX || (*end != ' ' && *end != '\n' && *end))
+		return;
+	t->has_cpu = true;
+	t->cpu = (int32_t)cpu;
 }
 
 /*
@@ -196,6 +257,7 @@ int ks_proc_parse_stat(const char *buf, struct ks_task *t,
 	*start_ret = strtoull(f, &end, 10);
 	*start_ok = *f >= '0' && *f <= '9' && !errno &&
 		    (*end == ' ' || *end == '\n' || !*end);
+	parse_processor(f, t);
 	return 0;
 }
 
@@ -325,7 +387,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 {
 	struct ks_task t = { .pid = ref->pid, .tgid = ref->tgid };
 	unsigned long long start;
-	bool start_ok;
+	bool start_ok, stack_read;
 	char path[64];
 	size_t len;
 	int ret;
@@ -351,7 +413,6 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		if (!in)
 			return 0;
 	}
-	t.running = t.state == 'R';
 	if (!start_ok || start_time(p, start, &t.start_time)) {
 		t.start_time = KS_START_UNKNOWN;
 		note_problem(st, path, "start time out of range");
@@ -367,6 +428,7 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 
 	snprintf(path, sizeof(path), "%s/stack", ref->dir);
 	ret = read_file(p, path, &len);
+	stack_read = !ret;
 	if (ret == -EACCES || ret == -EPERM) {
 		st->nr_denied++;
 		ret = add_note(&t, "permission denied");
@@ -380,6 +442,14 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		len = 0;
 	}
 	t.stack = dup_buf(p->buf, len);
+	/*
+	 * proc_pid_stack() prints nothing for a task on another CPU
+	 * (task_on_another_cpu() in the unwinder): say so, as a dump does.
+	 */
+	if (stack_read && !len && t.state == 'R') {
+		t.running = true;
+		ret = add_note(&t, "on a CPU");
+	}
 	if (opts->format == KS_FMT_JSON)
 		read_switches(p, ref->dir, &t);
 	if (ret || !t.cmd || !t.stack || ks_sample_add(s, &t)) {

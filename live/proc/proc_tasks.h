@@ -43,6 +43,8 @@ int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
  * self/stack, such as the test fixtures, cannot tell and passes).
  */
 int ks_proc_stack_access(struct ks_proc *p);
+/* Why /proc/PID/stack was refused: not root, or root the kernel refused. */
+const char *ks_proc_denied_reason(void);
 void ks_proc_close(struct ks_proc *p);
 /*
  * Fill s with every task opts selects.  Returns 0 or -errno for a failure

@@ -283,6 +283,29 @@ static void find_kaslr(struct ks_kdump *kt)
 		kt->kaslr = (int64_t)(stext - link);
 }
 
+/*
+ * libkdumpfile's "Unknown file format" names neither the file nor what
+ * it reads: the formats of its open.c formats[] (0.5.1), and makedumpfile's
+ * flattened format (-F), which it does not read, named with its remedy.
+ */
+static void say_not_a_dump(const struct ks_kdump *kt, const char *path)
+{
+	char sig[16] = "";
+
+	if (pread(kt->fd, sig, sizeof(sig), 0) == (ssize_t)sizeof(sig) &&
+	    !memcmp(sig, "makedumpfile", 13)) {
+		say(kt, "%s is makedumpfile's flattened format (makedumpfile -F), "
+		    "which libkdumpfile does not read: make it a kdump-compressed "
+		    "dump first with makedumpfile -R NEWFILE <%s", path, path);
+		return;
+	}
+	say(kt, "%s is not a kernel dump: the formats read are an ELF vmcore "
+	    "(/proc/vmcore, makedumpfile -E, QEMU dump-guest-memory), a "
+	    "kdump-compressed or diskdump file (makedumpfile without -E), and "
+	    "LKCD, MCLXCD, s390, SADUMP, Xen (xc_save, xc_core), QEMU and "
+	    "libvirt save files", path);
+}
+
 /* libkdumpfile's status as an errno: its system errors keep theirs. */
 static int kdump_errno(kdump_status st, int saved_errno)
 {
@@ -316,6 +339,11 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	}
 	errno = 0;
 	st = kdump_open_fd(kt->kd, kt->fd);
+	if (st == KDUMP_ERR_NOTIMPL &&
+	    strstr(kdump_get_err(kt->kd), "Unknown file format")) {
+		say_not_a_dump(kt, path);
+		return -EINVAL;
+	}
 	if (st != KDUMP_OK) {
 		err = errno;
 		say(kt, "cannot read %s as a dump: %s", path,

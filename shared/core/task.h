@@ -25,6 +25,14 @@ struct ks_task {
 	int32_t tgid;
 	char state;		/* one letter, as field 3 of /proc/PID/stat */
 	bool running;		/* on a CPU while read: its stack is not stable */
+	/*
+	 * What a crash user follows up with (struct task_struct ADDR, set
+	 * PID, bt -c CPU): the task_struct's address, 0 where unknown (the
+	 * live /proc has none), and the CPU it runs or last ran on.
+	 */
+	uint64_t task_addr;
+	bool has_cpu;
+	int32_t cpu;
 	int64_t start_time;	/* seconds since the epoch, or KS_START_UNKNOWN */
 	char comm[KS_COMM_LEN];
 	char *cmd;		/* what "Cmd:" prints; owned, never NULL once added */

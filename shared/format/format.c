@@ -28,6 +28,9 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 	/* -c --all: the summary that names every task of a stack */
 	if (f == KS_FMT_SUMMARY && opts->summary_all)
 		ret = ks_format_summary_all(out, s, &g);
+	/* -v: each task's task_struct, CPU and note in the text */
+	else if (f == KS_FMT_TEXT && opts->verbose)
+		ret = ks_format_text_verbose(out, s, &g);
 	else
 		ret = writers[f](out, s, &g);
 	ks_group_release(&g);

@@ -14,6 +14,9 @@
 
 int ks_format_text(FILE *out, const struct ks_sample *s,
 		   const struct ks_groups *g);
+/* The text with -v: task_struct, CPU and note of each task too. */
+int ks_format_text_verbose(FILE *out, const struct ks_sample *s,
+			   const struct ks_groups *g);
 int ks_format_summary(FILE *out, const struct ks_sample *s,
 		      const struct ks_groups *g);
 /* -c --all: every task of a group, not three examples */

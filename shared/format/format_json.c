@@ -107,6 +107,13 @@ static void json_task(FILE *out, const struct ks_task *t)
 	ks_json_str(out, t->comm);
 	fputs(",\"cmd\":", out);
 	ks_json_str(out, t->cmd ? t->cmd : t->comm);
+	/* a string: a kernel address does not fit a JSON number exactly */
+	if (t->task_addr)
+		fprintf(out, ",\"task_struct\":\"%016llx\"",
+			(unsigned long long)t->task_addr);
+	if (t->has_cpu)
+		fprintf(out, ",\"cpu\":%d", t->cpu);
+	fprintf(out, ",\"on_cpu\":%s", t->running ? "true" : "false");
 	if (t->note) {
 		fputs(",\"note\":", out);
 		ks_json_str(out, t->note);

@@ -2,7 +2,9 @@
 /*
  * oled kstack's text, byte for byte, without its defects: no trailing space
  * after Cmd.  An empty stack prints "Stack:" and two empty lines, as the
- * Python tool's f"Stack:\n{stack}\n\n" did.
+ * Python tool's f"Stack:\n{stack}\n\n" did.  -v adds each task's
+ * task_struct and CPU to its line and its note on a line of its own; the
+ * groups stay the same.
  */
 #include <errno.h>
 #include <string.h>
@@ -34,19 +36,43 @@ static void format_start(char *buf, size_t len, int64_t start)
 		snprintf(buf, len, "?");
 }
 
-static void task_line(FILE *out, const struct ks_task *t)
+/*
+ * -v: what a crash user follows up with (struct task_struct ADDR, bt -c
+ * CPU), before Cmd so that Cmd stays the rest of the line.  The live
+ * /proc knows no task_struct address: no Task field there.
+ */
+static void follow_up_fields(FILE *out, const struct ks_task *t)
+{
+	if (t->task_addr)
+		fprintf(out, "Task: %016llx   ", (unsigned long long)t->task_addr);
+	if (t->has_cpu)
+		fprintf(out, "CPU: %d%s   ", t->cpu, t->running ? " (on CPU)" : "");
+	else if (t->running)
+		fputs("CPU: ? (on CPU)   ", out);
+}
+
+static void task_line(FILE *out, const struct ks_task *t, bool verbose)
 {
 	char start[64];
 
 	format_start(start, sizeof(start), t->start_time);
-	fprintf(out, "PID: %5d   State: %2c   Start Time: %s   Cmd: ", t->pid,
+	fprintf(out, "PID: %5d   State: %2c   Start Time: %s   ", t->pid,
 		t->state, start);
+	if (verbose)
+		follow_up_fields(out, t);
+	fputs("Cmd: ", out);
 	ks_fputs_escaped(t->cmd ? t->cmd : t->comm, out);
 	fputc('\n', out);
+	/* -v: why the stack below is empty or short, for this task */
+	if (verbose && t->note) {
+		fputs("Note: ", out);
+		ks_fputs_escaped(t->note, out);
+		fputc('\n', out);
+	}
 }
 
-int ks_format_text(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g)
+static int format_text(FILE *out, const struct ks_sample *s,
+		       const struct ks_groups *g, bool verbose)
 {
 	char header[KS_HOST_LEN + 160];
 	int ret = ks_format_header(header, sizeof(header), s->when, s->host);
@@ -58,9 +84,21 @@ int ks_format_text(FILE *out, const struct ks_sample *s,
 		const struct ks_group *grp = &g->groups[i];
 
 		for (size_t j = 0; j < grp->nr_members; j++)
-			task_line(out, &s->tasks[grp->members[j]]);
+			task_line(out, &s->tasks[grp->members[j]], verbose);
 		fprintf(out, "Stack:\n%s%s\n", grp->stack,
 			*grp->stack ? "" : "\n");
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+int ks_format_text(FILE *out, const struct ks_sample *s,
+		   const struct ks_groups *g)
+{
+	return format_text(out, s, g, false);
+}
+
+int ks_format_text_verbose(FILE *out, const struct ks_sample *s,
+			   const struct ks_groups *g)
+{
+	return format_text(out, s, g, true);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "hooks.h"
+#include "hooks_json.h"
 #include "options.h"
 
 static int report_kprobes(const struct ks_target *t,
@@ -18,9 +19,13 @@ static int report_kprobes(const struct ks_target *t,
 	int ret;
 
 	ret = ks_kprobe_walk(t, &l, report, arg);
-	if (!ret)
+	if (!ret && opts->format == KS_FMT_JSON) {
+		for (size_t i = 0; i < l.n; i++)
+			ks_kprobe_json(out, &l.v[i]);
+	} else if (!ret) {
 		ks_kprobe_write(out, t, &l, ks_kprobes_enabled(t),
 				opts->verbose);
+	}
 	ks_kprobe_list_free(&l);
 	return ret;
 }
@@ -29,6 +34,24 @@ static int report_kprobes(const struct ks_target *t,
  * The layout is resolved once for both walks; each record is printed as
  * the walk reads it and then dropped.
  */
+/* --json: the records alone, each printed as the walk hands it over */
+static int json_ftrace(const struct ks_target *t, const struct ks_options *opts,
+		       FILE *out, ks_report_fn report, void *arg)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_walker w;
+	int ret;
+
+	ret = ks_ftrace_walker_init(&w, t, report, arg);
+	if (!ret)
+		ret = ks_ftrace_ops_walk(&w, &ops);
+	if (!ret)
+		ret = ks_ftrace_walk_each(&w, &ops, opts->touched,
+					  ks_ftrace_rec_json_fn, out);
+	ks_ftrace_ops_list_free(&ops);
+	return ret;
+}
+
 static int report_ftrace(const struct ks_target *t,
 			 const struct ks_options *opts, FILE *out,
 			 ks_report_fn report, void *arg)
@@ -39,6 +62,8 @@ static int report_ftrace(const struct ks_target *t,
 	char tracer[64];
 	int ret;
 
+	if (opts->format == KS_FMT_JSON)
+		return json_ftrace(t, opts, out, report, arg);
 	ret = ks_ftrace_writer_init(&wr, out);
 	if (!ret)
 		ret = ks_ftrace_walker_init(&w, t, report, arg);

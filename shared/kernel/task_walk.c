@@ -223,6 +223,12 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 		return 0;
 	t.start_time = w->btime +
 		       (int64_t)(ks_field_get(tb, &l->start_boottime) / 1000000000ull);
+	t.task_addr = e->task;
+	/* task_cpu(): where it runs, or ran last and would run next */
+	if (ks_field_ok(&l->cpu)) {
+		t.has_cpu = true;
+		t.cpu = (int32_t)ks_field_get(tb, &l->cpu);
+	}
 	if (ks_field_ok(&l->nvcsw) && ks_field_ok(&l->nivcsw)) {
 		t.has_switches = true;
 		t.nvcsw = ks_field_get(tb, &l->nvcsw);

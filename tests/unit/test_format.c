@@ -228,7 +228,7 @@ static void test_json(void **state)
 		"\"host\":\"h\\\"q\",\"kernel\":null,\"tasks\":1,\"groups\":["
 		"{\"stack\":[\"f+0x1/0x2\"],\"tasks\":[{\"pid\":5,\"tgid\":5,"
 		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a b\","
-		"\"cmd\":\"x\\u0001\\\"\\\\\\ufffd\xc3\xa9\"}]}]}\n");
+		"\"cmd\":\"x\\u0001\\\"\\\\\\ufffd\xc3\xa9\",\"on_cpu\":false}]}]}\n");
 	free(out);
 	ks_sample_release(&s);
 }
@@ -251,9 +251,63 @@ static void test_json_switches(void **state)
 		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
 		"\"host\":\"h\",\"kernel\":null,\"tasks\":2,\"groups\":["
 		"{\"stack\":[],\"tasks\":[{\"pid\":5,\"tgid\":5,"
-		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a\",\"cmd\":\"a\"},"
+		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a\",\"cmd\":\"a\","
+		"\"on_cpu\":false},"
 		"{\"pid\":6,\"tgid\":6,\"state\":\"S\",\"start_time\":7,"
-		"\"comm\":\"b\",\"cmd\":\"b\",\"nvcsw\":12,\"nivcsw\":3}]}]}\n");
+		"\"comm\":\"b\",\"cmd\":\"b\",\"on_cpu\":false,\"nvcsw\":12,"
+		"\"nivcsw\":3}]}]}\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
+/*
+ * What a crash user follows up with: the task_struct where the source
+ * knows it, the CPU, whether it was on it, and the note, in -v's text and
+ * in --json; the default text keeps oled's line and the groups.
+ */
+static void follow_up_sample(struct ks_sample *s)
+{
+	ks_sample_init(s, 100, "h");
+	add(s, 5, 'R', 7, "a", "a", "");
+	add(s, 6, 'S', 7, "b", "b", "");
+	s->tasks[0].task_addr = 0xffff888003a8c000ull;
+	s->tasks[0].has_cpu = true;
+	s->tasks[0].cpu = 3;
+	s->tasks[0].running = true;
+	s->tasks[0].note = strdup("on a CPU");
+	s->tasks[1].has_cpu = true;
+	s->tasks[1].cpu = 0;
+}
+
+static void test_follow_up_fields(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	follow_up_sample(&s);
+	assert_non_null(s.tasks[0].note);
+	out = render(ks_format_text_verbose, &s);
+	assert_string_equal(out,
+		"zzz <Thu Jan 01 00:01:40 UTC 1970 - h\n\n"
+		"PID:     5   State:  R   Start Time: 1970/01/01 00:00:07   "
+		"Task: ffff888003a8c000   CPU: 3 (on CPU)   Cmd: a\n"
+		"Note: on a CPU\n"
+		"PID:     6   State:  S   Start Time: 1970/01/01 00:00:07   "
+		"CPU: 0   Cmd: b\n"
+		"Stack:\n\n\n");
+	free(out);
+	out = render(ks_format_text, &s);
+	assert_string_equal(out,
+		"zzz <Thu Jan 01 00:01:40 UTC 1970 - h\n\n"
+		"PID:     5   State:  R   Start Time: 1970/01/01 00:00:07   Cmd: a\n"
+		"PID:     6   State:  S   Start Time: 1970/01/01 00:00:07   Cmd: b\n"
+		"Stack:\n\n\n");
+	free(out);
+	out = render(ks_format_json, &s);
+	assert_non_null(strstr(out, "\"cmd\":\"a\",\"task_struct\":\"ffff888003a8c000\","
+				    "\"cpu\":3,\"on_cpu\":true,\"note\":\"on a CPU\"}"));
+	assert_non_null(strstr(out, "\"cmd\":\"b\",\"cpu\":0,\"on_cpu\":false}"));
 	free(out);
 	ks_sample_release(&s);
 }
@@ -337,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_summary_all),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_follow_up_fields),
 		cmocka_unit_test(test_json_switches),
 		cmocka_unit_test(test_json_state),
 		cmocka_unit_test(test_json_kernel),

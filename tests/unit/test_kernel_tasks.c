@@ -624,6 +624,12 @@ static void test_on_cpu(void **state)
 	assert_true(s.tasks[0].running);
 	assert_string_equal(s.tasks[0].stack, "");
 	assert_string_equal(s.tasks[0].note, "in user mode on CPU 1");
+	/* what bt and struct task_struct need: the address and the CPU */
+	assert_int_equal(s.tasks[0].task_addr, TASK(P1));
+	assert_true(s.tasks[0].has_cpu);
+	assert_int_equal(s.tasks[0].cpu, 1);
+	assert_int_equal(s.tasks[1].task_addr, TASK(P7));
+	assert_int_equal(s.tasks[1].cpu, 0);
 	assert_string_equal(s.tasks[1].stack, "");
 	assert_non_null(strstr(s.tasks[1].note, "registers are not in the image"));
 	ks_sample_release(&s);

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack -K / -F --json: one object per probe and per ftrace record, with
+# the fields of the text.  The same run as text and as JSON, and each JSON
+# record must rebuild its text line (tests/lib/hooks_json_check.py): on
+# the live fixtures (tests/fixtures/hooks), with --vmcore on a dump whose
+# scenario set hooks (default cache/vmcores/hooks), and in crash.
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/hooks}
+so=${KSTACK_SO:-$top/build/kstack.so}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fix=$top/tests/fixtures/hooks
+check() { count_checks < <(python3 "$top/tests/lib/hooks_json_check.py" "$@"); }
+
+# --- the live tool on the fixture files -------------------------------------
+for o in K F; do
+	KSTACK_TEST_DEBUGFS=$fix/debugfs KSTACK_TEST_TRACEFS=$fix/tracefs \
+		"$kstack" -$o >"$tmp/live$o.txt" 2>/dev/null
+	KSTACK_TEST_DEBUGFS=$fix/debugfs KSTACK_TEST_TRACEFS=$fix/tracefs \
+		"$kstack" -$o --json >"$tmp/live$o.json" 2>/dev/null
+	check "live -$o --json" $o "$tmp/live$o.txt" "$tmp/live$o.json"
+done
+# a line the parser does not know stays as read, as a record of its own
+KSTACK_TEST_DEBUGFS=$fix/debugfs-bad KSTACK_TEST_TRACEFS=$fix/tracefs \
+	"$kstack" -K --json >"$tmp/bad.json" 2>/dev/null
+if grep -qx '{"kind":"kprobe","unparsed":"ffffffff81000000  k  strange line from a future kernel"}' \
+	"$tmp/bad.json"; then
+	pass "live -K --json: an unknown line kept as read"
+else
+	fail "live -K --json: the unknown line: $(head -c 300 "$tmp/bad.json")"
+fi
+
+# --- the dump ------------------------------------------------------------------
+if [ ! -s "$dir/vmcore" ]; then
+	echo "SKIP: no vmcore in $dir: -K/-F --json of a dump not tested"
+	finish
+fi
+if "$kstack" --vmcore /dev/null -a 2>&1 | grep -q 'built without libkdumpfile'; then
+	echo "SKIP: this kstack has no --vmcore (built without libkdumpfile)"
+else
+	for o in K F; do
+		"$kstack" --vmcore "$dir/vmcore" -$o >"$tmp/dump$o.txt" 2>/dev/null
+		"$kstack" --vmcore "$dir/vmcore" -$o --json >"$tmp/dump$o.json" 2>/dev/null
+		check "--vmcore -$o --json" $o "$tmp/dump$o.txt" "$tmp/dump$o.json"
+	done
+fi
+
+# --- crash ---------------------------------------------------------------------
+if ! command -v crash >/dev/null || [ ! -s "$so" ] || [ ! -e "$dir/vmlinux" ]; then
+	echo "SKIP: no crash, kstack.so or $dir/vmlinux: -K/-F --json in crash not tested"
+	finish
+fi
+cat >"$tmp/cmds" <<CMDS
+extend $so
+kstack -K >$tmp/crashK.txt
+kstack -K --json >$tmp/crashK.json
+kstack -F >$tmp/crashF.txt
+kstack -F --json >$tmp/crashF.json
+quit
+CMDS
+run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.out"
+if crash_refused "$tmp/crash.out" "$dir"; then
+	finish
+fi
+if sanitizer_report "$tmp/crash.out"; then
+	fail "a sanitizer report in crash"
+fi
+for o in K F; do
+	check "crash kstack -$o --json" $o "$tmp/crash$o.txt" "$tmp/crash$o.json"
+	if [ -s "$tmp/dump$o.json" ]; then
+		if cmp -s "$tmp/crash$o.json" "$tmp/dump$o.json"; then
+			pass "crash kstack -$o --json: the same bytes as kstack --vmcore"
+		else
+			fail "crash kstack -$o --json differs from kstack --vmcore:"
+			diff "$tmp/crash$o.json" "$tmp/dump$o.json" | head -5
+		fi
+	fi
+done
+finish
