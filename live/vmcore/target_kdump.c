@@ -31,6 +31,7 @@
 #include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 
+#include "dump_header.h"
 #include "kernel_image.h"
 #include "lines.h"
 #include "orc.h"
@@ -284,6 +285,7 @@ static void find_kaslr(struct ks_kdump *kt)
 
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
+	char err[512];
 	struct stat sb;
 
 	/* O_NONBLOCK: a FIFO must not hang us (kdump_run.c checks first) */
@@ -294,6 +296,10 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	}
 	if (fstat(kt->fd, &sb) || !S_ISREG(sb.st_mode)) {
 		say(kt, "%s is not a regular file", path);
+		return -1;
+	}
+	if (ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, err, sizeof(err))) {
+		say(kt, "%s is refused: %s", path, err);
 		return -1;
 	}
 	kt->kd = kdump_new();
