@@ -137,7 +137,11 @@ static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
 	return 0;
 }
 
-/* libkdumpfile reads the string table whole, and Xen's sections. */
+/*
+ * libkdumpfile reads the string table whole (a malloc of its sh_size)
+ * and Xen's sections, whatever their sh_type says: every section must be
+ * inside the file but section 0 when it holds the count (e_shnum 0).
+ */
 static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
 			  uint64_t size, char *err, size_t len)
 {
@@ -147,7 +151,7 @@ static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
 		if (!read_at(fd, eh->e_shoff + i * sizeof(sh), &sh, sizeof(sh)))
 			return refuse(err, len, "section header %" PRIu64
 				      " cannot be read", i);
-		if (sh.sh_type == SHT_NULL || sh.sh_type == SHT_NOBITS)
+		if (!i && !eh->e_shnum)
 			continue;
 		if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
 			return refuse(err, len, "section header %" PRIu64 ": "
