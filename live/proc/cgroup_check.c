@@ -60,6 +60,49 @@ static char *slurp(int root_fd, const char *path)
 	return buf;
 }
 
+int ks_cgroup_normalize(const char *path, char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (strlen(path) >= len)
+		return -ENAMETOOLONG;
+	while (*path) {
+		size_t c;
+
+		while (*path == '/')
+			path++;
+		c = strcspn(path, "/");
+		if (c == 2 && !strncmp(path, "..", 2))
+			return -EINVAL;
+		if (c && !(c == 1 && *path == '.')) {
+			out[n++] = '/';
+			memcpy(out + n, path, c);
+			n += c;
+		}
+		path += c;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return 0;
+}
+
+/* --cgroup's own faults, before any file is read: ".." and a long path. */
+static int check_path(const char *cgroup, char *err, size_t errlen)
+{
+	char norm[PATH_MAX];
+	int ret = ks_cgroup_normalize(cgroup, norm, sizeof(norm));
+
+	if (ret == -ENAMETOOLONG)
+		snprintf(err, errlen, "--cgroup: the path is %zu bytes, longer "
+			 "than any cgroup path (PATH_MAX %d)", strlen(cgroup),
+			 PATH_MAX);
+	else if (ret)
+		snprintf(err, errlen, "--cgroup %s: \"..\" leaves the cgroup "
+			 "tree; name the cgroup itself", cgroup);
+	return ret ? KS_EXIT_USAGE : 0;
+}
+
 /* The "0::PATH" line the cgroup v2 hierarchy puts in /proc/PID/cgroup. */
 static bool has_v2_line(const char *text)
 {
@@ -110,7 +153,7 @@ int ks_cgroup2_mount(char *mountinfo, char *mnt, size_t len)
 static int check_exists(int root_fd, const char *cgroup, char *err,
 			size_t errlen)
 {
-	char mnt[PATH_MAX], path[PATH_MAX];
+	char mnt[PATH_MAX], path[PATH_MAX], norm[PATH_MAX];
 	char *mountinfo;
 	struct stat sb;
 	int ret = 0;
@@ -119,8 +162,9 @@ static int check_exists(int root_fd, const char *cgroup, char *err,
 	if (!mountinfo)
 		return 0;
 	if (ks_cgroup2_mount(mountinfo, mnt, sizeof(mnt)) ||
+	    ks_cgroup_normalize(cgroup, norm, sizeof(norm)) ||
 	    (size_t)snprintf(path, sizeof(path), "%s%s",
-			     strcmp(mnt, "/") ? mnt : "", cgroup) >= sizeof(path))
+			     strcmp(mnt, "/") ? mnt : "", norm) >= sizeof(path))
 		goto out;
 	/* only a path that is not there is known to be wrong */
 	if (stat(path, &sb))
@@ -142,7 +186,11 @@ int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 	struct statfs fs;
 	char *self;
 	bool v2;
+	int ret;
 
+	ret = check_path(cgroup, err, errlen);
+	if (ret)
+		return ret;
 	/* a tree without self/cgroup (the test fixtures): nothing to check */
 	self = slurp(root_fd, "self/cgroup");
 	if (!self)

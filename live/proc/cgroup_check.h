@@ -7,7 +7,8 @@
 /*
  * Checks --cgroup against the /proc tree open at root_fd (named root in
  * messages) before sampling.  Returns 0, or KS_EXIT_USAGE with the reason
- * in err: the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
+ * in err: a path with a ".." component (it would leave the cgroup2 mount)
+ * or longer than PATH_MAX, the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
  * nothing could match), or, when root_fd is a real procfs, the cgroup
  * directory does not exist under the cgroup2 mount.  A tree without
  * self/cgroup, a copy of another machine's /proc, or a cgroup2 file system
@@ -15,6 +16,14 @@
  */
 int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 		    char *err, size_t errlen);
+
+/*
+ * path as /proc/PID/cgroup writes it, into out (len bytes): one slash
+ * between components, "." components and trailing slashes dropped ("/."
+ * and "//" are "/").  0, -EINVAL for a ".." component, -ENAMETOOLONG
+ * when path does not fit.
+ */
+int ks_cgroup_normalize(const char *path, char *out, size_t len);
 
 /*
  * The mount point of a cgroup2 file system mounted from its root, so that
