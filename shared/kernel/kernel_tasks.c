@@ -54,6 +54,12 @@ struct entry {
 	int32_t pid, tgid;
 };
 
+/* A task stack seen in this sample, and the task it was printed for. */
+struct stack_owner {
+	uint64_t stack;
+	int32_t pid;
+};
+
 struct walk {
 	struct ks_kernel *k;
 	const struct ks_options *opts;
@@ -67,6 +73,10 @@ struct walk {
 	bool threads;		/* list thread groups too */
 	int64_t btime;
 	bool cgroup_hidden;	/* no "0::" line in /proc/PID/cgroup */
+	/* every stack printed so far: two tasks on one stack are named */
+	struct ks_seen stacks;
+	struct stack_owner *owners;
+	size_t nr_owners, owners_cap;
 	/* the threads of a process share one mm: its command line, once */
 	uint64_t cmd_mm;
 	char *cmd_buf;
@@ -443,6 +453,49 @@ static char *task_cmd(struct walk *w, const uint8_t *tb, uint64_t task,
 }
 
 /*
+ * Each task has a stack of its own (dup_task_struct() allocates it): a
+ * task_struct whose stack (and thread.sp) are another task's prints that
+ * task's frames under its own name.  Returns the PID already printed from
+ * base, 0 for a stack not seen before, or -ENOMEM.
+ */
+static int32_t stack_owner(struct walk *w, uint64_t base, int32_t pid)
+{
+	struct stack_owner *o;
+	int ret = ks_seen_add(&w->stacks, base);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; ret && i < w->nr_owners; i++)
+		if (w->owners[i].stack == base)
+			return w->owners[i].pid;
+	o = ks_grow_min(w->owners, &w->owners_cap, w->nr_owners + 1,
+			sizeof(*o), 512);
+	if (!o)
+		return -ENOMEM;
+	w->owners = o;
+	w->owners[w->nr_owners++] = (struct stack_owner){ base, pid };
+	return 0;
+}
+
+/* The stack is another task's too: said, and the note names both. */
+static int shared_stack(struct walk *w, uint64_t base, struct ks_task *t)
+{
+	int32_t other = stack_owner(w, base, t->pid);
+	char buf[160];
+
+	if (other <= 0)
+		return other;
+	snprintf(buf, sizeof(buf), "task->stack %#llx is PID %d's stack too: "
+		 "one of the two task_structs is damaged",
+		 (unsigned long long)base, other);
+	w->st->nr_stack_notes++;
+	report(w, "PID %d: %s", t->pid, buf);
+	free(t->note);
+	t->note = strdup(buf);
+	return t->note ? 0 : -ENOMEM;
+}
+
+/*
  * The stack of /proc/PID/stack.  A task that was on a CPU has no saved
  * frame; the kernel would print nothing for it (task_on_another_cpu()),
  * but a dump keeps its registers, so its stack is unwound from them, as
@@ -499,7 +552,7 @@ static int task_stack(struct walk *w, const uint8_t *tb, uint64_t task,
 		       *t->stack ? "the stack ends early" : "no stack", note);
 		t->note = strdup(note);
 	}
-	return 0;
+	return st.stack_base ? shared_stack(w, st.stack_base, t) : 0;
 unusual:	/* an empty stack the kernel would not have printed empty */
 	w->st->nr_stack_notes++;
 	report(w, "PID %d: no stack: %s", t->pid, buf);
@@ -733,6 +786,8 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 out:
 	free(w.cmd_buf);
 	free(w.e);
+	free(w.owners);
+	ks_seen_release(&w.stacks);
 	ks_seen_release(&w.seen);
 	return ret;
 }
