@@ -53,6 +53,7 @@ struct ks_kdump {
 	kdump_ctx_t *kd;
 	int fd;
 	int64_t kaslr;
+	char kaslr_from[160];		/* where kaslr came from, for -v */
 	struct ks_user_walk uw;		/* paging facts, for read_user */
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
@@ -253,34 +254,78 @@ static struct ks_vmcoreinfo kd_vmcoreinfo(struct ks_kdump *kt)
 	return (struct ks_vmcoreinfo){ .line = kd_vmcoreinfo_line, .arg = kt };
 }
 
-/* A VMCOREINFO line as a number in base; -ENOENT without it. */
-static int vmcoreinfo_num(struct ks_kdump *kt, const char *key, int base,
-			  int64_t *val_ret)
+/* VMCOREINFO's KERNELOFFSET, whole and hex: 0, -ENOENT or -EINVAL. */
+static int kerneloffset(struct ks_kdump *kt, int64_t *off_ret)
 {
-	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	char val[64], *end;
+	unsigned long long v;
 
-	return ks_vmcoreinfo_number(&vi, key, base, val_ret);
+	if (kd_vmcoreinfo_line(kt, "KERNELOFFSET", val, sizeof(val)))
+		return -ENOENT;
+	errno = 0;
+	v = strtoull(val, &end, 16);
+	if (errno || end == val || *end)
+		return -EINVAL;
+	*off_ret = (int64_t)v;
+	return 0;
 }
 
 /*
- * The KASLR shift: VMCOREINFO's KERNELOFFSET (hex), else the distance
- * between SYMBOL(_stext) there and _stext in the vmlinux, else none.
+ * x86-64's _stext when CONFIG_PHYSICAL_START is its default (16 MiB):
+ * __START_KERNEL_map + 0x1000000.  Without a vmlinux, the link address
+ * the dump's SYMBOL(_stext) is compared with.
+ */
+#define DEFAULT_STEXT	0xffffffff81000000ull
+
+/*
+ * The KASLR shift, and where it came from for -v: VMCOREINFO's
+ * KERNELOFFSET; else (missing or not a number) SYMBOL(_stext) there
+ * against _stext in the vmlinux, or against x86-64's default link
+ * address without one.  A KERNELOFFSET that the vmlinux contradicts
+ * loses to it: the symbols must land where the dump has them.
  */
 static void find_kaslr(struct ks_kdump *kt)
 {
-	kdump_addr_t stext;
-	uint64_t link;
-	int64_t off;
+	kdump_addr_t stext = 0;
+	uint64_t link = 0;
+	int64_t off = 0;
+	int ret = kerneloffset(kt, &off);
+	bool have_stext = kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) ==
+			  KDUMP_OK;
+	const char *why = ret == -ENOENT ? "VMCOREINFO has no KERNELOFFSET" :
+			  "VMCOREINFO's KERNELOFFSET is not a hex number";
 
-	if (!vmcoreinfo_num(kt, "KERNELOFFSET", 16, &off)) {
-		kt->kaslr = off;
+	kt->kaslr = 0;
+	if (have_stext && kt->im.syms &&
+	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link)) {
+		kt->kaslr = (int64_t)(stext - link);
+		if (!ret && off == kt->kaslr)
+			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+				 "VMCOREINFO's KERNELOFFSET");
+		else if (!ret)
+			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+				 "_stext in VMCOREINFO against the vmlinux's; "
+				 "KERNELOFFSET %#" PRIx64 " disagrees",
+				 (uint64_t)off);
+		else
+			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+				 "_stext in VMCOREINFO against the vmlinux's: %s",
+				 why);
 		return;
 	}
-	kt->kaslr = 0;
-	if (kt->im.syms &&
-	    kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
-	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link))
-		kt->kaslr = (int64_t)(stext - link);
+	if (!ret) {
+		kt->kaslr = off;
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+			 "VMCOREINFO's KERNELOFFSET");
+	} else if (have_stext && stext >= DEFAULT_STEXT) {
+		kt->kaslr = (int64_t)(stext - DEFAULT_STEXT);
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "_stext in "
+			 "VMCOREINFO against x86-64's default %#llx: %s",
+			 DEFAULT_STEXT, why);
+	} else {
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "unknown: %s "
+			 "and no SYMBOL(_stext)", why);
+	}
 }
 
 static int open_dump(struct ks_kdump *kt, const char *path)
@@ -539,13 +584,14 @@ static void map_cpu_notes(struct ks_kdump *kt)
 static void describe(struct ks_kdump *kt)
 {
 	struct ks_kallsyms_stats st = { 0 };
-	char msg[512] = "";
+	char msg[768] = "";
 
 	if (kt->im.ksyms)
 		ks_kallsyms_stats(kt->im.ksyms, &st);
-	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 ", %d-level "
+	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 " (%s), %d-level "
 	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu modules",
-	    (uint64_t)kt->kaslr, kt->uw.pg.levels, ks_image_nr_symbols(&kt->im),
+	    (uint64_t)kt->kaslr, kt->kaslr_from, kt->uw.pg.levels,
+	    ks_image_nr_symbols(&kt->im),
 	    ks_image_symbols_from(&kt->im),
 	    kt->im.btf_from ? kt->im.btf_from : "nowhere", st.modules);
 	if (st.modules_skipped)

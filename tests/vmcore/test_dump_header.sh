@@ -8,6 +8,8 @@
 # must be refused with exit 4 and a message naming the field, with no
 # signal and no sanitizer report.  The copies are sparse: the first
 # 64 KiB of the vmcore (headers and notes) and a hole to its size.
+# Also -v's KASLR offset with KERNELOFFSET missing or garbage (a whole
+# sparse copy of the dump).
 # KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
 set -uo pipefail
 
@@ -85,6 +87,42 @@ damaged phoff-far 32 '\0\0\0\0\0\0\1\0'
 refused phoff-far 'e_phoff 0x1000000000000'
 damaged shoff-far 40 '\0\0\0\0\0\0\1\0'
 refused shoff-far 'e_shoff 0x1000000000000'
+
+# -v says where the KASLR offset came from: without KERNELOFFSET (or with
+# one that is no number) it is still found, from SYMBOL(_stext) against
+# the vmlinux's or x86-64's default (it said "KASLR offset 0").  A whole
+# copy (sparse): libkdumpfile must read the memory too.
+kaslr_of() { sed -n 's/.*KASLR offset \(0x[0-9a-f]*\) (\([^)]*\)).*/\1 \2/p' "$1"; }
+koff=$(grep -abo 'KERNELOFFSET=' "$tmp/head" | head -n 1 | cut -d: -f1)
+"$kstack" --vmcore "$dir/vmcore" -p 1 -v >/dev/null 2>"$tmp/kaslr-intact.err"
+want=$(kaslr_of "$tmp/kaslr-intact.err" | cut -d' ' -f1)
+if [ -z "$koff" ] || [ -z "$want" ]; then
+	fail "no KERNELOFFSET in the notes or no KASLR offset from -v: $(head -c 300 "$tmp/kaslr-intact.err")"
+else
+	dd if="$dir/vmcore" of="$tmp/whole" bs=1M conv=sparse status=none
+	for case in 'X:no KERNELOFFSET' 'KERNELOFFSET=z:not a hex number'; do
+		bytes=${case%%:*} what=${case#*:}
+		# KERNELOFFSET=... becomes KERNELOFFSEX=... or KERNELOFFSET=z...
+		if [ "$bytes" = X ]; then
+			printf X | dd of="$tmp/whole" bs=1 seek=$((koff + 11)) conv=notrunc status=none
+		else
+			printf z | dd of="$tmp/whole" bs=1 seek=$((koff + 13)) conv=notrunc status=none
+			printf T | dd of="$tmp/whole" bs=1 seek=$((koff + 11)) conv=notrunc status=none
+		fi
+		for v in "" "$dir/vmlinux"; do
+			[ -n "$v" ] && [ ! -e "$v" ] && continue
+			"$kstack" --vmcore "$tmp/whole" ${v:+--vmlinux "$v"} -p 1 -v \
+				>/dev/null 2>"$tmp/kaslr.err"
+			got=$(kaslr_of "$tmp/kaslr.err")
+			if [ "${got%% *}" = "$want" ] && [[ $got == *"$what"* ]]; then
+				pass "${v:+--vmlinux, }$what: -v says KASLR offset $got"
+			else
+				fail "${v:+--vmlinux, }$what: -v says '$got', want $want: $(head -c 300 "$tmp/kaslr.err")"
+			fi
+		done
+	done
+	rm -f "$tmp/whole"
+fi
 
 # the intact header still opens (nothing refused that libkdumpfile reads)
 cp "$tmp/head" "$tmp/intact"
