@@ -515,7 +515,10 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 	int ret = ks_image_load_btf(&kt->im, &t, NULL);
 
-	if (ret && vmlinux)
+	if (ret && kt->im.btf_why[0])
+		say(kt, "no usable BTF in %s: %s", kt->im.btf_from,
+		    kt->im.btf_why);
+	else if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
 	else if (ret)
