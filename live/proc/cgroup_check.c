@@ -19,6 +19,7 @@
 #include "cgroup_check.h"
 #include "grow.h"
 #include "live_sample.h"
+#include "select.h"
 
 #define SLURP_MAX	(4 << 20)
 
@@ -60,38 +61,11 @@ static char *slurp(int root_fd, const char *path)
 	return buf;
 }
 
-int ks_cgroup_normalize(const char *path, char *out, size_t len)
-{
-	size_t n = 0;
-
-	if (strlen(path) >= len)
-		return -ENAMETOOLONG;
-	while (*path) {
-		size_t c;
-
-		while (*path == '/')
-			path++;
-		c = strcspn(path, "/");
-		if (c == 2 && !strncmp(path, "..", 2))
-			return -EINVAL;
-		if (c && !(c == 1 && *path == '.')) {
-			out[n++] = '/';
-			memcpy(out + n, path, c);
-			n += c;
-		}
-		path += c;
-	}
-	if (!n)
-		out[n++] = '/';
-	out[n] = '\0';
-	return 0;
-}
-
 /* --cgroup's own faults, before any file is read: ".." and a long path. */
 static int check_path(const char *cgroup, char *err, size_t errlen)
 {
 	char norm[PATH_MAX];
-	int ret = ks_cgroup_normalize(cgroup, norm, sizeof(norm));
+	int ret = ks_select_cgroup_normalize(cgroup, norm, sizeof(norm));
 
 	if (ret == -ENAMETOOLONG)
 		snprintf(err, errlen, "--cgroup: the path is %zu bytes, longer "
@@ -162,7 +136,7 @@ static int check_exists(int root_fd, const char *cgroup, char *err,
 	if (!mountinfo)
 		return 0;
 	if (ks_cgroup2_mount(mountinfo, mnt, sizeof(mnt)) ||
-	    ks_cgroup_normalize(cgroup, norm, sizeof(norm)) ||
+	    ks_select_cgroup_normalize(cgroup, norm, sizeof(norm)) ||
 	    (size_t)snprintf(path, sizeof(path), "%s%s",
 			     strcmp(mnt, "/") ? mnt : "", norm) >= sizeof(path))
 		goto out;

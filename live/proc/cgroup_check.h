@@ -18,14 +18,6 @@ int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 		    char *err, size_t errlen);
 
 /*
- * path as /proc/PID/cgroup writes it, into out (len bytes): one slash
- * between components, "." components and trailing slashes dropped ("/."
- * and "//" are "/").  0, -EINVAL for a ".." component, -ENAMETOOLONG
- * when path does not fit.
- */
-int ks_cgroup_normalize(const char *path, char *out, size_t len);
-
-/*
  * The mount point of a cgroup2 file system mounted from its root, so that
  * a path of /proc/PID/cgroup is a directory under it, from the text of
  * /proc/self/mountinfo (cut up in place) into mnt.  0, or -ENOENT.

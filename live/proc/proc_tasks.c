@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup_check.h"
 #include "grow.h"
 #include "proc_tasks.h"
 #include "select.h"
@@ -247,24 +246,13 @@ static int add_note(struct ks_task *t, const char *what)
 
 bool ks_proc_cgroup_match(const char *text, const char *cgroup)
 {
-	char norm[PATH_MAX];
 	const char *line;
-	size_t clen;
 
-	/* "/./" and "//" name what "/" names; ".." was refused before */
-	if (ks_cgroup_normalize(cgroup, norm, sizeof(norm)))
-		return false;
-	clen = strlen(norm);
 	for (line = text; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
 			line++;
-		if (strncmp(line, "0::", 3))
-			continue;
-		line += 3;
-		if (clen == 1)
-			return true;
-		return !strncmp(line, norm, clen) &&
-		       (line[clen] == '\n' || line[clen] == '/' || !line[clen]);
+		if (!strncmp(line, "0::", 3))
+			return ks_select_cgroup(line + 3, cgroup);
 	}
 	return false;
 }

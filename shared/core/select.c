@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
 #include "select.h"
 
 bool ks_select_pids_only(const struct ks_options *opts)
@@ -16,4 +20,51 @@ bool ks_select_match(const struct ks_options *opts, int32_t pid, char state)
 		if (opts->pids[i] == pid)
 			return true;
 	return false;
+}
+
+int ks_select_cgroup_normalize(const char *cgroup, char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (strlen(cgroup) >= len)
+		return -ENAMETOOLONG;
+	while (*cgroup) {
+		size_t c;
+
+		while (*cgroup == '/')
+			cgroup++;
+		c = strcspn(cgroup, "/");
+		if (c == 2 && !strncmp(cgroup, "..", 2))
+			return -EINVAL;
+		if (c && !(c == 1 && *cgroup == '.')) {
+			out[n++] = '/';
+			memcpy(out + n, cgroup, c);
+			n += c;
+		}
+		cgroup += c;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * The one rule of --cgroup, for /proc and for a dump: the path is the
+ * cgroup or below it.  The option is normalized first ("/." and "//" are
+ * "/", trailing slashes do not count), and "/" holds every path; one
+ * with ".." (refused before sampling) holds none.
+ */
+bool ks_select_cgroup(const char *path, const char *cgroup)
+{
+	char norm[PATH_MAX];
+	size_t clen;
+
+	if (ks_select_cgroup_normalize(cgroup, norm, sizeof(norm)))
+		return false;
+	clen = strlen(norm);
+	if (clen == 1)
+		return true;
+	return !strncmp(path, norm, clen) &&
+	       (path[clen] == '\n' || path[clen] == '/' || !path[clen]);
 }

@@ -142,7 +142,7 @@ if [ "$release" = 6.1.0-56-cloud-amd64 ]; then
 		fail "module frame without debug info: $(cat "$tmp/oops.err")"
 	fi
 else
-	echo "SKIP: the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
+	not_applicable "the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
 fi
 # kstack -l inside crash: the same libdw code on crash's vmlinux and the
 # dump's release, so the very text of kstack --vmcore -l (the note on
