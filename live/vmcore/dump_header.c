@@ -139,8 +139,10 @@ static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
 
 /*
  * libkdumpfile reads the string table whole (a malloc of its sh_size)
- * and Xen's sections, whatever their sh_type says: every section must be
- * inside the file but section 0 when it holds the count (e_shnum 0).
+ * and Xen's sections, whatever their sh_type says: no section may be
+ * bigger than the file, but section 0 when it holds the count (e_shnum
+ * 0).  One past the end is a dump cut short (QEMU writes its string
+ * table last): the truncation check says so.
  */
 static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
 			  uint64_t size, char *err, size_t len)
@@ -153,12 +155,13 @@ static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
 				      " cannot be read", i);
 		if (!i && !eh->e_shnum)
 			continue;
-		if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
+		if (sh.sh_size > size ||
+		    sh.sh_offset + sh.sh_size < sh.sh_offset)
 			return refuse(err, len, "section header %" PRIu64 ": "
-				      "sh_offset %#" PRIx64 " + sh_size %#"
-				      PRIx64 " is past the file's end (%" PRIu64
-				      " bytes)", i, (uint64_t)sh.sh_offset,
-				      (uint64_t)sh.sh_size, size);
+				      "sh_size %#" PRIx64 " at sh_offset %#"
+				      PRIx64 " is more than the file's %" PRIu64
+				      " bytes", i, (uint64_t)sh.sh_size,
+				      (uint64_t)sh.sh_offset, size);
 	}
 	return 0;
 }
@@ -206,25 +209,47 @@ static int check_page_size(const char *val, size_t vlen, char *err, size_t len)
 		      "(an x86-64 page)", buf, X86_PAGE_SIZE);
 }
 
+/*
+ * libkdumpfile files each line under linux.vmcoreinfo.lines.KEY and
+ * splits KEY at its dots (OFFSET(list_head.next) is two levels): a key
+ * that starts with a dot (an empty level) crashed it (fuzz_dump_open).
+ */
+static int check_key(const char *line, size_t n, char *err, size_t len)
+{
+	const char *eq = memchr(line, '=', n);
+	size_t klen = eq ? (size_t)(eq - line) : n;
+
+	if (!n)
+		return 0;
+	if (klen && line[0] != '.' && line[klen - 1] != '.' &&
+	    !memmem(line, klen, "..", 2))
+		return 0;
+	return refuse(err, len, "VMCOREINFO has the line \"%.*s\": a key "
+		      "that is empty or has an empty part between dots",
+		      (int)(n < 64 ? n : 64), line);
+}
+
 /* The VMCOREINFO note's text: key=value lines. */
 static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
 			    size_t len)
 {
 	static const char key[] = "PAGESIZE=";
 	const char *p = text, *end = text + tlen;
+	int ret = 0;
 
-	while (p < end) {
+	while (!ret && p < end && *p) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
+		size_t n = strnlen(p, (size_t)(eol - p));
 
-		if ((size_t)(eol - p) >= sizeof(key) - 1 &&
-		    !memcmp(p, key, sizeof(key) - 1)) {
-			p += sizeof(key) - 1;
-			return check_page_size(p, (size_t)(eol - p), err, len);
-		}
+		ret = check_key(p, n, err, len);
+		if (!ret && n >= sizeof(key) - 1 &&
+		    !memcmp(p, key, sizeof(key) - 1))
+			ret = check_page_size(p + sizeof(key) - 1,
+					      n - (sizeof(key) - 1), err, len);
 		p = eol + 1;
 	}
-	return 0;
+	return ret;
 }
 
 /* The notes of one PT_NOTE segment: each inside it, VMCOREINFO checked. */

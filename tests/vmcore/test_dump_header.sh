@@ -76,6 +76,13 @@ else
 	damaged pagesize-empty $((off + 9)) '\n\n\n\n'
 	refused pagesize-empty 'PAGESIZE is ""'
 fi
+# a VMCOREINFO key that starts with a dot (libkdumpfile splits keys at
+# dots; an empty part crashed it: found by fuzz_dump_open)
+off=$(grep -abo 'OSRELEASE=' "$tmp/head" | head -n 1 | cut -d: -f1)
+if [ -n "$off" ]; then
+	damaged key-dot "$off" '.'
+	refused key-dot 'VMCOREINFO has the line ".SRELEASE='
+fi
 # Elf64_Ehdr: e_phentsize at 54, e_phnum at 56, e_shoff at 40
 damaged phentsize0 54 '\0\0'
 refused phentsize0 'e_phentsize is 0'
