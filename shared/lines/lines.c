@@ -16,9 +16,13 @@
  * finds it: where kernel_init's init/main.c lies.  Each distinct frame is
  * looked up once; a dump repeats few.
  *
+ * Before any frame is decoded, each is judged (ks_lines_judge()): one
+ * whose size is not its debug file's proves that file of another build.
+ *
  * This file answers for a frame; lines_cache.c keeps the answers,
- * debug_files.c finds the files, lines_open.c opens them and
- * lines_dwarf.c reads their DWARF.
+ * debug_files.c finds the files, lines_open.c opens them,
+ * lines_modsyms.c reads a module's symbols, lines_dwarf.c reads their
+ * DWARF and lines_report.c writes the notes.
  */
 #ifndef KS_NO_LIBDW
 #include <errno.h>
@@ -32,25 +36,6 @@
 #define KASLR_ALIGN	0x200000ull	/* x86_64 moves the kernel in 2 MiB steps */
 #define MAX_MODS	4096
 
-/* The release of the kernel in vmlinux, from its linux_banner. */
-static void release_of(const struct ks_elf_symtab *tab, char *out, size_t len)
-{
-	char banner[256];
-	uint64_t addr;
-	size_t n;
-
-	if (ks_elf_symtab_addr(tab, "linux_banner", &addr))
-		return;
-	/* the string may end near the end of its section: shorter reads */
-	for (n = sizeof(banner) - 1; n > 14; n--)
-		if (!ks_elf_read(tab, addr, banner, n))
-			break;
-	banner[n] = '\0';
-	if (n > 14 && !strncmp(banner, "Linux version ", 14))
-		snprintf(out, len, "%.*s", (int)strcspn(banner + 14, " "),
-			 banner + 14);
-}
-
 static struct ks_lines_obj *get_obj(struct ks_lines *l, const char *module)
 {
 	struct ks_lines_obj *o = NULL, *v;
@@ -62,7 +47,8 @@ static struct ks_lines_obj *get_obj(struct ks_lines *l, const char *module)
 			o->opened = true;
 			o->err = ks_lines_open_vmlinux(l);
 			if (o->syms && !l->release[0])
-				release_of(o->syms, l->release, sizeof(l->release));
+				ks_lines_vmlinux_release(o->syms, l->release,
+							 sizeof(l->release));
 			if (!o->err)
 				ks_lines_find_prefix(l);
 		}
@@ -94,19 +80,35 @@ static struct ks_lines_obj *get_obj(struct ks_lines *l, const char *module)
 
 /* ---- frames ---- */
 
+/* kallsyms' size of the first vmlinux symbol called name, 0 without one. */
+static uint64_t vmlinux_size(const struct ks_lines_obj *o, const char *name)
+{
+	struct ks_sym sym;
+	uint64_t addr;
+
+	if (ks_elf_symtab_find(o->syms, name, 0, &addr) ||
+	    ks_elf_symtab_lookup(o->syms, addr, &sym))
+		return 0;
+	return sym.size;
+}
+
 static struct ks_line_chain *resolve(struct ks_lines *l, struct ks_lines_obj *o,
 				     const char *name, uint64_t off,
 				     uint64_t size)
 {
 	uint64_t addr;
 
-	if (!o || o->err)
+	/* one frame of another build makes every match of o chance */
+	if (!o || o->err || o->differ)
 		return NULL;
 	if (o == &l->vmlinux) {
 		if (ks_elf_symtab_find(o->syms, name, size, &addr))
 			return NULL;
+		/* no size printed: an offset past the function is another's code */
+		if (!size && off >= vmlinux_size(o, name))
+			return NULL;
 		addr += off - (uint64_t)l->cfg.kaslr;	/* to the link-time address */
-	} else if (ks_lines_module_addr(o, name, off, &addr)) {
+	} else if (ks_lines_module_addr(o, name, off, size, &addr)) {
 		return NULL;
 	}
 	return ks_lines_chain_at(l, o, addr);
@@ -139,17 +141,31 @@ static const struct ks_line_chain *lookup(struct ks_lines *l, const char *key,
 					  uint64_t size, const char *module)
 {
 	struct ks_lines_ent *e = l->cache_cap ? ks_lines_cache_slot(l, key) : NULL;
+	struct ks_line_chain *c;
 
-	if (!e || !e->key) {
-		ks_lines_cache_put(l, key, compute(l, name, off, size, module));
-		e = l->cache_cap ? ks_lines_cache_slot(l, key) : NULL;
+	if (e && e->key) {
+		c = e->chain;
+	} else {
+		c = compute(l, name, off, size, module);
+		if (!ks_lines_cache_put(l, key, c)) {
+			/* kept until the next frame: the cache is full */
+			free(l->spare);
+			l->spare = c;
+		}
 	}
-	if (!e || !e->key || !e->chain) {
+	if (!c) {
 		l->missing++;
 		return &l->empty;
 	}
 	l->found++;
-	return e->chain;
+	return c;
+}
+
+static void frame_text(char *buf, size_t len, const char *name, uint64_t off,
+		       uint64_t size)
+{
+	snprintf(buf, len, "%s+0x%llx/0x%llx", name, (unsigned long long)off,
+		 (unsigned long long)size);
 }
 
 const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
@@ -158,10 +174,69 @@ const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
 {
 	char key[512];
 
+	/* the return address lies inside the function: this text is damaged */
+	if (size && off >= size) {
+		if (!l->malformed++)
+			frame_text(l->malformed_example,
+				   sizeof(l->malformed_example), name, off, size);
+		return &l->empty;
+	}
 	snprintf(key, sizeof(key), "%s+%llx/%llx %s", name,
 		 (unsigned long long)off, (unsigned long long)size,
 		 module ? module : "");
 	return lookup(l, key, name, off, size, module);
+}
+
+/* 0: o has a symbol name of that size; -ESRCH: not (*have: the first's) */
+static int judge_size(const struct ks_lines *l, const struct ks_lines_obj *o,
+		      const char *name, uint64_t size, uint64_t *have)
+{
+	uint64_t addr;
+	int ret;
+
+	if (o != &l->vmlinux)
+		return ks_lines_module_size(o, name, size, have);
+	ret = ks_elf_symtab_find(o->syms, name, size, &addr);
+	if (ret == -ESRCH)
+		*have = vmlinux_size(o, name);
+	return ret;
+}
+
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module)
+{
+	struct ks_lines_obj *o;
+	uint64_t have = 0;
+	int ret;
+
+	/* no size to compare, or a damaged frame: no proof either way */
+	if (!size || off >= size || never_has_lines(module))
+		return;
+	o = get_obj(l, module);
+	if (!o || o->err)
+		return;
+	o->judged++;
+	ret = judge_size(l, o, name, size, &have);
+	if (ret == -ENOENT)
+		o->absent++;
+	if (ret != -ESRCH || o->differ++)
+		return;
+	frame_text(o->example, sizeof(o->example), name, off, size);
+	snprintf(o->example + strlen(o->example),
+		 sizeof(o->example) - strlen(o->example), " is 0x%llx in it",
+		 (unsigned long long)have);
+}
+
+bool ks_lines_foreign(const struct ks_lines *l)
+{
+	size_t i;
+
+	if (l->vmlinux.differ)
+		return true;
+	for (i = 0; i < l->nr_mods; i++)
+		if (l->mods[i].differ)
+			return true;
+	return false;
 }
 
 const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
@@ -224,6 +299,7 @@ void ks_lines_close(struct ks_lines *l)
 	ks_lines_files_free(l);
 	free(l->vmlinux_path);
 	free(l->prefix);
+	free(l->asm_prefix);
 	free(l);
 }
 
@@ -231,56 +307,6 @@ void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing)
 {
 	*found = l->found;
 	*missing = l->missing;
-}
-
-static const char *why(int err)
-{
-	switch (err) {
-	case -ENOENT: return "not found";
-	case -ENODATA: return "no DWARF (stripped)";
-	case -ESRCH: return "another build than the kernel's";
-	case -ENOEXEC: return "not an ELF file";
-	case -EDOM: return "no kernel release to look it up by";
-	default: return strerror(-err);
-	}
-}
-
-static void note_obj(FILE *out, const struct ks_lines_obj *o, const char **sep)
-{
-	if (!o->err || !o->missed)
-		return;
-	fprintf(out, "%s%s (%s%s%s)", *sep, o->name, why(o->err),
-		o->path ? ": " : "", o->path ? o->path : "");
-	*sep = ", ";
-}
-
-void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
-{
-	const char *sep = "";
-	size_t i, bad = l->vmlinux.err && l->vmlinux.missed, size = 0;
-	char *msg = NULL;
-	FILE *out;
-
-	for (i = 0; i < l->nr_mods; i++)
-		bad += l->mods[i].err && l->mods[i].missed;
-	if (!bad)
-		return;
-	/* one message, however many modules it names */
-	out = open_memstream(&msg, &size);
-	if (!out) {
-		ks_report(report, arg, "frames without file:line, no debug info");
-		return;
-	}
-	fprintf(out, "frames without file:line, no debug info for ");
-	note_obj(out, &l->vmlinux, &sep);
-	for (i = 0; i < l->nr_mods; i++)
-		note_obj(out, &l->mods[i], &sep);
-	if (l->vmlinux.err && l->vmlinux.missed && !l->cfg.vmlinux)
-		fprintf(out, "; --vmlinux names the debug vmlinux");
-	/* not through ks_report(): its buffer would cut a long list short */
-	if (!fclose(out) && report)
-		report(arg, msg);
-	free(msg);
 }
 
 #else /* KS_NO_LIBDW: the static guest binary */
@@ -324,6 +350,18 @@ void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing)
 {
 	*found = 0;
 	*missing = l->missing;
+}
+
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module)
+{
+	(void)l, (void)name, (void)off, (void)size, (void)module;
+}
+
+bool ks_lines_foreign(const struct ks_lines *l)
+{
+	(void)l;
+	return false;
 }
 
 void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)

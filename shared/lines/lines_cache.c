@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The cache of -l: the text of a frame to its chain, open addressing.
- * Each distinct frame is looked up once; a dump repeats few.
+ * Each distinct frame is looked up once; a dump repeats few, and a
+ * hostile text of distinct frames fills it only up to MAX_CACHED.
  */
 #ifndef KS_NO_LIBDW
 #include <errno.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 
 #include "lines_obj.h"
+
+#define MAX_CACHED	65536	/* distinct frames kept: memory stays flat */
 
 static uint64_t hash_str(const char *s)
 {
@@ -47,22 +50,22 @@ static int cache_grow(struct ks_lines *l)
 	return 0;
 }
 
-void ks_lines_cache_put(struct ks_lines *l, const char *key,
+bool ks_lines_cache_put(struct ks_lines *l, const char *key,
 			struct ks_line_chain *chain)
 {
 	struct ks_lines_ent *e;
 
+	if (l->cache_used >= MAX_CACHED)
+		return false;
 	if ((l->cache_used + 1) * 2 > l->cache_cap && cache_grow(l))
-		goto drop;
+		return false;
 	e = ks_lines_cache_slot(l, key);
 	e->key = strdup(key);
 	if (!e->key)
-		goto drop;
+		return false;
 	e->chain = chain;
 	l->cache_used++;
-	return;
-drop:
-	free(chain);
+	return true;
 }
 
 
@@ -73,5 +76,6 @@ void ks_lines_cache_free(struct ks_lines *l)
 		free(l->cache[i].chain);
 	}
 	free(l->cache);
+	free(l->spare);
 }
 #endif /* KS_NO_LIBDW */

@@ -5,7 +5,8 @@
  * then the function DIEs nested around the address in the CU, each
  * inlined one with the DW_AT_call_file and DW_AT_call_line of its call in
  * the function around it.  Paths lose the build's source directory, found
- * as decode_stacktrace.sh finds it: where kernel_init's init/main.c lies.
+ * as decode_stacktrace.sh finds it: where kernel_init's init/main.c lies
+ * (and for assembler files where entry_SYSCALL_64's entry_64.S lies).
  */
 #ifndef KS_NO_LIBDW
 #include <stdlib.h>
@@ -25,14 +26,21 @@ static bool is_function(Dwarf_Die *die)
 	       tag == DW_TAG_entry_point;
 }
 
+static const char *strip_one(const char *prefix, const char *file)
+{
+	size_t n = prefix ? strlen(prefix) : 0;
+
+	return n && !strncmp(file, prefix, n) ? file + n : file;
+}
+
 static const char *strip_prefix(const struct ks_lines *l, const char *file)
 {
-	size_t n;
+	const char *rel;
 
-	if (!file || !l->prefix)
+	if (!file)
 		return file;
-	n = strlen(l->prefix);
-	return strncmp(file, l->prefix, n) ? file : file + n;
+	rel = strip_one(l->prefix, file);
+	return rel != file ? rel : strip_one(l->asm_prefix, file);
 }
 
 /* The call site of the inlined function die, in its caller. */
@@ -159,22 +167,36 @@ struct ks_line_chain *ks_lines_chain_at(const struct ks_lines *l,
 	return c;
 }
 
-void ks_lines_find_prefix(struct ks_lines *l)
+/* Where the source file tail of the function sym lies, minus the tail. */
+static char *source_root(struct ks_lines *l, const char *sym, const char *tail)
 {
-	static const char tail[] = "init/main.c";
 	struct ks_line_chain *c;
+	size_t len, n = strlen(tail);
+	char *root = NULL;
 	uint64_t addr;
-	size_t len;
 
-	if (ks_elf_symtab_addr(l->vmlinux.syms, "kernel_init", &addr))
-		return;
+	if (ks_elf_symtab_addr(l->vmlinux.syms, sym, &addr))
+		return NULL;
 	c = ks_lines_chain_at(l, &l->vmlinux, addr - (uint64_t)l->cfg.kaslr);
 	if (!c)
-		return;
+		return NULL;
 	len = strlen(c->loc[0].file);
-	if (len >= sizeof(tail) - 1 &&
-	    !strcmp(c->loc[0].file + len - (sizeof(tail) - 1), tail))
-		l->prefix = strndup(c->loc[0].file, len - (sizeof(tail) - 1));
+	if (len >= n && !strcmp(c->loc[0].file + len - n, tail))
+		root = strndup(c->loc[0].file, len - n);
 	free(c);
+	return root;
+}
+
+/*
+ * C files are named relative to the build directory, assembler files by
+ * the absolute path gas was given (Debian's:
+ * /build/reproducible-path/linux-6.1.192/arch/x86/entry/entry_64.S):
+ * each kind's root is found from a file of that kind.
+ */
+void ks_lines_find_prefix(struct ks_lines *l)
+{
+	l->prefix = source_root(l, "kernel_init", "init/main.c");
+	l->asm_prefix = source_root(l, "entry_SYSCALL_64",
+				    "arch/x86/entry/entry_64.S");
 }
 #endif /* KS_NO_LIBDW */

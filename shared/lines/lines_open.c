@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Opening one of -l's objects: vmlinux with libdw alone, a module with
- * libdwfl (which relocates its sections), the module's symbols sorted by
- * name, and the build id check against the kernel being read.
+ * libdwfl (which relocates its sections; lines_modsyms.c reads its
+ * symbols), and the build id check against the kernel being read.
  */
 #ifndef KS_NO_LIBDW
 #include <elf.h>
@@ -84,47 +84,6 @@ static int open_dwarf(struct ks_lines_obj *o)
 	return is_elf ? -ENODATA : -ENOEXEC;
 }
 
-static int cmp_msym(const void *a, const void *b)
-{
-	const struct ks_mod_sym *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int index_module_syms(struct ks_lines_obj *o)
-{
-	int n = dwfl_module_getsymtab(o->mod), i;
-
-	if (n <= 0)
-		return -ENODATA;
-	o->msyms = calloc((size_t)n, sizeof(*o->msyms));
-	if (!o->msyms)
-		return -ENOMEM;
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr,
-							   &shndx, NULL, NULL);
-		int type;
-
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF)
-			continue;
-		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_NOTYPE)
-			continue;
-		o->msyms[o->nr_msyms++] = (struct ks_mod_sym){
-			.name = name, .addr = addr, .size = sym.st_size,
-			.func = type == STT_FUNC,
-		};
-	}
-	qsort(o->msyms, o->nr_msyms, sizeof(*o->msyms), cmp_msym);
-	return 0;
-}
-
 int ks_lines_open_vmlinux(struct ks_lines *l)
 {
 	struct ks_lines_obj *o = &l->vmlinux;
@@ -170,45 +129,10 @@ int ks_lines_open_module(struct ks_lines *l, struct ks_lines_obj *o)
 		return -ENOMEM;
 	ret = report_file(o);
 	if (!ret)
-		ret = index_module_syms(o);
+		ret = ks_lines_index_module_syms(o);
 	if (!ret && !same_build(l, o, o->name))
 		ret = -ESRCH;
 	return ret;
-}
-
-static int cmp_msym_name(const void *key, const void *elem)
-{
-	const struct ks_mod_sym *s = elem;
-
-	return strcmp(key, s->name);
-}
-
-int ks_lines_module_addr(const struct ks_lines_obj *o, const char *name, uint64_t off,
-			 uint64_t *addr_ret)
-{
-	const struct ks_mod_sym *pick = NULL, *hit;
-	size_t i;
-
-	/* msyms is sorted by name (cmp_msym): any hit, back to the first */
-	hit = o->nr_msyms ? bsearch(name, o->msyms, o->nr_msyms,
-				    sizeof(*o->msyms), cmp_msym_name) : NULL;
-	if (!hit)
-		return -ENOENT;
-	while (hit > o->msyms && !strcmp(hit[-1].name, name))
-		hit--;
-	for (i = (size_t)(hit - o->msyms);
-	     i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
-		if (!pick)
-			pick = &o->msyms[i];
-		if (o->msyms[i].func && off <= o->msyms[i].size) {
-			pick = &o->msyms[i];
-			break;
-		}
-	}
-	if (!pick)
-		return -ENOENT;
-	*addr_ret = pick->addr + off;
-	return 0;
 }
 
 void ks_lines_obj_release(struct ks_lines_obj *o)
