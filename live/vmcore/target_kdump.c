@@ -328,6 +328,12 @@ static void find_kaslr(struct ks_kdump *kt)
 	}
 }
 
+/*
+ * The file's size and the extent its program headers describe, and the
+ * physical ranges it lacks (segment_end()).
+ */
+static void measure_segments(struct ks_kdump *kt);
+
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
 	char err[512];
@@ -350,6 +356,19 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	kt->kd = kdump_new();
 	if (!kt->kd) {
 		say(kt, "out of memory");
+		return -1;
+	}
+	/*
+	 * libkdumpfile maps the file and reads pages of it while it opens:
+	 * past the end of a file cut short that is SIGBUS (fuzz_dump_open).
+	 * Such a file is read with read(2) only.
+	 */
+	measure_segments(kt);
+	if (kt->want_size > kt->file_size &&
+	    kdump_set_number_attr(kt->kd, KDUMP_ATTR_FILE_MMAP_POLICY,
+				  KDUMP_MMAP_NEVER) != KDUMP_OK) {
+		say(kt, "%s: cannot turn off mmap: %s", path,
+		    kdump_get_err(kt->kd));
 		return -1;
 	}
 	if (kdump_open_fd(kt->kd, kt->fd) != KDUMP_OK) {
@@ -388,12 +407,14 @@ static void segment_end(struct ks_kdump *kt, const Elf64_Phdr *ph)
  * headers at its start describe more than the file holds.  For an ELF
  * dump, each segment's end is compared with the file's size.
  */
-static void find_truncation(struct ks_kdump *kt)
+static void measure_segments(struct ks_kdump *kt)
 {
 	Elf64_Phdr ph;
 	Elf64_Ehdr eh;
 	struct stat st;
 
+	kt->nr_missing = 0;
+	kt->file_size = kt->want_size = 0;
 	if (fstat(kt->fd, &st) ||
 	    pread(kt->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
@@ -408,6 +429,11 @@ static void find_truncation(struct ks_kdump *kt)
 			break;
 		segment_end(kt, &ph);
 	}
+}
+
+static void find_truncation(struct ks_kdump *kt)
+{
+	measure_segments(kt);
 	if (kt->nr_missing &&
 	    kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
 		kt->axctx = NULL, kt->axsys = NULL;
