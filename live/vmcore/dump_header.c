@@ -237,7 +237,8 @@ static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
 	const char *p = text, *end = text + tlen;
 	int ret = 0;
 
-	while (!ret && p < end && *p) {
+	/* every line, NULs or not: libkdumpfile splits the whole note */
+	while (!ret && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		size_t n = strnlen(p, (size_t)(eol - p));
