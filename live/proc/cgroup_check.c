@@ -19,6 +19,7 @@
 #include "cgroup_check.h"
 #include "grow.h"
 #include "live_sample.h"
+#include "select.h"
 
 #define SLURP_MAX	(4 << 20)
 
@@ -58,6 +59,22 @@ static char *slurp(int root_fd, const char *path)
 	}
 	buf[len] = '\0';
 	return buf;
+}
+
+/* --cgroup's own faults, before any file is read: ".." and a long path. */
+static int check_path(const char *cgroup, ks_report_fn report, void *arg)
+{
+	char norm[PATH_MAX];
+	int ret = ks_select_cgroup_normalize(cgroup, norm, sizeof(norm));
+
+	if (ret == -ENAMETOOLONG)
+		ks_report(report, arg, "--cgroup: the path is %zu bytes, longer "
+			  "than any cgroup path (PATH_MAX %d)", strlen(cgroup),
+			  PATH_MAX);
+	else if (ret)
+		ks_report(report, arg, "--cgroup %s: \"..\" leaves the cgroup "
+			  "tree; name the cgroup itself", cgroup);
+	return ret ? KS_EXIT_USAGE : 0;
 }
 
 /* The "0::PATH" line the cgroup v2 hierarchy puts in /proc/PID/cgroup. */
@@ -110,7 +127,7 @@ int ks_cgroup2_mount(char *mountinfo, char *mnt, size_t len)
 static int check_exists(int root_fd, const char *cgroup, ks_report_fn report,
 			void *arg)
 {
-	char mnt[PATH_MAX], path[PATH_MAX];
+	char mnt[PATH_MAX], path[PATH_MAX], norm[PATH_MAX];
 	char *mountinfo;
 	struct stat sb;
 	int ret = 0;
@@ -119,8 +136,9 @@ static int check_exists(int root_fd, const char *cgroup, ks_report_fn report,
 	if (!mountinfo)
 		return 0;
 	if (ks_cgroup2_mount(mountinfo, mnt, sizeof(mnt)) ||
+	    ks_select_cgroup_normalize(cgroup, norm, sizeof(norm)) ||
 	    (size_t)snprintf(path, sizeof(path), "%s%s",
-			     strcmp(mnt, "/") ? mnt : "", cgroup) >= sizeof(path))
+			     strcmp(mnt, "/") ? mnt : "", norm) >= sizeof(path))
 		goto out;
 	/* only a path that is not there is known to be wrong */
 	if (stat(path, &sb))
@@ -142,7 +160,11 @@ int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 	struct statfs fs;
 	char *self;
 	bool v2;
+	int ret;
 
+	ret = check_path(cgroup, report, arg);
+	if (ret)
+		return ret;
 	/* a tree without self/cgroup (the test fixtures): nothing to check */
 	self = slurp(root_fd, "self/cgroup");
 	if (!self)

@@ -9,7 +9,8 @@
 /*
  * Checks --cgroup against the /proc tree open at root_fd (named root in
  * messages) before sampling.  Returns 0, or KS_EXIT_USAGE after the reason
- * to report: the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
+ * to report: a path with a ".." component (it would leave the cgroup2
+ * mount) or longer than PATH_MAX, the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
  * nothing could match), or, when root_fd is a real procfs, the cgroup
  * directory does not exist under the cgroup2 mount.  A tree without
  * self/cgroup, a copy of another machine's /proc, or a cgroup2 file system

@@ -31,6 +31,7 @@
 #include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 
+#include "dump_header.h"
 #include "kernel_image.h"
 #include "lines.h"
 #include "orc.h"
@@ -54,6 +55,7 @@ struct ks_kdump {
 	kdump_ctx_t *kd;
 	int fd;
 	int64_t kaslr;
+	char kaslr_from[160];		/* where kaslr came from, for -v */
 	struct ks_user_walk uw;		/* paging facts, for read_user */
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
@@ -253,34 +255,78 @@ static struct ks_vmcoreinfo kd_vmcoreinfo(struct ks_kdump *kt)
 	return (struct ks_vmcoreinfo){ .line = kd_vmcoreinfo_line, .arg = kt };
 }
 
-/* A VMCOREINFO line as a number in base; -ENOENT without it. */
-static int vmcoreinfo_num(struct ks_kdump *kt, const char *key, int base,
-			  int64_t *val_ret)
+/* VMCOREINFO's KERNELOFFSET, whole and hex: 0, -ENOENT or -EINVAL. */
+static int kerneloffset(struct ks_kdump *kt, int64_t *off_ret)
 {
-	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
+	char val[64], *end;
+	unsigned long long v;
 
-	return ks_vmcoreinfo_number(&vi, key, base, val_ret);
+	if (kd_vmcoreinfo_line(kt, "KERNELOFFSET", val, sizeof(val)))
+		return -ENOENT;
+	errno = 0;
+	v = strtoull(val, &end, 16);
+	if (errno || end == val || *end)
+		return -EINVAL;
+	*off_ret = (int64_t)v;
+	return 0;
 }
 
 /*
- * The KASLR shift: VMCOREINFO's KERNELOFFSET (hex), else the distance
- * between SYMBOL(_stext) there and _stext in the vmlinux, else none.
+ * x86-64's _stext when CONFIG_PHYSICAL_START is its default (16 MiB):
+ * __START_KERNEL_map + 0x1000000.  Without a vmlinux, the link address
+ * the dump's SYMBOL(_stext) is compared with.
+ */
+#define DEFAULT_STEXT	0xffffffff81000000ull
+
+/*
+ * The KASLR shift, and where it came from for -v: VMCOREINFO's
+ * KERNELOFFSET; else (missing or not a number) SYMBOL(_stext) there
+ * against _stext in the vmlinux, or against x86-64's default link
+ * address without one.  A KERNELOFFSET that the vmlinux contradicts
+ * loses to it: the symbols must land where the dump has them.
  */
 static void find_kaslr(struct ks_kdump *kt)
 {
-	kdump_addr_t stext;
-	uint64_t link;
-	int64_t off;
+	kdump_addr_t stext = 0;
+	uint64_t link = 0;
+	int64_t off = 0;
+	int ret = kerneloffset(kt, &off);
+	bool have_stext = kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) ==
+			  KDUMP_OK;
+	const char *why = ret == -ENOENT ? "VMCOREINFO has no KERNELOFFSET" :
+			  "VMCOREINFO's KERNELOFFSET is not a hex number";
 
-	if (!vmcoreinfo_num(kt, "KERNELOFFSET", 16, &off)) {
-		kt->kaslr = off;
+	kt->kaslr = 0;
+	if (have_stext && kt->im.syms &&
+	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link)) {
+		kt->kaslr = (int64_t)(stext - link);
+		if (!ret && off == kt->kaslr)
+			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+				 "VMCOREINFO's KERNELOFFSET");
+		else if (!ret)
+			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+				 "_stext in VMCOREINFO against the vmlinux's; "
+				 "KERNELOFFSET %#" PRIx64 " disagrees",
+				 (uint64_t)off);
+		else
+			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+				 "_stext in VMCOREINFO against the vmlinux's: %s",
+				 why);
 		return;
 	}
-	kt->kaslr = 0;
-	if (kt->im.syms &&
-	    kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) == KDUMP_OK &&
-	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link))
-		kt->kaslr = (int64_t)(stext - link);
+	if (!ret) {
+		kt->kaslr = off;
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
+			 "VMCOREINFO's KERNELOFFSET");
+	} else if (have_stext && stext >= DEFAULT_STEXT) {
+		kt->kaslr = (int64_t)(stext - DEFAULT_STEXT);
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "_stext in "
+			 "VMCOREINFO against x86-64's default %#llx: %s",
+			 DEFAULT_STEXT, why);
+	} else {
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "unknown: %s "
+			 "and no SYMBOL(_stext)", why);
+	}
 }
 
 /*
@@ -306,6 +352,12 @@ static void say_not_a_dump(const struct ks_kdump *kt, const char *path)
 	    "libvirt save files", path);
 }
 
+/*
+ * The file's size and the extent its program headers describe, and the
+ * physical ranges it lacks (segment_end()).
+ */
+static void measure_segments(struct ks_kdump *kt);
+
 /* libkdumpfile's status as an errno: its system errors keep theirs. */
 static int kdump_errno(kdump_status st, int saved_errno)
 {
@@ -317,6 +369,7 @@ static int kdump_errno(kdump_status st, int saved_errno)
 /* 0, or -errno after saying why. */
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
+	char why[512];
 	kdump_status st;
 	struct stat sb;
 	int err;
@@ -332,10 +385,27 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 		say(kt, "%s is not a regular file", path);
 		return -EINVAL;
 	}
+	if (ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, why, sizeof(why))) {
+		say(kt, "%s is refused: %s", path, why);
+		return -EINVAL;
+	}
 	kt->kd = kdump_new();
 	if (!kt->kd) {
 		say(kt, "out of memory");
 		return -ENOMEM;
+	}
+	/*
+	 * libkdumpfile maps the file and reads pages of it while it opens:
+	 * past the end of a file cut short that is SIGBUS (fuzz_dump_open).
+	 * Such a file is read with read(2) only.
+	 */
+	measure_segments(kt);
+	if (kt->want_size > kt->file_size &&
+	    kdump_set_number_attr(kt->kd, KDUMP_ATTR_FILE_MMAP_POLICY,
+				  KDUMP_MMAP_NEVER) != KDUMP_OK) {
+		say(kt, "%s: cannot turn off mmap: %s", path,
+		    kdump_get_err(kt->kd));
+		return -EINVAL;
 	}
 	errno = 0;
 	st = kdump_open_fd(kt->kd, kt->fd);
@@ -384,12 +454,14 @@ static void segment_end(struct ks_kdump *kt, const Elf64_Phdr *ph)
  * headers at its start describe more than the file holds.  For an ELF
  * dump, each segment's end is compared with the file's size.
  */
-static void find_truncation(struct ks_kdump *kt)
+static void measure_segments(struct ks_kdump *kt)
 {
 	Elf64_Phdr ph;
 	Elf64_Ehdr eh;
 	struct stat st;
 
+	kt->nr_missing = 0;
+	kt->file_size = kt->want_size = 0;
 	if (fstat(kt->fd, &st) ||
 	    pread(kt->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
@@ -404,6 +476,11 @@ static void find_truncation(struct ks_kdump *kt)
 			break;
 		segment_end(kt, &ph);
 	}
+}
+
+static void find_truncation(struct ks_kdump *kt)
+{
+	measure_segments(kt);
 	if (kt->nr_missing &&
 	    kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
 		kt->axctx = NULL, kt->axsys = NULL;
@@ -510,7 +587,10 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 {
 	int ret = ks_image_load_btf(&kt->im, &kt->mem, NULL);
 
-	if (ret && vmlinux)
+	if (ret && kt->im.btf_why[0])
+		say(kt, "no usable BTF in %s: %s", kt->im.btf_from,
+		    kt->im.btf_why);
+	else if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
 	else if (ret)
@@ -579,13 +659,14 @@ static void map_cpu_notes(struct ks_kdump *kt)
 static void describe(struct ks_kdump *kt)
 {
 	struct ks_kallsyms_stats st = { 0 };
-	char msg[512] = "";
+	char msg[768] = "";
 
 	if (kt->im.ksyms)
 		ks_kallsyms_stats(kt->im.ksyms, &st);
-	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 ", %d-level "
+	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 " (%s), %d-level "
 	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu modules",
-	    (uint64_t)kt->kaslr, kt->uw.pg.levels, ks_image_nr_symbols(&kt->im),
+	    (uint64_t)kt->kaslr, kt->kaslr_from, kt->uw.pg.levels,
+	    ks_image_nr_symbols(&kt->im),
 	    ks_image_symbols_from(&kt->im),
 	    kt->im.btf_from ? kt->im.btf_from : "nowhere", st.modules);
 	if (st.modules_skipped)

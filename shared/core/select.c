@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "select.h"
@@ -25,19 +27,49 @@ bool ks_select_comm(const struct ks_options *opts, const char *comm)
 	return opts->comm && !regexec(&opts->comm_re, comm, 0, NULL, 0);
 }
 
+int ks_select_cgroup_normalize(const char *cgroup, char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (strlen(cgroup) >= len)
+		return -ENAMETOOLONG;
+	while (*cgroup) {
+		size_t c;
+
+		while (*cgroup == '/')
+			cgroup++;
+		c = strcspn(cgroup, "/");
+		if (c == 2 && !strncmp(cgroup, "..", 2))
+			return -EINVAL;
+		if (c && !(c == 1 && *cgroup == '.')) {
+			out[n++] = '/';
+			memcpy(out + n, cgroup, c);
+			n += c;
+		}
+		cgroup += c;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return 0;
+}
+
 /*
  * The one rule of --cgroup, for /proc and for a dump: the path is the
- * cgroup or below it.  Trailing slashes of the option do not count, and
- * "/" holds every path.
+ * cgroup or below it.  The option is normalized first ("/." and "//" are
+ * "/", trailing slashes do not count), and "/" holds every path; one
+ * with ".." (refused before sampling) holds none.
  */
 bool ks_select_cgroup(const char *path, const char *cgroup)
 {
-	size_t clen = strlen(cgroup);
+	char norm[PATH_MAX];
+	size_t clen;
 
-	while (clen > 1 && cgroup[clen - 1] == '/')
-		clen--;
-	if (clen == 1 && cgroup[0] == '/')
+	if (ks_select_cgroup_normalize(cgroup, norm, sizeof(norm)))
+		return false;
+	clen = strlen(norm);
+	if (clen == 1)
 		return true;
-	return !strncmp(path, cgroup, clen) &&
+	return !strncmp(path, norm, clen) &&
 	       (path[clen] == '\n' || path[clen] == '/' || !path[clen]);
 }

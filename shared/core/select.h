@@ -3,6 +3,7 @@
 #define KS_SELECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "options.h"
 #include "task.h"
@@ -26,5 +27,12 @@ bool ks_select_pids_only(const struct ks_options *opts);
  * /proc/PID/cgroup) is the --cgroup option's cgroup or below it.
  */
 bool ks_select_cgroup(const char *path, const char *cgroup);
+/*
+ * cgroup as /proc/PID/cgroup writes paths, into out (len bytes): one
+ * slash between components, "." components and trailing slashes dropped
+ * ("/." and "//" are "/").  0, -EINVAL for a ".." component (it would
+ * leave the cgroup2 mount), -ENAMETOOLONG when it does not fit.
+ */
+int ks_select_cgroup_normalize(const char *cgroup, char *out, size_t len);
 
 #endif /* KS_SELECT_H */

@@ -122,9 +122,18 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 	for (; !ks_unwind_done(s); ks_unwind_next_frame(s)) {
 		addr = ks_unwind_get_return_address(s);
 		if (!addr) {
-			/* A user address is the normal end; anything else is not. */
+			/*
+			 * The user registers at task_pt_regs() are the normal
+			 * end; a user address anywhere else is a frame read
+			 * from the wrong slot (damaged ORC data or stack).
+			 * Before any frame, empty_reason() says it better.
+			 */
 			if (s->ip >= KERNEL_HALF)
 				s->note = "return address outside known kernel text";
+			else if (w->len && !ks_unwind_at_user_regs(s))
+				s->note = "the unwind met a user address before "
+					  "the task's saved user registers "
+					  "(task_pt_regs)";
 			break;
 		}
 		if (!consume_entry(w, addr))

@@ -10,11 +10,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kernel_stack.h"
 #include "task_walk.h"
 
 /* The top half of the address space is the kernel's (x86_64). */
 #define KERNEL_HALF	0xffff800000000000ULL
+
+/*
+ * Each task has a stack of its own (dup_task_struct() allocates it): a
+ * task_struct whose stack (and thread.sp) are another task's prints that
+ * task's frames under its own name.  Returns the PID already printed from
+ * base, 0 for a stack not seen before, or -ENOMEM.
+ */
+static int32_t stack_owner(struct ks_walk *w, uint64_t base, int32_t pid)
+{
+	struct ks_stack_owner *o;
+	int ret = ks_seen_add(&w->stacks, base);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; ret && i < w->nr_owners; i++)
+		if (w->owners[i].stack == base)
+			return w->owners[i].pid;
+	o = ks_grow_min(w->owners, &w->owners_cap, w->nr_owners + 1,
+			sizeof(*o), 512);
+	if (!o)
+		return -ENOMEM;
+	w->owners = o;
+	w->owners[w->nr_owners++] = (struct ks_stack_owner){ base, pid };
+	return 0;
+}
+
+/* The stack is another task's too: said, and the note names both. */
+static int shared_stack(struct ks_walk *w, uint64_t base, struct ks_task *t)
+{
+	int32_t other = stack_owner(w, base, t->pid);
+	char buf[160];
+
+	if (other <= 0)
+		return other;
+	snprintf(buf, sizeof(buf), "task->stack %#llx is PID %d's stack too: "
+		 "one of the two task_structs is damaged",
+		 (unsigned long long)base, other);
+	w->st->nr_stack_notes++;
+	ks_report(w->report, w->arg, "PID %d: %s", t->pid, buf);
+	free(t->note);
+	t->note = strdup(buf);
+	return t->note ? 0 : -ENOMEM;
+}
 
 int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		  struct ks_task *t)
@@ -70,7 +114,7 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 			  *t->stack ? "the stack ends early" : "no stack", note);
 		t->note = strdup(note);
 	}
-	return 0;
+	return st.stack_base ? shared_stack(w, st.stack_base, t) : 0;
 unusual:	/* an empty stack the kernel would not have printed empty */
 	w->st->nr_stack_notes++;
 	ks_report(w->report, w->arg, "PID %d: no stack: %s", t->pid, buf);

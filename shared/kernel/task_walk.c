@@ -372,6 +372,8 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 out:
 	free(w.cmd_buf);
 	free(w.e);
+	free(w.owners);
+	ks_seen_release(&w.stacks);
 	ks_seen_release(&w.seen);
 	return ret;
 }

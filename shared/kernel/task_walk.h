@@ -32,6 +32,12 @@ struct ks_walk_entry {
 	int32_t pid, tgid;
 };
 
+/* A task stack seen in this sample, and the task it was printed for. */
+struct ks_stack_owner {
+	uint64_t stack;
+	int32_t pid;
+};
+
 struct ks_walk {
 	struct ks_kernel *k;
 	const struct ks_options *opts;
@@ -45,6 +51,10 @@ struct ks_walk {
 	bool threads;		/* list thread groups too */
 	int64_t btime;
 	bool cgroup_hidden;	/* no "0::" line in /proc/PID/cgroup */
+	/* every stack printed so far: two tasks on one stack are named */
+	struct ks_seen stacks;
+	struct ks_stack_owner *owners;
+	size_t nr_owners, owners_cap;
 	/* the threads of a process share one mm: its command line, once */
 	uint64_t cmd_mm;
 	char *cmd_buf;

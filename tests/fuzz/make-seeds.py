@@ -13,6 +13,9 @@
       every function nm -n lists at a few offsets, as /proc/PID/stack
       prints them, the other forms of a frame, and the module's, for
       tests/fuzz/fuzz_decode.c
+  make-seeds.py dump OUTFILE
+      a small x86-64 ELF core (VMCOREINFO, a PRSTATUS note, one PT_LOAD
+      past the file's end) for tests/fuzz/fuzz_dump_open.c
 """
 import os
 import struct
@@ -234,12 +237,40 @@ def frames(nm_path, mod_nm_path, out):
                             % (int(w[1], 16), int(w[1], 16)))
 
 
+def dump_seed(out):
+    """A small x86-64 ELF core: VMCOREINFO and a PRSTATUS note, one PT_LOAD."""
+    info = (b'OSRELEASE=9.9.9-kstack-test\nPAGESIZE=4096\n'
+            b'SYMBOL(_stext)=ffffffff81000000\nKERNELOFFSET=0\n'
+            b'SYMBOL(kallsyms_names)=ffffffff82000000\n'
+            b'NUMBER(pgtable_l5_enabled)=0\n')
+
+    def note(name, ntype, desc):
+        name += b'\0'
+        pad = lambda b: b + b'\0' * (-len(b) % 4)
+        return struct.pack('<III', len(name), len(desc), ntype) + \
+            pad(name) + pad(desc)
+
+    notes = note(b'CORE', 1, b'\0' * 336) + note(b'VMCOREINFO', 0, info)
+    phoff, nph = 64, 2
+    noff = phoff + 56 * nph
+    load = noff + len(notes)
+    eh = struct.pack('<16sHHIQQQIHHHHHH', b'\x7fELF\x02\x01\x01',
+                     4, 62, 1, 0, phoff, 0, 0, 64, 56, nph, 0, 0, 0)
+    ph = struct.pack('<IIQQQQQQ', 4, 0, noff, 0, 0, len(notes), len(notes), 0)
+    ph += struct.pack('<IIQQQQQQ', 1, 7, load, 0xffffffff81000000,
+                      0x1000000, 0x100000, 0x100000, 0)
+    with open(out, 'wb') as f:
+        f.write(eh + ph + notes + b'\0' * 4096)
+
+
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == 'orc':
         orc_seeds(sys.argv[2], sys.argv[3],
                   int(sys.argv[4]) if len(sys.argv) > 4 else 1000)
     elif len(sys.argv) == 4 and sys.argv[1] == 'kallsyms':
         kallsyms_seeds(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'dump':
+        dump_seed(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == 'frames':
         frames(sys.argv[2], sys.argv[3], sys.argv[4])
     else:

@@ -62,6 +62,14 @@ done
 python3 tests/fuzz/make-seeds.py kallsyms "$tmp/nm.txt" \
 	"$seeds/fuzz_kallsyms_mem"
 
+# dumps: a small ELF core, and the first 64 KiB (headers and notes) of
+# the basic vmcore when there is one (KSTACK_VMCORE_DIR)
+python3 tests/fuzz/make-seeds.py dump "$seeds/fuzz_dump_open/small-core"
+vmcore=${KSTACK_VMCORE_DIR:-cache/vmcores/basic}/vmcore
+if [ -s "$vmcore" ]; then
+	head -c 65536 "$vmcore" >"$seeds/fuzz_dump_open/basic-head"
+fi
+
 # /proc files of the fixture tree (comms with ')', newlines, tabs)
 bash tests/fixtures/make-proc-tree.sh "$tmp/proc"
 cp "$tmp/proc/stat" "$seeds/fuzz_proc_stat/proc-stat"

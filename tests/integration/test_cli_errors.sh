@@ -68,6 +68,34 @@ else
 	fail "usage error: exit $rc, $(wc -l <"$tmp/err") lines:"; head -5 "$tmp/err"
 fi
 
+# --- --cgroup paths: ".." leaves the cgroup tree, a path past PATH_MAX ------
+expect "--cgroup /.." 2 "--cgroup /..: \"..\" leaves the cgroup tree" "${fx[@]}" -a --cgroup /..
+expect "--cgroup /system.slice/../.." 2 '".." leaves the cgroup tree' "${fx[@]}" -a --cgroup /system.slice/../..
+long=/$(printf 'a%.0s' $(seq 5000))
+expect "--cgroup of 5001 bytes" 2 "--cgroup: the path is 5001 bytes, longer than any cgroup path" "${fx[@]}" -a --cgroup "$long"
+# "/.", "/./" and "//" name the root as "/" does; "/x/./y/" names /x/y
+# (the samples compared without their zzz time line)
+"$kstack" "${fx[@]}" -a --cgroup / 2>&1 | grep -av '^zzz' >"$tmp/root.txt"
+for c in /. /./ // /.//./; do
+	rc=0
+	"$kstack" "${fx[@]}" -a --cgroup "$c" >"$tmp/c.out" 2>&1 || rc=$?
+	grep -av '^zzz' "$tmp/c.out" >"$tmp/c.txt"
+	if [ "$rc" = 0 ] && [ -s "$tmp/root.txt" ] && cmp -s "$tmp/root.txt" "$tmp/c.txt"; then
+		pass "--cgroup $c selects what --cgroup / selects"
+	else
+		fail "--cgroup $c: exit $rc, not what --cgroup / prints"; head -3 "$tmp/c.txt"
+	fi
+done
+"$kstack" "${fx[@]}" -a --cgroup /system.slice/app.service 2>&1 | grep -av '^zzz' >"$tmp/app.txt"
+rc=0
+"$kstack" "${fx[@]}" -a --cgroup /system.slice/./app.service/ >"$tmp/c.out" 2>&1 || rc=$?
+grep -av '^zzz' "$tmp/c.out" >"$tmp/c.txt"
+if [ "$rc" = 0 ] && grep -q '^PID' "$tmp/app.txt" && cmp -s "$tmp/app.txt" "$tmp/c.txt"; then
+	pass "--cgroup /system.slice/./app.service/ selects /system.slice/app.service"
+else
+	fail "--cgroup /system.slice/./app.service/: exit $rc"; head -3 "$tmp/c.txt"
+fi
+
 # --- --cgroup that names nothing, a host without cgroup v2 -----------------
 # A fixture tree whose self/cgroup has only v1 lines: nothing could match.
 cp -r "$tmp/proc" "$tmp/v1"

@@ -311,6 +311,42 @@ static void test_malformed(void **state)
 }
 
 /*
+ * A vlen too big for its struct (65535 in a real 5 MB BTF) runs the
+ * records after it into its members, ids shifted: a member looked up
+ * later "does not exist".  The load names the record instead (issue 27).
+ */
+static void test_vlen_overrun(void **state)
+{
+	struct fixture *f = *state;
+	/* struct inner: the 19th word of the types (after 4+4+4+3+3) */
+	size_t info = 24 + 19 * 4, rest = f->b.nr_words - 21;
+	uint8_t copy[8192];
+	struct ks_btf *btf = NULL;
+	char why[256] = "";
+
+	for (size_t vlen = rest / 3; vlen >= rest / 6; vlen--) {
+		uint32_t v = (uint32_t)K_STRUCT << 24 | (uint32_t)vlen;
+
+		memcpy(copy, f->data, f->len);
+		memcpy(copy + info, &v, sizeof(v));
+		why[0] = '\0';
+		assert_int_equal(ks_btf_load_why(copy, f->len, &btf, why,
+						 sizeof(why)), -EINVAL);
+		assert_null(btf);
+		printf("vlen %zu: %s\n", vlen, why);
+		assert_non_null(strstr(why, "the records are damaged"));
+	}
+	/* a member that refers to no type: named, not "not found" later */
+	memcpy(copy, f->data, f->len);
+	memcpy(copy + 24 + 22 * 4, &(uint32_t){ 0xfffff }, 4);
+	assert_int_equal(ks_btf_load_why(copy, f->len, &btf, why, sizeof(why)),
+			 -EINVAL);
+	printf("%s\n", why);
+	assert_non_null(strstr(why, "(inner, kind 4, vlen 2): a member's type "
+				    "1048575 is out of range"));
+}
+
+/*
  * BTF can come from a dump's memory, so it may be anything: anonymous
  * members that hold their own record, or records that hold the next one
  * many times over.  A lookup must end at once either way (it took
@@ -440,6 +476,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bitfields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vlen_overrun, setup, teardown),
 		cmocka_unit_test(test_cycles),
 		cmocka_unit_test(test_huge_arrays),
 	};

@@ -524,6 +524,157 @@ VMCORE_TEST(test_on_cpu_bogus)
 	result_release(&r);
 }
 
+/* ---- ORC entries and two tasks on one stack (issue 27) ---- */
+
+/*
+ * Every task prints its clean stack, or a note says its stack is in
+ * doubt: a wrong stack is never silent.  Returns how many have a note
+ * and a stack other than the clean one.
+ */
+static size_t expect_clean_or_noted(const struct result *r)
+{
+	size_t noted = 0;
+
+	for (size_t i = 0; i < r->s.nr_tasks; i++) {
+		const struct ks_task *t = &r->s.tasks[i];
+		const char *want = clean_stack(t->pid);
+
+		assert_non_null(want);
+		if (!strcmp(want, t->stack))
+			continue;
+		if (!t->note)
+			fail_msg("PID %d: a wrong stack and no note:\n%s--- "
+				 "clean:\n%s", t->pid, t->stack, want);
+		noted++;
+	}
+	return noted;
+}
+
+/* The return address into do_wait that a waiting process's stack shows. */
+static uint64_t do_wait_return(void)
+{
+	for (size_t i = 0; i < nr_clean; i++) {
+		const char *p = strstr(clean[i].stack, "do_wait+0x");
+
+		if (p)
+			return sym("do_wait") + strtoull(p + 8, NULL, 16);
+	}
+	fail_msg("no task waits in do_wait");
+	return 0;
+}
+
+static uint64_t orc_ip(uint64_t start, uint64_t i)
+{
+	int32_t off;
+
+	assert_int_equal(ks_read(&target, start + 4 * i, &off, 4), 0);
+	return start + 4 * i + (uint64_t)(int64_t)off;
+}
+
+/* __orc_find(): the index of the vmlinux entry that covers ip. */
+static uint64_t orc_index(uint64_t ip)
+{
+	uint64_t start = sym("__start_orc_unwind_ip");
+	uint64_t lo = 0, hi = (sym("__stop_orc_unwind_ip") - start) / 4 - 1;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+
+		if (orc_ip(start, mid) <= ip)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static void orc_sp_offset_by(int16_t delta)
+{
+	uint64_t i = orc_index(do_wait_return() - 1);
+	uint64_t entry = sym("__start_orc_unwind") + 6 * i;
+	int16_t sp_offset;
+	struct result r;
+
+	assert_int_equal(ks_read(&target, entry, &sp_offset, 2), 0);
+	sp_offset += delta;
+	damage(entry, &sp_offset, 2);
+	sample("-a -H", &r);
+	/* PIDs 1 and 125 printed only do_wait+0x114/0x320, without a word */
+	assert_true(expect_clean_or_noted(&r) > 0);
+	result_release(&r);
+}
+
+VMCORE_TEST(test_orc_sp_offset_plus_8)
+{
+	orc_sp_offset_by(8);
+}
+
+VMCORE_TEST(test_orc_sp_offset_minus_8)
+{
+	orc_sp_offset_by(-8);
+}
+
+/* occurrences of what in text */
+static int count_of(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+VMCORE_TEST(test_orc_unsorted)
+{
+	uint64_t start = sym("__start_orc_unwind_ip");
+	uint64_t i = orc_index(do_wait_return() - 1);
+	uint64_t a = orc_ip(start, i), b = orc_ip(start, i + 1);
+	int32_t off_i = (int32_t)(b - (start + 4 * i));
+	int32_t off_j = (int32_t)(a - (start + 4 * (i + 1)));
+	struct result r;
+
+	/* do_wait's entry and the next one swap places */
+	damage(start + 4 * i, &off_i, 4);
+	damage(start + 4 * (i + 1), &off_j, 4);
+	sample("-a -H", &r);
+	assert_int_equal(count_of(r.msgs, "vmlinux's ORC table is not sorted"), 1);
+	expect_clean_or_noted(&r);
+	result_release(&r);
+}
+
+static uint64_t process_of_pid(int32_t pid)
+{
+	for (int i = 0; i < 400; i++) {
+		uint64_t task = nth_process(i);
+
+		if (pid_of(task) == pid)
+			return task;
+	}
+	fail_msg("no PID %d", pid);
+	return 0;
+}
+
+VMCORE_TEST(test_two_tasks_one_stack)
+{
+	uint64_t kthreadd = process_of_pid(2), victim = blocked_process(20);
+	uint64_t stack = off("task_struct", "stack");
+	uint64_t sp = off("task_struct", "thread.sp");
+	int32_t pid = pid_of(victim);
+	char want[64];
+	struct result r;
+
+	/* the victim's stack and thread.sp are kthreadd's */
+	damage_u64(victim + stack, rd64(kthreadd + stack));
+	damage_u64(victim + sp, rd64(kthreadd + sp));
+	sample("-a -H", &r);
+	expect_note(&r, pid);
+	snprintf(want, sizeof(want), "is PID 2's stack too");
+	assert_non_null(strstr(task_of(&r, pid)->note, want));
+	expect_msg(&r, want);
+	assert_true(expect_clean_stacks2(&r, pid, 0) > 10);
+	result_release(&r);
+}
+
 /* ---- ftrace_pages ---- */
 
 static char *ftrace_report(char **err)
@@ -670,6 +821,10 @@ int main(void)
 		cmocka_unit_test_setup(test_stack_pointer_garbage, reset),
 		cmocka_unit_test_setup(test_stack_null, reset),
 		cmocka_unit_test_setup(test_on_cpu_bogus, reset),
+		cmocka_unit_test_setup(test_orc_sp_offset_plus_8, reset),
+		cmocka_unit_test_setup(test_orc_sp_offset_minus_8, reset),
+		cmocka_unit_test_setup(test_orc_unsorted, reset),
+		cmocka_unit_test_setup(test_two_tasks_one_stack, reset),
 		cmocka_unit_test_setup(test_ftrace_pages_loop, reset),
 	};
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));

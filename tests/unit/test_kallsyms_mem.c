@@ -12,8 +12,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "fake_target.h"
@@ -295,10 +298,92 @@ static void test_refused(void **state)
 	a.token_index = 0;		/* a kernel before 6.0: no table listed */
 	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -ENOENT);
 	a.token_index = TOK_INDEX;
-	a.names = 0xdead000000;		/* a table the dump does not hold */
+	a.names = TABLES + 0x20000000;	/* a table the dump does not hold */
 	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EFAULT);
 	a.names = NAMES;
 	ks_fake_write(f, NUM, &huge, sizeof(huge));
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	assert_null(ks);
+	ks_fake_destroy(f);
+}
+
+static long max_rss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/*
+ * Forged tables (issue 27): 4 Mi names of one byte each (8 MB) whose one
+ * token is 500 characters long.  They took 2.16 GB and 6.4 s before
+ * "cannot be decoded"; the name pool's bound refuses them early.
+ */
+static void test_forged_pool(void **state)
+{
+	const uint32_t num = 4u << 20;
+	const uint64_t names = TABLES + 0x10000000ull;
+	const uint64_t tok = names + 2ull * num, idx = tok + 0x1000;
+	struct ks_kallsyms_mem_addrs a = {
+		.names = names, .num_syms = NUM, .token_table = tok,
+		.token_index = idx, .offsets = idx + 0x1000,
+		.relative_base = idx + 0x1000 + 4ull * num, .stext = BASE,
+	};
+	struct ks_fake *f = ks_fake_create();
+	struct ks_kallsyms_mem *ks = NULL;
+	uint8_t *buf = calloc(2ull * num, 1);
+	char token[501];
+	uint16_t index[256] = { 0 };
+	struct timespec t0, t1;
+	struct ks_target t;
+	long rss0;
+	double secs;
+
+	(void)state;
+	assert_non_null(buf);
+	for (uint32_t i = 0; i < num; i++)
+		buf[2 * i] = 1;		/* length 1, token 0 */
+	memset(token, 'x', sizeof(token) - 1);
+	token[0] = 'T';
+	token[sizeof(token) - 1] = '\0';
+	ks_fake_add_memory(f, names, buf, 2ull * num);
+	ks_fake_add_memory(f, NUM, &num, sizeof(num));
+	ks_fake_add_memory(f, tok, token, sizeof(token));
+	ks_fake_add_memory(f, idx, index, sizeof(index));
+	free(buf);
+	ks_fake_target(f, &t);
+	rss0 = max_rss_kb();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("forged tables refused in %.2f s, peak RSS grew %ld MB\n", secs,
+	       (max_rss_kb() - rss0) / 1024);
+	assert_true(secs < 10.0);
+	assert_true(max_rss_kb() - rss0 < 256 * 1024);
+	assert_null(ks);
+	ks_fake_destroy(f);
+}
+
+/* A table outside the image, or too small for num_syms, is not read. */
+static void test_bounds(void **state)
+{
+	struct ks_kallsyms_mem_addrs a;
+	struct ks_fake *f = image(ABS_PERCPU, &a);
+	struct ks_kallsyms_mem *ks = NULL;
+	struct ks_target t;
+	uint32_t many = 0x2000;	/* 16 KiB of names at least: NUM is 32 KiB on */
+
+	(void)state;
+	ks_fake_target(f, &t);
+	a.stext = TABLES + 0x100000;	/* the tables below _stext */
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	a.stext = BASE - (1ull << 30);	/* more than the image's 1 GiB below */
+	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
+	a.stext = BASE;
+	/* 8192 offsets do not fit the 4 KiB before kallsyms_relative_base */
+	ks_fake_write(f, NUM, &many, sizeof(many));
 	assert_int_equal(ks_kallsyms_mem_load(&t, &a, &ks), -EINVAL);
 	assert_null(ks);
 	ks_fake_destroy(f);
@@ -342,6 +427,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_encoding),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_half_init_range),
+		cmocka_unit_test(test_forged_pool),
+		cmocka_unit_test(test_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,6 +111,35 @@ static void test_user_task(void **state)
 }
 
 /*
+ * A user address read as a return address before the user registers at
+ * task_pt_regs() (a wrong ORC sp_offset, a damaged stack) ends the walk
+ * as the kernel's reliable walk does not: with a note, not as the
+ * normal end of a user task (issue 27).
+ */
+static void test_user_address_midway(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t regs_at = STACK + STACK_SIZE - KS_PT_REGS_SIZE;
+	uint64_t thread_sp = regs_at - 0x10 - 0x18 - 0x10 - 0x28 - 56;
+	const char *note = NULL;
+	uint64_t sp;
+	char *text;
+
+	sp = switch_frame(fx, thread_sp);
+	sp = call_frame(fx, sp, 0x28, AT(F_SCHEDULE, 0x20));
+	sp = call_frame(fx, sp, 0x10, AT(F_C, 0x15));
+	sp = call_frame(fx, sp, 0x18, 0x00007f0012345678ULL);	/* func_c */
+	sp = call_frame(fx, sp, 0x10, AT(F_SYSCALL, 0x10));
+	regs_frame(fx, sp, USER_IP, 0x7ffc00000000ULL, 0, 0x33);
+
+	text = orc_walk(fx, thread_sp, &note);
+	assert_string_equal(text, "[<0>] func_c+0x15/0x100\n");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "task_pt_regs"));
+	free(text);
+}
+
+/*
  * func_x ends with a call to a noreturn function, so its return address
  * is func_y's first byte.  ORC and %pB both look at ip - 1: func_x.
  * (func_y's own ORC entry is undefined: looking it up would stop.)
@@ -325,6 +354,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reads_from_sp_up,
 						orc_setup_upper_half, orc_teardown),
 		cmocka_unit_test_setup_teardown(test_user_task, orc_setup, orc_teardown),
+		cmocka_unit_test_setup_teardown(test_user_address_midway, orc_setup,
+						orc_teardown),
 		cmocka_unit_test_setup_teardown(test_noreturn_ip_minus_1, orc_setup, orc_teardown),
 		cmocka_unit_test_setup_teardown(test_cap_64, orc_setup, orc_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_stops, orc_setup, orc_teardown),

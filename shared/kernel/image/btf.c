@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,7 +133,32 @@ static long extra_size(const struct btf_type *t)
 	}
 }
 
-static int index_types(struct ks_btf *btf)
+/* The record at pos does not fit: it, and the one before it, named. */
+static int bad_record(const struct ks_btf *btf, uint32_t id, uint32_t pos,
+		      uint32_t prev, char *why, size_t len)
+{
+	const struct btf_type *t = (const void *)(btf->types + pos);
+	const struct btf_type *p = (const void *)(btf->types + prev);
+	const char *name = str_at(btf, t->name_off);
+	const char *pname = str_at(btf, p->name_off);
+
+	if (why && id == 1)
+		snprintf(why, len, "BTF type 1 (%s, kind %u, vlen %u) runs past "
+			 "the type section or has no known kind: the records "
+			 "are damaged", *name ? name : "anon", kind_of(t),
+			 vlen_of(t));
+	else if (why)
+		snprintf(why, len, "BTF type %u (%s, kind %u, vlen %u) runs "
+			 "past the type section or has no known kind; the "
+			 "one before, type %u (%s, kind %u, vlen %u), may "
+			 "have a wrong vlen: the records are damaged", id,
+			 *name ? name : "anon", kind_of(t), vlen_of(t),
+			 id - 1, *pname ? pname : "anon", kind_of(p),
+			 vlen_of(p));
+	return -EINVAL;
+}
+
+static int index_types(struct ks_btf *btf, char *why, size_t len)
 {
 	uint32_t pos = 0, n = 1;
 	size_t cap = 0;
@@ -146,12 +172,19 @@ static int index_types(struct ks_btf *btf)
 		uint32_t *o;
 		long extra;
 
-		if (btf->types_len - pos < sizeof(*t) || pos % 4)
+		if (btf->types_len - pos < sizeof(*t) || pos % 4) {
+			if (why)
+				snprintf(why, len, "BTF: the last %u bytes of the "
+					 "type section are no record (the one "
+					 "before, type %u, has a wrong vlen?): "
+					 "the records are damaged",
+					 btf->types_len - pos, n - 1);
 			return -EINVAL;
+		}
 		t = (const struct btf_type *)(btf->types + pos);
 		extra = extra_size(t);
 		if (extra < 0 || (uint64_t)extra > btf->types_len - pos - sizeof(*t))
-			return -EINVAL;
+			return bad_record(btf, n, pos, btf->off[n - 1], why, len);
 		o = ks_grow_min(btf->off, &cap, (size_t)n + 1, sizeof(*o), 1024);
 		if (!o)
 			return -ENOMEM;
@@ -237,7 +270,80 @@ static int check_header(const uint8_t *data, size_t size,
 	return 0;
 }
 
+/* The type ids a record refers to (up to 3; members and params apart). */
+static int refs_of(const struct btf_type *t, uint32_t ref[3])
+{
+	switch (kind_of(t)) {
+	case KIND_PTR: case KIND_TYPEDEF: case KIND_VOLATILE: case KIND_CONST:
+	case KIND_RESTRICT: case KIND_FUNC: case KIND_FUNC_PROTO: case KIND_VAR:
+	case KIND_DECL_TAG: case KIND_TYPE_TAG:
+		ref[0] = t->size_or_type;
+		return 1;
+	case KIND_ARRAY: {
+		const struct btf_array *a = (const void *)(t + 1);
+
+		ref[0] = a->type;
+		ref[1] = a->index_type;
+		return 2;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int bad_type(const struct ks_btf *btf, uint32_t id, char *why,
+		    size_t len, const char *what, uint32_t val)
+{
+	const struct btf_type *t = type_by_id(btf, id);
+	const char *name = str_at(btf, t->name_off);
+
+	if (why)
+		snprintf(why, len, "BTF type %u (%s, kind %u, vlen %u): %s %u "
+			 "is out of range (%u types, %u bytes of strings): "
+			 "the records are damaged", id, *name ? name : "anon",
+			 kind_of(t), vlen_of(t), what, val, btf->nr_types,
+			 btf->strs_len);
+	return -EINVAL;
+}
+
+/*
+ * Every type id and name a record holds must exist.  One vlen too big
+ * (65535) makes the records after it parse as members of it, with ids
+ * shifted: caught here, it is not mistaken for a member missing later.
+ */
+static int check_refs(const struct ks_btf *btf, char *why, size_t len)
+{
+	for (uint32_t id = 1; id < btf->nr_types; id++) {
+		const struct btf_type *t = type_by_id(btf, id);
+		const struct btf_member *m = (const void *)(t + 1);
+		uint32_t ref[3];
+		int n = refs_of(t, ref);
+
+		if (t->name_off >= btf->strs_len)
+			return bad_type(btf, id, why, len, "name offset",
+					t->name_off);
+		for (int i = 0; i < n; i++)
+			if (ref[i] >= btf->nr_types)
+				return bad_type(btf, id, why, len, "type",
+						ref[i]);
+		if (kind_of(t) != KIND_STRUCT && kind_of(t) != KIND_UNION)
+			continue;
+		for (unsigned int i = 0; i < vlen_of(t); i++)
+			if (!m[i].type || m[i].type >= btf->nr_types ||
+			    m[i].name_off >= btf->strs_len)
+				return bad_type(btf, id, why, len, "a member's "
+						"type", m[i].type);
+	}
+	return 0;
+}
+
 int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret)
+{
+	return ks_btf_load_why(data, size, btf_ret, NULL, 0);
+}
+
+int ks_btf_load_why(const void *data, size_t size, struct ks_btf **btf_ret,
+		    char *why, size_t len)
 {
 	const struct btf_header *h;
 	struct ks_btf *btf;
@@ -260,7 +366,9 @@ int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret)
 	btf->types_len = h->type_len;
 	btf->strs = (const char *)btf->data + h->hdr_len + h->str_off;
 	btf->strs_len = h->str_len;
-	ret = index_types(btf);
+	ret = index_types(btf, why, len);
+	if (!ret)
+		ret = check_refs(btf, why, len);
 	if (!ret)
 		ret = index_names(btf);
 	if (ret)

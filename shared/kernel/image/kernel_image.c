@@ -52,7 +52,8 @@ static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
 		return -ENOMEM;
 	ret = ks_read(mem, start, buf, stop - start);
 	if (!ret)
-		ret = ks_btf_load(buf, stop - start, &im->btf);
+		ret = ks_btf_load_why(buf, stop - start, &im->btf, im->btf_why,
+				      sizeof(im->btf_why));
 	free(buf);
 	im->btf_from = "the kernel's memory";
 	return ret;
@@ -81,7 +82,8 @@ static int btf_from_file(struct ks_image *im, const char *path)
 	if (n != st.st_size)
 		ret = buf ? -EIO : -ENOMEM;
 	else
-		ret = ks_btf_load(buf, (size_t)n, &im->btf);
+		ret = ks_btf_load_why(buf, (size_t)n, &im->btf, im->btf_why,
+				      sizeof(im->btf_why));
 	free(buf);
 	im->btf_from = path;
 	return ret;

@@ -29,6 +29,7 @@ struct ks_image {
 	struct ks_kallsyms_mem *kmem;	/* the kernel's own kallsyms */
 	struct ks_btf *btf;
 	const char *btf_from;		/* "the vmlinux", a path, "memory" */
+	char btf_why[256];		/* why that BTF is unusable, or "" */
 	struct ks_kallsyms *ksyms;	/* modules, BPF, ftrace_mod_maps */
 	struct ks_sym_finders finders;	/* the above, in the order asked */
 	const struct ks_target *mem;	/* the memory under the image */

@@ -180,6 +180,7 @@ struct ks_unwind_state {
 	bool signal, error;
 	bool regs, full_regs, prev_regs;
 	uint64_t regs_buf[KS_PT_WORDS], prev_buf[KS_PT_WORDS];
+	uint64_t regs_addr;		/* where regs_buf's pt_regs is, or 0 */
 	unsigned long steps;
 	const char *note;		/* why error was set */
 	bool note_is_cause;		/* note names a frame known to be wrong */
@@ -199,6 +200,13 @@ void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
 			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS]);
 bool ks_unwind_next_frame(struct ks_unwind_state *s);
 uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s);
+/*
+ * Did the walk reach the user-mode registers the entry code saved at the
+ * top of the task stack (task_pt_regs())?  That is the one good end of a
+ * user task's walk (arch_stack_walk_reliable()); a user address met
+ * anywhere else is a wrong frame.
+ */
+bool ks_unwind_at_user_regs(const struct ks_unwind_state *s);
 void ks_unwind_release(struct ks_unwind_state *s);
 
 static inline bool ks_unwind_done(const struct ks_unwind_state *s)

@@ -11,7 +11,8 @@
  * and every module's is sorted by unwind_module_init() when it loads, so
  * the kernel's binary search works on them as they are in memory.  Ours
  * searches the same bytes and does not sort: an unsorted table would
- * mislead the kernel the same way.
+ * mislead the kernel the same way, so it is named (once, among the
+ * problems) rather than mended.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -414,6 +415,25 @@ struct module_walk {
 };
 
 /*
+ * __orc_find()'s binary search needs ip[] in order; a table out of order
+ * (a damaged dump) finds the wrong entry for some addresses.  The first
+ * place it breaks is named for the caller to report.
+ */
+static int check_sorted(struct ks_orc *orc, const char *who,
+			const struct ks_orc_table *tab)
+{
+	for (size_t i = 1; i < tab->num; i++)
+		if (tab->ip[i] < tab->ip[i - 1])
+			return orc_problem(orc, "%s's ORC table is not sorted "
+					   "(entry %zu, ip %#llx, is below the "
+					   "one before, %#llx): the stacks "
+					   "through it may be wrong", who, i,
+					   (unsigned long long)tab->ip[i],
+					   (unsigned long long)tab->ip[i - 1]);
+	return 0;
+}
+
+/*
  * One module of the list.  One that cannot be read costs its own frames
  * only: without its ranges it is left out (its return addresses end a
  * walk as text of no one), without its table it is kept and unwound by
@@ -438,6 +458,11 @@ static int module_node(void *arg, const struct ks_module *km)
 			       "are unwound without ORC", m.name,
 			       (unsigned long long)mod, why))
 		return -ENOMEM;
+	snprintf(why, sizeof(why), "module %s", m.name);
+	if (check_sorted(mw->orc, why, &m.table)) {
+		table_free(&m.table);
+		return -ENOMEM;
+	}
 	ret = modules_add(mw->orc, &m, &mw->cap);
 	if (ret)
 		table_free(&m.table);
@@ -476,6 +501,8 @@ int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret)
 	ret = detect_layout(t, &orc->layout);
 	if (!ret)
 		ret = load_vmlinux(t, orc);
+	if (!ret)
+		ret = check_sorted(orc, "vmlinux", &orc->vmlinux);
 	if (!ret)
 		ret = load_modules(t, orc);
 	if (ret) {

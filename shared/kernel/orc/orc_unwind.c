@@ -30,6 +30,11 @@
 #define PAGE_SIZE	4096ULL
 /* Far more steps than a 16 KiB stack can hold; a guard, not a rule. */
 #define MAX_STEPS	100000
+/*
+ * TOP_OF_KERNEL_STACK_PADDING on x86_64: 0, or 16 with CONFIG_X86_FRED
+ * (6.9 to 6.14): task_pt_regs() ends this far below the stack's top.
+ */
+#define MAX_STACK_PADDING	16
 /* FTRACE_RETFUNC_DEPTH; and a bound on a corrupt rethook list. */
 #define RET_STACK_DEPTH	50
 #define MAX_RETHOOKS	4096
@@ -337,6 +342,7 @@ static bool find_prev_regs(struct ks_unwind_state *s,
 	}
 	s->ip = rethook_ret_addr(s, s->ip, s->sp - 8);
 	s->regs = true;
+	s->regs_addr = full ? sp : sp - KS_IRET_FRAME_OFFSET;
 	if (full)
 		s->prev_regs = false;
 	s->full_regs = full;
@@ -563,6 +569,14 @@ uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s)
 	if (ks_unwind_done(s))
 		return 0;
 	return ks_orc_kernel_text(s->orc, s->ip) ? s->ip : 0;
+}
+
+bool ks_unwind_at_user_regs(const struct ks_unwind_state *s)
+{
+	uint64_t end = s->regs_addr + KS_PT_REGS_SIZE;
+
+	return s->regs && s->regs_addr && user_mode(s->regs_buf) &&
+	       end <= s->stack.end && end + MAX_STACK_PADDING >= s->stack.end;
 }
 
 void ks_unwind_release(struct ks_unwind_state *s)

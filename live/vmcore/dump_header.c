@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * An ELF dump's headers and VMCOREINFO numbers, checked before
+ * libkdumpfile sees them.  libkdumpfile 0.5 trusts them: e_phentsize 0
+ * makes kdump_open_fdset() walk a NULL table (SIGSEGV), a PAGESIZE of 0
+ * passes its power-of-two test and is divided by (SIGFPE), e_phnum
+ * PN_XNUM is read as 65535 headers and the dump then "has no
+ * VMCOREINFO".  Each check names the field; a file that is no ELF file
+ * (a compressed kdump) is libkdumpfile's to judge.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dump_header.h"
+
+#define MAX_NOTES_SIZE	(64u << 20)	/* 8192 CPUs' notes take about 3 MiB */
+#define X86_PAGE_SIZE	4096ul		/* kstack reads x86-64 dumps only */
+#define NOTE_ALIGN(n)	(((uint64_t)(n) + 3) & ~3ull)
+
+static int refuse(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static bool read_at(int fd, uint64_t off, void *buf, size_t len)
+{
+	return pread(fd, buf, len, (off_t)off) == (ssize_t)len;
+}
+
+/* What libkdumpfile's init_elf64() counts: program and section headers. */
+struct counts {
+	uint64_t phnum, shnum;
+};
+
+/*
+ * With e_phnum PN_XNUM or e_shnum 0, libkdumpfile (init_elf64(), as the
+ * kernel's elf_core_write_extra_phdrs() writes it) takes the counts from
+ * section header 0: sh_info and sh_size.  It reads e_shentsize bytes
+ * there, whatever that is.
+ */
+static int section0_counts(int fd, const Elf64_Ehdr *eh, uint64_t size,
+			   struct counts *c, char *err, size_t len)
+{
+	Elf64_Shdr sh;
+
+	if (eh->e_phnum == PN_XNUM && !eh->e_shoff)
+		return refuse(err, len, "e_phnum is PN_XNUM (0xffff) and "
+			      "e_shoff is 0: no section header 0 holds the "
+			      "program header count");
+	if (!eh->e_shoff || (eh->e_shnum && eh->e_phnum != PN_XNUM))
+		return 0;
+	if (eh->e_shentsize != sizeof(sh) || size < sizeof(sh) ||
+	    eh->e_shoff > size - sizeof(sh) ||
+	    !read_at(fd, eh->e_shoff, &sh, sizeof(sh)))
+		return refuse(err, len, "section header 0 (e_shoff %#" PRIx64
+			      ", e_shentsize %u) is not a %zu-byte header "
+			      "inside the file's %" PRIu64 " bytes",
+			      (uint64_t)eh->e_shoff, eh->e_shentsize,
+			      sizeof(sh), size);
+	if (!eh->e_shnum)
+		c->shnum = sh.sh_size;
+	if (eh->e_phnum == PN_XNUM && !c->shnum)
+		return refuse(err, len, "e_phnum is PN_XNUM (0xffff) and "
+			      "there are no section headers to hold the count");
+	if (eh->e_phnum == PN_XNUM)
+		c->phnum = sh.sh_info;
+	if (eh->e_phnum == PN_XNUM && !c->phnum)
+		return refuse(err, len, "e_phnum is PN_XNUM (0xffff) and "
+			      "section header 0's sh_info is 0: the dump has "
+			      "no program headers");
+	return 0;
+}
+
+/* A table of n entries of entsize bytes at off, inside the file? */
+static bool table_inside(uint64_t off, uint64_t n, uint64_t entsize,
+			 uint64_t size)
+{
+	return off <= size && n <= (size - off) / entsize;
+}
+
+static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
+		      struct counts *c, char *err, size_t len)
+{
+	int ret;
+
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return refuse(err, len, "e_ident says class %u, data %u: not "
+			      "a little-endian ELF64 dump (x86-64)",
+			      eh->e_ident[EI_CLASS], eh->e_ident[EI_DATA]);
+	if (eh->e_type != ET_CORE)
+		return refuse(err, len, "e_type is %u, not ET_CORE (4): not a "
+			      "dump", eh->e_type);
+	if (eh->e_machine != EM_X86_64)
+		return refuse(err, len, "e_machine is %u, not EM_X86_64 (62): "
+			      "kstack reads x86-64 dumps only", eh->e_machine);
+	if (eh->e_phentsize != sizeof(Elf64_Phdr))
+		return refuse(err, len, "e_phentsize is %u, not %zu (the size "
+			      "of an ELF64 program header)", eh->e_phentsize,
+			      sizeof(Elf64_Phdr));
+	*c = (struct counts){ eh->e_phnum, eh->e_shnum };
+	ret = section0_counts(fd, eh, size, c, err, len);
+	if (ret)
+		return ret;
+	if (!c->phnum)
+		return refuse(err, len, "e_phnum is 0: the dump has no program "
+			      "headers, so no notes and no memory");
+	if (eh->e_phoff < sizeof(*eh) ||
+	    !table_inside(eh->e_phoff, c->phnum, sizeof(Elf64_Phdr), size))
+		return refuse(err, len, "e_phoff %#" PRIx64 ": the %" PRIu64
+			      " program headers are not inside the file's %"
+			      PRIu64 " bytes", (uint64_t)eh->e_phoff, c->phnum,
+			      size);
+	if (c->shnum && (eh->e_shentsize != sizeof(Elf64_Shdr) ||
+			 !table_inside(eh->e_shoff, c->shnum,
+				       sizeof(Elf64_Shdr), size)))
+		return refuse(err, len, "e_shoff %#" PRIx64 ", e_shentsize %u:"
+			      " the %" PRIu64 " section headers are not %zu-byte"
+			      " headers inside the file's %" PRIu64 " bytes",
+			      (uint64_t)eh->e_shoff, eh->e_shentsize, c->shnum,
+			      sizeof(Elf64_Shdr), size);
+	return 0;
+}
+
+/*
+ * libkdumpfile reads the string table whole (a malloc of its sh_size)
+ * and Xen's sections, whatever their sh_type says: no section may be
+ * bigger than the file, but section 0 when it holds the count (e_shnum
+ * 0).  One past the end is a dump cut short (QEMU writes its string
+ * table last): the truncation check says so.
+ */
+static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
+			  uint64_t size, char *err, size_t len)
+{
+	Elf64_Shdr sh;
+
+	for (uint64_t i = 0; i < shnum; i++) {
+		if (!read_at(fd, eh->e_shoff + i * sizeof(sh), &sh, sizeof(sh)))
+			return refuse(err, len, "section header %" PRIu64
+				      " cannot be read", i);
+		if (!i && !eh->e_shnum)
+			continue;
+		if (sh.sh_size > size ||
+		    sh.sh_offset + sh.sh_size < sh.sh_offset)
+			return refuse(err, len, "section header %" PRIu64 ": "
+				      "sh_size %#" PRIx64 " at sh_offset %#"
+				      PRIx64 " is more than the file's %" PRIu64
+				      " bytes", i, (uint64_t)sh.sh_size,
+				      (uint64_t)sh.sh_offset, size);
+	}
+	return 0;
+}
+
+/* A segment that wraps the 64-bit space cannot be a range of memory. */
+static int check_phdr(uint64_t i, const Elf64_Phdr *ph, char *err, size_t len)
+{
+	if (ph->p_offset + ph->p_filesz < ph->p_offset)
+		return refuse(err, len, "program header %" PRIu64 ": p_offset %#" PRIx64
+			      " + p_filesz %#" PRIx64 " wraps", i,
+			      (uint64_t)ph->p_offset, (uint64_t)ph->p_filesz);
+	if (ph->p_type != PT_LOAD)
+		return 0;
+	if (ph->p_paddr + ph->p_memsz < ph->p_paddr ||
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
+		return refuse(err, len, "program header %" PRIu64 ": p_paddr %#" PRIx64
+			      " or p_vaddr %#" PRIx64 " + p_memsz %#" PRIx64
+			      " wraps", i, (uint64_t)ph->p_paddr,
+			      (uint64_t)ph->p_vaddr, (uint64_t)ph->p_memsz);
+	if (ph->p_filesz > ph->p_memsz)
+		return refuse(err, len, "program header %" PRIu64 ": p_filesz %#" PRIx64
+			      " is more than p_memsz %#" PRIx64, i,
+			      (uint64_t)ph->p_filesz, (uint64_t)ph->p_memsz);
+	return 0;
+}
+
+/*
+ * VMCOREINFO's PAGESIZE as libkdumpfile reads it (vmcoreinfo.c
+ * lines_post_hook(): strtoul base 10, ignored unless it is all digits,
+ * an empty value counts as 0): an x86-64 page is 4096 bytes.
+ */
+static int check_page_size(const char *val, size_t vlen, char *err, size_t len)
+{
+	char buf[32], *end;
+	unsigned long pg;
+
+	if (vlen >= sizeof(buf))
+		return 0;		/* longer than any number: ignored */
+	memcpy(buf, val, vlen);
+	buf[vlen] = '\0';
+	pg = strtoul(buf, &end, 10);
+	if (*end || pg == X86_PAGE_SIZE)
+		return 0;
+	return refuse(err, len, "VMCOREINFO's PAGESIZE is \"%s\", not %lu "
+		      "(an x86-64 page)", buf, X86_PAGE_SIZE);
+}
+
+/*
+ * libkdumpfile files each line under linux.vmcoreinfo.lines.KEY and
+ * splits KEY at its dots (OFFSET(list_head.next) is two levels): a key
+ * that starts with a dot (an empty level) crashed it (fuzz_dump_open).
+ */
+static int check_key(const char *line, size_t n, char *err, size_t len)
+{
+	const char *eq = memchr(line, '=', n);
+	size_t klen = eq ? (size_t)(eq - line) : n;
+
+	if (!n)
+		return 0;
+	if (klen && line[0] != '.' && line[klen - 1] != '.' &&
+	    !memmem(line, klen, "..", 2))
+		return 0;
+	return refuse(err, len, "VMCOREINFO has the line \"%.*s\": a key "
+		      "that is empty or has an empty part between dots",
+		      (int)(n < 64 ? n : 64), line);
+}
+
+/* The VMCOREINFO note's text: key=value lines. */
+static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
+			    size_t len)
+{
+	static const char key[] = "PAGESIZE=";
+	const char *p = text, *end = text + tlen;
+	int ret = 0;
+
+	/* every line, NULs or not: libkdumpfile splits the whole note */
+	while (!ret && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		size_t n = strnlen(p, (size_t)(eol - p));
+
+		ret = check_key(p, n, err, len);
+		if (!ret && n >= sizeof(key) - 1 &&
+		    !memcmp(p, key, sizeof(key) - 1))
+			ret = check_page_size(p + sizeof(key) - 1,
+					      n - (sizeof(key) - 1), err, len);
+		p = eol + 1;
+	}
+	return ret;
+}
+
+/* The notes of one PT_NOTE segment: each inside it, VMCOREINFO checked. */
+static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, char *err,
+		       size_t len)
+{
+	uint64_t off = 0;
+
+	while (size - off >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr nh;
+		uint64_t name, desc;
+
+		memcpy(&nh, buf + off, sizeof(nh));
+		name = off + sizeof(nh);
+		desc = name + NOTE_ALIGN(nh.n_namesz);
+		if (desc > size || size - desc < nh.n_descsz)
+			return refuse(err, len, "program header %" PRIu64 ": the note "
+				      "at offset %#" PRIx64 " (n_namesz %" PRIu32
+				      ", n_descsz %" PRIu32 ") overruns the "
+				      "segment's %" PRIu64 " bytes", i, off,
+				      nh.n_namesz, nh.n_descsz, size);
+		if (nh.n_namesz == sizeof("VMCOREINFO") &&
+		    !memcmp(buf + name, "VMCOREINFO", sizeof("VMCOREINFO")) &&
+		    check_vmcoreinfo((const char *)buf + desc, nh.n_descsz,
+				     err, len))
+			return -EINVAL;
+		off = desc + NOTE_ALIGN(nh.n_descsz);
+		if (off > size)
+			break;
+	}
+	return 0;
+}
+
+static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
+			      uint64_t size, char *err, size_t len)
+{
+	uint8_t *buf;
+	int ret;
+
+	if (ph->p_offset > size || size - ph->p_offset < ph->p_filesz)
+		return refuse(err, len, "program header %" PRIu64 " (PT_NOTE): p_offset "
+			      "%#" PRIx64 " + p_filesz %#" PRIx64 " is past the "
+			      "file's end (%" PRIu64 " bytes)", i,
+			      (uint64_t)ph->p_offset, (uint64_t)ph->p_filesz,
+			      size);
+	if (ph->p_filesz > MAX_NOTES_SIZE)
+		return refuse(err, len, "program header %" PRIu64 " (PT_NOTE): p_filesz "
+			      "%#" PRIx64 " is more than %u MiB of notes", i,
+			      (uint64_t)ph->p_filesz, MAX_NOTES_SIZE >> 20);
+	buf = malloc(ph->p_filesz ? ph->p_filesz : 1);
+	if (!buf)
+		return refuse(err, len, "out of memory");
+	if (!read_at(fd, ph->p_offset, buf, ph->p_filesz))
+		ret = refuse(err, len, "program header %" PRIu64 " (PT_NOTE): cannot "
+			     "read its notes", i);
+	else
+		ret = check_notes(buf, ph->p_filesz, i, err, len);
+	free(buf);
+	return ret;
+}
+
+int ks_dump_header_check(int fd, uint64_t size, char *err, size_t len)
+{
+	struct counts c = { 0, 0 };
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int ret;
+
+	if (!read_at(fd, 0, &eh, SELFMAG) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
+		return 0;
+	if (size < sizeof(eh) || !read_at(fd, 0, &eh, sizeof(eh)))
+		return refuse(err, len, "the ELF header is cut short: the file "
+			      "has %" PRIu64 " of its %zu bytes", size,
+			      sizeof(eh));
+	ret = check_ehdr(fd, &eh, size, &c, err, len);
+	if (!ret)
+		ret = check_sections(fd, &eh, c.shnum, size, err, len);
+	for (uint64_t i = 0; !ret && i < c.phnum; i++) {
+		if (!read_at(fd, eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph)))
+			return refuse(err, len, "program header %" PRIu64
+				      " cannot be read", i);
+		ret = check_phdr(i, &ph, err, len);
+		if (!ret && ph.p_type == PT_NOTE)
+			ret = check_note_segment(fd, i, &ph, size, err, len);
+	}
+	return ret;
+}
