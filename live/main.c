@@ -118,6 +118,7 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->oled_lock = knob("KSTACK_TEST_OLED_LOCK");
 	k->debugfs = knob("KSTACK_TEST_DEBUGFS");
 	k->tracefs = knob("KSTACK_TEST_TRACEFS");
+	k->kallsyms_scan = knob("KSTACK_TEST_KALLSYMS_SCAN");
 }
 
 int main(int argc, char **argv)

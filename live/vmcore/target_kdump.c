@@ -570,25 +570,40 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 	return check_banner(kt, vmcore, vmlinux);
 }
 
+/* Where the scan looked, for a dump whose tables were not found. */
+static void add_scanned(char *buf, size_t len, const struct ks_kallsyms_scan *sc)
+{
+	if (!sc->start)
+		add(buf, len, ", and it has no SYMBOL(_stext) to find them by");
+	else
+		add(buf, len, ", and none were found by their shape in the "
+		    "kernel image from _stext (%#" PRIx64 ") to %#" PRIx64,
+		    sc->start, sc->end);
+}
+
 /*
- * Symbols from the kernel's own kallsyms tables, which VMCOREINFO lists
- * since Linux 6.0 (SYMBOL(kallsyms_names) and the others).
+ * Symbols from the kernel's own kallsyms tables: VMCOREINFO lists them
+ * since Linux 6.0 (SYMBOL(kallsyms_names) and the others); before, they
+ * are found in the image's read-only data (kallsyms_scan.c).
  */
-static int open_kallsyms(struct ks_kdump *kt)
+static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 {
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
-	struct ks_kallsyms_mem_addrs a;
 	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
+	struct ks_kallsyms_scan sc;
 	char msg[512] = "";
 	int ret;
 
-	ks_vmcoreinfo_kallsyms(&vi, &a);
 	find_kaslr(kt);
-	ret = ks_image_load_kallsyms(&kt->im, &t, &a);
+	ret = ks_image_find_kallsyms(&kt->im, &t, &vi, scan_only ?
+				     KS_KALLSYMS_SCAN_ONLY :
+				     KS_KALLSYMS_LISTED_OR_SCAN,
+				     kt->report, kt->report_arg, &sc);
 	if (ret == -ENOENT) {
 		add(msg, sizeof(msg), "the dump's VMCOREINFO lists no kallsyms "
-		    "tables (they are there from Linux 6.0 on): --vmlinux "
-		    "VMLINUX supplies the symbols");
+		    "tables (Linux 6.0+ lists them)");
+		add_scanned(msg, sizeof(msg), &sc);
+		add(msg, sizeof(msg), ": --vmlinux VMLINUX supplies the symbols");
 		add_release(kt, msg, sizeof(msg));
 		say(kt, "%s", msg);
 	} else if (ret && truncated(kt)) {
@@ -610,12 +625,14 @@ static void check_truncation(struct ks_kdump *kt, const char *vmcore)
 }
 
 /* Symbols, types, paging and CPUs: all the target needs after the dump. */
-static int open_image(struct ks_kdump *kt, const char *vmcore,
-		      const char *vmlinux, struct ks_target *t)
+static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
+		      struct ks_target *t)
 {
+	const char *vmlinux = a->vmlinux;
 	int ret;
 
-	if (vmlinux ? open_vmlinux(kt, vmcore, vmlinux) : open_kallsyms(kt))
+	if (vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
+		      open_kallsyms(kt, a->scan_kallsyms))
 		return -1;
 	if (load_btf(kt, vmlinux))
 		return -1;
@@ -655,7 +672,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		goto fail;
 	}
 	check_truncation(kt, a->vmcore);
-	if (open_image(kt, a->vmcore, a->vmlinux, t_ret))
+	if (open_image(kt, a, t_ret))
 		goto fail;
 	if (a->verbose)
 		describe(kt);

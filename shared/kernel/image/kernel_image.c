@@ -22,6 +22,26 @@ int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 	return ks_kallsyms_mem_load(mem, a, &im->kmem);
 }
 
+int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
+			   const struct ks_vmcoreinfo *vi,
+			   enum ks_kallsyms_from from, ks_report_fn report,
+			   void *arg, struct ks_kallsyms_scan *sc_ret)
+{
+	struct ks_kallsyms_mem_addrs a;
+	int ret = -ENOENT;
+
+	memset(sc_ret, 0, sizeof(*sc_ret));
+	if (from == KS_KALLSYMS_LISTED_OR_SCAN) {
+		ks_vmcoreinfo_kallsyms(vi, &a);
+		ret = ks_image_load_kallsyms(im, mem, &a);
+	}
+	if (ret != -ENOENT)
+		return ret;
+	ret = ks_kallsyms_scan(mem, vi, report, arg, &im->kmem, sc_ret);
+	im->kmem_scanned = !ret;
+	return ret;
+}
+
 static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
 {
 	uint64_t start, stop;
@@ -206,5 +226,8 @@ size_t ks_image_nr_symbols(const struct ks_image *im)
 
 const char *ks_image_symbols_from(const struct ks_image *im)
 {
-	return im->syms ? "the vmlinux's .symtab" : "kallsyms in memory";
+	if (im->syms)
+		return "the vmlinux's .symtab";
+	return im->kmem_scanned ? "kallsyms in memory, found by their shape" :
+				  "kallsyms in memory";
 }
