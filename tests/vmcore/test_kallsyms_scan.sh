@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack --vmcore without --vmlinux on a dump whose kallsyms tables are
+# found by their shape (shared/kernel/image/kallsyms_scan.c): the only
+# way before Linux 6.0, forced on newer dumps with
+# KSTACK_TEST_KALLSYMS_SCAN=1 (VMCOREINFO's kallsyms lines ignored).
+# Every view must print the same bytes as with the debug vmlinux, and as
+# with VMCOREINFO's tables where it lists them.  The scan's cost is the
+# difference between the two dump-alone runs of one small view.
+# KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+
+if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
+	echo "SKIP: no vmcore and vmlinux in $dir"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+if [ ! -x "$kstack" ]; then
+	fail "no kstack binary at $kstack"
+	finish
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Seconds, to the hundredth, that a command takes (its output discarded).
+seconds() {
+	local start end
+	start=$(date +%s.%N)
+	"$@" >/dev/null 2>&1
+	end=$(date +%s.%N)
+	awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
+}
+
+scan() { KSTACK_TEST_KALLSYMS_SCAN=1 "$@"; }
+
+# Where the tables came from: the scan must have found them.
+scan "$kstack" --vmcore "$dir/vmcore" -p 1 -v >/dev/null 2>"$tmp/v.err"
+if grep -q 'vmlinux symbols (kallsyms in memory, found by their shape)' "$tmp/v.err"; then
+	pass "-v: the symbols came from tables found by their shape" \
+		"($(grep -o '[0-9]* vmlinux symbols' "$tmp/v.err"))"
+else
+	fail "the scan found no tables:"
+	sed 's/^/  | /' "$tmp/v.err" | head -n 5
+	finish
+fi
+
+listed=yes
+"$kstack" --vmcore "$dir/vmcore" -p 1 >/dev/null 2>"$tmp/listed.err" || listed=no
+if [ "$listed" = no ] && grep -q 'lists no kallsyms tables' "$tmp/listed.err"; then
+	echo "note: VMCOREINFO lists no kallsyms tables here; the scan is the only way"
+fi
+
+views=("-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H"
+	"-K" "-F" "-F --touched" "-K -v" "-F -v")
+for opts in "${views[@]}"; do
+	# shellcheck disable=SC2086 # the options are words
+	TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" $opts \
+		>"$tmp/with.txt" 2>"$tmp/with.err"
+	rc_with=$?
+	# shellcheck disable=SC2086
+	TZ=UTC scan "$kstack" --vmcore "$dir/vmcore" $opts \
+		>"$tmp/scan.txt" 2>"$tmp/scan.err"
+	rc_scan=$?
+	if [ "$rc_with" -ne "$rc_scan" ]; then
+		fail "$opts: exit $rc_scan with scanned tables, $rc_with with --vmlinux:" \
+			"$(head -c 300 "$tmp/scan.err")"
+	elif ! cmp -s "$tmp/with.txt" "$tmp/scan.txt" ||
+		{ [ ! -s "$tmp/scan.txt" ] && ! cmp -s "$tmp/with.err" "$tmp/scan.err"; }; then
+		fail "$opts with scanned tables differs from --vmlinux:"
+		diff "$tmp/with.txt" "$tmp/scan.txt" | head -n 10 | sed 's/^/  | /'
+	else
+		pass "$opts with scanned tables: the bytes of --vmlinux" \
+			"($(wc -l <"$tmp/scan.txt") lines, exit $rc_scan)"
+	fi
+	[ "$listed" = yes ] || continue
+	# shellcheck disable=SC2086
+	TZ=UTC "$kstack" --vmcore "$dir/vmcore" $opts >"$tmp/listed.txt" 2>/dev/null
+	if cmp -s "$tmp/listed.txt" "$tmp/scan.txt"; then
+		pass "$opts: scanned tables print what VMCOREINFO's tables print"
+	else
+		fail "$opts: scanned tables differ from VMCOREINFO's:"
+		diff "$tmp/listed.txt" "$tmp/scan.txt" | head -n 10 | sed 's/^/  | /'
+	fi
+done
+
+# The scan's cost: the same small view from the dump alone, with and
+# without it (the best of three each, so a busy machine counts less).
+best() {
+	local b=999 s
+	for _ in 1 2 3; do
+		s=$(seconds "$@")
+		b=$(awk -v a="$b" -v c="$s" 'BEGIN { print (c < a ? c : a) }')
+	done
+	echo "$b"
+}
+t_scan=$(best scan "$kstack" --vmcore "$dir/vmcore" -p 1)
+if [ "$listed" = yes ]; then
+	t_listed=$(best "$kstack" --vmcore "$dir/vmcore" -p 1)
+	echo "time: -p 1 from the dump alone: ${t_scan}s with the scan, ${t_listed}s with VMCOREINFO's tables"
+else
+	t_with=$(best "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" -p 1)
+	echo "time: -p 1: ${t_scan}s with the scan, ${t_with}s with --vmlinux"
+fi
+
+finish
