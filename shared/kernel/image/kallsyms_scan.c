@@ -87,16 +87,21 @@ static void find_region(const struct ks_vmcoreinfo *vi,
 	}
 }
 
-/* Memory the dump lacks reads as zeros, which never look like a table. */
-static void read_chunk(struct scan *s, uint64_t addr, size_t len)
+/*
+ * Memory the dump lacks (or a hole before the tables) reads as zeros,
+ * which never look like a table.
+ */
+static void read_zeroed(const struct ks_target *t, uint64_t addr, uint8_t *buf,
+			size_t len)
 {
-	if (!ks_read(s->t, addr, s->chunk, len))
+	if (!ks_read(t, addr, buf, len))
 		return;
-	for (size_t off = 0; off < len; off += PAGE) {
-		size_t n = len - off < PAGE ? len - off : PAGE;
-
-		if (ks_read(s->t, addr + off, s->chunk + off, n))
-			memset(s->chunk + off, 0, n);
+	for (size_t off = 0, n; off < len; off += n) {
+		n = PAGE - (addr + off) % PAGE;
+		if (n > len - off)
+			n = len - off;
+		if (ks_read(t, addr + off, buf + off, n))
+			memset(buf + off, 0, n);
 	}
 }
 
@@ -235,8 +240,7 @@ static int find_names(struct scan *s)
 	b = malloc(len);
 	if (!b)
 		return -ENOMEM;
-	if (ks_read(s->t, s->markers - len, b, len))
-		goto out;
+	read_zeroed(s->t, s->markers - len, b, len);
 	for (size_t q = (len - last - 4) & ~(size_t)3;; q -= 4) {
 		uint32_t v = (uint32_t)get_le(b + q, 4);
 
@@ -307,15 +311,13 @@ static int find_markers(struct scan *s, unsigned int size)
 	b = malloc(len);
 	if (!b)
 		return -ENOMEM;
-	if (ks_read(s->t, s->token_table - len, b, len))
-		goto out;
+	read_zeroed(s->t, s->token_table - len, b, len);
 	for (size_t r = len - 2 * size; ret == -ENOENT; r -= size) {
 		if (!get_le(b + r, size) && markers_at(s, b, len, r, size))
 			ret = find_names(s);
 		if (r < size)
 			break;
 	}
-out:
 	free(b);
 	return ret;
 }
@@ -446,7 +448,7 @@ static int scan_chunk(struct scan *s, uint64_t at, size_t len,
 {
 	int ret;
 
-	read_chunk(s, at, len);
+	read_zeroed(s->t, at, s->chunk, len);
 	for (size_t p = ((len - INDEX_SIZE) & ~(size_t)1) + 2; p >= 2;) {
 		p -= 2;
 		if (p >= CHUNK || !index_shape(s->chunk + p, s->idx))
