@@ -467,6 +467,12 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
+	else if (ret == -ENOENT)
+		say(kt, "the dump's kernel keeps no BTF (no __start_BTF among "
+		    "its symbols: built without CONFIG_DEBUG_INFO_BTF), so its "
+		    "types are missing and no layout is guessed: --vmlinux "
+		    "VMLINUX supplies them from its .BTF; without one, crash "
+		    "with kstack.so reads them from the debug vmlinux");
 	else if (ret)
 		say(kt, "no usable BTF in the dump's memory (%s): the types "
 		    "need a kernel with CONFIG_DEBUG_INFO_BTF, or --vmlinux "

@@ -20,6 +20,8 @@
 
 #include "fake_target.h"
 #include "kallsyms_scan.h"
+#include "kernel_image.h"
+#include "kernel_layout.h"
 #include "said.h"
 
 #define STEXT		0xffffffff81000000ull
@@ -375,6 +377,62 @@ static void test_nothing(void **state)
 	ks_fake_destroy(f);
 }
 
+/* A memory-only target as --vmcore builds it: the fake's memory, an image. */
+struct image_target {
+	struct ks_image im;	/* first: the image ops take the context as it */
+	struct ks_target mem;
+};
+
+static int image_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct image_target *it = ctx;
+
+	return ks_read(&it->mem, addr, buf, len);
+}
+
+static const struct ks_target_ops image_ops = {
+	.read = image_read,
+	KS_IMAGE_FINDER_OPS,
+};
+
+/*
+ * A kernel without BTF (no __start_BTF among its symbols): the scanned
+ * symbols load, the types are missing, and the task walk refuses rather
+ * than guess a layout.
+ */
+static void test_no_btf(void **state)
+{
+	const struct ks_vmcoreinfo vi = { .line = vmci_line, .arg = &vmci };
+	static struct image im;
+	static struct image_target it;
+	struct ks_target t = { &image_ops, &it };
+	struct said d = { "", 0 };
+	struct ks_kernel_layout l;
+	struct ks_kallsyms_scan sc;
+	struct ks_fake *f;
+	char err[256] = "";
+
+	(void)state;
+	make_syms();
+	write_tables(&im, OLD_ORDER);
+	f = fake_of(&im);
+	ks_fake_target(f, &it.mem);
+	assert_int_equal(ks_image_find_kallsyms(&it.im, &it.mem, &vi,
+						KS_KALLSYMS_LISTED_OR_SCAN,
+						said_collect, &d, &sc), 0);
+	assert_string_equal(ks_image_symbols_from(&it.im),
+			    "kallsyms in memory, found by their shape");
+	assert_int_equal(ks_image_load_btf(&it.im, &it.mem, NULL), -ENOENT);
+	assert_int_equal(ks_image_member_offset(&it.im, "task_struct", "tasks"),
+			 -ENOENT);
+	assert_int_equal(ks_image_type_size(&it.im, "task_struct"), -ENOENT);
+	assert_int_equal(ks_layout_init(&t, &l, err, sizeof(err)), -ENOENT);
+	assert_true(err[0]);
+	assert_int_equal(d.calls, 0);
+	ks_image_release(&it.im);
+	ks_fake_destroy(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_disagreement_refused),
 		cmocka_unit_test(test_forged_tokens),
 		cmocka_unit_test(test_nothing),
+		cmocka_unit_test(test_no_btf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
