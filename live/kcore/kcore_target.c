@@ -6,6 +6,7 @@
  * still.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,21 +105,41 @@ static void find_page_tables(struct ks_kcore_target *kt,
 	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
 }
 
+/* The scan's refusal, the reason the target does not open. */
+struct why {
+	char *buf;
+	size_t len;
+};
+
+static void why_report(void *arg, const char *msg)
+{
+	struct why *w = arg;
+
+	snprintf(w->buf, w->len, "%s", msg);
+}
+
 static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
 		      const char *btf, char *why, size_t whylen)
 {
 	const struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line,
 					  .arg = kt->kc };
-	struct ks_kallsyms_mem_addrs a;
+	struct why w = { why, whylen };
+	struct ks_kallsyms_scan sc;
 	int ret;
 
-	ks_vmcoreinfo_kallsyms(&vi, &a);
-	ret = ks_image_load_kallsyms(&kt->im, t, &a);
-	if (ret) {
-		snprintf(why, whylen, "its VMCOREINFO has no usable kallsyms "
-			 "tables (%s; Linux 6.0+ lists them)", strerror(-ret));
+	why[0] = '\0';
+	ret = ks_image_find_kallsyms(&kt->im, t, &vi, KS_KALLSYMS_LISTED_OR_SCAN,
+				     why_report, &w, &sc);
+	if (ret == -ENOENT)
+		snprintf(why, whylen, "its VMCOREINFO lists no kallsyms tables "
+			 "(Linux 6.0+ lists them), and none were found by their "
+			 "shape from _stext (%#" PRIx64 ") to %#" PRIx64,
+			 sc.start, sc.end);
+	else if (ret && !why[0])
+		snprintf(why, whylen, "its kallsyms tables do not decode (%s)",
+			 strerror(-ret));
+	if (ret)
 		return ret;
-	}
 	find_page_tables(kt, &vi);
 	ret = ks_image_load_btf(&kt->im, t, btf);
 	if (ret) {
