@@ -61,6 +61,8 @@ for fx in tests/fixtures/orc/*.txt; do
 done
 python3 tests/fuzz/make-seeds.py kallsyms "$tmp/nm.txt" \
 	"$seeds/fuzz_kallsyms_mem"
+python3 tests/fuzz/make-seeds.py kallsyms-scan "$tmp/nm.txt" \
+	"$seeds/fuzz_kallsyms_scan"
 
 # /proc files of the fixture tree (comms with ')', newlines, tabs)
 bash tests/fixtures/make-proc-tree.sh "$tmp/proc"

@@ -31,6 +31,7 @@
 #define NR_SYMS		600
 #define NR_FUNCS	(NR_SYMS - 4)
 #define TOK_FUNC	0x01			/* token 1 is "func_" */
+#define TOK_LONG	0x02			/* token 2 may be "abcdef" */
 
 enum order {
 	OLD_ORDER,	/* offsets, relative_base, num_syms, names, markers, tokens */
@@ -51,6 +52,8 @@ struct ksym {
 };
 
 static struct ksym syms[NR_SYMS];
+/* A token table of 8n + 1 bytes: its NUL and 7 bytes of padding. */
+static bool long_token;
 
 static void make_syms(void)
 {
@@ -132,6 +135,8 @@ static void put_tokens(struct image *im)
 		index[i] = (uint16_t)(im->pos - start);
 		if (i == TOK_FUNC) {
 			put(im, "func_", 6);
+		} else if (i == TOK_LONG && long_token) {
+			put(im, "abcdef", 7);
 		} else {
 			char tok[2] = { (char)(i ? i : '?'), 0 };
 
@@ -285,6 +290,16 @@ static void test_new_order(void **state)
 	found(NEW_ORDER);
 }
 
+/* 522 bytes of tokens: seven zeros after the last one's NUL */
+static void test_token_padding(void **state)
+{
+	(void)state;
+	long_token = true;
+	found(OLD_ORDER);
+	found(NEW_ORDER);
+	long_token = false;
+}
+
 /* Tables whose _stext is not VMCOREINFO's are refused, by name. */
 static void test_shifted_refused(void **state)
 {
@@ -433,17 +448,27 @@ static void test_no_btf(void **state)
 	ks_fake_destroy(f);
 }
 
+/* What a failed test changed is not the next one's. */
+static int reset(void **state)
+{
+	(void)state;
+	long_token = false;
+	vmci = (struct vmci){ STEXT, DATA, DATA + 0x1000 };
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_old_order),
-		cmocka_unit_test(test_old_order_seqs),
-		cmocka_unit_test(test_new_order),
-		cmocka_unit_test(test_shifted_refused),
-		cmocka_unit_test(test_disagreement_refused),
-		cmocka_unit_test(test_forged_tokens),
-		cmocka_unit_test(test_nothing),
-		cmocka_unit_test(test_no_btf),
+		cmocka_unit_test_setup(test_old_order, reset),
+		cmocka_unit_test_setup(test_old_order_seqs, reset),
+		cmocka_unit_test_setup(test_new_order, reset),
+		cmocka_unit_test_setup(test_token_padding, reset),
+		cmocka_unit_test_setup(test_shifted_refused, reset),
+		cmocka_unit_test_setup(test_disagreement_refused, reset),
+		cmocka_unit_test_setup(test_forged_tokens, reset),
+		cmocka_unit_test_setup(test_nothing, reset),
+		cmocka_unit_test_setup(test_no_btf, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

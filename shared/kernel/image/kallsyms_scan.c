@@ -152,12 +152,13 @@ static int find_token_table(struct scan *s)
 		return -ENOMEM;
 	if (ks_read(s->t, s->token_index - len, b, len))
 		goto out;
-	while (z < ALIGN_MAX && !b[len - 1 - z])
+	/* the NUL and up to ALIGN_MAX - 1 bytes of padding */
+	while (z <= ALIGN_MAX && !b[len - 1 - z])
 		z++;
 	last = len - z;		/* the last token's NUL */
 	for (first = last; first && b[first - 1]; first--)
 		;
-	if (!z || z == ALIGN_MAX || !first || first < s->idx[NR_TOKENS - 1] ||
+	if (!z || z > ALIGN_MAX || !first || first < s->idx[NR_TOKENS - 1] ||
 	    !tokens_agree(b, first - s->idx[NR_TOKENS - 1], last + 1, s->idx))
 		goto out;
 	s->token_table = s->token_index - len + first - s->idx[NR_TOKENS - 1];
