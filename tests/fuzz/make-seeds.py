@@ -211,8 +211,9 @@ def scan_image(text, order, data):
     """The image from _stext: a little text, then the tables in order."""
     base = 0xffffffff81000000
     syms = [('T', '_stext', base)]
-    syms += [('T', n, base + 0x10 * (i + 1)) for i, n in enumerate(text)]
-    syms += [('T', '_etext', base + 0x10 * (len(text) + 1)),
+    # 8 bytes a function: _etext stays below init_uts_ns, the image's end
+    syms += [('T', n, base + 8 * (i + 1)) for i, n in enumerate(text)]
+    syms += [('T', '_etext', base + 8 * (len(text) + 1)),
              ('D', 'init_uts_ns', base + data),
              ('D', 'swapper_pg_dir', base + data + 0x1000),
              ('B', '_end', base + data + 0x10000)]
@@ -265,6 +266,7 @@ def scan_seeds(nm_path, outdir):
     for name, order in orders.items():
         size = len(scan_image(text, order, 0))
         data = size + (-size % 4096)
+        assert 8 * (len(text) + 1) < data
         img = scan_image(text, order, data)
         with open('%s/%s' % (outdir, name), 'wb') as f:
             f.write(struct.pack('<II', data, data + 0x1000) + img)
