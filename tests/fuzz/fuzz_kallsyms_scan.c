@@ -72,9 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	end = fuzz_take(&in, 4);
 	v.swapper = STEXT + fuzz_take(&in, 4);
-	/* past the input the scan reads nothing, page by page: keep it short */
-	if (end > in.n + PAGE)
+	/*
+	 * Past the input the scan reads nothing, page by page, up to 256 MiB
+	 * when init_uts_ns is not above _stext: keep it short.
+	 */
+	if (!end || end > in.n + PAGE)
 		end = in.n + PAGE;
+	if (v.swapper <= STEXT + end)
+		v.swapper = STEXT + end + PAGE;
 	v.uts = STEXT + end;
 	/* whole pages, as a dump has them: the last one padded with zeros */
 	if (in.n && (ks_fake_add_memory(f, STEXT, NULL, in.n + (-in.n & (PAGE - 1))) ||
