@@ -220,55 +220,60 @@ static int vmci_line(void *arg, const char *key, char *buf, size_t len)
 
 static struct vmci vmci = { STEXT, DATA, DATA + 0x1000 };
 
-static struct ks_fake *fake_of(const struct image *im)
+static struct image im;		/* each test's, written anew */
+
+/* The tables in order, behind some text and a hole. */
+static struct ks_fake *image(enum order order)
 {
 	struct ks_fake *f = ks_fake_create();
 	uint8_t text[0x3000];
 
+	make_syms();
+	write_tables(&im, order);
 	/* some text, then nothing mapped up to the rodata: reads fail there */
 	memset(text, 0xcc, sizeof(text));
 	assert_int_equal(ks_fake_add_memory(f, STEXT, text, sizeof(text)), 0);
-	assert_int_equal(ks_fake_add_memory(f, RODATA, im->b, RODATA_SIZE), 0);
+	assert_int_equal(ks_fake_add_memory(f, RODATA, im.b, RODATA_SIZE), 0);
 	return f;
 }
 
-static int scan(struct ks_fake *f, struct said *d, struct ks_kallsyms_mem **ks,
-		struct ks_kallsyms_scan *sc)
+/* One scan: its code, what it said, what it found. */
+struct run {
+	struct said d;
+	struct ks_kallsyms_mem *ks;
+	struct ks_kallsyms_scan sc;
+};
+
+static int scan(struct ks_fake *f, struct run *r)
 {
 	const struct ks_vmcoreinfo vi = { .line = vmci_line, .arg = &vmci };
 	struct ks_target t;
 
 	ks_fake_target(f, &t);
-	*ks = NULL;
-	return ks_kallsyms_scan(&t, &vi, said_collect, d, ks, sc);
+	memset(r, 0, sizeof(*r));
+	return ks_kallsyms_scan(&t, &vi, said_collect, &r->d, &r->ks, &r->sc);
 }
 
 static void found(enum order order)
 {
-	static struct image im;
-	struct said d = { "", 0 };
-	struct ks_kallsyms_mem *ks;
-	struct ks_kallsyms_scan sc;
-	struct ks_fake *f;
+	struct ks_fake *f = image(order);
 	struct ks_sym s;
+	struct run r;
 	uint64_t addr;
 
-	make_syms();
-	write_tables(&im, order);
-	f = fake_of(&im);
-	assert_int_equal(scan(f, &d, &ks, &sc), 0);
-	assert_int_equal(d.calls, 0);
-	assert_int_equal(sc.start, STEXT);
-	assert_int_equal(sc.end, DATA);
-	assert_int_equal(sc.a.token_index, im.token_index);
-	assert_int_equal(sc.a.offsets, im.offsets);
-	assert_int_equal(ks_kallsyms_mem_count(ks), NR_SYMS);
-	assert_int_equal(ks_kallsyms_mem_lookup(ks, STEXT + 0x10 * 300 + 4, &s), 0);
+	assert_int_equal(scan(f, &r), 0);
+	assert_int_equal(r.d.calls, 0);
+	assert_int_equal(r.sc.start, STEXT);
+	assert_int_equal(r.sc.end, DATA);
+	assert_int_equal(r.sc.a.token_index, im.token_index);
+	assert_int_equal(r.sc.a.offsets, im.offsets);
+	assert_int_equal(ks_kallsyms_mem_count(r.ks), NR_SYMS);
+	assert_int_equal(ks_kallsyms_mem_lookup(r.ks, STEXT + 0x10 * 300 + 4, &s), 0);
 	assert_string_equal(s.name, "func_300");
 	assert_int_equal(s.size, 0x10);
-	assert_int_equal(ks_kallsyms_mem_addr(ks, "init_uts_ns", &addr), 0);
+	assert_int_equal(ks_kallsyms_mem_addr(r.ks, "init_uts_ns", &addr), 0);
 	assert_int_equal(addr, DATA);
-	ks_kallsyms_mem_free(ks);
+	ks_kallsyms_mem_free(r.ks);
 	ks_fake_destroy(f);
 }
 
@@ -300,96 +305,66 @@ static void test_token_padding(void **state)
 	long_token = false;
 }
 
+/* A scan that finds nothing, or refuses with the message given. */
+static void refused(struct ks_fake *f, int code, const char *msg)
+{
+	struct run r;
+
+	assert_int_equal(scan(f, &r), code);
+	assert_null(r.ks);
+	assert_int_equal(r.d.calls, msg ? 1 : 0);
+	if (msg)
+		assert_non_null(strstr(r.d.text, msg));
+	ks_fake_destroy(f);
+}
+
 /* Tables whose _stext is not VMCOREINFO's are refused, by name. */
 static void test_shifted_refused(void **state)
 {
-	static struct image im;
-	struct said d = { "", 0 };
-	struct ks_kallsyms_mem *ks;
-	struct ks_kallsyms_scan sc;
-	struct ks_fake *f;
-	uint64_t base;
+	struct ks_fake *f = image(OLD_ORDER);
+	uint64_t base = STEXT + 0x1000;
 
 	(void)state;
-	make_syms();
-	write_tables(&im, OLD_ORDER);
-	f = fake_of(&im);
 	/* relative_base moved by a page: every address with it */
-	base = STEXT + 0x1000;
 	assert_int_equal(ks_fake_write(f, im.relative_base, &base, sizeof(base)), 0);
-	assert_int_equal(scan(f, &d, &ks, &sc), -EINVAL);
-	assert_null(ks);
-	assert_int_equal(d.calls, 1);
-	assert_non_null(strstr(d.text, "have no address table that puts _stext"));
-	ks_fake_destroy(f);
+	refused(f, -EINVAL, "have no address table that puts _stext");
 }
 
 /* A symbol VMCOREINFO places elsewhere refuses the whole table. */
 static void test_disagreement_refused(void **state)
 {
-	static struct image im;
-	struct said d = { "", 0 };
-	struct ks_kallsyms_mem *ks;
-	struct ks_kallsyms_scan sc;
-	struct ks_fake *f;
-
 	(void)state;
-	make_syms();
-	write_tables(&im, NEW_ORDER);
-	f = fake_of(&im);
 	vmci.swapper = DATA + 0x2000;
-	assert_int_equal(scan(f, &d, &ks, &sc), -EINVAL);
-	vmci.swapper = DATA + 0x1000;
-	assert_null(ks);
-	assert_int_equal(d.calls, 1);
-	assert_non_null(strstr(d.text, "put swapper_pg_dir at 0xffffffff81401000, "
-				       "VMCOREINFO at 0xffffffff81402000: refused"));
-	ks_fake_destroy(f);
+	refused(image(NEW_ORDER), -EINVAL, "put swapper_pg_dir at "
+		"0xffffffff81401000, VMCOREINFO at 0xffffffff81402000: refused");
 }
 
 /* A token that is not as long as the index says is no token table. */
 static void test_forged_tokens(void **state)
 {
-	static struct image im;
-	struct said d = { "", 0 };
-	struct ks_kallsyms_mem *ks;
-	struct ks_kallsyms_scan sc;
-	struct ks_fake *f;
+	struct ks_fake *f = image(OLD_ORDER);
 
 	(void)state;
-	make_syms();
-	write_tables(&im, OLD_ORDER);
-	f = fake_of(&im);
 	/* token 5 ("\x05", at 14) runs into token 6: not what the index says */
 	assert_int_equal(ks_fake_write(f, im.token_table + 15, "Z", 1), 0);
-	assert_int_equal(scan(f, &d, &ks, &sc), -ENOENT);
-	assert_null(ks);
-	assert_int_equal(d.calls, 0);
-	ks_fake_destroy(f);
+	refused(f, -ENOENT, NULL);
 }
 
 /* No _stext in VMCOREINFO, or nothing of the shape: -ENOENT, silently. */
 static void test_nothing(void **state)
 {
-	static struct image im;
-	struct said d = { "", 0 };
-	struct ks_kallsyms_mem *ks;
-	struct ks_kallsyms_scan sc;
-	struct ks_fake *f;
+	static const uint8_t zeros[RODATA_SIZE];
+	struct ks_fake *f = image(OLD_ORDER);
+	struct run r;
 
 	(void)state;
-	make_syms();
-	write_tables(&im, OLD_ORDER);
-	memset(im.b + 0x2000, 0, RODATA_SIZE - 0x2000);
-	f = fake_of(&im);
-	assert_int_equal(scan(f, &d, &ks, &sc), -ENOENT);
-	assert_int_equal(sc.end, DATA);
+	assert_int_equal(ks_fake_write(f, RODATA, zeros, sizeof(zeros)), 0);
+	assert_int_equal(scan(f, &r), -ENOENT);
+	assert_int_equal(r.sc.end, DATA);
 	vmci.stext = 0;
-	assert_int_equal(scan(f, &d, &ks, &sc), -ENOENT);
-	vmci.stext = STEXT;
-	assert_int_equal(sc.start, 0);
-	assert_int_equal(d.calls, 0);
-	ks_fake_destroy(f);
+	assert_int_equal(scan(f, &r), -ENOENT);
+	assert_int_equal(r.sc.start, 0);
+	refused(f, -ENOENT, NULL);
 }
 
 /* A memory-only target as --vmcore builds it: the fake's memory, an image. */
@@ -418,19 +393,15 @@ static const struct ks_target_ops image_ops = {
 static void test_no_btf(void **state)
 {
 	const struct ks_vmcoreinfo vi = { .line = vmci_line, .arg = &vmci };
-	static struct image im;
 	static struct image_target it;
 	struct ks_target t = { &image_ops, &it };
 	struct said d = { "", 0 };
 	struct ks_kernel_layout l;
 	struct ks_kallsyms_scan sc;
-	struct ks_fake *f;
+	struct ks_fake *f = image(OLD_ORDER);
 	char err[256] = "";
 
 	(void)state;
-	make_syms();
-	write_tables(&im, OLD_ORDER);
-	f = fake_of(&im);
 	ks_fake_target(f, &it.mem);
 	assert_int_equal(ks_image_find_kallsyms(&it.im, &it.mem, &vi,
 						KS_KALLSYMS_LISTED_OR_SCAN,
