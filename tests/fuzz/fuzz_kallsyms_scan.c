@@ -6,8 +6,9 @@
  *   u32 end        init_uts_ns (where the scan ends), from _stext
  *   u32 swapper    swapper_pg_dir, from _stext
  *
- * with the last page padded with zeros.  VMCOREINFO gives those two and _stext.  Whatever the scan finds must
- * have been checked: _stext and both symbols where VMCOREINFO puts them.
+ * with the last page padded with zeros.  VMCOREINFO gives those two and
+ * _stext.  Whatever the scan finds must have been checked: _stext and
+ * both symbols where VMCOREINFO puts them.
  */
 #include <errno.h>
 

@@ -360,25 +360,36 @@ static bool addresses_plausible(const struct scan *s, uint64_t at)
 /*
  * The address table where either order puts it: before num_syms (up to
  * 6.3), or after the token index (6.4 on); 32-bit offsets followed by
- * relative_base, or absolute addresses.
+ * relative_base, or absolute addresses; or (7.0 on) offsets from their
+ * own place, which kallsyms_mem.c decodes where it knows that encoding.
  */
 static size_t address_candidates(const struct scan *s,
 				 struct ks_kallsyms_mem_addrs *c)
 {
 	uint64_t n4 = 4ull * s->num, n8 = 8ull * s->num;
-	uint64_t rb = (s->num_syms - 8) & ~7ull, after = align8(s->token_index + INDEX_SIZE);
+	uint64_t rb = (s->num_syms - 8) & ~7ull;
+	uint64_t abs = (s->num_syms & ~7ull) - n8;
+	uint64_t after = align8(s->token_index + INDEX_SIZE);
+	uint64_t rb_after = align8(after + n4);
 	size_t nr = 0;
 
 	if (base_plausible(s, rb)) {
-		c[nr++] = (struct ks_kallsyms_mem_addrs){ .offsets = rb - n4, .relative_base = rb };
-		c[nr++] = (struct ks_kallsyms_mem_addrs){ .offsets = rb - n4 - 4, .relative_base = rb };
+		/* offsets ALGN'd: 4 bytes of padding when num is odd */
+		c[nr].offsets = rb - n4;
+		c[nr++].relative_base = rb;
+		c[nr].offsets = rb - n4 - 4;
+		c[nr++].relative_base = rb;
 	}
-	if (addresses_plausible(s, (s->num_syms & ~7ull) - n8))
-		c[nr++] = (struct ks_kallsyms_mem_addrs){ .addresses = (s->num_syms & ~7ull) - n8 };
-	if (base_plausible(s, align8(after + n4)))
-		c[nr++] = (struct ks_kallsyms_mem_addrs){ .offsets = after, .relative_base = align8(after + n4) };
+	if (addresses_plausible(s, abs))
+		c[nr++].addresses = abs;
+	if (base_plausible(s, rb_after)) {
+		c[nr].offsets = after;
+		c[nr++].relative_base = rb_after;
+	}
 	if (addresses_plausible(s, after))
-		c[nr++] = (struct ks_kallsyms_mem_addrs){ .addresses = after };
+		c[nr++].addresses = after;
+	/* 7.0 on: offsets from their own place, no relative_base */
+	c[nr++].offsets = after;
 	return nr;
 }
 
@@ -405,7 +416,7 @@ static int tables_at(struct scan *s, const struct ks_vmcoreinfo *vi,
 		     ks_report_fn report, void *arg,
 		     struct ks_kallsyms_mem **ks_ret)
 {
-	struct ks_kallsyms_mem_addrs c[5];
+	struct ks_kallsyms_mem_addrs c[6] = { { 0 } };
 	size_t nr;
 	int ret = find_token_table(s);
 
@@ -427,7 +438,7 @@ static int tables_at(struct scan *s, const struct ks_vmcoreinfo *vi,
 			break;
 		}
 	}
-	if (ret == -ENOENT || ret == -EINVAL || ret == -EFAULT) {
+	if (ret && ret != -ENOMEM) {
 		ks_report(report, arg, "the kallsyms tables found at %#" PRIx64
 			  " (%" PRIu32 " symbols) have no address table that "
 			  "puts _stext at VMCOREINFO's %#" PRIx64 ": refused",
