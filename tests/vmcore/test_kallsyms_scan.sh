@@ -5,9 +5,10 @@
 # found by their shape (shared/kernel/image/kallsyms_scan.c): the only
 # way before Linux 6.0, forced on newer dumps with
 # KSTACK_TEST_KALLSYMS_SCAN=1 (VMCOREINFO's kallsyms lines ignored).
-# Every view must print the same bytes as with the debug vmlinux, and as
-# with VMCOREINFO's tables where it lists them.  The scan's cost is the
-# difference between the two dump-alone runs of one small view.
+# Every view must print the same bytes as with VMCOREINFO's tables where
+# it lists them (test_kdump_standalone.sh compares those with the debug
+# vmlinux), else as with the debug vmlinux.  The scan's cost is the
+# difference between the two runs of one small view.
 # KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
 set -uo pipefail
 
@@ -65,56 +66,42 @@ else
 	finish
 fi
 
+# The reference: VMCOREINFO's tables where it lists them (which
+# test_kdump_standalone.sh holds to --vmlinux's bytes), else --vmlinux.
+if [ "$listed" = yes ]; then
+	ref=(--vmcore "$dir/vmcore")
+	refname="VMCOREINFO's tables"
+else
+	ref=(--vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux")
+	refname=--vmlinux
+fi
 views=("-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H"
 	"-K" "-F" "-F --touched" "-K -v" "-F -v")
 for opts in "${views[@]}"; do
 	# shellcheck disable=SC2086 # the options are words
-	TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" $opts \
-		>"$tmp/with.txt" 2>"$tmp/with.err"
-	rc_with=$?
+	TZ=UTC "$kstack" "${ref[@]}" $opts >"$tmp/ref.txt" 2>"$tmp/ref.err"
+	rc_ref=$?
 	# shellcheck disable=SC2086
 	TZ=UTC scan "$kstack" --vmcore "$dir/vmcore" $opts \
 		>"$tmp/scan.txt" 2>"$tmp/scan.err"
 	rc_scan=$?
-	if [ "$rc_with" -ne "$rc_scan" ]; then
-		fail "$opts: exit $rc_scan with scanned tables, $rc_with with --vmlinux:" \
+	if [ "$rc_ref" -ne "$rc_scan" ]; then
+		fail "$opts: exit $rc_scan with scanned tables, $rc_ref with $refname:" \
 			"$(head -c 300 "$tmp/scan.err")"
-	elif ! cmp -s "$tmp/with.txt" "$tmp/scan.txt" ||
-		{ [ ! -s "$tmp/scan.txt" ] && ! cmp -s "$tmp/with.err" "$tmp/scan.err"; }; then
-		fail "$opts with scanned tables differs from --vmlinux:"
-		diff "$tmp/with.txt" "$tmp/scan.txt" | head -n 10 | sed 's/^/  | /'
+	elif ! cmp -s "$tmp/ref.txt" "$tmp/scan.txt" ||
+		{ [ ! -s "$tmp/scan.txt" ] && ! cmp -s "$tmp/ref.err" "$tmp/scan.err"; }; then
+		fail "$opts with scanned tables differs from $refname:"
+		diff "$tmp/ref.txt" "$tmp/scan.txt" | head -n 10 | sed 's/^/  | /'
 	else
-		pass "$opts with scanned tables: the bytes of --vmlinux" \
+		pass "$opts with scanned tables: the bytes of $refname" \
 			"($(wc -l <"$tmp/scan.txt") lines, exit $rc_scan)"
-	fi
-	[ "$listed" = yes ] || continue
-	# shellcheck disable=SC2086
-	TZ=UTC "$kstack" --vmcore "$dir/vmcore" $opts >"$tmp/listed.txt" 2>/dev/null
-	if cmp -s "$tmp/listed.txt" "$tmp/scan.txt"; then
-		pass "$opts: scanned tables print what VMCOREINFO's tables print"
-	else
-		fail "$opts: scanned tables differ from VMCOREINFO's:"
-		diff "$tmp/listed.txt" "$tmp/scan.txt" | head -n 10 | sed 's/^/  | /'
 	fi
 done
 
 # The scan's cost: the same small view from the dump alone, with and
-# without it (the best of three each, so a busy machine counts less).
-best() {
-	local b=999 s
-	for _ in 1 2 3; do
-		s=$(seconds "$@")
-		b=$(awk -v a="$b" -v c="$s" 'BEGIN { print (c < a ? c : a) }')
-	done
-	echo "$b"
-}
-t_scan=$(best scan "$kstack" --vmcore "$dir/vmcore" -p 1)
-if [ "$listed" = yes ]; then
-	t_listed=$(best "$kstack" --vmcore "$dir/vmcore" -p 1)
-	echo "time: -p 1 from the dump alone: ${t_scan}s with the scan, ${t_listed}s with VMCOREINFO's tables"
-else
-	t_with=$(best "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" -p 1)
-	echo "time: -p 1: ${t_scan}s with the scan, ${t_with}s with --vmlinux"
-fi
+# without it (a note: one run each on a shared machine).
+t_scan=$(seconds scan "$kstack" --vmcore "$dir/vmcore" -p 1)
+t_ref=$(seconds "$kstack" "${ref[@]}" -p 1)
+echo "time: -p 1: ${t_scan}s with the scan, ${t_ref}s with $refname"
 
 finish
