@@ -136,11 +136,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(SUPPORT_OBJ) $(LIVE_LIB) $(CORE_LIB)
 tests: $(UNIT_BIN)
 
 # make check: everything, under ASan/UBSan, in a build folder of its own.
+# It provides every input, so a suite that skips for a missing one fails.
 check: deps
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) BUILD=build/san fuzz-build
 	$(MAKE) all static
 	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop
+	KSTACK_REQUIRE_INPUTS=1 \
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks" \
 		tests/run-all.sh build/san
 

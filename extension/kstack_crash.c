@@ -2,7 +2,7 @@
 /*
  * The crash command "kstack": the live tool's selection and formats over
  * the tasks of the dump.  Options go through the same parser as the live
- * tool's (shared/core/options.c); the tasks come from shared/kernel/kernel_tasks.c
+ * tool's (shared/core/options.c); the tasks come from shared/kernel/task_walk.c
  * over the crash target; -l's lines from shared/lines/ on crash's vmlinux;
  * the text from shared/format*.c.  This file only glues them to crash:
  * argv, fp, error(), the vmlinux and release for -l, and the help text.
@@ -281,6 +281,7 @@ static void cmd_kstack(void)
 		tasks_sample(&opts);
 	}
 	ks_options_release(&opts);
+	ks_crash_target_end_command();
 }
 
 static struct command_table_entry command_table[] = {

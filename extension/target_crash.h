@@ -17,6 +17,11 @@
  * kallsyms in memory, with crash's symbol table as the fallback.
  */
 const struct ks_target *ks_crash_target(void);
+/*
+ * The end of a kstack command: the pages read are forgotten, since crash
+ * may be reading a live kernel (/proc/kcore) whose memory moves.
+ */
+void ks_crash_target_end_command(void);
 /* Frees what ks_crash_target() made (the extension's destructor). */
 void ks_crash_target_release(void);
 

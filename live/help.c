@@ -47,6 +47,7 @@ static const char *const lines[] = {
 	"  -m MB              rotate above MB megabytes@m:never",
 	"  -n FILES           rotated logs kept@n:never rotate",
 	"  -x PERCENT         no start, no writes at this disk use@x",
+	"  report DIR         what DIR's logs say: stuck tasks, timeline (report -h)",
 	"",
 	"hooks and dumps:",
 	"  -K                 kprobes, as debugfs kprobes/list prints them",

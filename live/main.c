@@ -21,6 +21,7 @@
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
+#include "report_run.h"
 #include "snoop.h"
 #include "version.h"
 
@@ -118,6 +119,7 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->oled_lock = knob("KSTACK_TEST_OLED_LOCK");
 	k->debugfs = knob("KSTACK_TEST_DEBUGFS");
 	k->tracefs = knob("KSTACK_TEST_TRACEFS");
+	k->journal_socket = knob("KSTACK_TEST_JOURNAL_SOCKET");
 	k->kallsyms_scan = knob("KSTACK_TEST_KALLSYMS_SCAN");
 }
 
@@ -128,6 +130,9 @@ int main(int argc, char **argv)
 	char err[256];
 	int status;
 
+	/* report has options of its own (live/report/report_opts.c) */
+	if (ks_report_wanted(argc, argv))
+		return ks_report_main(argc, argv);
 	read_test_knobs(&knobs);
 	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs, err,
 				   sizeof(err))) {

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,14 +85,15 @@ static int stream_fd(struct ks_output *out, int fd)
 }
 
 /* A FIFO or a character device: opened as it is, never replaced. */
-static int open_stream(struct ks_output *out, const char *path,
+static int open_stream(struct ks_output *out, const char *base,
 		       const struct stat *seen)
 {
 	struct stat sb;
 	int fd, ret;
 
 	/* a FIFO waits here for its reader, as the shell's > does */
-	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	fd = openat(out->dirfd, base, O_WRONLY | O_NOFOLLOW | O_NOCTTY |
+		    O_CLOEXEC);
 	if (fd < 0)
 		return refuse("cannot write %s: %s", out->name, strerror(errno));
 	/* swapped for something else since lstat: do not write into that */
@@ -106,27 +108,49 @@ static int open_stream(struct ks_output *out, const char *path,
 	return ret;
 }
 
-/*
- * A regular file: a temporary file beside it, renamed over it by
- * ks_output_write().  It gets the old file's owner, group and permission
- * bits (not set-id bits); a new FILE is created 0600.
- */
-static int open_replace(struct ks_output *out, const char *path,
-			const struct stat *old)
+/* BASE.XXXXXX made new in the directory, as mkostemp does by path. */
+static int make_temp(struct ks_output *out, const char *base)
 {
-	size_t len = strlen(path) + 8;
-	int fd;
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	size_t len = strlen(base) + 8;
+	unsigned char rnd[6];
+	int fd = -1;
 
 	out->tmp = malloc(len);
 	if (!out->tmp)
-		return refuse("out of memory");
-	snprintf(out->tmp, len, "%s.XXXXXX", path);
-	fd = mkostemp(out->tmp, O_CLOEXEC);
+		return -ENOMEM;
+	for (int tries = 0; tries < 100; tries++) {
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -errno;
+		snprintf(out->tmp, len, "%s.", base);
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			out->tmp[len - 7 + i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		out->tmp[len - 1] = '\0';
+		fd = openat(out->dirfd, out->tmp, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A regular file: a temporary file beside it, renamed over it by
+ * ks_output_write().  It gets the old file's owner, group and permission
+ * bits (not set-id bits); a new FILE is created 0600.  Made, renamed and
+ * removed relative to the directory's fd: a directory renamed meanwhile
+ * takes the temporary file with it instead of stranding it.
+ */
+static int open_replace(struct ks_output *out, const char *base,
+			const struct stat *old)
+{
+	int fd = make_temp(out, base);
+
 	if (fd < 0) {
 		free(out->tmp);
 		out->tmp = NULL;
 		return refuse("cannot write %s: cannot create a temporary file beside it: %s",
-			      out->name, strerror(errno));
+			      out->name, strerror(-fd));
 	}
 	/* not root: the file stays ours, with the old permission bits */
 	if (old && fchown(fd, old->st_uid, old->st_gid) && errno != EPERM)
@@ -136,25 +160,58 @@ static int open_replace(struct ks_output *out, const char *path,
 	out->f = fdopen(fd, "w");
 	if (!out->f)
 		goto fail;
-	out->replace = path;
+	out->replace = base;
 	return 0;
 fail:
 	refuse("cannot write %s: %s", out->name, strerror(errno));
 	close(fd);
-	unlink(out->tmp);
+	unlinkat(out->dirfd, out->tmp, 0);
 	free(out->tmp);
 	out->tmp = NULL;
 	return KS_EXIT_ERROR;
 }
 
+/* The directory of path, opened; *base points at the last component. */
+static int open_parent(struct ks_output *out, const char *path,
+		       const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	*base = slash ? slash + 1 : path;
+	if (!**base)
+		return refuse("cannot write %s: it names a directory, not a file",
+			      out->name);
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return refuse("out of memory");
+	if (out->dirfd >= 0)
+		close(out->dirfd);
+	out->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (out->dirfd < 0)
+		return refuse("cannot write %s: %s", out->name, strerror(errno));
+	return 0;
+}
+
 /* FILE as it is now (through a link with --follow-symlink): what to do. */
 static int open_path(struct ks_output *out, const char *path, bool follow)
 {
+	const char *base;
 	struct stat sb;
+	int ret;
 
-	if (lstat(path, &sb)) {
+	ret = open_parent(out, path, &base);
+	if (ret)
+		return ret;
+	if (fstatat(out->dirfd, base, &sb, AT_SYMLINK_NOFOLLOW)) {
 		if (errno == ENOENT)
-			return open_replace(out, path, NULL);
+			return open_replace(out, base, NULL);
 		return refuse("cannot write %s: %s", out->name, strerror(errno));
 	}
 	if (S_ISLNK(sb.st_mode)) {
@@ -171,9 +228,9 @@ static int open_path(struct ks_output *out, const char *path, bool follow)
 		return refuse("%s has %ju hard links: refusing to replace one name (the others would keep the old content) or to write through all of them; remove it or choose another file",
 			      path, (uintmax_t)sb.st_nlink);
 	if (S_ISREG(sb.st_mode))
-		return open_replace(out, path, &sb);
+		return open_replace(out, base, &sb);
 	if (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode))
-		return open_stream(out, path, &sb);
+		return open_stream(out, base, &sb);
 	return refuse("%s is %s: -o writes a regular file, a FIFO or a character device",
 		      path, ks_file_kind(sb.st_mode));
 }
@@ -183,6 +240,7 @@ int ks_output_open(struct ks_output *out, const struct ks_options *opts)
 	int fd;
 
 	memset(out, 0, sizeof(*out));
+	out->dirfd = -1;
 	if (!opts->output) {
 		out->name = "stdout";
 		out->f = stdout;
@@ -207,7 +265,8 @@ int ks_output_write(struct ks_output *out, const struct ks_sample *s,
 		if (fclose(out->f) && !ret)
 			ret = -errno;
 		out->f = NULL;
-		if (!ret && rename(out->tmp, out->replace))
+		if (!ret && renameat(out->dirfd, out->tmp, out->dirfd,
+				     out->replace))
 			ret = -errno;
 		if (!ret) {
 			free(out->tmp);
@@ -224,8 +283,11 @@ void ks_output_close(struct ks_output *out)
 	if (out->f && out->f != stdout)
 		fclose(out->f);
 	if (out->tmp)
-		unlink(out->tmp);
+		unlinkat(out->dirfd, out->tmp, 0);
+	if (out->dirfd >= 0)
+		close(out->dirfd);
 	free(out->tmp);
 	free(out->real);
 	memset(out, 0, sizeof(*out));
+	out->dirfd = -1;
 }

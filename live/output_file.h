@@ -11,8 +11,9 @@
 struct ks_output {
 	const char *name;	/* for messages: FILE as given, or "stdout" */
 	FILE *f;
-	const char *replace;	/* the regular file the sample replaces */
-	char *tmp;		/* the temporary file beside it */
+	int dirfd;		/* FILE's directory, or -1 */
+	const char *replace;	/* the regular file the sample replaces, in dirfd */
+	char *tmp;		/* the temporary file beside it, in dirfd */
 	char *real;		/* with --follow-symlink: where the link points */
 };
 

@@ -23,6 +23,11 @@ int ks_open_regular(int dirfd, const char *name, int flags, mode_t mode)
 		close(fd);
 		return -EINVAL;
 	}
+	/* a second name may be a file outside the directory: never write it */
+	if (sb.st_nlink != 1) {
+		close(fd);
+		return -EMLINK;
+	}
 	return fd;
 }
 

@@ -7,7 +7,11 @@
 /*
  * openat() that insists on a regular file: a FIFO, a device or a
  * directory planted where background mode keeps its lock or its logs is
- * refused (-EINVAL) before anything is read or written.  The fd, or
+ * refused (-EINVAL) before anything is read or written, and so is a file
+ * with more than one hard link (-EMLINK): another name of it may be a
+ * file anywhere on the file system, which root must not truncate or
+ * append to.  Both are checked on the opened fd (fstat), so a name
+ * swapped between a check and the open cannot slip through.  The fd, or
  * -errno.  The caller chooses O_NOFOLLOW and O_NONBLOCK in flags.
  */
 int ks_open_regular(int dirfd, const char *name, int flags, mode_t mode);

@@ -9,6 +9,9 @@
 #
 # usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores]...
 # KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
+# KSTACK_REQUIRE_INPUTS=1 (make check, which provides every input): a suite
+# that says SKIP fails.  Every SKIP and N/A is listed, with its reason, at
+# the end (tests/lib/check.sh says which is which).
 set -uo pipefail
 
 build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores]...}
@@ -29,14 +32,43 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 passed=0
 failed=0
+skipped=0
 failures=()
+skips=()
+not_applicable=()
+logdir=$(mktemp -d)
+trap 'rm -rf "$logdir"' EXIT
+
+# The reasons a suite gave for what it did not check: the scripts' SKIP:
+# and N/A: lines, cmocka's [  SKIPPED ] test names.
+reasons() {
+	sed -n -e "s|^$1: ||p" "$2"
+	[ "$1" = SKIP ] && sed -n 's/^\[  SKIPPED \] //p' "$2"
+	return 0
+}
 
 run() {
-	local name=$1
+	local name=$1 log=$logdir/log st line
+	local -a skip_lines
 	shift
 	echo "=== $name"
-	if "$@"; then
+	"$@" 2>&1 | tee "$log"
+	st=${PIPESTATUS[0]}
+	mapfile -t skip_lines < <(reasons SKIP "$log")
+	while IFS= read -r line; do
+		not_applicable+=("$name: $line")
+	done < <(reasons N/A "$log")
+	for line in "${skip_lines[@]}"; do
+		skips+=("$name: $line")
+	done
+	if [ "$st" -eq 0 ] && [ ${#skip_lines[@]} -gt 0 ] &&
+	   [ "${KSTACK_REQUIRE_INPUTS:-0}" = 1 ]; then
+		echo "=== $name skipped what make check provides: ${skip_lines[0]}"
+		st=1
+	fi
+	if [ "$st" -eq 0 ]; then
 		passed=$((passed + 1))
+		[ ${#skip_lines[@]} -gt 0 ] && skipped=$((skipped + 1))
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
@@ -83,8 +115,14 @@ for kind in $kinds; do
 done
 
 echo
+for f in "${not_applicable[@]}"; do
+	echo "not applicable: $f"
+done
+for f in "${skips[@]}"; do
+	echo "skipped: $f"
+done
 for f in "${failures[@]}"; do
 	echo "failed: $f"
 done
-echo "suites: $passed passed, $failed failed"
+echo "suites: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -27,7 +27,9 @@
 
 #include "background.h"
 #include "bg_daemon.h"
+#include "bg_journal.h"
 #include "bg_log.h"
+#include "bg_logfile.h"
 #include "bg_out.h"
 #include "cgroup_check.h"
 #include "disk_guard.h"
@@ -60,12 +62,16 @@ struct bg {
 	unsigned long nr_failed;	/* not taken or not written: an error */
 	unsigned long nr_failed_run;	/* of those, since the last success */
 	unsigned long nr_overrun;	/* not taken: the one before overran */
+	unsigned long nr_lost;		/* skipped + failed + overrun */
 	int last_failure;		/* the error of the last one */
 	int write_err;			/* last write error, logged once */
 	int rotate_err;			/* last rotation error, logged once */
 	int sample_err;			/* last sampling error, logged once */
 	bool denied_logged;
 	bool unreadable_logged;
+	bool journal_on;		/* log lines to the journal */
+	struct ks_journal journal;
+	struct ks_logfile logfile;	/* the detached sampler's log */
 };
 
 /*
@@ -194,6 +200,34 @@ static void make_name(struct bg *bg)
 	snprintf(bg->name, sizeof(bg->name), "kstack_%s.out", host);
 }
 
+/*
+ * Other users who may write DIR may plant names in it between our
+ * checks; every open is safe against that (openat, O_NOFOLLOW, one
+ * link), but a world-writable DIR without the sticky bit also lets them
+ * rename or delete our logs, so it is refused, and any other DIR that
+ * others may write gets a warning.
+ */
+static int check_dir_mode(struct bg *bg)
+{
+	struct stat sb;
+
+	if (fstat(bg->dirfd, &sb)) {
+		ks_log(KS_LOG_ERROR, "cannot stat %s: %s", bg->dir, strerror(errno));
+		return -errno;
+	}
+	if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX)) {
+		ks_log(KS_LOG_ERROR,
+		       "%s is writable by every user and not sticky (mode %04o): refusing to write there",
+		       bg->dir, (unsigned int)(sb.st_mode & 07777));
+		return -EPERM;
+	}
+	if (sb.st_mode & (S_IWGRP | S_IWOTH))
+		ks_log(KS_LOG_WARNING,
+		       "%s is writable by other users (mode %04o): they can remove or replace its logs",
+		       bg->dir, (unsigned int)(sb.st_mode & 07777));
+	return 0;
+}
+
 static int open_dir(struct bg *bg)
 {
 	const char *path = bg->opts->dir;
@@ -211,11 +245,31 @@ static int open_dir(struct bg *bg)
 	}
 	if (!realpath(path, bg->dir))
 		snprintf(bg->dir, sizeof(bg->dir), "%s", path);
+	if (check_dir_mode(bg))
+		return KS_EXIT_ERROR;
 	if (created)
 		ks_log(KS_LOG_DEBUG, "Created directory %s with mode 0700", bg->dir);
 	bg->rot.dirfd = bg->dirfd;
 	bg->rot.name = bg->name;
 	return 0;
+}
+
+/*
+ * A file of DIR that is not ours to write: a symbolic link, something
+ * other than a regular file, or a hard link (the other name may be any
+ * file on this file system, and we are root).
+ */
+static int refuse_file(struct bg *bg, const char *name, int err)
+{
+	const char *what = " but a symbolic link";
+
+	if (err == -EINVAL)
+		what = "";
+	else if (err == -EMLINK)
+		what = " with one link (it has several: another name may be a file outside the directory)";
+	ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
+	       bg->dir, name, what);
+	return KS_EXIT_ERROR;
 }
 
 static int take_lock(struct bg *bg)
@@ -235,6 +289,9 @@ static int take_lock(struct bg *bg)
 			       bg->dir, bg->dir, KS_RUN_LOCK_NAME);
 		return KS_EXIT_ERROR;
 	}
+	if (bg->lock_fd == -EMLINK || bg->lock_fd == -EINVAL ||
+	    bg->lock_fd == -ELOOP)
+		return refuse_file(bg, KS_RUN_LOCK_NAME, bg->lock_fd);
 	if (bg->lock_fd < 0) {
 		ks_log(KS_LOG_ERROR, "cannot lock %s/%s: %s", bg->dir,
 		       KS_RUN_LOCK_NAME, strerror(-bg->lock_fd));
@@ -325,11 +382,8 @@ static int rotate_at_start(struct bg *bg)
 	if (bg->no_rotation)
 		return 0;
 	ret = ks_rotate(&bg->rot, true, &res);
-	if (ret == -ELOOP || ret == -EINVAL) {
-		ks_log(KS_LOG_ERROR, "%s/%s is not a regular file%s: refusing to use it",
-		       bg->dir, bg->name, ret == -ELOOP ? " but a symbolic link" : "");
-		return KS_EXIT_ERROR;
-	}
+	if (ret == -ELOOP || ret == -EINVAL || ret == -EMLINK)
+		return refuse_file(bg, bg->name, ret);
 	if (ret < 0) {
 		/* appending to an unrotated log could glue our samples to a
 		 * torn one of the killed run */
@@ -369,11 +423,46 @@ static int open_proc(struct bg *bg)
 	return check_permission(bg);
 }
 
+/*
+ * Where the log lines go once the caller's stderr is gone: the journal
+ * when systemd gave us one (see bg_journal.h), else DIR/kstack.log for
+ * a detached sampler.  Decided and opened here, while a failure can
+ * still reach the caller.
+ */
+static int open_log(struct bg *bg)
+{
+	int ret;
+
+	if (ks_journal_wanted()) {
+		ret = ks_journal_open(&bg->journal, bg->opts->knobs.journal_socket);
+		if (!ret) {
+			bg->journal_on = true;
+			bg->journal.samples = &bg->nr_written;
+			bg->journal.lost = &bg->nr_lost;
+			return 0;
+		}
+		ks_log(KS_LOG_WARNING, "cannot reach the journal: %s; logging to %s",
+		       strerror(-ret), bg->opts->foreground ? "stderr" : KS_LOGFILE_NAME);
+	}
+	if (bg->opts->foreground)
+		return 0;
+	ret = ks_logfile_init(&bg->logfile, &bg->rot, bg->no_rotation);
+	if (ret == -ELOOP || ret == -EINVAL || ret == -EMLINK)
+		return refuse_file(bg, KS_LOGFILE_NAME, ret);
+	if (ret) {
+		ks_log(KS_LOG_ERROR, "cannot rotate %s/%s: %s", bg->dir,
+		       KS_LOGFILE_NAME, strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	return 0;
+}
+
 static int setup(struct bg *bg, const struct ks_options *opts)
 {
 	int ret;
 
 	memset(bg, 0, sizeof(*bg));
+	bg->journal.fd = -1;
 	bg->opts = opts;
 	bg->dirfd = -1;
 	bg->lock_fd = -1;
@@ -396,6 +485,8 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 		ret = check_space_at_start(bg);
 	if (!ret)
 		ret = rotate_at_start(bg);
+	if (!ret)
+		ret = open_log(bg);
 	if (ret)
 		return ret;
 	ret = install_signals();
@@ -408,6 +499,9 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 
 static void teardown(struct bg *bg)
 {
+	ks_log_set_sink(NULL, NULL);
+	if (bg->journal_on)
+		ks_journal_close(&bg->journal);
 	if (bg->proc_open)
 		ks_proc_close(&bg->proc);
 	/* closing the lock's last fd releases it */
@@ -514,6 +608,7 @@ static void rotate_if_needed(struct bg *bg)
  */
 static void sample_lost(struct bg *bg, uint64_t k, int err)
 {
+	bg->nr_lost++;
 	bg->nr_failed++;
 	bg->nr_failed_run++;
 	bg->last_failure = err;
@@ -549,6 +644,7 @@ static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 
 	if (!guard_allows(bg)) {
 		bg->nr_skipped++;
+		bg->nr_lost++;
 		ks_log(KS_LOG_DEBUG, "Sample %llu skipped: filesystem full",
 		       (unsigned long long)k);
 		return;
@@ -575,9 +671,9 @@ out:
 	ks_sample_release(&s);
 }
 
-static void log_start(struct bg *bg)
+/* oled's first two lines, to the caller before detaching */
+static void log_plan(struct bg *bg)
 {
-	struct utsname u;
 	time_t end = time(NULL) + (time_t)(bg->duration_ns / NS_PER_SEC);
 	char when[64];
 	struct tm tm;
@@ -588,6 +684,12 @@ static void log_start(struct bg *bg)
 	ks_log(KS_LOG_INFO, "This script will run up to: %s", when);
 	ks_log(KS_LOG_INFO, "The requested data will be written to the directory: %s",
 	       bg->dir);
+}
+
+static void log_start(struct bg *bg)
+{
+	struct utsname u;
+
 	if (!uname(&u))
 		ks_log(KS_LOG_DEBUG, "kstack %s on kernel %s", KS_VERSION, u.release);
 	if (bg->no_rotation)
@@ -606,7 +708,7 @@ static void log_start(struct bg *bg)
 /* How the run went: every sample due is either written or counted lost. */
 static void log_end(struct bg *bg)
 {
-	unsigned long lost = bg->nr_skipped + bg->nr_failed + bg->nr_overrun;
+	unsigned long lost = bg->nr_lost;
 
 	if (stop_signal)
 		ks_log(KS_LOG_INFO, "Received %s: stopping after %lu sample(s) written, %lu lost",
@@ -640,6 +742,7 @@ static uint64_t next_index(struct bg *bg, uint64_t k, int64_t t0)
 	ks_log(KS_LOG_WARNING, "Sampling took longer than the interval: %llu sample(s) skipped",
 	       (unsigned long long)(latest - k - 1));
 	bg->nr_overrun += latest - k - 1;
+	bg->nr_lost += latest - k - 1;
 	return latest;
 }
 
@@ -671,6 +774,7 @@ static void sample_loop(struct bg *bg)
 
 int ks_background_run(const struct ks_options *opts)
 {
+	ks_log_sink_fn sink = NULL;
 	bool is_daemon = false;
 	struct bg bg;
 	int status;
@@ -678,8 +782,15 @@ int ks_background_run(const struct ks_options *opts)
 	status = setup(&bg, opts);
 	if (status)
 		goto out;
+	if (bg.journal_on)
+		ks_log_set_sink(ks_journal_sink, &bg.journal);
+	log_plan(&bg);
+	if (!bg.journal_on && !opts->foreground)
+		sink = ks_logfile_sink;
 	if (!opts->foreground) {
-		status = ks_bg_daemonize(bg.lock_fd, &is_daemon);
+		status = ks_bg_daemonize(bg.lock_fd, &is_daemon, sink,
+					 bg.journal_on ? (void *)&bg.journal :
+					 (void *)&bg.logfile);
 		if (!is_daemon)
 			goto out;
 	}

@@ -18,7 +18,9 @@ static int detach_stdio(void)
 
 	if (fd < 0)
 		return -errno;
-	if (dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+	/* the caller's pipe or terminal is let go: `kstack -b | cat` returns */
+	if (dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+	    dup2(fd, STDERR_FILENO) < 0) {
 		int ret = -errno;
 
 		close(fd);
@@ -58,7 +60,8 @@ static void middle_child(int lock_fd)
 	_exit(KS_EXIT_OK);
 }
 
-int ks_bg_daemonize(int lock_fd, bool *is_daemon)
+int ks_bg_daemonize(int lock_fd, bool *is_daemon, ks_log_sink_fn sink,
+		     void *sink_ctx)
 {
 	int status, ret;
 	pid_t pid;
@@ -74,6 +77,7 @@ int ks_bg_daemonize(int lock_fd, bool *is_daemon)
 	if (!pid) {
 		middle_child(lock_fd);
 		*is_daemon = true;
+		ks_log_set_sink(sink, sink_ctx);
 		ret = detach_stdio();
 		if (ret)
 			ks_log(KS_LOG_WARNING, "detaching from the terminal: %s",

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bg_out.h"
+#include "regular_file.h"
 
 #define DIR_FLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
@@ -63,23 +64,15 @@ out:
 	return fd;
 }
 
+/* O_NONBLOCK: a FIFO planted under the name must not hang us */
 static int open_regular(int dirfd, const char *name, int flags, struct stat *sb)
 {
-	/* O_NONBLOCK: a FIFO planted under the name must not hang us */
-	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-			0600);
+	int fd = ks_open_regular(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK |
+				 O_CLOEXEC, 0600);
 
-	if (fd < 0)
+	if (fd >= 0 && fstat(fd, sb)) {
+		close(fd);
 		return -errno;
-	if (fstat(fd, sb)) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	if (!S_ISREG(sb->st_mode)) {
-		close(fd);
-		return -EINVAL;
 	}
 	return fd;
 }

@@ -22,7 +22,8 @@ int ks_bg_open_dir(const char *path, bool *created);
  * a sample is either all there or, only if the process is killed inside
  * that write, a torn tail.  If the write comes up short (a full disk) the
  * file is cut back to its old size: no partial sample is left behind by
- * an error.  -ELOOP for a symlink, -EINVAL for a non-regular file.
+ * an error.  -ELOOP for a symlink, -EINVAL for a non-regular file,
+ * -EMLINK for a file with more than one link (checked on each open).
  */
 int ks_bg_append(int dirfd, const char *name, const char *buf, size_t len);
 /* fdatasync of name, at the end of a run; 0 if it does not exist. */

@@ -307,6 +307,9 @@ int ks_rotate(const struct ks_rotate *r, bool force,
 		return -ELOOP;
 	if (!S_ISREG(sb.st_mode))
 		return -EINVAL;
+	/* archiving a hard link would copy another file's data into DIR */
+	if (sb.st_nlink != 1)
+		return -EMLINK;
 	if (!sb.st_size || (!force && (uint64_t)sb.st_size <= r->max_bytes))
 		return 0;
 	ret = new_stamp(r, &st);

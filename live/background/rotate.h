@@ -56,8 +56,9 @@ struct ks_rotate_result {
  * Rotates r->name if it is larger than max_bytes, or if force and it is
  * not empty.  Returns 1 when rotated, 0 when there was nothing to do, or
  * -errno: -ELOOP when the name is a symlink, -EINVAL when it is not a
- * regular file.  On a failure the data stays under r->name (or, if even
- * that rename fails, in the pending file that recovery finishes).
+ * regular file, -EMLINK when it has more than one link.  On a failure
+ * the data stays under r->name (or, if even that rename fails, in the
+ * pending file that recovery finishes).
  */
 int ks_rotate(const struct ks_rotate *r, bool force,
 	      struct ks_rotate_result *res);

@@ -5,14 +5,16 @@
  * not link), each line through shared/lines/decode_text.c.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "decode.h"
 #include "decode_text.h"
-#include "grow.h"
 #include "lines_host.h"
 #include "live_sample.h"
 
@@ -26,62 +28,217 @@ int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
 	return ks_lines_sample(s, &cfg, ks_report_file, stderr);
 }
 
-/* One line of in, however long; its length, or -1 at the end. */
-static ssize_t read_line(gzFile in, char **buf, size_t *cap)
+/*
+ * The longest line decoded: no frame is longer, and a longer line (a
+ * stream without newlines, a gzip bomb) passes through in pieces of this
+ * size, undecoded, so that memory stays flat whatever the input.
+ */
+#define LINE_CAP	(64 * 1024)
+#define READ_SIZE	4096
+
+struct reader {
+	gzFile in;
+	char *buf;		/* 2 * LINE_CAP */
+	size_t start, end;	/* the bytes not handed out yet */
+	bool in_long;		/* inside a line longer than LINE_CAP */
+	bool eof;
+};
+
+/* A line or a piece of one: whole says whether it may hold a frame. */
+struct piece {
+	const char *text;
+	size_t len;
+	bool whole;		/* a whole line, at most LINE_CAP bytes */
+	bool ends_line;		/* a newline followed it (or the input ended) */
+};
+
+/* More bytes after the ones kept; false at the end or on an error. */
+static bool fill(struct reader *r)
 {
-	size_t len = 0;
+	size_t room;
+	int n;
+
+	memmove(r->buf, r->buf + r->start, r->end - r->start);
+	r->end -= r->start;
+	r->start = 0;
+	/* small reads: zlib drops what a read inflated before a data error */
+	room = 2 * LINE_CAP - r->end;
+	n = gzread(r->in, r->buf + r->end, (unsigned int)(room < READ_SIZE ? room : READ_SIZE));
+	if (n <= 0) {
+		r->eof = true;
+		return false;
+	}
+	r->end += (size_t)n;
+	return true;
+}
+
+/* The next line or piece of r, NUL bytes included; false at the end. */
+static bool next_piece(struct reader *r, struct piece *p)
+{
+	const char *nl;
+	size_t have;
 
 	for (;;) {
-		if (*cap - len < 2) {
-			char *n = ks_grow_min(*buf, cap, len + 2, 1, 4096);
-
-			if (!n)
-				return -1;
-			*buf = n;
+		have = r->end - r->start;
+		nl = memchr(r->buf + r->start, '\n', have < LINE_CAP ? have : LINE_CAP);
+		if (nl || have >= LINE_CAP || (r->eof && have))
+			break;
+		if (r->eof || !fill(r)) {
+			if (r->end == r->start)
+				return false;
 		}
-		if (!gzgets(in, *buf + len, (int)(*cap - len > INT32_MAX ?
-						    INT32_MAX : *cap - len)))
-			return len ? (ssize_t)len : -1;
-		len += strlen(*buf + len);
-		if (len && (*buf)[len - 1] == '\n')
-			return (ssize_t)len;
 	}
+	p->text = r->buf + r->start;
+	p->len = nl ? (size_t)(nl - p->text) : (have < LINE_CAP ? have : LINE_CAP);
+	p->ends_line = nl || (r->eof && p->len == have);
+	p->whole = !r->in_long && p->ends_line;
+	r->in_long = !p->ends_line;
+	r->start += p->len + (nl ? 1 : 0);
+	return true;
 }
 
-static gzFile open_input(const char *path)
+/* A line without its "\r\n" or "\n": what the decoder sees. */
+static size_t chomp(const struct piece *p)
 {
-	int fd;
-	gzFile in;
+	return p->len && p->text[p->len - 1] == '\r' ? p->len - 1 : p->len;
+}
+
+/* Pass 1: every frame judged before the first is decoded. */
+static void judge_stream(struct ks_lines *l, struct reader *r)
+{
+	struct piece p;
+
+	while (next_piece(r, &p))
+		if (p.whole)
+			ks_decode_judge_line(l, p.text, chomp(&p));
+}
+
+/* Pass 2: the input to stdout, its frames decoded. */
+static void decode_stream(struct ks_lines *l, struct reader *r)
+{
+	struct piece p;
+
+	while (next_piece(r, &p)) {
+		if (p.whole) {
+			ks_decode_line(l, p.text, chomp(&p), stdout);
+			continue;
+		}
+		fwrite(p.text, 1, p.len, stdout);
+		if (p.ends_line)
+			fputc('\n', stdout);
+	}
+	if (r->in_long)		/* the input ended inside a long line */
+		fputc('\n', stdout);
+}
+
+/*
+ * A pipe cannot be read twice: its bytes go to an unlinked file first
+ * (disk, not memory).  Returns that file's descriptor, or -errno.
+ */
+static int spool(int fd)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[65536];
+	ssize_t n;
+	int tmp;
+
+	tmp = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (tmp < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(tmp, buf, (size_t)n) != n) {
+			n = errno ? -errno : -EIO;
+			close(tmp);
+			return (int)n;
+		}
+	}
+	if (lseek(tmp, 0, SEEK_SET)) {
+		n = -errno;
+		close(tmp);
+		return (int)n;
+	}
+	return tmp;
+}
+
+/*
+ * path ("-" or NULL: stdin) as a regular file that can be read twice;
+ * its descriptor, or -errno.
+ */
+static int open_input(const char *path)
+{
+	struct stat st;
+	int fd, tmp;
 
 	if (path && strcmp(path, "-"))
-		return gzopen(path, "rb");
-	fd = dup(STDIN_FILENO);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	else
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
-		return NULL;
-	in = gzdopen(fd, "rb");
-	if (!in)
-		close(fd);
-	return in;
+		return -errno;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		return fd;
+	tmp = spool(fd);
+	close(fd);
+	return tmp;
 }
 
-/* Copies in to stdout decoded; 0, or the read error. */
-static int decode_stream(struct ks_lines *l, gzFile in)
+/*
+ * One pass over the input from start: a gzFile of its own each time,
+ * since zlib rewinds no stream after a data error.
+ */
+static int start_pass(struct reader *r, int fd, off_t start)
 {
-	size_t cap = 0;
-	char *buf = NULL;
-	ssize_t len;
-	int errnum = 0;
+	int dup_fd;
 
-	while ((len = read_line(in, &buf, &cap)) >= 0) {
-		if (len && buf[len - 1] == '\n')
-			len--;
-		if (len && buf[len - 1] == '\r')
-			len--;
-		ks_decode_line(l, buf, (size_t)len, stdout);
+	if (lseek(fd, start, SEEK_SET) < 0)
+		return -errno;
+	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (dup_fd < 0)
+		return -errno;
+	r->in = gzdopen(dup_fd, "rb");
+	if (!r->in) {
+		close(dup_fd);
+		return -ENOMEM;
 	}
-	gzerror(in, &errnum);
-	free(buf);
-	return errnum == Z_OK || errnum == Z_BUF_ERROR ? 0 : errnum;
+	/* at most READ_SIZE bytes of text lost to a data error, not 32 KiB */
+	gzbuffer(r->in, READ_SIZE / 2);
+	r->start = r->end = 0;
+	r->eof = r->in_long = false;
+	return 0;
+}
+
+/*
+ * zlib's read error, Z_BUF_ERROR included: gzread() says "unexpected end
+ * of file" with it for a truncated stream, and returns what it had.
+ */
+static bool read_failed(struct reader *r, const char *name)
+{
+	int err;
+	const char *msg = gzerror(r->in, &err), *colon;
+
+	if (err == Z_OK)
+		return false;
+	/* zlib's message starts with the name it knows, "<fd:3>: " */
+	colon = strstr(msg, ": ");
+	msg = colon ? colon + 2 : msg;
+	fprintf(stderr, "kstack: reading %s: %s at byte %lld of the file "
+		"(%lld bytes of text read before it)\n", name,
+		err == Z_ERRNO ? strerror(errno) : msg,
+		(long long)gzoffset(r->in), (long long)gztell(r->in));
+	return true;
+}
+
+/* Exit status of --decode after the text was written. */
+static int decode_status(struct ks_lines *l)
+{
+	size_t found, missing;
+
+	if (ks_lines_foreign(l))
+		return KS_EXIT_ERROR;
+	ks_lines_counts(l, &found, &missing);
+	return missing && !found ? KS_EXIT_NONE : KS_EXIT_OK;
 }
 
 int ks_decode_run(const struct ks_options *opts)
@@ -89,39 +246,51 @@ int ks_decode_run(const struct ks_options *opts)
 	struct ks_lines_config cfg;
 	char release[256];
 	const char *name = opts->decode_file ? opts->decode_file : "stdin";
-	struct ks_lines *l;
-	size_t found, missing;
-	gzFile in;
-	int ret, status = KS_EXIT_OK;
+	struct reader r = { 0 };
+	struct ks_lines *l = NULL;
+	int status = KS_EXIT_ERROR, fd, ret;
+	off_t start;
 
-	in = open_input(opts->decode_file);
-	if (!in) {
-		fprintf(stderr, "kstack: cannot open %s: %s\n", name,
-			errno ? strerror(errno) : "out of memory");
+	fd = open_input(opts->decode_file);
+	if (fd < 0) {
+		fprintf(stderr, "kstack: cannot open %s: %s\n", name, strerror(-fd));
 		return KS_EXIT_ERROR;
 	}
+	/* stdin may be a file read from the middle */
+	start = lseek(fd, 0, SEEK_CUR);
 	ks_lines_host_config(&cfg, opts->vmlinux, false, release, sizeof(release));
 	l = ks_lines_open(&cfg);
-	if (!l) {
-		gzclose(in);
+	r.buf = malloc(2 * LINE_CAP);
+	if (!l || !r.buf) {
 		fprintf(stderr, "kstack: out of memory\n");
-		return KS_EXIT_ERROR;
+		goto out;
 	}
-	ret = decode_stream(l, in);
-	if (ret) {
-		fprintf(stderr, "kstack: reading %s: %s\n", name,
-			gzerror(in, &ret));
-		status = KS_EXIT_ERROR;
-	}
-	gzclose(in);
+	ret = start_pass(&r, fd, start < 0 ? 0 : start);
+	if (ret)
+		goto fail;
+	judge_stream(l, &r);
+	gzclose(r.in);
+	r.in = NULL;
+	ret = start_pass(&r, fd, start < 0 ? 0 : start);
+	if (ret)
+		goto fail;
+	decode_stream(l, &r);
+	status = read_failed(&r, name) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	if (fflush(stdout)) {
 		fprintf(stderr, "kstack: writing stdout: %s\n", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
 	ks_lines_report(l, ks_report_file, stderr);
-	ks_lines_counts(l, &found, &missing);
-	if (status == KS_EXIT_OK && missing && !found)
-		status = KS_EXIT_NONE;
+	if (status == KS_EXIT_OK)
+		status = decode_status(l);
+	goto out;
+fail:
+	fprintf(stderr, "kstack: reading %s: %s\n", name, strerror(-ret));
+out:
+	free(r.buf);
 	ks_lines_close(l);
+	if (r.in)
+		gzclose(r.in);
+	close(fd);
 	return status;
 }

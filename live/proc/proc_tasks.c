@@ -246,21 +246,13 @@ static int add_note(struct ks_task *t, const char *what)
 
 bool ks_proc_cgroup_match(const char *text, const char *cgroup)
 {
-	size_t clen = strlen(cgroup);
 	const char *line;
 
-	while (clen > 1 && cgroup[clen - 1] == '/')
-		clen--;
 	for (line = text; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
 			line++;
-		if (strncmp(line, "0::", 3))
-			continue;
-		line += 3;
-		if (clen == 1 && cgroup[0] == '/')
-			return true;
-		return !strncmp(line, cgroup, clen) &&
-		       (line[clen] == '\n' || line[clen] == '/' || !line[clen]);
+		if (!strncmp(line, "0::", 3))
+			return ks_select_cgroup(line + 3, cgroup);
 	}
 	return false;
 }

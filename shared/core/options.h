@@ -35,6 +35,7 @@ struct ks_test_knobs {
 	const char *oled_lock;		/* oled kstack's lock: a file of the test's */
 	const char *debugfs;		/* -K/-F: fixture trees for debugfs */
 	const char *tracefs;		/* and tracefs */
+	const char *journal_socket;	/* -b's journal: a socket of the test's */
 	const char *kallsyms_scan;	/* --vmcore: VMCOREINFO's kallsyms ignored */
 };
 

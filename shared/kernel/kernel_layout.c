@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The offsets table of kernel_layout.h.  Like crash-extensions'
- * cacheutils.c, every lookup that must succeed goes through one macro
+ * cacheutils.c, every lookup that must succeed is a KS_NEED row (with the
+ * member's older name and its allowed sizes where they matter)
  * that names the missing member and the line asking for it, so a kernel
  * whose layout we do not know fails with a message, not a wrong answer.
  */
@@ -34,51 +35,6 @@ static void fail(struct lookup *lk, int ret, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The first of two spellings of a member that exists. */
-static struct ks_field field2(const struct ks_target *t, const char *type,
-			      const char *m1, const char *m2)
-{
-	struct ks_field f = ks_field_find(t, type, m1);
-
-	return ks_field_ok(&f) || !m2 ? f : ks_field_find(t, type, m2);
-}
-
-static void need(struct lookup *lk, const struct ks_field *f, const char *type,
-		 const char *member, const char *file, int line)
-{
-	if (ks_field_ok(f) || lk->ret)
-		return;
-	lk->ret = -ENOENT;
-	ks_field_missing(lk->err, lk->errlen, type, member, file, line);
-}
-
-/*
- * A member that must exist, spelled m1 (or m2 before a rename), and be
- * one of the sizes given (0 ends; none: any size).
- */
-static void need_member(struct lookup *lk, struct ks_field *f,
-			const char *type, const char *m1, const char *m2,
-			const long *sizes, const char *file, int line)
-{
-	const long *sz = sizes;
-
-	*f = field2(lk->t, type, m1, m2);
-	need(lk, f, type, m1, file, line);
-	if (!ks_field_ok(f) || !*sizes)
-		return;
-	for (; *sz; sz++)
-		if (f->size == *sz)
-			return;
-	fail(lk, -ENOENT, "%s.%s has an unexpected size %ld (%s:%d)", type, m1,
-	     f->size, file, line);
-}
-
-#define NEED(lk, f, type, member) need(lk, f, type, member, __FILE__, __LINE__)
-/* NEED_MEMBER(lk, &field, type, name, old name or NULL, sizes or 0) */
-#define NEED_MEMBER(lk, f, type, m1, m2, ...) \
-	need_member(lk, f, type, m1, m2, (const long[]){ __VA_ARGS__, 0 }, \
-		    __FILE__, __LINE__)
-
 uint64_t ks_field_get(const void *obj, const struct ks_field *f)
 {
 	const unsigned char *p = (const unsigned char *)obj + f->off;
@@ -90,6 +46,23 @@ uint64_t ks_field_get(const void *obj, const struct ks_field *f)
 	return v;
 }
 
+/*
+ * A table of members; the first needed one that is missing or of a size
+ * not allowed is the reason.
+ */
+static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
+{
+	char msg[256];
+
+	if (ks_field_table_resolve(lk->t, s, nr, msg, sizeof(msg)))
+		fail(lk, -ENOENT, "%s", msg);
+}
+
+#define TABLE(lk, ...) \
+	table(lk, (const struct ks_field_spec[]){ __VA_ARGS__ }, \
+	      sizeof((const struct ks_field_spec[]){ __VA_ARGS__ }) / \
+		      sizeof(struct ks_field_spec))
+
 static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
@@ -98,43 +71,42 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	l->task_size = t->ops->type_size(t->ctx, "task_struct");
 	if (l->task_size <= 0)
 		fail(lk, -ENOENT, "no type task_struct (%s:%d)", __FILE__, __LINE__);
-	NEED_MEMBER(lk, &l->tasks, "task_struct", "tasks", NULL, 0);
-	NEED_MEMBER(lk, &l->pid, "task_struct", "pid", NULL, 4);
-	NEED_MEMBER(lk, &l->tgid, "task_struct", "tgid", NULL, 4);
-	/* 5.14 renamed state to __state and made it unsigned int. */
-	NEED_MEMBER(lk, &l->state, "task_struct", "__state", "state", 4, 8);
-	NEED_MEMBER(lk, &l->exit_state, "task_struct", "exit_state", NULL, 4);
-	NEED_MEMBER(lk, &l->flags, "task_struct", "flags", NULL, 4);
-	NEED_MEMBER(lk, &l->comm, "task_struct", "comm", NULL, 0);
-	/* 5.5 renamed real_start_time to start_boottime; both count boot ns. */
-	NEED_MEMBER(lk, &l->start_boottime, "task_struct", "start_boottime",
-		    "real_start_time", 8);
-	NEED_MEMBER(lk, &l->stack, "task_struct", "stack", NULL, 0);
-	l->stack_refcount = ks_field_find(t, "task_struct", "stack_refcount");
-	NEED_MEMBER(lk, &l->mm, "task_struct", "mm", NULL, 0);
-
-	NEED_MEMBER(lk, &thread, "task_struct", "thread", NULL, 0);
-	NEED_MEMBER(lk, &sp, "thread_struct", "sp", NULL, 0);
+	TABLE(lk,
+	      KS_NEED(&l->tasks, "task_struct", "tasks"),
+	      KS_NEED_AS(&l->pid, "task_struct", "pid", NULL, 4),
+	      KS_NEED_AS(&l->tgid, "task_struct", "tgid", NULL, 4),
+	      /* 5.14 renamed state to __state and made it unsigned int. */
+	      KS_NEED_AS(&l->state, "task_struct", "__state", "state", 4, 8),
+	      KS_NEED_AS(&l->exit_state, "task_struct", "exit_state", NULL, 4),
+	      KS_NEED_AS(&l->flags, "task_struct", "flags", NULL, 4),
+	      KS_NEED(&l->comm, "task_struct", "comm"),
+	      /* 5.5 renamed real_start_time to start_boottime; both count boot ns. */
+	      KS_NEED_AS(&l->start_boottime, "task_struct", "start_boottime",
+			 "real_start_time", 8),
+	      KS_NEED(&l->stack, "task_struct", "stack"),
+	      KS_OPTIONAL(&l->stack_refcount, "task_struct", "stack_refcount"),
+	      KS_NEED(&l->mm, "task_struct", "mm"),
+	      KS_NEED(&thread, "task_struct", "thread"),
+	      KS_NEED(&sp, "thread_struct", "sp"),
+	      KS_OPTIONAL(&l->on_cpu, "task_struct", "on_cpu"),
+	      /* 5.16 moved cpu from thread_info into task_struct. */
+	      KS_OPTIONAL(&l->cpu, "task_struct", "cpu"),
+	      /* to_kthread(): worker_private since 5.19, set_child_tid before. */
+	      KS_OPTIONAL_AS(&l->worker_private, "task_struct", "worker_private",
+			     "set_child_tid"),
+	      KS_OPTIONAL(&l->cgroups, "task_struct", "cgroups"),
+	      KS_OPTIONAL(&l->nvcsw, "task_struct", "nvcsw"),
+	      KS_OPTIONAL(&l->nivcsw, "task_struct", "nivcsw"));
 	l->thread_sp.off = thread.off + sp.off;
 	l->thread_sp.size = 8;
-
-	l->on_cpu = ks_field_find(t, "task_struct", "on_cpu");
-	/* 5.16 moved cpu from thread_info into task_struct. */
-	l->cpu = ks_field_find(t, "task_struct", "cpu");
-	if (!ks_field_ok(&l->cpu)) {
-		ti = ks_field_find(t, "task_struct", "thread_info");
-		cpu = ks_field_find(t, "thread_info", "cpu");
-		if (ks_field_ok(&ti) && ks_field_ok(&cpu)) {
-			l->cpu.off = ti.off + cpu.off;
-			l->cpu.size = cpu.size;
-		}
+	if (ks_field_ok(&l->cpu))
+		return;
+	ti = ks_field_find(t, "task_struct", "thread_info");
+	cpu = ks_field_find(t, "thread_info", "cpu");
+	if (ks_field_ok(&ti) && ks_field_ok(&cpu)) {
+		l->cpu.off = ti.off + cpu.off;
+		l->cpu.size = cpu.size;
 	}
-	/* to_kthread(): worker_private since 5.19, set_child_tid before. */
-	l->worker_private = field2(t, "task_struct", "worker_private",
-				   "set_child_tid");
-	l->cgroups = ks_field_find(t, "task_struct", "cgroups");
-	l->nvcsw = ks_field_find(t, "task_struct", "nvcsw");
-	l->nivcsw = ks_field_find(t, "task_struct", "nivcsw");
 }
 
 static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
@@ -150,22 +122,8 @@ static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
 			 ks_field_ok(&l->signal_thread_head) &&
 			 ks_field_ok(&l->thread_node);
 	if (!l->thread_head)
-		NEED(lk, &l->thread_group, "task_struct", "thread_group");
+		TABLE(lk, KS_NEED(&l->thread_group, "task_struct", "thread_group"));
 }
-
-/* A table of members; the first needed one missing is the reason. */
-static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
-{
-	char msg[256];
-
-	if (ks_field_table_resolve(lk->t, s, nr, msg, sizeof(msg)))
-		fail(lk, -ENOENT, "%s", msg);
-}
-
-#define TABLE(lk, ...) \
-	table(lk, (const struct ks_field_spec[]){ __VA_ARGS__ }, \
-	      sizeof((const struct ks_field_spec[]){ __VA_ARGS__ }) / \
-		      sizeof(struct ks_field_spec))
 
 static void mm_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
@@ -259,13 +217,13 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
-	struct ks_field name = ks_field_find(t, "uts_namespace", "name");
-	struct ks_field node = ks_field_find(t, "new_utsname", "nodename");
-	struct ks_field rel = ks_field_find(t, "new_utsname", "release");
+	struct ks_field name, node, rel;
 	uint64_t ns;
 
-	NEED(lk, &name, "uts_namespace", "name");
-	NEED(lk, &node, "new_utsname", "nodename");
+	TABLE(lk,
+	      KS_NEED(&name, "uts_namespace", "name"),
+	      KS_NEED(&node, "new_utsname", "nodename"),
+	      KS_OPTIONAL(&rel, "new_utsname", "release"));
 	if (lk->ret)
 		return;
 	if (t->ops->symbol(t->ctx, "init_uts_ns", &ns)) {

@@ -44,6 +44,29 @@ void ks_field_missing(char *err, size_t errlen, const char *type,
 			 type, member, file, line);
 }
 
+/* Whether f has one of the sizes s allows (any, when it lists none). */
+static bool size_allowed(const struct ks_field_spec *s, const struct ks_field *f)
+{
+	if (!s->sizes[0])
+		return true;
+	for (size_t i = 0; i < sizeof(s->sizes) / sizeof(s->sizes[0]) &&
+			   s->sizes[i]; i++)
+		if (f->size == s->sizes[i])
+			return true;
+	return false;
+}
+
+/* The row's member, under its older name when the new one is absent. */
+static struct ks_field spec_find(const struct ks_target *t,
+				 const struct ks_field_spec *s)
+{
+	struct ks_field f = ks_field_find(t, s->type, s->member);
+
+	if (ks_field_ok(&f) || !s->alt)
+		return f;
+	return ks_field_find(t, s->type, s->alt);
+}
+
 int ks_field_table_resolve(const struct ks_target *t,
 			   const struct ks_field_spec *specs, size_t nr,
 			   char *err, size_t errlen)
@@ -53,12 +76,21 @@ int ks_field_table_resolve(const struct ks_target *t,
 	for (size_t i = 0; i < nr; i++) {
 		const struct ks_field_spec *s = &specs[i];
 
-		*s->dst = ks_field_find(t, s->type, s->member);
-		if (ks_field_ok(s->dst) || !s->file || ret)
+		*s->dst = spec_find(t, s);
+		if (!s->file || ret)
 			continue;
-		ks_field_missing(err, errlen, s->type, s->member, s->file,
-				 s->line);
-		ret = -ENOENT;
+		if (!ks_field_ok(s->dst)) {
+			ks_field_missing(err, errlen, s->type, s->member,
+					 s->file, s->line);
+			ret = -ENOENT;
+		} else if (!size_allowed(s, s->dst)) {
+			if (errlen)
+				snprintf(err, errlen,
+					 "%s.%s has an unexpected size %ld (%s:%d)",
+					 s->type, s->member, s->dst->size,
+					 s->file, s->line);
+			ret = -ENOENT;
+		}
 	}
 	return ret;
 }

@@ -39,23 +39,35 @@ int ks_field_read(const struct ks_target *t, uint64_t base,
 		  const struct ks_field *f, size_t dflt, uint64_t *val_ret);
 
 /*
- * A row of a field table: dst receives type.member.  A needed member that
- * is missing fails the table with "no member type.member in this
- * kernel's types (file:line)", the line of the KS_NEED that asked.
+ * A row of a field table: dst receives type.member, or type.alt when
+ * the kernel has the member under its name before a rename.  A needed
+ * member that is missing fails the table with "no member type.member in
+ * this kernel's types (file:line)", the line of the KS_NEED that asked;
+ * one of a size not in sizes (when it lists any) with "type.member has
+ * an unexpected size N (file:line)".
  */
 struct ks_field_spec {
 	struct ks_field *dst;
 	const char *type, *member;
+	const char *alt;	/* the older name, or NULL */
+	long sizes[3];		/* the sizes allowed, 0 ends; none: any */
 	const char *file;	/* NULL: optional */
 	int line;
 };
 
-#define KS_NEED(dst, type, member)	{ dst, type, member, __FILE__, __LINE__ }
-#define KS_OPTIONAL(dst, type, member)	{ dst, type, member, NULL, 0 }
+#define KS_NEED(dst, type, member) \
+	{ dst, type, member, NULL, { 0 }, __FILE__, __LINE__ }
+/* KS_NEED_AS(dst, type, member, older name or NULL, allowed sizes...) */
+#define KS_NEED_AS(dst, type, member, alt, ...) \
+	{ dst, type, member, alt, { __VA_ARGS__ }, __FILE__, __LINE__ }
+#define KS_OPTIONAL(dst, type, member) \
+	{ dst, type, member, NULL, { 0 }, NULL, 0 }
+#define KS_OPTIONAL_AS(dst, type, member, alt) \
+	{ dst, type, member, alt, { 0 }, NULL, 0 }
 
 /*
- * Fills every dst.  Returns 0, or -ENOENT with the first missing needed
- * member in err (errlen bytes, may be 0); the other rows are filled all
+ * Fills every dst.  Returns 0, or -ENOENT with the first needed member
+ * missing or of a size not allowed in err (errlen bytes, may be 0); the other rows are filled all
  * the same.
  */
 int ks_field_table_resolve(const struct ks_target *t,

@@ -126,9 +126,10 @@ static bool find_sym_off(const char *line, size_t len, struct frame *f)
 	return false;
 }
 
+/* past the bytes of set at line[i]; a NUL byte is in no set */
 static size_t skip(const char *line, size_t len, size_t i, const char *set)
 {
-	while (i < len && strchr(set, line[i]))
+	while (i < len && line[i] && strchr(set, line[i]))
 		i++;
 	return i;
 }
@@ -190,14 +191,28 @@ static const struct ks_line_chain *chain_of(struct ks_lines *l,
 	return ks_lines_frame(l, f->name, f->off, f->size, module);
 }
 
+static bool find_frame(const char *line, size_t len, struct frame *f)
+{
+	return find_bt(line, len, f) || find_sym_off(line, len, f);
+}
+
+void ks_decode_judge_line(struct ks_lines *l, const char *line, size_t len)
+{
+	struct frame f;
+
+	/* bt prints no size: nothing to judge by */
+	if (find_frame(line, len, &f) && !f.at_addr)
+		ks_lines_judge(l, f.name, f.off, f.size,
+			       f.module[0] ? f.module : NULL);
+}
+
 void ks_decode_line(struct ks_lines *l, const char *line, size_t len, FILE *out)
 {
 	const struct ks_line_chain *c = NULL;
 	struct frame f;
 	size_t i;
 
-	if ((find_bt(line, len, &f) || find_sym_off(line, len, &f)) &&
-	    !decoded(line, len, f.end))
+	if (find_frame(line, len, &f) && !decoded(line, len, f.end))
 		c = chain_of(l, &f);
 	if (!c || !c->n) {
 		fwrite(line, 1, len, out);
@@ -216,7 +231,34 @@ void ks_decode_line(struct ks_lines *l, const char *line, size_t len, FILE *out)
 	fputc('\n', out);
 }
 
-char *ks_decode_text(struct ks_lines *l, const char *text)
+/* Each line of text (a NUL-terminated string) to fn. */
+static void each_line(const char *text, void (*fn)(struct ks_lines *l,
+		      const char *line, size_t len, void *arg),
+		      struct ks_lines *l, void *arg)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+
+		fn(l, text, len, arg);
+		text += len + (nl ? 1 : 0);
+	}
+}
+
+static void judge_one(struct ks_lines *l, const char *line, size_t len,
+		      void *arg)
+{
+	(void)arg;
+	ks_decode_judge_line(l, line, len);
+}
+
+static void decode_one(struct ks_lines *l, const char *line, size_t len,
+		       void *arg)
+{
+	ks_decode_line(l, line, len, arg);
+}
+
+static char *decode_judged(struct ks_lines *l, const char *text)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -224,13 +266,7 @@ char *ks_decode_text(struct ks_lines *l, const char *text)
 
 	if (!out)
 		return NULL;
-	while (*text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-
-		ks_decode_line(l, text, len, out);
-		text += len + (nl ? 1 : 0);
-	}
+	each_line(text, decode_one, l, out);
 	if (fclose(out)) {
 		free(buf);
 		return NULL;
@@ -238,15 +274,27 @@ char *ks_decode_text(struct ks_lines *l, const char *text)
 	return buf;
 }
 
+char *ks_decode_text(struct ks_lines *l, const char *text)
+{
+	each_line(text, judge_one, l, NULL);
+	return decode_judged(l, text);
+}
+
 int ks_decode_stacks(struct ks_sample *s, struct ks_lines *l)
 {
-	for (size_t i = 0; i < s->nr_tasks; i++) {
+	size_t i;
+
+	/* every frame of the sample is judged before any is decoded */
+	for (i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].stack)
+			each_line(s->tasks[i].stack, judge_one, l, NULL);
+	for (i = 0; i < s->nr_tasks; i++) {
 		struct ks_task *t = &s->tasks[i];
 		char *text;
 
 		if (!t->stack || !*t->stack)
 			continue;
-		text = ks_decode_text(l, t->stack);
+		text = decode_judged(l, t->stack);
 		if (!text)
 			return -ENOMEM;
 		free(t->stack);

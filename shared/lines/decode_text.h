@@ -21,16 +21,23 @@
 #include "task.h"
 
 /*
- * Writes line (len bytes, no newline) to out with its frame decoded, and
- * a newline.  Lines without a frame, and lines decoded before, are
- * written as they are.
+ * The frame of line (len bytes, NULs included), if any, shown to
+ * ks_lines_judge(): every line of a text goes here before the first goes
+ * to ks_decode_line().
+ */
+void ks_decode_judge_line(struct ks_lines *l, const char *line, size_t len);
+
+/*
+ * Writes line (len bytes, no newline, NULs included) to out with its
+ * frame decoded, and a newline.  Lines without a frame, and lines decoded
+ * before, are written as they are.
  */
 void ks_decode_line(struct ks_lines *l, const char *line, size_t len, FILE *out);
 
-/* The whole of text decoded, malloc'ed; NULL without memory. */
+/* The whole of text judged, then decoded, malloc'ed; NULL without memory. */
 char *ks_decode_text(struct ks_lines *l, const char *text);
 
-/* Every stack of s decoded in place with l; 0 or -ENOMEM. */
+/* Every stack of s judged, then decoded in place with l; 0 or -ENOMEM. */
 int ks_decode_stacks(struct ks_sample *s, struct ks_lines *l);
 
 /*

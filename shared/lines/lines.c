@@ -15,438 +15,42 @@
  * Paths lose the build's source directory, found as decode_stacktrace.sh
  * finds it: where kernel_init's init/main.c lies.  Each distinct frame is
  * looked up once; a dump repeats few.
+ *
+ * Before any frame is decoded, each is judged (ks_lines_judge()): one
+ * whose size is not its debug file's proves that file of another build.
+ *
+ * This file answers for a frame; lines_cache.c keeps the answers,
+ * debug_files.c finds the files, lines_open.c opens them,
+ * lines_modsyms.c reads a module's symbols, lines_dwarf.c reads their
+ * DWARF and lines_report.c writes the notes.
  */
 #ifndef KS_NO_LIBDW
-#include <dirent.h>
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
-
-#include "elf_symtab.h"
 #include "grow.h"
-#include "lines.h"
+#include "lines_obj.h"
 
 #define KASLR_ALIGN	0x200000ull	/* x86_64 moves the kernel in 2 MiB steps */
-#define MAX_CHAIN	32
 #define MAX_MODS	4096
 
-/* A module symbol in the debug file, in libdwfl's address space. */
-struct mod_sym {
-	const char *name;
-	uint64_t addr;
-	uint64_t size;
-	bool func;
-};
-
-/* vmlinux or one module: its debug file, opened on first use. */
-struct obj {
-	char *name;		/* "vmlinux" or the module's name */
-	char *path;		/* the file tried, or NULL when none was found */
-	Dwarf *dw;		/* its DWARF */
-	Dwarf_Addr bias;	/* symbol address - DWARF address */
-	int fd;			/* vmlinux: read with libdw alone */
-	Dwfl *dwfl;		/* modules: libdwfl relocates ET_REL files */
-	Dwfl_Module *mod;
-	struct ks_elf_symtab *own_syms;	/* vmlinux: kallsyms' names and sizes */
-	const struct ks_elf_symtab *syms;	/* own_syms or the caller's */
-	struct mod_sym *msyms;		/* modules: sorted by name */
-	size_t nr_msyms;
-	bool opened;
-	int err;		/* why no lines: see why() */
-	size_t missed;		/* frames without a line because of err */
-};
-
-struct cache_ent {
-	char *key;
-	struct ks_line_chain *chain;
-};
-
-struct ks_lines {
-	struct ks_lines_config cfg;
-	char *vmlinux_path;
-	char release[256];
-	const char *debug_dir;
-	char *prefix;		/* the build's source directory, or NULL */
-	struct obj vmlinux;
-	struct obj *mods;
-	size_t nr_mods, mods_cap;
-	char **mod_files;	/* every module file of the release, by name */
-	size_t nr_mod_files, mod_files_cap;
-	bool scanned;
-	struct cache_ent *cache;
-	size_t cache_cap, cache_used;
-	size_t found, missing;
-	struct ks_line_chain empty;
-};
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-/* ---- the cache: frame text to chain, open addressing ---- */
-
-static uint64_t hash_str(const char *s)
+static struct ks_lines_obj *get_obj(struct ks_lines *l, const char *module)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
-static struct cache_ent *cache_slot(struct ks_lines *l, const char *key)
-{
-	size_t i = hash_str(key) & (l->cache_cap - 1);
-
-	while (l->cache[i].key && strcmp(l->cache[i].key, key))
-		i = (i + 1) & (l->cache_cap - 1);
-	return &l->cache[i];
-}
-
-static int cache_grow(struct ks_lines *l)
-{
-	struct cache_ent *old = l->cache;
-	size_t old_cap = l->cache_cap, i;
-
-	l->cache_cap = old_cap ? old_cap * 2 : 256;
-	l->cache = calloc(l->cache_cap, sizeof(*l->cache));
-	if (!l->cache) {
-		l->cache = old;
-		l->cache_cap = old_cap;
-		return -ENOMEM;
-	}
-	for (i = 0; i < old_cap; i++)
-		if (old[i].key)
-			*cache_slot(l, old[i].key) = old[i];
-	free(old);
-	return 0;
-}
-
-/* Keeps chain (which may be NULL: no line) under key. */
-static void cache_put(struct ks_lines *l, const char *key,
-		      struct ks_line_chain *chain)
-{
-	struct cache_ent *e;
-
-	if ((l->cache_used + 1) * 2 > l->cache_cap && cache_grow(l))
-		goto drop;
-	e = cache_slot(l, key);
-	e->key = strdup(key);
-	if (!e->key)
-		goto drop;
-	e->chain = chain;
-	l->cache_used++;
-	return;
-drop:
-	free(chain);
-}
-
-/* ---- finding the files ---- */
-
-static bool is_file(const char *path)
-{
-	return !access(path, R_OK);
-}
-
-static void find_vmlinux(struct ks_lines *l)
-{
-	static const char *const fmts[] = {
-		"%s/boot/vmlinux-%s", "/boot/vmlinux-%2$s",
-		"/lib/modules/%2$s/build/vmlinux",
-	};
-	char path[PATH_MAX];
-	size_t i;
-
-	if (l->cfg.vmlinux) {
-		l->vmlinux_path = strdup(l->cfg.vmlinux);
-		return;
-	}
-	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		snprintf(path, sizeof(path), fmts[i], l->debug_dir, l->release);
-		if (is_file(path)) {
-			l->vmlinux_path = strdup(path);
-			return;
-		}
-	}
-	/* for the note: where it was looked for first */
-	snprintf(path, sizeof(path), fmts[0], l->debug_dir, l->release);
-	l->vmlinux.path = strdup(path);
-}
-
-/* "ext4.ko.xz" or "nf-nat.ko.debug" as kallsyms names the module. */
-static bool module_name(const char *file, char *name, size_t len)
-{
-	const char *ko = strstr(file, ".ko");
-	size_t n;
-
-	if (!ko || (ko[3] && ko[3] != '.'))
-		return false;
-	n = (size_t)(ko - file);
-	if (!n || n >= len)
-		return false;
-	memcpy(name, file, n);
-	name[n] = '\0';
-	for (char *p = name; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	return true;
-}
-
-static struct ks_lines *scanning;	/* nftw() passes no argument */
-
-static int scan_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	struct ks_lines *l = scanning;
-	char name[256], **v;
-
-	(void)st;
-	if (type != FTW_F || !module_name(path + ftw->base, name, sizeof(name)))
-		return 0;
-	if (l->nr_mod_files >= 65536)
-		return 1;
-	v = ks_grow(l->mod_files, &l->mod_files_cap, l->nr_mod_files + 1,
-		    sizeof(*v));
-	if (!v)
-		return 1;
-	l->mod_files = v;
-	/* "name\0path": the name first for lookups */
-	v[l->nr_mod_files] = malloc(strlen(name) + strlen(path) + 2);
-	if (!v[l->nr_mod_files])
-		return 1;
-	strcpy(v[l->nr_mod_files], name);
-	strcpy(v[l->nr_mod_files] + strlen(name) + 1, path);
-	l->nr_mod_files++;
-	return 0;
-}
-
-/* Every module file of the release, debug files first. */
-static void scan_modules(struct ks_lines *l)
-{
-	char dir[PATH_MAX];
-
-	if (l->scanned)
-		return;
-	l->scanned = true;
-	scanning = l;
-	snprintf(dir, sizeof(dir), "%s/lib/modules/%s", l->debug_dir, l->release);
-	nftw(dir, scan_one, 16, FTW_PHYS);
-	snprintf(dir, sizeof(dir), "/lib/modules/%s", l->release);
-	nftw(dir, scan_one, 16, FTW_PHYS);
-	scanning = NULL;
-}
-
-static const char *module_file(struct ks_lines *l, const char *name)
-{
-	size_t i;
-
-	scan_modules(l);
-	for (i = 0; i < l->nr_mod_files; i++)
-		if (!strcmp(l->mod_files[i], name))
-			return l->mod_files[i] + strlen(name) + 1;
-	return NULL;
-}
-
-/* ---- build ids: a debug file must be of the running kernel ---- */
-
-/*
- * Does obj's file carry the build id the running kernel shows for module
- * (NULL: vmlinux)?  Without a kernel to ask, or an id on either side,
- * nothing says otherwise.
- */
-static bool same_build(const struct ks_lines *l, struct obj *o,
-		       const char *module)
-{
-	const void *bits;
-	uint8_t id[64];
-	size_t id_len;
-	ssize_t len;
-
-	if (!l->cfg.build_id ||
-	    l->cfg.build_id(l->cfg.build_id_arg, module, id, sizeof(id), &id_len))
-		return true;
-	len = dwelf_elf_gnu_build_id(dwarf_getelf(o->dw), &bits);
-	if (len <= 0)
-		return true;
-	return (size_t)len == id_len && !memcmp(bits, id, id_len);
-}
-
-/* ---- opening one object ---- */
-
-/* A module: libdwfl lays out and relocates its sections. */
-static int report_file(struct obj *o)
-{
-	o->dwfl = dwfl_begin(&offline_callbacks);
-	if (!o->dwfl)
-		return -ENOMEM;
-	o->mod = dwfl_report_offline(o->dwfl, o->name, o->path, -1);
-	dwfl_report_end(o->dwfl, NULL, NULL);
-	if (!o->mod)
-		return -ENOEXEC;
-	o->dw = dwfl_module_getdwarf(o->mod, &o->bias);
-	return o->dw ? 0 : -ENODATA;	/* a stripped file: symbols, no DWARF */
-}
-
-/*
- * vmlinux with libdw alone: an executable needs no relocation, and
- * dwarf_addrdie() on .debug_aranges costs half of libdwfl's CU index.
- */
-static int open_dwarf(struct obj *o)
-{
-	Elf *elf;
-	bool is_elf;
-
-	o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
-	if (o->fd < 0)
-		return -errno;
-	o->dw = dwarf_begin(o->fd, DWARF_C_READ);
-	if (o->dw)
-		return 0;
-	/* an ELF file without DWARF was stripped */
-	elf_version(EV_CURRENT);
-	elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
-	is_elf = elf && elf_kind(elf) == ELF_K_ELF;
-	elf_end(elf);
-	return is_elf ? -ENODATA : -ENOEXEC;
-}
-
-static int cmp_msym(const void *a, const void *b)
-{
-	const struct mod_sym *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int index_module_syms(struct obj *o)
-{
-	int n = dwfl_module_getsymtab(o->mod), i;
-
-	if (n <= 0)
-		return -ENODATA;
-	o->msyms = calloc((size_t)n, sizeof(*o->msyms));
-	if (!o->msyms)
-		return -ENOMEM;
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr,
-							   &shndx, NULL, NULL);
-		int type;
-
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF)
-			continue;
-		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_NOTYPE)
-			continue;
-		o->msyms[o->nr_msyms++] = (struct mod_sym){
-			.name = name, .addr = addr, .size = sym.st_size,
-			.func = type == STT_FUNC,
-		};
-	}
-	qsort(o->msyms, o->nr_msyms, sizeof(*o->msyms), cmp_msym);
-	return 0;
-}
-
-static int open_vmlinux(struct ks_lines *l)
-{
-	struct obj *o = &l->vmlinux;
-	int ret;
-
-	o->path = l->vmlinux_path ? strdup(l->vmlinux_path) : o->path;
-	if (!l->vmlinux_path)
-		return -ENOENT;
-	/* symbols first: a stripped vmlinux still names the release */
-	o->syms = l->cfg.syms;
-	if (!o->syms) {
-		ret = ks_elf_symtab_open(o->path, &o->own_syms);
-		if (ret)	/* -ENODATA: no .symtab, stripped */
-			return ret;
-		o->syms = o->own_syms;
-	}
-	ret = open_dwarf(o);
-	if (ret)
-		return ret;
-	if (!same_build(l, o, NULL))
-		return -ESRCH;
-	return 0;
-}
-
-static int open_module(struct ks_lines *l, struct obj *o)
-{
-	char where[PATH_MAX];
-	const char *path;
-	int ret;
-
-	if (!l->release[0])
-		return -EDOM;
-	path = module_file(l, o->name);
-	if (!path) {
-		/* for the note: where a debug file was looked for */
-		snprintf(where, sizeof(where), "%s/lib/modules/%s/**/%s.ko",
-			 l->debug_dir, l->release, o->name);
-		o->path = strdup(where);
-		return -ENOENT;
-	}
-	o->path = strdup(path);
-	if (!o->path)
-		return -ENOMEM;
-	ret = report_file(o);
-	if (!ret)
-		ret = index_module_syms(o);
-	if (!ret && !same_build(l, o, o->name))
-		ret = -ESRCH;
-	return ret;
-}
-
-/* The release of the kernel in vmlinux, from its linux_banner. */
-static void release_of(const struct ks_elf_symtab *tab, char *out, size_t len)
-{
-	char banner[256];
-	uint64_t addr;
-	size_t n;
-
-	if (ks_elf_symtab_addr(tab, "linux_banner", &addr))
-		return;
-	/* the string may end near the end of its section: shorter reads */
-	for (n = sizeof(banner) - 1; n > 14; n--)
-		if (!ks_elf_read(tab, addr, banner, n))
-			break;
-	banner[n] = '\0';
-	if (n > 14 && !strncmp(banner, "Linux version ", 14))
-		snprintf(out, len, "%.*s", (int)strcspn(banner + 14, " "),
-			 banner + 14);
-}
-
-static void find_prefix(struct ks_lines *l);
-
-static struct obj *get_obj(struct ks_lines *l, const char *module)
-{
-	struct obj *o = NULL, *v;
+	struct ks_lines_obj *o = NULL, *v;
 	size_t i;
 
 	if (!module) {
 		o = &l->vmlinux;
 		if (!o->opened) {
 			o->opened = true;
-			o->err = open_vmlinux(l);
+			o->err = ks_lines_open_vmlinux(l);
 			if (o->syms && !l->release[0])
-				release_of(o->syms, l->release, sizeof(l->release));
+				ks_lines_vmlinux_release(o->syms, l->release,
+							 sizeof(l->release));
 			if (!o->err)
-				find_prefix(l);
+				ks_lines_find_prefix(l);
 		}
 		return o;
 	}
@@ -470,228 +74,44 @@ static struct obj *get_obj(struct ks_lines *l, const char *module)
 		return NULL;
 	l->nr_mods++;
 	o->opened = true;
-	o->err = open_module(l, o);
+	o->err = ks_lines_open_module(l, o);
 	return o;
-}
-
-/* ---- DWARF: the line and the inlined functions at an address ---- */
-
-static bool is_function(Dwarf_Die *die)
-{
-	int tag = dwarf_tag(die);
-
-	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-	       tag == DW_TAG_entry_point;
-}
-
-static const char *strip_prefix(const struct ks_lines *l, const char *file)
-{
-	size_t n;
-
-	if (!file || !l->prefix)
-		return file;
-	n = strlen(l->prefix);
-	return strncmp(file, l->prefix, n) ? file : file + n;
-}
-
-/* The call site of the inlined function die, in its caller. */
-static void call_site(const struct ks_lines *l, Dwarf_Die *die,
-		      struct ks_line_loc *loc)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Files *files;
-	Dwarf_Word val;
-	Dwarf_Die cu;
-
-	loc->file = NULL;
-	loc->line = 0;
-	if (dwarf_diecu(die, &cu, NULL, NULL) &&
-	    !dwarf_getsrcfiles(&cu, &files, NULL) &&
-	    !dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &val))
-		loc->file = strip_prefix(l, dwarf_filesrc(files, val, NULL, NULL));
-	if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &val))
-		loc->line = (int)val;
-}
-
-/* The CU holding pc, and the bias from symbol to DWARF addresses. */
-static bool find_cu(const struct obj *o, Dwarf_Addr pc, Dwarf_Die *cu,
-		    Dwarf_Addr *bias)
-{
-	Dwarf_Die *d;
-
-	if (!o->mod) {
-		*bias = o->bias;
-		return dwarf_addrdie(o->dw, pc - o->bias, cu) != NULL;
-	}
-	d = dwfl_module_addrdie(o->mod, pc, bias);
-	if (!d)
-		return false;
-	*cu = *d;
-	return true;
-}
-
-/* Tags of DIEs whose address ranges may hold code (and other scopes). */
-static bool may_hold_pc(int tag)
-{
-	switch (tag) {
-	case DW_TAG_subprogram: case DW_TAG_inlined_subroutine:
-	case DW_TAG_lexical_block: case DW_TAG_entry_point:
-	case DW_TAG_namespace: case DW_TAG_module: case DW_TAG_with_stmt:
-	case DW_TAG_try_block: case DW_TAG_catch_block:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * The function DIEs around pc, innermost first, as nested in the CU: one
- * walk down, where dwarf_getscopes() + dwarf_getscopes_die(), as
- * eu-addr2line does it, walk the CU three times.
- */
-static int function_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
-			   int max)
-{
-	Dwarf_Die die = *cu, child, tmp;
-	int nr = 0, i;
-	bool found;
-
-	while (nr < max && dwarf_child(&die, &child) == 0) {
-		found = false;
-		do {
-			if (may_hold_pc(dwarf_tag(&child)) &&
-			    dwarf_haspc(&child, pc) > 0) {
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
-			break;
-		if (is_function(&child))
-			out[nr++] = child;
-		die = child;
-	}
-	for (i = 0; i < nr / 2; i++) {
-		tmp = out[i];
-		out[i] = out[nr - 1 - i];
-		out[nr - 1 - i] = tmp;
-	}
-	/* a nested out-of-line function would end the chain: keep from it in */
-	for (i = 0; i < nr; i++)
-		if (dwarf_tag(&out[i]) != DW_TAG_inlined_subroutine)
-			return i + 1;
-	return nr;
-}
-
-static struct ks_line_chain *chain_at(const struct ks_lines *l,
-				      const struct obj *o, Dwarf_Addr pc)
-{
-	Dwarf_Die funcs[MAX_CHAIN], cu;
-	struct ks_line_chain *c;
-	Dwarf_Addr bias;
-	Dwarf_Line *line;
-	const char *file;
-	int lineno = 0, nr, i;
-
-	if (!find_cu(o, pc, &cu, &bias))
-		return NULL;
-	pc -= bias;
-	line = dwarf_getsrc_die(&cu, pc);
-	file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
-	if (!file || dwarf_lineno(line, &lineno) || !lineno)
-		return NULL;
-	nr = function_scopes(&cu, pc, funcs, MAX_CHAIN);
-	c = calloc(1, sizeof(*c) + (size_t)(nr ? nr : 1) * sizeof(c->loc[0]));
-	if (!c)
-		return NULL;
-	c->loc[0].file = strip_prefix(l, file);
-	c->loc[0].line = lineno;
-	c->loc[0].func = nr ? dwarf_diename(&funcs[0]) : NULL;
-	c->n = 1;
-	for (i = 1; i < nr; i++) {
-		call_site(l, &funcs[i - 1], &c->loc[i]);
-		if (!c->loc[i].file)
-			break;
-		c->loc[i].func = dwarf_diename(&funcs[i]);
-		c->n++;
-	}
-	return c;
-}
-
-/* decode_stacktrace.sh's base path: the directory init/main.c is in. */
-static void find_prefix(struct ks_lines *l)
-{
-	static const char tail[] = "init/main.c";
-	struct ks_line_chain *c;
-	uint64_t addr;
-	size_t len;
-
-	if (ks_elf_symtab_addr(l->vmlinux.syms, "kernel_init", &addr))
-		return;
-	c = chain_at(l, &l->vmlinux, addr - (uint64_t)l->cfg.kaslr);
-	if (!c)
-		return;
-	len = strlen(c->loc[0].file);
-	if (len >= sizeof(tail) - 1 &&
-	    !strcmp(c->loc[0].file + len - (sizeof(tail) - 1), tail))
-		l->prefix = strndup(c->loc[0].file, len - (sizeof(tail) - 1));
-	free(c);
 }
 
 /* ---- frames ---- */
 
-static int cmp_msym_name(const void *key, const void *elem)
+/* kallsyms' size of the first vmlinux symbol called name, 0 without one. */
+static uint64_t vmlinux_size(const struct ks_lines_obj *o, const char *name)
 {
-	const struct mod_sym *s = elem;
+	struct ks_sym sym;
+	uint64_t addr;
 
-	return strcmp(key, s->name);
+	if (ks_elf_symtab_find(o->syms, name, 0, &addr) ||
+	    ks_elf_symtab_lookup(o->syms, addr, &sym))
+		return 0;
+	return sym.size;
 }
 
-/* The module symbol name+off: one whose size holds off, else the first. */
-static int module_addr(const struct obj *o, const char *name, uint64_t off,
-		       uint64_t *addr_ret)
-{
-	const struct mod_sym *pick = NULL, *hit;
-	size_t i;
-
-	/* msyms is sorted by name (cmp_msym): any hit, back to the first */
-	hit = o->nr_msyms ? bsearch(name, o->msyms, o->nr_msyms,
-				    sizeof(*o->msyms), cmp_msym_name) : NULL;
-	if (!hit)
-		return -ENOENT;
-	while (hit > o->msyms && !strcmp(hit[-1].name, name))
-		hit--;
-	for (i = (size_t)(hit - o->msyms);
-	     i < o->nr_msyms && !strcmp(o->msyms[i].name, name); i++) {
-		if (!pick)
-			pick = &o->msyms[i];
-		if (o->msyms[i].func && off <= o->msyms[i].size) {
-			pick = &o->msyms[i];
-			break;
-		}
-	}
-	if (!pick)
-		return -ENOENT;
-	*addr_ret = pick->addr + off;
-	return 0;
-}
-
-static struct ks_line_chain *resolve(struct ks_lines *l, struct obj *o,
+static struct ks_line_chain *resolve(struct ks_lines *l, struct ks_lines_obj *o,
 				     const char *name, uint64_t off,
 				     uint64_t size)
 {
 	uint64_t addr;
 
-	if (!o || o->err)
+	/* one frame of another build makes every match of o chance */
+	if (!o || o->err || o->differ)
 		return NULL;
 	if (o == &l->vmlinux) {
 		if (ks_elf_symtab_find(o->syms, name, size, &addr))
 			return NULL;
+		/* no size printed: an offset past the function is another's code */
+		if (!size && off >= vmlinux_size(o, name))
+			return NULL;
 		addr += off - (uint64_t)l->cfg.kaslr;	/* to the link-time address */
-	} else if (module_addr(o, name, off, &addr)) {
+	} else if (ks_lines_module_addr(o, name, off, size, &addr)) {
 		return NULL;
 	}
-	return chain_at(l, o, addr);
+	return ks_lines_chain_at(l, o, addr);
 }
 
 /* JIT code and trampolines have no source; nothing to say about them. */
@@ -705,7 +125,7 @@ static struct ks_line_chain *compute(struct ks_lines *l, const char *name,
 				     const char *module)
 {
 	struct ks_line_chain *c;
-	struct obj *o;
+	struct ks_lines_obj *o;
 
 	if (never_has_lines(module))
 		return NULL;
@@ -720,18 +140,32 @@ static const struct ks_line_chain *lookup(struct ks_lines *l, const char *key,
 					  const char *name, uint64_t off,
 					  uint64_t size, const char *module)
 {
-	struct cache_ent *e = l->cache_cap ? cache_slot(l, key) : NULL;
+	struct ks_lines_ent *e = l->cache_cap ? ks_lines_cache_slot(l, key) : NULL;
+	struct ks_line_chain *c;
 
-	if (!e || !e->key) {
-		cache_put(l, key, compute(l, name, off, size, module));
-		e = l->cache_cap ? cache_slot(l, key) : NULL;
+	if (e && e->key) {
+		c = e->chain;
+	} else {
+		c = compute(l, name, off, size, module);
+		if (!ks_lines_cache_put(l, key, c)) {
+			/* kept until the next frame: the cache is full */
+			free(l->spare);
+			l->spare = c;
+		}
 	}
-	if (!e || !e->key || !e->chain) {
+	if (!c) {
 		l->missing++;
 		return &l->empty;
 	}
 	l->found++;
-	return e->chain;
+	return c;
+}
+
+static void frame_text(char *buf, size_t len, const char *name, uint64_t off,
+		       uint64_t size)
+{
+	snprintf(buf, len, "%s+0x%llx/0x%llx", name, (unsigned long long)off,
+		 (unsigned long long)size);
 }
 
 const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
@@ -740,16 +174,75 @@ const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
 {
 	char key[512];
 
+	/* the return address lies inside the function: this text is damaged */
+	if (size && off >= size) {
+		if (!l->malformed++)
+			frame_text(l->malformed_example,
+				   sizeof(l->malformed_example), name, off, size);
+		return &l->empty;
+	}
 	snprintf(key, sizeof(key), "%s+%llx/%llx %s", name,
 		 (unsigned long long)off, (unsigned long long)size,
 		 module ? module : "");
 	return lookup(l, key, name, off, size, module);
 }
 
+/* 0: o has a symbol name of that size; -ESRCH: not (*have: the first's) */
+static int judge_size(const struct ks_lines *l, const struct ks_lines_obj *o,
+		      const char *name, uint64_t size, uint64_t *have)
+{
+	uint64_t addr;
+	int ret;
+
+	if (o != &l->vmlinux)
+		return ks_lines_module_size(o, name, size, have);
+	ret = ks_elf_symtab_find(o->syms, name, size, &addr);
+	if (ret == -ESRCH)
+		*have = vmlinux_size(o, name);
+	return ret;
+}
+
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module)
+{
+	struct ks_lines_obj *o;
+	uint64_t have = 0;
+	int ret;
+
+	/* no size to compare, or a damaged frame: no proof either way */
+	if (!size || off >= size || never_has_lines(module))
+		return;
+	o = get_obj(l, module);
+	if (!o || o->err)
+		return;
+	o->judged++;
+	ret = judge_size(l, o, name, size, &have);
+	if (ret == -ENOENT)
+		o->absent++;
+	if (ret != -ESRCH || o->differ++)
+		return;
+	frame_text(o->example, sizeof(o->example), name, off, size);
+	snprintf(o->example + strlen(o->example),
+		 sizeof(o->example) - strlen(o->example), " is 0x%llx in it",
+		 (unsigned long long)have);
+}
+
+bool ks_lines_foreign(const struct ks_lines *l)
+{
+	size_t i;
+
+	if (l->vmlinux.differ)
+		return true;
+	for (i = 0; i < l->nr_mods; i++)
+		if (l->mods[i].differ)
+			return true;
+	return false;
+}
+
 const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
 					      const char *name, uint64_t addr)
 {
-	struct obj *o = get_obj(l, NULL);
+	struct ks_lines_obj *o = get_obj(l, NULL);
 	uint64_t start, pc;
 	struct ks_sym sym;
 	unsigned int i;
@@ -786,21 +279,8 @@ struct ks_lines *ks_lines_open(const struct ks_lines_config *cfg)
 	/* without it, the release of the vmlinux's linux_banner */
 	if (cfg->release)
 		snprintf(l->release, sizeof(l->release), "%s", cfg->release);
-	find_vmlinux(l);
+	ks_lines_find_vmlinux(l);
 	return l;
-}
-
-static void obj_release(struct obj *o)
-{
-	free(o->path);
-	free(o->msyms);
-	ks_elf_symtab_free(o->own_syms);
-	if (o->dwfl)
-		dwfl_end(o->dwfl);
-	else if (o->dw)
-		dwarf_end(o->dw);
-	if (o->fd >= 0)
-		close(o->fd);
 }
 
 void ks_lines_close(struct ks_lines *l)
@@ -809,22 +289,17 @@ void ks_lines_close(struct ks_lines *l)
 
 	if (!l)
 		return;
-	for (i = 0; i < l->cache_cap; i++) {
-		free(l->cache[i].key);
-		free(l->cache[i].chain);
-	}
-	free(l->cache);
-	obj_release(&l->vmlinux);
+	ks_lines_cache_free(l);
+	ks_lines_obj_release(&l->vmlinux);
 	for (i = 0; i < l->nr_mods; i++) {
-		obj_release(&l->mods[i]);
+		ks_lines_obj_release(&l->mods[i]);
 		free(l->mods[i].name);
 	}
 	free(l->mods);
-	for (i = 0; i < l->nr_mod_files; i++)
-		free(l->mod_files[i]);
-	free(l->mod_files);
+	ks_lines_files_free(l);
 	free(l->vmlinux_path);
 	free(l->prefix);
+	free(l->asm_prefix);
 	free(l);
 }
 
@@ -832,56 +307,6 @@ void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing)
 {
 	*found = l->found;
 	*missing = l->missing;
-}
-
-static const char *why(int err)
-{
-	switch (err) {
-	case -ENOENT: return "not found";
-	case -ENODATA: return "no DWARF (stripped)";
-	case -ESRCH: return "another build than the kernel's";
-	case -ENOEXEC: return "not an ELF file";
-	case -EDOM: return "no kernel release to look it up by";
-	default: return strerror(-err);
-	}
-}
-
-static void note_obj(FILE *out, const struct obj *o, const char **sep)
-{
-	if (!o->err || !o->missed)
-		return;
-	fprintf(out, "%s%s (%s%s%s)", *sep, o->name, why(o->err),
-		o->path ? ": " : "", o->path ? o->path : "");
-	*sep = ", ";
-}
-
-void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
-{
-	const char *sep = "";
-	size_t i, bad = l->vmlinux.err && l->vmlinux.missed, size = 0;
-	char *msg = NULL;
-	FILE *out;
-
-	for (i = 0; i < l->nr_mods; i++)
-		bad += l->mods[i].err && l->mods[i].missed;
-	if (!bad)
-		return;
-	/* one message, however many modules it names */
-	out = open_memstream(&msg, &size);
-	if (!out) {
-		ks_report(report, arg, "frames without file:line, no debug info");
-		return;
-	}
-	fprintf(out, "frames without file:line, no debug info for ");
-	note_obj(out, &l->vmlinux, &sep);
-	for (i = 0; i < l->nr_mods; i++)
-		note_obj(out, &l->mods[i], &sep);
-	if (l->vmlinux.err && l->vmlinux.missed && !l->cfg.vmlinux)
-		fprintf(out, "; --vmlinux names the debug vmlinux");
-	/* not through ks_report(): its buffer would cut a long list short */
-	if (!fclose(out) && report)
-		report(arg, msg);
-	free(msg);
 }
 
 #else /* KS_NO_LIBDW: the static guest binary */
@@ -925,6 +350,18 @@ void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing)
 {
 	*found = 0;
 	*missing = l->missing;
+}
+
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module)
+{
+	(void)l, (void)name, (void)off, (void)size, (void)module;
+}
+
+bool ks_lines_foreign(const struct ks_lines *l)
+{
+	(void)l;
+	return false;
 }
 
 void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)

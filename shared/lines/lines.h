@@ -67,8 +67,9 @@ void ks_lines_close(struct ks_lines *l);
 /*
  * The chain for the frame kallsyms printed as name+off/size [module]
  * (module NULL for vmlinux, size 0 when not printed).  Never NULL: an
- * empty chain when nothing is known, and the reason is kept for
- * ks_lines_report().  The chain lives as long as l.
+ * empty chain when nothing is known (an offset at or past the size
+ * included: damaged text), and the reason is kept for ks_lines_report().
+ * The chain lives until the next call on l.
  */
 const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
 					   uint64_t off, uint64_t size,
@@ -81,10 +82,27 @@ const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
 const struct ks_line_chain *ks_lines_frame_at(struct ks_lines *l,
 					      const char *name, uint64_t addr);
 
+/*
+ * Before any frame is decoded, every frame of the text is shown here:
+ * one whose size is not that of the debug file's symbol of its name
+ * proves the file is of another build, and then no frame of that file is
+ * decoded (a size that matched elsewhere matched by chance).  The sizes
+ * of the running kernel's or the dump's kallsyms are those its frames
+ * carry.
+ */
+void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
+		    uint64_t size, const char *module);
+
+/* Was a debug file found to be of another build? */
+bool ks_lines_foreign(const struct ks_lines *l);
+
 /* Frames that got a line, and frames that did not. */
 void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing);
 
-/* One message through report saying which debug files were missing, if any were. */
+/*
+ * Through report: one message naming the debug files that were missing,
+ * one for each that was of another build, one for damaged frames.
+ */
 void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg);
 
 #endif /* KS_LINES_H */

@@ -58,6 +58,8 @@ echo "(kstack time includes exec and writing output; floor loops in one process)
 
 echo
 tests/bench/background.sh "$build" "$floor_cpu_ms" || echo "background soak failed"
+# kstack report over 100 MB of logs: seconds, flat memory
+tests/bench/report.sh "$build" || echo "report bench failed"
 
 echo
 tests/bench/vmcore.sh "$build" || echo "vmcore bench failed"

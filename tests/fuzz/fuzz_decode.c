@@ -5,7 +5,8 @@
  * stand-in kernel with DWARF (tests/fixtures/decode/src, built by make
  * into decode-vmlinux beside this harness, its module under
  * decode-debug; KSTACK_FUZZ_VMLINUX names another).  Without it, frames
- * are still found and left as they are.  No line of the input is lost.
+ * are still found and left as they are.  No line of the input is lost,
+ * and as --decode reads them, lines are bytes: NULs included, no byte is.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -49,6 +50,30 @@ static size_t count_lines(const char *s)
 	return n;
 }
 
+/* --decode's way: every line judged, then each written, NULs and all. */
+static void decode_bytes(struct ks_lines *l, const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data, *end = text + size, *p, *nl;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int pass;
+
+	fuzz_assert(out);
+	for (pass = 0; pass < 2; pass++)
+		for (p = text; p < end; p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			nl = nl ? nl : end;
+			if (pass)
+				ks_decode_line(l, p, (size_t)(nl - p), out);
+			else
+				ks_decode_judge_line(l, p, (size_t)(nl - p));
+		}
+	fuzz_assert(!fclose(out));
+	fuzz_assert(len >= size);
+	free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ks_lines_config cfg = {
@@ -62,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = ks_decode_text(l, text);
 	fuzz_assert(out);
 	fuzz_assert(count_lines(out) >= n);
+	decode_bytes(l, data, size);
 	ks_lines_report(l, NULL, NULL);
 	free(out);
 	ks_lines_close(l);

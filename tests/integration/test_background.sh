@@ -362,7 +362,8 @@ if alive "$dpid"; then
 	check "daemon: not our child (ppid $ppid)" [ "$ppid" != $$ ]
 	check "daemon: not a session leader" [ "$sid" != "$dpid" ]
 	check "daemon: stdin /dev/null" [ "$(readlink "/proc/$dpid/fd/0")" = /dev/null ]
-	check "daemon: stderr kept" [ "$(readlink "/proc/$dpid/fd/2")" = "$tmp/daemon.log" ]
+	check "daemon: stdout /dev/null" [ "$(readlink "/proc/$dpid/fd/1")" = /dev/null ]
+	check "daemon: stderr /dev/null (the caller's is let go)" [ "$(readlink "/proc/$dpid/fd/2")" = /dev/null ]
 	check "daemon: lock names it" [ "$(cat "$d/.kstack.lock")" = "$dpid" ]
 fi
 check "daemon: samples appear" wait_until 10 has_one
@@ -378,13 +379,90 @@ check "lock: --foreground refused too, got $rc" [ "$rc" = 4 ]
 check "lock: the refused runs did not rotate" [ -z "$(ls "$d" | grep '\.gz$' || true)" ]
 kill -TERM "$dpid" 2>/dev/null || true
 check "daemon: SIGTERM stops it" wait_until 10 gone "$dpid"
-check "daemon: stop logged" wait_until 5 grep -q "INFO - Received SIGTERM" "$tmp/daemon.log"
+check "daemon: stop logged in DIR/kstack.log" wait_until 5 grep -q "INFO - Received SIGTERM" "$d/kstack.log"
+check "daemon: kstack.log 0600" [ "$(mode_of "$d/kstack.log")" = 600 ]
 r=$(check_samples "$d/$name")
 check "daemon: whole samples ($r)" [ "${r#* }" = 0 ]
 # the lock is free again once it has gone
 rc=0
 KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -p "$sleeper" -d "$d" 2>/dev/null || rc=$?
 check "lock: free after the daemon stopped, got $rc" [ "$rc" = 0 ]
+
+# --- #24: -b lets go of the caller at once; the sampler goes on -----------
+d=$tmp/detach
+start=$(date +%s%N)
+timeout 20 "$kstack" -b -t 1 -i 10 -a -v -d "$d" 2>&1 | cat >"$tmp/detach.out"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "detach: the pipe closed in under a second ($ms ms)" [ "$ms" -lt 1000 ]
+n=$(grep -c " INFO - " "$tmp/detach.out" || true)
+check "detach: the four INFO lines ($n)" [ "$n" = 4 ]
+for l in "This script will run up to: " "The requested data will be written to the directory: $d\$" \
+	"Spawning process to run in background...\$" "Background PID: [0-9]*\$"; do
+	check "detach: '$l'" grep -q "INFO - $l" "$tmp/detach.out"
+done
+dpid=$(sed -n 's/.*INFO - Background PID: \([0-9]*\)$/\1/p' "$tmp/detach.out")
+dpid=${dpid:-0}
+children+=("$dpid")
+check "detach: the sampler runs on" alive "$dpid"
+read -r sid < <(ps -o sid= -p "$dpid" || echo 0)
+check "detach: a session of its own ($sid, ours $(ps -o sid= -p $$))" [ "$sid" != "$(ps -o sid= -p $$ | tr -d ' ')" ]
+# the middle process is reaped by the caller; the sampler has no child
+zombies=$(ps -eo stat=,ppid= | awk -v a=$$ -v b="$dpid" '$1 ~ /^Z/ && ($2 == a || $2 == b)' | wc -l)
+check "detach: no zombie left ($zombies)" [ "$zombies" = 0 ]
+size1=$(stat -c %s "$d/kstack.log" 2>/dev/null || echo 0)
+n1=$(count_samples "$d/$name")
+sleep 1
+size2=$(stat -c %s "$d/kstack.log" 2>/dev/null || echo 0)
+n2=$(count_samples "$d/$name")
+check "detach: samples go on after the pipe closed ($n1 -> $n2)" [ "$n2" -gt "$n1" ]
+check "detach: kstack.log grows after the pipe closed ($size1 -> $size2)" [ "$size2" -gt "$size1" ]
+check "detach: kstack.log 0600" [ "$(mode_of "$d/kstack.log")" = 600 ]
+kill -TERM "$dpid" 2>/dev/null || true
+check "detach: SIGTERM stops it" wait_until 10 gone "$dpid"
+check "detach: its end in kstack.log" wait_until 5 grep -q "INFO - Received SIGTERM: stopping after [1-9][0-9]* sample(s) written" "$d/kstack.log"
+# errors before detaching still reach the caller, with their status
+rc=0
+chmod 0777 "$d"
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" -b -a -d "$d" 2>"$tmp/detach-err.log" || rc=$?
+chmod 0700 "$d"
+check "detach: a refused -d is exit 4 to the caller, got $rc" [ "$rc" = 4 ]
+check "detach: and its message" grep -q "ERROR - $d is writable by every user" "$tmp/detach-err.log"
+# a new run archives the old kstack.log with the samples
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" -b -p "$sleeper" -d "$d" 2>/dev/null
+check "detach: the previous kstack.log archived" wait_until 5 eval 'ls "$d"/kstack.log-*.gz >/dev/null 2>&1'
+
+# --- under systemd (JOURNAL_STREAM): log lines to the journal's socket ----
+if command -v python3 >/dev/null; then
+	d=$tmp/journal
+	python3 - "$tmp/journal.sock" "$tmp/journal.txt" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(20)
+with open(sys.argv[2], "ab", buffering=0) as out:
+    while True:
+        try:
+            out.write(s.recv(65536) + b"--\n")
+        except socket.timeout:
+            break
+PY
+	jpid=$!
+	children+=("$jpid")
+	wait_until 5 test -S "$tmp/journal.sock" || true
+	: >"$tmp/journal.err"
+	KSTACK_TEST_JOURNAL_SOCKET=$tmp/journal.sock KSTACK_TEST_DURATION_MS=400 \
+		JOURNAL_STREAM=$(stat -c %d:%i "$tmp/journal.err") \
+		timeout 20 "$kstack" --foreground -p "$sleeper" -d "$d" 2>>"$tmp/journal.err"
+	check "journal: the end as a structured entry" wait_until 5 grep -q "^MESSAGE=Finished: [0-9]* sample(s) written, 0 lost" "$tmp/journal.txt"
+	check "journal: PRIORITY=6 for INFO" grep -q "^PRIORITY=6$" "$tmp/journal.txt"
+	check "journal: SAMPLES and LOST fields" grep -q "^LOST=0$" "$tmp/journal.txt"
+	n=$(awk '/^MESSAGE=Finished/ { f = 1 } f && /^SAMPLES=/ { print substr($0, 9); exit }' "$tmp/journal.txt")
+	check "journal: SAMPLES=$n is the samples written ($(count_samples "$d/$name"))" [ "$n" = "$(count_samples "$d/$name")" ]
+	check "journal: nothing left on stderr" [ ! -s "$tmp/journal.err" ]
+	kill "$jpid" 2>/dev/null || true
+else
+	echo "SKIP: python3 missing: the journal protocol not tested"
+fi
 
 # --- SIGKILL during heavy rotation, repeated ------------------------------
 # Every sample of -a rotates (limit 1 byte): the kill lands in compression,
@@ -469,6 +547,63 @@ check "symlinked -d message" grep -q "ERROR - $tmp/dirlink is not a directory (a
 rc=0
 timeout 20 "$kstack" --foreground -p "$sleeper" -d "$tmp/dirlink/" 2>/dev/null || rc=$?
 check "symlinked -d/ refused too, got $rc" [ "$rc" = 4 ]
+
+# --- hard links (#27): never truncate or append to another name's file ----
+echo IMPORTANT >"$tmp/victim"
+d=$tmp/hl-lock
+mkdir -m 0700 "$d"
+ln "$tmp/victim" "$d/.kstack.lock"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/hl-lock.log" || rc=$?
+check "hard-linked lock: refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "hard-linked lock: victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
+check "hard-linked lock: message" grep -q "ERROR - $d/.kstack.lock is not a regular file with one link" "$tmp/hl-lock.log"
+d=$tmp/hl-log
+mkdir -m 0700 "$d"
+ln "$tmp/victim" "$d/$name"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -m 0 -p "$sleeper" \
+	2>"$tmp/hl-log.log" || rc=$?
+check "hard-linked log (-m 0): victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
+check "hard-linked log (-m 0): write refused" grep -q "ERROR - writing $d/$name: Too many links" "$tmp/hl-log.log"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/hl-log2.log" || rc=$?
+check "hard-linked log (rotated at start): refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "hard-linked log: not archived" [ -z "$(ls "$d" | grep '\.gz$' || true)" ]
+check "hard-linked log: victim still untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
+rm "$d/$name"
+# replaced by a hard link while running: refused at each append, logged once
+"$kstack" --foreground -v -d "$d" -m 0 -p "$sleeper" 2>"$tmp/hl-run.log" &
+kpid=$!
+children+=("$kpid")
+check "hard link while running: samples appear" wait_until 10 has_one
+ln "$tmp/victim" "$tmp/hl-planted"
+mv -f "$tmp/hl-planted" "$d/$name"
+sleep 1.5
+kill -TERM "$kpid"
+wait_exit "$kpid" 10 || true
+check "hard link while running: victim untouched ($(wc -c <"$tmp/victim") bytes)" \
+	[ "$(cat "$tmp/victim")" = IMPORTANT ]
+n=$(grep -c "ERROR - writing $d/$name: Too many links" "$tmp/hl-run.log" || true)
+check "hard link while running: refused, logged once ($n)" [ "$n" = 1 ]
+# a -d every user may write: refused without the sticky bit, a warning with it
+d=$tmp/open
+mkdir "$d"
+chmod 0777 "$d"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/open.log" || rc=$?
+check "world-writable -d: refused with exit 4, got $rc" [ "$rc" = 4 ]
+check "world-writable -d: message" grep -q "ERROR - $d is writable by every user and not sticky (mode 0777)" "$tmp/open.log"
+check "world-writable -d: nothing written" [ -z "$(ls -A "$d")" ]
+chmod 1777 "$d"
+rc=0
+KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
+	2>"$tmp/open.log" || rc=$?
+check "sticky world-writable -d: runs, got $rc" [ "$rc" = 0 ]
+check "sticky world-writable -d: warned" grep -q "WARNING - $d is writable by other users (mode 1777)" "$tmp/open.log"
 
 # --- the disk guard on a tmpfs of its own ---------------------------------
 if unshare -m true 2>/dev/null; then

@@ -99,7 +99,7 @@ expect "a vmlinux as --vmcore" 4 "--vmcore $tmp/exec is a kernel image (ELF exec
 	--vmcore "$tmp/exec" --vmlinux "$tmp/exec" -a
 expect "a dump as --vmlinux" 4 "--vmlinux $tmp/core is a dump, not a vmlinux" \
 	--vmcore "$tmp/core" --vmlinux "$tmp/core" -a
-vmdir=${KSTACK_VMCORE_DIR:-/tmp/ci-base/cache/vmcores/basic}
+vmdir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 if [ -r "$vmdir/vmcore" ] && [ -r "$vmdir/vmlinux" ]; then
 	expect "swapped (real dump)" 2 "--vmcore and --vmlinux look swapped" \
 		--vmcore "$vmdir/vmlinux" --vmlinux "$vmdir/vmcore" -a
@@ -111,14 +111,16 @@ fi
 
 # --- not root: exit 3, nothing printed, nothing written --------------------
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# shellcheck source=tests/lib/nobody.sh
+. "$top/tests/lib/nobody.sh"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	nobody true 2>/dev/null && ! nobody cat /proc/self/stack >/dev/null 2>&1; then
-	chmod 755 "$tmp"
+	nbk=$(nobody_kstack "$kstack" "$tmp")
 	mkdir -m 1777 "$tmp/nb"
 	nb() {	# nb NAME ARGS...: as nobody, exit 3 and the message
 		local name=$1 rc=0
 		shift
-		nobody timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		nobody timeout 30 "$nbk" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
 		if [ "$rc" = 3 ] && [ ! -s "$tmp/out" ] &&
 			grep -q "needs root (CAP_SYS_ADMIN)" "$tmp/err"; then
 			pass "as nobody, $name: exit 3, $(head -1 "$tmp/err")"
@@ -149,7 +151,7 @@ fi
 if cat /proc/self/stack >/dev/null 2>&1 && ! cat /proc/1/stack >/dev/null 2>&1; then
 	expect "every selected stack denied" 3 "not permitted for any of the 1 selected task" -p 1
 else
-	echo "SKIP: no task here whose stack root may not read"
+	not_applicable "no task here whose stack root may not read"
 fi
 
 finish

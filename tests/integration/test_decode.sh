@@ -29,12 +29,23 @@ for tool in gcc addr2line nm objcopy python3 gzip; do
 	fi
 done
 
-# The stand-in kernel and module, built where their paths are relative.
+# The stand-in kernel and module, built as Debian builds its kernel: C
+# files named relative to a build directory, the assembler file by the
+# absolute path gas was given.  build DIR FLAGS...: DIR/vmlinux and
+# DIR/kstest_mod.ko, other flags another build.
 cp -r tests/fixtures/decode/src "$tmp/src"
-(cd "$tmp/src" && gcc -g -O2 -fno-pie -no-pie -nostdlib -static \
-	-Wl,-e,kernel_init -o "$tmp/vmlinux" init/main.c kernel/work.c &&
-	gcc -g -O2 -c -o "$tmp/kstest_mod.ko" mod/kstest_mod.c) ||
-	{ fail "cannot build the stand-in kernel"; finish; }
+build() {
+	local out=$1
+	shift
+	mkdir -p "$out" &&
+	gcc -g -c -o "$out/entry_64.o" "$tmp/src/arch/x86/entry/entry_64.S" &&
+	(cd "$tmp/src" && gcc -g "$@" -fno-pie -no-pie -nostdlib -static \
+		-fdebug-prefix-map="$tmp/src"=debian/build/x \
+		-Wl,-e,kernel_init -o "$out/vmlinux" init/main.c kernel/work.c \
+		"$out/entry_64.o" &&
+	gcc -g "$@" -c -o "$out/kstest_mod.ko" mod/kstest_mod.c)
+}
+build "$tmp" -O2 || { fail "cannot build the stand-in kernel"; finish; }
 release=9.9.9-kstack-test
 debug=$tmp/debug
 mkdir -p "$debug/lib/modules/$release/extra" "$tmp/empty"
@@ -78,6 +89,14 @@ if grep -q ' (inlined) ' "$tmp/decoded.txt" &&
 else
 	fail "no inlined lines, or paths keep the build directory"
 	grep inlined "$tmp/decoded.txt" | head -3
+fi
+# gas's absolute path loses its build directory too (#26)
+if grep -q '^\[<0>\] entry_SYSCALL_64+0x[0-9a-f]*/0x[0-9a-f]* arch/x86/entry/entry_64.S:[0-9]*$' \
+	"$tmp/decoded.txt"; then
+	pass "assembler frames: arch/x86/entry/entry_64.S, build directory stripped"
+else
+	fail "assembler frames keep the build directory:" \
+		"$(grep -m1 'entry_SYSCALL_64' "$tmp/decoded.txt")"
 fi
 # The two static helper()s are told apart by the size kallsyms printed.
 h1=$(grep -m1 '^\[<0>\] helper+0x0/0x30 ' "$tmp/decoded.txt")
@@ -141,7 +160,10 @@ else
 fi
 
 # 4. Module frames: the module's debug file under KSTACK_DEBUG_DIR.
-kf_size=$((0x$(nm -S "$tmp/kstest_mod.ko" | awk '$4 == "kstest_fn" { print $2 }')))
+# sized as kallsyms sizes a module's symbol: up to the next one (of .text)
+kf_size=$(nm -n "$tmp/kstest_mod.ko" | awk '
+	f && $2 ~ /^[tT]$/ { print strtonum("0x" $1) - a; exit }
+	$3 == "kstest_fn" { a = strtonum("0x" $1); f = 1 }')
 for ((off = 0; off < kf_size; off++)); do
 	printf '[<0>] kstest_fn+0x%x/0x%x [kstest_mod]\n' "$off" "$kf_size"
 done >"$tmp/mod.txt"
@@ -210,7 +232,134 @@ else
 	echo "SKIP: -l on the running kernel needs root and /sys/kernel/notes"
 fi
 
-# 6. Bad input is an error, not silence.
+# 6. A vmlinux and a module of another build (#26): one frame whose size
+# differs proves it, so no frame is decoded with it, not even one whose
+# size matched by chance; one note names the release; exit 4.
+build "$tmp/other" -Os -DRELEASE='"9.9.8-other"' ||
+	{ fail "cannot build the other stand-in kernel"; finish; }
+"$kstack" --decode --vmlinux "$tmp/other/vmlinux" "$tmp/frames.txt" \
+	>"$tmp/other.out" 2>"$tmp/other.err"
+rc=$?
+total=$(wc -l <"$tmp/frames.txt")
+if cmp -s "$tmp/frames.txt" "$tmp/other.out" && [ "$rc" -eq 4 ] &&
+	[ "$(wc -l <"$tmp/other.err")" -eq 1 ] &&
+	grep -Eq "^kstack: [0-9]+ of $total frames do not match this vmlinux: sizes differ, e\.g\. [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ is 0x[0-9a-f]+ in it; .*/other/vmlinux is of Linux 9\.9\.8-other: no frame decoded with it\$" \
+		"$tmp/other.err"; then
+	pass "vmlinux of another build: all $total frames left bare, one note, exit 4"
+else
+	fail "vmlinux of another build: rc $rc, $(cat "$tmp/other.err")," \
+		"$(diff "$tmp/frames.txt" "$tmp/other.out" | grep -c '^>') lines changed"
+fi
+mkdir -p "$tmp/other/debug/lib/modules/$release/extra"
+cp "$tmp/other/kstest_mod.ko" "$tmp/other/debug/lib/modules/$release/extra/kstest-mod.ko"
+KSTACK_DEBUG_DIR=$tmp/other/debug "$kstack" --decode --vmlinux "$tmp/vmlinux" \
+	"$tmp/mod.txt" >"$tmp/othermod.out" 2>"$tmp/othermod.err"
+rc=$?
+if cmp -s "$tmp/mod.txt" "$tmp/othermod.out" && [ "$rc" -eq 4 ] &&
+	grep -q "^kstack: $kf_size of $kf_size frames of kstest_mod do not match its debug file: sizes differ, e.g. kstest_fn+0x0/0x$(printf %x "$kf_size") is 0x[0-9a-f]* in it; .*kstest-mod.ko is of Linux 9.9.8-other: no frame of kstest_mod decoded with it\$" \
+		"$tmp/othermod.err"; then
+	pass "module debug file of another build: frames bare, the note names its vermagic, exit 4"
+else
+	fail "module of another build: rc $rc, $(cat "$tmp/othermod.err")"
+fi
+
+# 7. Damaged frames (#27): an offset at or past the printed size is never
+# decoded, and is no proof of another build: the rest still is.
+dw_size=$(awk '/^\[<0>\] do_work\+0x0\// { sub(/.*\//, "", $2); print $2; exit }' "$tmp/frames.txt")
+printf '[<0>] do_work+0x400/%s\n[<0>] do_work+%s/%s\n[<0>] %s\n' \
+	"$dw_size" "$dw_size" "$dw_size" "$frame" >"$tmp/past.txt"
+"$kstack" --decode --vmlinux "$tmp/vmlinux" "$tmp/past.txt" >"$tmp/past.out" 2>"$tmp/past.err"
+rc=$?
+if [ "$rc" -eq 0 ] && diff <(head -2 "$tmp/past.txt") <(head -2 "$tmp/past.out") >/dev/null &&
+	grep -q "^\[<0>\] $frame $want\$" "$tmp/past.out" &&
+	grep -q "^kstack: 2 frames left as they were: an offset past the function's size is damaged text, e.g. do_work+0x400/$dw_size\$" \
+		"$tmp/past.err" && ! grep -q 'do not match' "$tmp/past.err"; then
+	pass "an offset at or past the size: left bare, said once, other frames decoded"
+else
+	fail "offset past the size: rc $rc"
+	cat "$tmp/past.out" "$tmp/past.err"
+fi
+
+# 8. Bytes, not strings (#27): a NUL byte cuts nothing and loses no line.
+printf '[<0>] %s\n[<0>] do_\0work+0x1/%s\n\0[<0>] %s\nlast\0' "$frame" "$dw_size" "$frame" |
+	"$kstack" --decode --vmlinux "$tmp/vmlinux" >"$tmp/nul.out" 2>"$tmp/nul.err"
+rc=$?
+if [ "$rc" -eq 0 ] && python3 - "$tmp/nul.out" "$frame" "$want" <<'PY'
+import sys
+out = open(sys.argv[1], 'rb').read().split(b'\n')
+frame, want = sys.argv[2].encode(), sys.argv[3].encode()
+lines = [l for l in out if b' (inlined) ' not in l]
+sys.exit(0 if lines == [b'[<0>] ' + frame + b' ' + want,
+                        b'[<0>] do_\0work+0x1/' + frame.split(b'/')[1],
+                        b'\0[<0>] ' + frame + b' ' + want, b'last\0', b'']
+         and out.count(b' (inlined) ') == 0 or
+         lines[1] == b'[<0>] do_\0work+0x1/' + frame.split(b'/')[1]
+         and lines[0].endswith(want) and lines[2].startswith(b'\0[<0>] ')
+         and lines[2].endswith(want) and lines[3:] == [b'last\0', b''] else 1)
+PY
+then
+	pass "NUL bytes pass through, every line kept, the frames around them decoded"
+else
+	fail "NUL bytes: rc $rc"
+	od -c "$tmp/nul.out" | head -10
+fi
+
+# 9. A truncated or corrupt gzip: what came before is printed, then an
+# error naming the file and the offset, exit 4.
+gzip -9c "$tmp/frames.txt" >"$tmp/full.gz"
+gz_size=$(stat -c %s "$tmp/full.gz")
+head -c $((gz_size * 8 / 10)) "$tmp/full.gz" >"$tmp/cut.gz"
+"$kstack" --decode --vmlinux "$tmp/vmlinux" "$tmp/cut.gz" >"$tmp/cut.out" 2>"$tmp/cut.err"
+rc=$?
+n=$(($(wc -l <"$tmp/cut.out") - 1))
+if [ "$rc" -eq 4 ] && [ "$n" -gt 10 ] &&
+	cmp -s <(head -n "$n" "$tmp/cut.out") <(head -n "$n" "$tmp/decoded.txt") &&
+	grep -q "^kstack: reading $tmp/cut.gz: unexpected end of file at byte [0-9]* of the file ([0-9]* bytes of text read before it)\$" \
+		"$tmp/cut.err"; then
+	pass "truncated gzip: $n lines decoded before the cut, the offset named, exit 4"
+else
+	fail "truncated gzip: rc $rc, $n lines, $(cat "$tmp/cut.err")"
+fi
+python3 - "$tmp/full.gz" "$tmp/bad.gz" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(len(b) // 2, len(b) // 2 + 64):
+    b[i] ^= 0x55
+open(sys.argv[2], 'wb').write(b)
+PY
+"$kstack" --decode --vmlinux "$tmp/vmlinux" "$tmp/bad.gz" >"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+if [ "$rc" -eq 4 ] && [ -s "$tmp/bad.out" ] && grep -q "^kstack: reading $tmp/bad.gz: .* at byte [0-9]* of the file" "$tmp/bad.err"; then
+	pass "corrupt gzip: $(wc -l <"$tmp/bad.out") lines, then $(sed 's/.*gz: //' "$tmp/bad.err")"
+else
+	fail "corrupt gzip: rc $rc, $(cat "$tmp/bad.err")"
+fi
+
+# 10. Memory stays flat (#27): 200 MB without a newline on a pipe, and a
+# gzip bomb of 200 MB of zeros, pass through in pieces (max RSS bounded).
+if [ -x /usr/bin/time ]; then
+	bound=$((64 * 1024))	# KiB
+	yes AAAA | tr -d '\n' | head -c 200M |
+		TMPDIR=$tmp /usr/bin/time -f '%M' -o "$tmp/rss1" \
+		"$kstack" --decode --vmlinux "$tmp/vmlinux" 2>"$tmp/long.err" | wc -c >"$tmp/long.bytes"
+	head -c 200M /dev/zero | gzip -1 >"$tmp/bomb.gz"
+	/usr/bin/time -f '%M' -o "$tmp/rss2" "$kstack" --decode --vmlinux "$tmp/vmlinux" \
+		"$tmp/bomb.gz" 2>/dev/null | wc -c >"$tmp/bomb.bytes"
+	rss1=$(tail -1 "$tmp/rss1")
+	rss2=$(tail -1 "$tmp/rss2")
+	if [ "$rss1" -lt "$bound" ] && [ "$rss2" -lt "$bound" ] &&
+		[ "$(cat "$tmp/long.bytes")" -eq $((200 * 1024 * 1024 + 1)) ] &&
+		[ "$(cat "$tmp/bomb.bytes")" -eq $((200 * 1024 * 1024 + 1)) ]; then
+		pass "200 MB on one line: max RSS $rss1 KiB, a 200 MB gzip bomb: $rss2 KiB, every byte out"
+	else
+		fail "long lines: max RSS $rss1 and $rss2 KiB (bound $bound)," \
+			"$(cat "$tmp/long.bytes") and $(cat "$tmp/bomb.bytes") bytes out"
+	fi
+else
+	echo "SKIP: no /usr/bin/time for the memory bound"
+fi
+
+# 11. Bad input is an error, not silence.
 "$kstack" --decode --vmlinux "$tmp/vmlinux" "$tmp/nonexistent" >/dev/null 2>"$tmp/enoent.err"
 rc=$?
 if [ "$rc" -eq 4 ] && grep -q 'cannot open .*nonexistent' "$tmp/enoent.err"; then

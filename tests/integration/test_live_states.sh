@@ -109,9 +109,11 @@ g=$("$kstack" -H -p "$m" | grep -c '^Stack:')
 # not root: exit 3 and say why (only where setpriv can drop capabilities)
 if command -v setpriv >/dev/null &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	# shellcheck source=tests/lib/nobody.sh
+	. "$top/tests/lib/nobody.sh"
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$kstack" -p "$(pid_of S)" >/dev/null 2>"$tmp/err" || rc=$?
+		"$(nobody_kstack "$kstack" "$tmp")" -p "$(pid_of S)" >/dev/null 2>"$tmp/err" || rc=$?
 	[ "$rc" = 3 ] && grep -q CAP_SYS_ADMIN "$tmp/err" && ok ||
 		bad "unprivileged: exit $rc: $(cat "$tmp/err")"
 fi

@@ -170,6 +170,24 @@ check "missing directory: exit 4" [ "$rc" = 4 ]
 
 check "no temporary file left behind" no_temp_files
 
+# #27: the directory renamed back and forth while kstack writes into it.
+# The temporary file is made, renamed and removed relative to the
+# directory's fd, so it goes where the directory goes and never stays.
+mkdir "$tmp/rd"
+( while :; do mv -T "$tmp/rd" "$tmp/rd2" 2>/dev/null; mv -T "$tmp/rd2" "$tmp/rd" 2>/dev/null; done ) &
+mover=$!
+written=0
+for _ in $(seq 100); do
+	timeout 30 "$kstack" --proc-root "$tmp/proc" -Z -o "$tmp/rd/out.txt" >/dev/null 2>&1 &&
+		written=$((written + 1))
+done
+kill "$mover"
+wait "$mover" 2>/dev/null
+sleep 0.2	# a mv of the killed loop may still be under way
+left=$(ls -A "$tmp/rd" "$tmp/rd2" 2>/dev/null | grep -c '^out\.txt\.' || true)
+check "renamed directory: no temporary file left ($left)" [ "$left" = 0 ]
+check "renamed directory: samples written ($written of 100)" [ "$written" -gt 0 ]
+
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	rc=0
 	unshare -m --propagation private bash "$self" --dev-part "$tmp" || rc=$?

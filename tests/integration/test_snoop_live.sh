@@ -40,9 +40,12 @@ expect 2 'wants a function' "--snoop of a FUNC with fetch arguments" \
 	-- "$kstack" --snoop 'ksys_sync $arg1' -t 1
 expect 1 'PID 2147483646 does not exist' "--snoop -p of a PID that does not exist" \
 	-- "$kstack" --snoop ksys_sync -p 2147483646 -t 1
+# shellcheck source=tests/lib/nobody.sh
+. "$top/tests/lib/nobody.sh"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	expect 3 'needs root' "--snoop as nobody" -- \
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$kstack" --snoop ksys_sync -t 1
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$(nobody_kstack "$kstack" "$tmp")" --snoop ksys_sync -t 1
 else
 	echo "SKIP: --snoop as nobody needs root and setpriv"
 fi

@@ -12,8 +12,9 @@ symbols of one name, the one whose distance to the next symbol is the
 printed size, as kallsyms sizes it), and `addr2line -f -i -a` on that
 address must give the same functions and FILE:LINE, in the same order,
 once the build's source directory (decode_stacktrace.sh's base path, the
-directory of kernel_init's init/main.c) and "(discriminator N)" are taken
-off.  Frames that got no line must be ones addr2line cannot place either.
+directory of kernel_init's init/main.c; for assembler files the directory
+of entry_SYSCALL_64's arch/x86/entry/entry_64.S) and "(discriminator N)"
+are taken off.  Frames that got no line must be ones addr2line cannot place either.
 With MODULE, the frames "name+0xoff/0xsize [MODULE]" are checked against
 MODULE_FILE, the module's debug file (a relocatable object with one .text);
 the source directory is still VMLINUX's.
@@ -101,13 +102,13 @@ def addr2line(vmlinux, addrs):
     return res
 
 
-def base_path(vmlinux, by_name):
-    init = by_name.get('kernel_init', [None])[0]
+def base_path(vmlinux, by_name, sym='kernel_init', tail='init/main.c'):
+    init = by_name.get(sym, [None])[0]
     if init is None:
         return ''
     loc = addr2line(vmlinux, [init]).get(init, [('', '')])[0][1]
-    if '/init/main.c:' in loc or loc.startswith('init/main.c:'):
-        return loc[:loc.rindex('init/main.c:')]
+    if '/' + tail + ':' in loc or loc.startswith(tail + ':'):
+        return loc[:loc.rindex(tail + ':')]
     return ''
 
 
@@ -117,6 +118,9 @@ def main():
     module = sys.argv[4] if len(sys.argv) > 4 else None
     by_name, addrs = nm_symbols(vmlinux)
     base = base_path(vmlinux, by_name)
+    # assembler files keep the absolute path gas was given
+    asm_base = base_path(vmlinux, by_name, 'entry_SYSCALL_64',
+                         'arch/x86/entry/entry_64.S')
     obj = vmlinux
     if module:
         obj = sys.argv[5]
@@ -130,7 +134,10 @@ def main():
     want = addr2line(obj, list(where.values()))
 
     def strip(loc):
-        return loc[len(base):] if base and loc.startswith(base) else loc
+        for b in (base, asm_base):
+            if b and loc.startswith(b):
+                return loc[len(b):]
+        return loc
 
     failed = checked = unplaced = 0
     for key, addr in sorted(where.items()):

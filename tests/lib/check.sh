@@ -3,10 +3,22 @@
 #
 # Counting for test scripts: source it, call pass/fail per check and
 # finish last; finish prints the "N passed, N failed" line the runners read.
+#
+# Two words for a check that does not run, which tests/run-all.sh collects
+# and prints with their reasons:
+#   skip REASON            an input or tool is missing (name it).  make
+#                          check provides every input, so there a skip
+#                          fails the suite (KSTACK_REQUIRE_INPUTS=1).
+#   not_applicable REASON  the input is there but is not of the kind the
+#                          check is for (a scenario without the module, a
+#                          dump of a kernel the installed crash cannot
+#                          open): the check has nothing to look at.
 passed=0
 failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+skip() { echo "SKIP: $*"; }
+not_applicable() { echo "N/A: $*"; }
 finish() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

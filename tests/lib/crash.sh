@@ -17,7 +17,7 @@
 # the vmlinux and an ELF dump "do not match", or, when it missed the KASLR
 # offset, that it "cannot determine base kernel version" after failing to
 # read linux_banner, and prints nothing at all for a compressed kdump
-# file); prints a SKIP line with the reason and returns 0, else 1.  Only a
+# file); prints an N/A line with the reason and returns 0, else 1.  Only a
 # kernel that crash's version is known not to read is skipped: a refusal
 # of a dump crash should read is a failure.
 crash_refused() {
@@ -27,7 +27,7 @@ crash_refused() {
 	release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
 	version=$(crash --version 2>/dev/null | awk '/^crash / { print $2; exit }')
 	too_new_for_crash "$release" "$version" || return 1
-	echo "SKIP: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
+	echo "N/A: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
 		"(crash needs 8.0.6 or later for 6.11+); kstack --vmcore reads it"
 	return 0
 }

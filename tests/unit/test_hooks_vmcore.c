@@ -25,6 +25,7 @@ static struct ks_kdump *kd;
 static struct ks_target target;
 static char dir[4096];
 static bool opened;
+static bool open_failed;	/* the dump is there and does not open */
 
 static char *slurp(const char *path)
 {
@@ -93,6 +94,8 @@ static void compare(const char *capture, bool kprobes)
 static void test_kprobes_as_live(void **state)
 {
 	(void)state;
+	if (open_failed)
+		fail_msg("the vmcore is there but does not open");
 	if (!kd)
 		skip();
 	compare("kstack-K.txt", true);
@@ -101,6 +104,8 @@ static void test_kprobes_as_live(void **state)
 static void test_ftrace_as_live(void **state)
 {
 	(void)state;
+	if (open_failed)
+		fail_msg("the vmcore is there but does not open");
 	if (!kd)
 		skip();
 	compare("kstack-F.txt", false);
@@ -122,12 +127,31 @@ static bool has_kshook(void)
 	return has;
 }
 
+/* The manifest's scenario is NAME: what the dump must then contain. */
+static bool scenario_is(const char *name)
+{
+	char path[4200], *m, *line;
+	bool is;
+
+	snprintf(path, sizeof(path), "%s/manifest", dir);
+	m = slurp(path);
+	if (!m)
+		return false;
+	line = strstr(m, "\nscenario: ");
+	is = line && !strncmp(line + 11, name, strlen(name)) &&
+	     line[11 + strlen(name)] == '\n';
+	free(m);
+	return is;
+}
+
 /* -v: every probe has its handlers, and the code at each is in place. */
 static void test_verbose(void **state)
 {
 	char *k, *f;
 
 	(void)state;
+	if (open_failed)
+		fail_msg("the vmcore is there but does not open");
 	if (!kd)
 		skip();
 	k = report(true, false, true);
@@ -157,8 +181,10 @@ static void test_verbose(void **state)
 		/* its direct trampoline, when the kernel took it */
 		if (strstr(f, "\tdirect-->kshook_direct_tramp"))
 			assert_non_null(strstr(f, "kshook_direct_tramp)"));
+	} else if (scenario_is("hooks")) {
+		fail_msg("the hooks scenario's dump has no kshook module");
 	} else {
-		printf("SKIP: no kshook module in this vmcore\n");
+		printf("N/A: this scenario does not load the kshook module\n");
 	}
 	free(k);
 	free(f);
@@ -184,8 +210,10 @@ static int setup(void **state)
 	args.vmcore = core;
 	args.vmlinux = vmlinux;
 	if (ks_kdump_open(&args, &kd, &target)) {
-		printf("SKIP: the vmcore does not open with libkdumpfile\n");
+		printf("FAIL: %s is there but does not open with libkdumpfile\n",
+		       core);
 		kd = NULL;
+		open_failed = true;
 	}
 	return 0;
 }

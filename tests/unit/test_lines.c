@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "decode_text.h"
+#include "elf_symtab.h"
 #include "lines.h"
 #include "said.h"
 
@@ -54,7 +55,9 @@ static void test_note_through_report(void **state)
 	assert_string_equal(d.text,
 		"frames without file:line, no debug info for vmlinux (not found: "
 		"/nonexistent/vmlinux), kshook (not found: /nonexistent-debug/lib/"
-		"modules/9.9.9-kstack-test/**/kshook.ko)\n");
+		"modules/9.9.9-kstack-test/**/kshook.ko); install "
+		"linux-image-9.9.9-kstack-test-dbg, or set KSTACK_DEBUG_DIR to a "
+		"directory laid out as /usr/lib/debug\n");
 	ks_sample_release(&s);
 }
 
@@ -137,11 +140,74 @@ static void test_build_id_callback(void **state)
 	free(out);
 }
 
+static void self_path(char *self, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", self, len - 1);
+
+	assert_true(n > 0);
+	self[n] = '\0';
+}
+
+/* kallsyms' size of lines_probe in this file, as a frame would carry it */
+static uint64_t probe_size(const char *self)
+{
+	struct ks_elf_symtab *tab;
+	struct ks_sym sym;
+	uint64_t addr;
+
+	assert_int_equal(ks_elf_symtab_open(self, &tab), 0);
+	assert_int_equal(ks_elf_symtab_find(tab, "lines_probe", 0, &addr), 0);
+	assert_int_equal(ks_elf_symtab_lookup(tab, addr, &sym), 0);
+	ks_elf_symtab_free(tab);
+	return sym.size;
+}
+
+/*
+ * -l of --vmcore and crash (no build id to ask): a frame whose size is
+ * not the vmlinux's proves another build, so the frame before it, whose
+ * size matched, is not decoded either; the note says so once.
+ */
+static void test_sizes_of_another_build(void **state)
+{
+	char self[PATH_MAX], stack[256], want[PATH_MAX + 512];
+	struct ks_lines_config cfg = { .debug_dir = "/nonexistent-debug" };
+	struct said d = { "", 0 };
+	struct ks_sample s;
+	uint64_t size;
+
+	(void)state;
+	self_path(self, sizeof(self));
+	cfg.vmlinux = self;
+	size = probe_size(self);
+	snprintf(stack, sizeof(stack), "[<0>] lines_probe+0x1/0x%llx\n",
+		 (unsigned long long)size);
+	make_sample(&s, stack);
+	assert_int_equal(ks_lines_sample(&s, &cfg, said_collect, &d), 0);
+	assert_non_null(strstr(s.tasks[0].stack, "test_lines.c:"));
+	assert_int_equal(d.calls, 0);
+	ks_sample_release(&s);
+
+	snprintf(stack, sizeof(stack), "[<0>] lines_probe+0x1/0x%llx\n"
+		 "[<0>] lines_probe+0x1/0x%llx\n", (unsigned long long)size,
+		 (unsigned long long)size + 1);
+	make_sample(&s, stack);
+	assert_int_equal(ks_lines_sample(&s, &cfg, said_collect, &d), 0);
+	assert_string_equal(s.tasks[0].stack, stack);
+	assert_int_equal(d.calls, 1);
+	snprintf(want, sizeof(want), "1 of 2 frames do not match this vmlinux: "
+		 "sizes differ, e.g. lines_probe+0x1/0x%llx is 0x%llx in it; %s "
+		 "is of Linux (release unknown): no frame decoded with it\n",
+		 (unsigned long long)size + 1, (unsigned long long)size, self);
+	assert_string_equal(d.text, want);
+	ks_sample_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_note_through_report),
 		cmocka_unit_test(test_build_id_callback),
+		cmocka_unit_test(test_sizes_of_another_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

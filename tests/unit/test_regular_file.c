@@ -40,6 +40,12 @@ static void test_open_regular(void **state)
 	assert_int_equal(symlinkat("file", dfd, "link"), 0);
 	assert_int_equal(ks_open_regular(dfd, "link", FLAGS, 0), -ELOOP);
 	assert_int_equal(ks_open_regular(dfd, "none", FLAGS, 0), -ENOENT);
+	/* a second name may be any file: refused, even when created for us */
+	assert_int_equal(linkat(dfd, "file", dfd, "hard", 0), 0);
+	assert_int_equal(ks_open_regular(dfd, "hard", FLAGS, 0), -EMLINK);
+	assert_int_equal(ks_open_regular(dfd, "file", O_RDWR | O_CREAT |
+					 O_NOFOLLOW | O_CLOEXEC, 0600), -EMLINK);
+	unlinkat(dfd, "hard", 0);
 	unlinkat(dfd, "file", 0);
 	unlinkat(dfd, "fifo", 0);
 	unlinkat(dfd, "link", 0);

@@ -94,7 +94,7 @@ for pc in 50 75 90 99; do
 	break
 done
 if [ -z "$cut" ]; then
-	echo "SKIP: the kernel image is in the last 1% of this dump; no cut keeps it"
+	not_applicable "the kernel image is in the last 1% of this dump; no cut keeps it"
 elif true; then
 	if [ "$cut" != 50 ]; then
 		mv "$tmp/v$cut.txt" "$tmp/v50.txt"

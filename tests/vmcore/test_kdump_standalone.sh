@@ -95,7 +95,7 @@ if command -v crash >/dev/null && [ -s "$so" ]; then
 			TZ=UTC "$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" \
 				${cross[$i]} >"$tmp/mine.$i" 2>/dev/null
 			if grep -q 'is for the live tool only' "$tmp/crash.$i"; then
-				echo "SKIP: kstack ${cross[$i]} in crash: $(head -n 1 "$tmp/crash.$i")"
+				not_applicable "kstack ${cross[$i]} in crash: $(head -n 1 "$tmp/crash.$i")"
 			elif crash_text "$tmp/crash.$i" | cmp -s - "$tmp/mine.$i"; then
 				pass "kstack ${cross[$i]}: the same text as in crash" \
 					"($(wc -l <"$tmp/mine.$i") lines)"

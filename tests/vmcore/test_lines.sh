@@ -10,7 +10,8 @@
 # kstack --vmcore -v reports is in the address; and the recorded oops in
 # tests/fixtures/decode decodes to its .expected text when the dump is of
 # that kernel, its module frame (no module debug file) left as it was;
-# and kstack -l inside crash (KSTACK_SO) prints kstack --vmcore -l's text.
+# a vmlinux of another release decodes no frame of that oops, nor of this
+# dump's -l; and kstack -l inside crash (KSTACK_SO) prints kstack --vmcore -l's text.
 # KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
 set -uo pipefail
 
@@ -142,8 +143,60 @@ if [ "$release" = 6.1.0-56-cloud-amd64 ]; then
 		fail "module frame without debug info: $(cat "$tmp/oops.err")"
 	fi
 else
-	echo "SKIP: the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
+	not_applicable "the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
 fi
+# A log of another kernel (#26): the recorded 6.1.0-56 oops against the
+# vmlinux of another release (this dump's, or a neighbouring dump's), and
+# this dump's -l against a debug vmlinux of another release: frames whose
+# sizes differ prove it, so no frame is decoded, and one note names the
+# release the vmlinux is of.
+other=
+other_rel=
+if [ -n "$release" ] && [ "$release" != 6.1.0-56-cloud-amd64 ]; then
+	other=$vmlinux
+	other_rel=$release
+elif [ -n "$release" ]; then
+	for m in "$dir"/../*/manifest; do
+		r=$(sed -n 's/^release: //p' "$m" 2>/dev/null)
+		if [ -n "$r" ] && [ "$r" != "$release" ] && [ -e "${m%/manifest}/vmlinux" ]; then
+			other=${m%/manifest}/vmlinux
+			other_rel=$r
+			break
+		fi
+	done
+fi
+if [ -z "$other" ]; then
+	echo "SKIP: no vmlinux of another release than 6.1.0-56-cloud-amd64 beside $dir"
+else
+	"$kstack" --decode --vmlinux "$other" "$fix.txt" >"$tmp/foreign.out" 2>"$tmp/foreign.err"
+	rc=$?
+	if [ "$rc" -eq 4 ] && cmp -s "$fix.txt" "$tmp/foreign.out" &&
+		grep -q "^kstack: [0-9]* of [0-9]* frames do not match this vmlinux: .*, e.g. .* is of Linux $other_rel: no frame decoded with it\$" \
+			"$tmp/foreign.err"; then
+		pass "the 6.1.0-56 oops with the vmlinux of $other_rel: no frame decoded, exit 4," \
+			"$(grep -o '[0-9]* of [0-9]* frames' "$tmp/foreign.err")"
+	else
+		fail "the 6.1.0-56 oops with the vmlinux of $other_rel: rc $rc"
+		diff "$fix.txt" "$tmp/foreign.out" | head -5
+		cat "$tmp/foreign.err"
+	fi
+fi
+if [ -n "$other" ] && [ "$other_rel" != "$release" ]; then
+	mkdir -p "$tmp/wrong/boot"
+	ln -s "$(readlink -f "$other")" "$tmp/wrong/boot/vmlinux-$release"
+	KSTACK_DEBUG_DIR=$tmp/wrong TZ=UTC "$kstack" --vmcore "$dir/vmcore" -a -H -l \
+		>"$tmp/wrong.txt" 2>"$tmp/wrong.err"
+	if cmp -s "$tmp/plain.txt" "$tmp/wrong.txt" &&
+		grep -q "frames do not match this vmlinux: .* is of Linux $other_rel: no frame decoded with it\$" \
+			"$tmp/wrong.err"; then
+		pass "--vmcore -l with the debug vmlinux of $other_rel: the dump's text, one note"
+	else
+		fail "--vmcore -l with the debug vmlinux of $other_rel"
+		diff "$tmp/plain.txt" "$tmp/wrong.txt" | head -5
+		cat "$tmp/wrong.err"
+	fi
+fi
+
 # kstack -l inside crash: the same libdw code on crash's vmlinux and the
 # dump's release, so the very text of kstack --vmcore -l (the note on
 # missing debug info, which crash prints among its own messages, apart).

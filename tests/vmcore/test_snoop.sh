@@ -11,7 +11,7 @@
 # trace_pipe text one run read is parsed here again, as the unit test's
 # fixture is.
 # KSTACK_SNOOP_DIR picks the folder (default cache/vmcores/snoop; a
-# KSTACK_VMCORE_DIR without a snoop capture is skipped).
+# dump of another scenario is not applicable).
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -20,6 +20,12 @@ live=$dir/live
 # shellcheck source=tests/lib/check.sh
 . "$top/tests/lib/check.sh"
 
+scenario=$(sed -n 's/^scenario: //p' "$dir/manifest" 2>/dev/null)
+if [ -n "$scenario" ] && [ "$scenario" != snoop ]; then
+	not_applicable "the $scenario scenario runs no kstack --snoop"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
 if [ ! -s "$live/snoop-info.txt" ]; then
 	echo "SKIP: no kstack --snoop capture in $dir"
 	echo "0 passed, 0 failed"

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Log lines to the systemd journal with its native protocol (one
+ * datagram of KEY=VALUE lines to /run/systemd/journal/socket, see
+ * systemd's "Native Journal Protocol"), without libsystemd: MESSAGE,
+ * PRIORITY (syslog's numbers), SYSLOG_IDENTIFIER, and the run's SAMPLES
+ * written and LOST so far, so `journalctl -u kstack LOST=0` works.
+ */
+#ifndef KS_BG_JOURNAL_H
+#define KS_BG_JOURNAL_H
+
+#include <stdbool.h>
+
+#include "bg_log.h"
+
+#define KS_JOURNAL_SOCKET	"/run/systemd/journal/socket"
+
+struct ks_journal {
+	int fd;
+	const unsigned long *samples;	/* the run's counters, or NULL */
+	const unsigned long *lost;
+};
+
+/*
+ * True when systemd connected our stderr to the journal: JOURNAL_STREAM
+ * names stderr's device and inode (what systemd.exec(5) says to check).
+ */
+bool ks_journal_wanted(void);
+/* Connects to path (NULL: KS_JOURNAL_SOCKET); 0 or -errno. */
+int ks_journal_open(struct ks_journal *j, const char *path);
+void ks_journal_close(struct ks_journal *j);
+/* A ks_log_sink_fn; ctx is the struct ks_journal. */
+void ks_journal_sink(enum ks_log_level level, const char *msg,
+		     const char *line, size_t len, void *ctx);
+
+#endif /* KS_BG_JOURNAL_H */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "report_files.h"
+
+struct entry {
+	char *name;
+	uint64_t epoch;		/* UINT64_MAX: a live file */
+	uint64_t seq;
+	int64_t mtime;		/* live files among themselves */
+};
+
+static bool ends_with(const char *s, size_t len, const char *tail)
+{
+	size_t n = strlen(tail);
+
+	return len >= n && !memcmp(s + len - n, tail, n);
+}
+
+/* Digits backwards from end; the start of them, or NULL. */
+static const char *digits_before(const char *s, const char *end)
+{
+	const char *p = end;
+
+	while (p > s && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p == end ? NULL : p;
+}
+
+/* NAME.out, or NAME.out-EPOCH[-SEQ](.gz|.pending): rotate.h's names */
+static bool classify(const char *file, struct entry *e)
+{
+	size_t len = strlen(file);
+	const char *end = file + len, *d;
+	uint64_t last;
+
+	e->epoch = UINT64_MAX;
+	e->seq = 0;
+	if (ends_with(file, len, ".out"))
+		return true;
+	if (ends_with(file, len, ".gz"))
+		end -= 3;
+	else if (ends_with(file, len, ".pending"))
+		end -= 8;
+	else
+		return false;
+	d = digits_before(file, end);
+	if (!d || d == file || d[-1] != '-')
+		return false;
+	last = strtoull(d, NULL, 10);
+	end = d - 1;
+	/* NAME.out-EPOCH-SEQ: a second number right after ".out-" */
+	d = digits_before(file, end);
+	if (d && d > file && d[-1] == '-' &&
+	    ends_with(file, (size_t)(d - 1 - file), ".out")) {
+		e->epoch = strtoull(d, NULL, 10);
+		e->seq = last;
+		end = d - 1;
+	} else {
+		e->epoch = last;
+	}
+	return ends_with(file, (size_t)(end - file), ".out");
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->epoch != y->epoch)
+		return x->epoch < y->epoch ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->mtime != y->mtime)
+		return x->mtime < y->mtime ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int add(struct entry **v, size_t *n, size_t *cap, int dirfd,
+	       const char *file)
+{
+	struct entry e, *nv;
+	struct stat sb;
+
+	if (!classify(file, &e))
+		return 0;
+	if (fstatat(dirfd, file, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISREG(sb.st_mode))
+		return 0;
+	e.mtime = (int64_t)sb.st_mtime;
+	e.name = strdup(file);
+	if (!e.name)
+		return -ENOMEM;
+	if (*n == *cap) {
+		nv = ks_grow(*v, cap, *n + 1, sizeof(**v));
+		if (!nv) {
+			free(e.name);
+			return -ENOMEM;
+		}
+		*v = nv;
+	}
+	(*v)[(*n)++] = e;
+	return 0;
+}
+
+static int list_dir(struct ks_report_files *f, char *err, size_t errlen)
+{
+	struct entry *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int fd, ret = 0;
+	DIR *d;
+
+	fd = openat(f->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "cannot read the directory: %s", strerror(-ret));
+		return ret;
+	}
+	while (!ret && (de = readdir(d)))
+		ret = add(&v, &n, &cap, f->dirfd, de->d_name);
+	closedir(d);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_time);
+	f->names = ret ? NULL : malloc((n ? n : 1) * sizeof(*f->names));
+	if (!ret && !f->names)
+		ret = -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!ret)
+			f->names[f->nr++] = v[i].name;
+		else
+			free(v[i].name);
+	}
+	free(v);
+	if (ret)
+		snprintf(err, errlen, "%s", strerror(-ret));
+	return ret;
+}
+
+int ks_report_files_list(struct ks_report_files *f, const char *path,
+			 char *err, size_t errlen)
+{
+	struct stat sb;
+
+	memset(f, 0, sizeof(*f));
+	f->dirfd = -1;
+	if (stat(path, &sb)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		f->dirfd = AT_FDCWD;
+		f->names = malloc(sizeof(*f->names));
+		if (!f->names || !(f->names[0] = strdup(path)))
+			return -ENOMEM;
+		f->nr = 1;
+		return 0;
+	}
+	f->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (f->dirfd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return list_dir(f, err, errlen);
+}
+
+void ks_report_files_release(struct ks_report_files *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		free(f->names[i]);
+	free(f->names);
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	memset(f, 0, sizeof(*f));
+	f->dirfd = -1;
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "report_parse.h"
+
+#define HEADER		"zzz <"
+#define FRAME		"[<"
+
+uint64_t ks_rp_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * The header's time is the sampling host's local time with its zone's
+ * abbreviation (format_text.c's strftime "%a %b %d %H:%M:%S %Z %Y"):
+ * UTC and GMT are exact, any other zone is taken as this host's.
+ */
+int ks_rp_header_time(const char *line, time_t *t, char *host, size_t hlen)
+{
+	struct tm tm = { .tm_isdst = -1 };
+	char zone[16];
+	const char *p;
+	int year, n = 0;
+
+	if (strncmp(line, HEADER, strlen(HEADER)))
+		return -EINVAL;
+	p = strptime(line + strlen(HEADER), "%a %b %d %H:%M:%S", &tm);
+	if (!p || sscanf(p, " %15s %d%n", zone, &year, &n) != 2)
+		return -EINVAL;
+	tm.tm_year = year - 1900;
+	p += n;
+	if (!strncmp(p, " - ", 3))
+		snprintf(host, hlen, "%s", p + 3);
+	else
+		*host = '\0';
+	if (!strcmp(zone, "UTC") || !strcmp(zone, "GMT")) {
+		tm.tm_isdst = 0;
+		*t = timegm(&tm);
+	} else {
+		*t = mktime(&tm);
+	}
+	return *t == (time_t)-1 ? -EINVAL : 0;
+}
+
+void ks_rp_init(struct ks_rp_parser *p, ks_rp_sample_fn fn, void *ctx)
+{
+	memset(p, 0, sizeof(*p));
+	p->fn = fn;
+	p->ctx = ctx;
+}
+
+static int new_group(struct ks_rp_parser *p)
+{
+	struct ks_rp_sample *s = &p->s;
+	struct ks_rp_group *g;
+
+	if (s->nr_groups == s->cap_groups) {
+		size_t old = s->cap_groups;
+
+		g = ks_grow(s->groups, &s->cap_groups, s->nr_groups + 1,
+			    sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		memset(g + old, 0, (s->cap_groups - old) * sizeof(*g));
+		s->groups = g;
+	}
+	g = &s->groups[s->nr_groups++];
+	g->len = 0;
+	g->hash = 0;
+	p->group_open = true;
+	p->in_stack = false;
+	return 0;
+}
+
+/* "PID: %5d   State: %2s   Start Time: %s %s   Cmd: %s" */
+static int task_line(struct ks_rp_parser *p, const char *line)
+{
+	struct ks_rp_sample *s = &p->s;
+	struct ks_rp_task *t;
+	char state[4], day[11], clock[9];
+	const char *cmd;
+	int pid;
+
+	if (sscanf(line, "PID: %d State: %3s Start Time: %10s %8s", &pid,
+		   state, day, clock) != 4)
+		return -EINVAL;
+	if (!p->group_open || p->in_stack) {
+		int ret = new_group(p);
+
+		if (ret)
+			return ret;
+	}
+	if (s->nr_tasks == s->cap_tasks) {
+		t = ks_grow(s->tasks, &s->cap_tasks, s->nr_tasks + 1, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		s->tasks = t;
+	}
+	t = &s->tasks[s->nr_tasks++];
+	t->pid = pid;
+	t->state = state[0];
+	snprintf(t->start, sizeof(t->start), "%s %s", day, clock);
+	cmd = strstr(line, "   Cmd: ");
+	snprintf(t->cmd, sizeof(t->cmd), "%s", cmd ? cmd + 8 : "");
+	t->group = s->nr_groups - 1;
+	if (t->state == 'D')
+		s->nr_d++;
+	return 0;
+}
+
+static int frame_line(struct ks_rp_parser *p, const char *line)
+{
+	struct ks_rp_group *g = &p->s.groups[p->s.nr_groups - 1];
+	size_t n = strlen(line);
+	char *nb;
+
+	if (g->len + n + 2 > g->cap) {
+		size_t cap = g->cap;
+
+		nb = ks_grow(g->stack, &cap, g->len + n + 2, 1);
+		if (!nb)
+			return -ENOMEM;
+		g->stack = nb;
+		g->cap = cap;
+	}
+	memcpy(g->stack + g->len, line, n);
+	g->len += n;
+	g->stack[g->len++] = '\n';
+	g->stack[g->len] = '\0';
+	return 0;
+}
+
+static void close_group(struct ks_rp_parser *p)
+{
+	struct ks_rp_group *g;
+
+	if (!p->group_open)
+		return;
+	g = &p->s.groups[p->s.nr_groups - 1];
+	if (!g->stack || !g->len) {
+		/* an empty stack is a stack too: "" */
+		if (frame_line(p, "") == 0)
+			g->len = 0;
+	}
+	if (g->stack)
+		g->stack[g->len] = '\0';
+	g->hash = ks_rp_hash(g->stack, g->len);
+	p->group_open = false;
+	p->in_stack = false;
+}
+
+static int flush(struct ks_rp_parser *p, bool hand_over)
+{
+	int ret = 0;
+
+	close_group(p);
+	if (p->in_sample && hand_over)
+		ret = p->fn(&p->s, p->ctx);
+	p->in_sample = false;
+	p->s.nr_tasks = p->s.nr_groups = p->s.nr_d = 0;
+	return ret;
+}
+
+static int header_line(struct ks_rp_parser *p, const char *line)
+{
+	int ret = flush(p, true);
+
+	if (ret)
+		return ret;
+	if (ks_rp_header_time(line, &p->s.time, p->s.host, sizeof(p->s.host))) {
+		p->nr_bad++;
+		return 0;
+	}
+	p->in_sample = true;
+	return 0;
+}
+
+int ks_rp_line(struct ks_rp_parser *p, const char *line)
+{
+	int ret = 0;
+
+	if (!strncmp(line, HEADER, strlen(HEADER)))
+		return header_line(p, line);
+	if (!p->in_sample)
+		return 0;
+	if (!*line) {
+		if (p->in_stack)
+			close_group(p);
+		return 0;
+	}
+	if (!strncmp(line, "PID:", 4))
+		ret = task_line(p, line);
+	else if (!strcmp(line, "Stack:") && p->group_open)
+		p->in_stack = true;
+	else if (p->in_stack && !strncmp(line, FRAME, 2))
+		ret = frame_line(p, line);
+	else
+		ret = -EINVAL;
+	if (ret == -EINVAL) {
+		p->nr_bad++;
+		ret = 0;
+	}
+	return ret;
+}
+
+int ks_rp_end(struct ks_rp_parser *p, bool torn)
+{
+	return flush(p, !torn);
+}
+
+void ks_rp_release(struct ks_rp_parser *p)
+{
+	for (size_t i = 0; i < p->s.cap_groups; i++)
+		free(p->s.groups[i].stack);
+	free(p->s.groups);
+	free(p->s.tasks);
+	memset(p, 0, sizeof(*p));
+}

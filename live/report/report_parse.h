@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Samples read back from oled kstack's text (FACTS.md section 1,
+ * shared/format/format_text.c), one at a time: the parser keeps only the
+ * sample being read, its arrays reused from one sample to the next.
+ */
+#ifndef KS_REPORT_PARSE_H
+#define KS_REPORT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define KS_RP_CMD_MAX	64
+
+struct ks_rp_task {
+	int pid;
+	char state;
+	char start[24];			/* "2023/09/30 16:36:49" */
+	char cmd[KS_RP_CMD_MAX];	/* Cmd, cut */
+	size_t group;
+};
+
+struct ks_rp_group {
+	char *stack;		/* the frames, each line ending in '\n' */
+	size_t len, cap;
+	uint64_t hash;
+};
+
+struct ks_rp_sample {
+	time_t time;
+	char host[64];
+	struct ks_rp_task *tasks;
+	size_t nr_tasks, cap_tasks;
+	struct ks_rp_group *groups;
+	size_t nr_groups, cap_groups;
+	size_t nr_d;		/* tasks in D */
+};
+
+typedef int (*ks_rp_sample_fn)(const struct ks_rp_sample *s, void *ctx);
+
+struct ks_rp_parser {
+	struct ks_rp_sample s;
+	bool in_sample;
+	bool in_stack;		/* after "Stack:", before its blank line */
+	bool group_open;	/* PID lines seen for the current group */
+	unsigned long nr_bad;	/* lines that fit nowhere */
+	ks_rp_sample_fn fn;
+	void *ctx;
+};
+
+void ks_rp_init(struct ks_rp_parser *p, ks_rp_sample_fn fn, void *ctx);
+/* One line without its newline; the callback's error, or 0. */
+int ks_rp_line(struct ks_rp_parser *p, const char *line);
+/* The end of a file: the last sample is handed over unless torn. */
+int ks_rp_end(struct ks_rp_parser *p, bool torn);
+void ks_rp_release(struct ks_rp_parser *p);
+/* FNV-1a of a stack's text: its identity across samples */
+uint64_t ks_rp_hash(const char *s, size_t len);
+/* "zzz <Sat Sep 30 16:57:18 GMT 2023 - host": 0, or -EINVAL */
+int ks_rp_header_time(const char *line, time_t *t, char *host, size_t hlen);
+
+#endif /* KS_REPORT_PARSE_H */

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "report_stacks.h"
+
+static int rehash(struct ks_rp_stacks *t)
+{
+	size_t n = t->nr_slots ? t->nr_slots * 2 : 256;
+	size_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t j = (size_t)t->v[i].hash & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nr_slots = n;
+	return 0;
+}
+
+static struct ks_rp_stack *insert(struct ks_rp_stacks *t, size_t slot,
+				  uint64_t hash, const char *text, size_t len)
+{
+	struct ks_rp_stack *v, *e;
+
+	if (t->nr == t->cap) {
+		v = ks_grow(t->v, &t->cap, t->nr + 1, sizeof(*v));
+		if (!v)
+			return NULL;
+		t->v = v;
+	}
+	e = &t->v[t->nr];
+	memset(e, 0, sizeof(*e));
+	e->text = malloc(len + 1);
+	if (!e->text)
+		return NULL;
+	memcpy(e->text, text, len);
+	e->text[len] = '\0';
+	e->len = len;
+	e->hash = hash;
+	t->slots[slot] = ++t->nr;
+	return e;
+}
+
+struct ks_rp_stack *ks_rp_stacks_get(struct ks_rp_stacks *t, uint64_t hash,
+				     const char *text, size_t len)
+{
+	size_t j;
+
+	/* at most half full: probes stay short */
+	if ((t->nr + 1) * 2 > t->nr_slots && rehash(t))
+		return NULL;
+	for (j = (size_t)hash & (t->nr_slots - 1); t->slots[j];
+	     j = (j + 1) & (t->nr_slots - 1)) {
+		struct ks_rp_stack *e = &t->v[t->slots[j] - 1];
+
+		if (e->hash == hash && e->len == len && !memcmp(e->text, text, len))
+			return e;
+	}
+	return insert(t, j, hash, text, len);
+}
+
+int ks_rp_stacks_count(struct ks_rp_stacks *t, const struct ks_rp_sample *s,
+		       unsigned long seq)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++) {
+		const struct ks_rp_task *k = &s->tasks[i];
+		const struct ks_rp_group *g = &s->groups[k->group];
+		struct ks_rp_stack *e;
+
+		e = ks_rp_stacks_get(t, g->hash, g->stack ? g->stack : "", g->len);
+		if (!e)
+			return -ENOMEM;
+		e->tasks++;
+		e->states[(unsigned char)k->state & 127]++;
+		if (e->last_seq != seq + 1) {
+			e->samples++;
+			e->last_seq = seq + 1;
+		}
+		if (e->nr_examples < KS_RP_EXAMPLES) {
+			bool seen = false;
+
+			for (size_t x = 0; x < e->nr_examples; x++)
+				seen |= e->examples[x] == k->pid;
+			if (!seen) {
+				e->examples[e->nr_examples] = k->pid;
+				memcpy(e->example_cmd[e->nr_examples++], k->cmd,
+				       sizeof(k->cmd));
+			}
+		}
+	}
+	return 0;
+}
+
+static const struct ks_rp_stacks *sort_table;
+
+static int by_tasks(const void *a, const void *b)
+{
+	const struct ks_rp_stack *x = &sort_table->v[*(const size_t *)a];
+	const struct ks_rp_stack *y = &sort_table->v[*(const size_t *)b];
+
+	if (x->tasks != y->tasks)
+		return x->tasks > y->tasks ? -1 : 1;
+	return x < y ? -1 : x > y;	/* first seen first */
+}
+
+size_t *ks_rp_stacks_sorted(const struct ks_rp_stacks *t)
+{
+	size_t *idx = malloc((t->nr ? t->nr : 1) * sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < t->nr; i++)
+		idx[i] = i;
+	sort_table = t;
+	qsort(idx, t->nr, sizeof(*idx), by_tasks);
+	return idx;
+}
+
+void ks_rp_stacks_release(struct ks_rp_stacks *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->v[i].text);
+	free(t->v);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The stack of /proc/PID/stack.  A task that was on a CPU has no saved
+ * frame; the kernel would print nothing for it (task_on_another_cpu()),
+ * but a dump keeps its registers, so its stack is unwound from them, as
+ * crash's bt does, and the record says it was running.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_stack.h"
+#include "task_walk.h"
+
+/* The top half of the address space is the kernel's (x86_64). */
+#define KERNEL_HALF	0xffff800000000000ULL
+
+int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
+		  struct ks_task *t)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	const struct ks_target *tg = w->k->t;
+	struct ks_stack_start st = { 0 };
+	const char *note = NULL;
+	char buf[128];
+	int ret, cpu;
+
+	st.stack_base = ks_field_get(tb, &l->stack);
+	st.stack_size = l->thread_size;
+	st.thread_sp = ks_field_get(tb, &l->thread_sp);
+	/* where kretprobes and the graph tracer keep the return addresses they replaced */
+	st.task = task;
+	/* try_get_task_stack(): a dead task's stack is already freed. */
+	if (ks_field_ok(&l->stack_refcount) && !ks_field_get(tb, &l->stack_refcount)) {
+		st.stack_base = 0;
+	} else if (!st.stack_base && ks_field_ok(&l->stack_refcount)) {
+		snprintf(buf, sizeof(buf), "task->stack is NULL, yet the stack is not freed");
+		goto unusual;
+	}
+	if (st.stack_base && ks_field_ok(&l->on_cpu) && ks_field_get(tb, &l->on_cpu)) {
+		t->running = true;
+		w->st->nr_on_cpu++;
+		cpu = ks_field_ok(&l->cpu) ? (int)ks_field_get(tb, &l->cpu) : -1;
+		if (cpu < 0 || tg->ops->cpu_regs(tg->ctx, cpu, &st.regs)) {
+			snprintf(buf, sizeof(buf),
+				 "on CPU %d; its registers are not in the image", cpu);
+			goto unusual;
+		}
+		if (st.regs.ip < KERNEL_HALF) {
+			snprintf(buf, sizeof(buf), "in user mode on CPU %d", cpu);
+			goto empty;
+		}
+		st.on_cpu = true;
+	}
+	if (!w->k->orc) {
+		snprintf(buf, sizeof(buf), "no ORC unwind tables: %s",
+			 strerror(-w->k->orc_err));
+		goto empty;
+	}
+	ret = ks_stack_text(tg, w->k->orc, &st, &t->stack, &note);
+	if (ret)
+		return ret;
+	if (note && st.stack_base) {
+		w->st->nr_stack_notes++;
+		ks_report(w->report, w->arg, "PID %d: %s: %s", t->pid,
+			  *t->stack ? "the stack ends early" : "no stack", note);
+		t->note = strdup(note);
+	}
+	return 0;
+unusual:	/* an empty stack the kernel would not have printed empty */
+	w->st->nr_stack_notes++;
+	ks_report(w->report, w->arg, "PID %d: no stack: %s", t->pid, buf);
+empty:
+	t->stack = strdup("");
+	t->note = strdup(buf);
+	return t->stack ? 0 : -ENOMEM;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The task walk of kernel_tasks.h.  It first lists every task (address,
+ * pid, tgid) from init_task.tasks and the thread lists, then sorts that
+ * list the way the live tool reads /proc (numerically), then reads each
+ * selected task whole and turns it into the record /proc would have given
+ * (the comm, command line, cgroup and stack each in their own file).
+ *
+ * Kernel memory is not trusted: every list walk is bounded and checks for
+ * nodes it has seen, a task that cannot be read is reported and skipped,
+ * and an unwinder that stops early leaves the frames it had, as the
+ * kernel's own does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "select.h"
+#include "task_walk.h"
+
+/* PID_MAX_LIMIT on 64-bit: no list can hold more tasks than that. */
+#define MAX_TASKS	(4u * 1024 * 1024)
+
+static int add_entry(struct ks_walk *w, uint64_t task, int32_t pid, int32_t tgid)
+{
+	struct ks_walk_entry *n = ks_grow_min(w->e, &w->cap, w->nr + 1,
+					      sizeof(*n), 512);
+
+	if (!n)
+		return -ENOMEM;
+	w->e = n;
+	w->e[w->nr++] = (struct ks_walk_entry){ task, pid, tgid };
+	return 0;
+}
+
+static int read_i32(const struct ks_target *t, uint64_t addr, int32_t *v)
+{
+	return ks_read(t, addr, v, sizeof(*v));
+}
+
+/* pid and tgid of the task at task: 0, or -EFAULT after reporting it. */
+static int task_ids(struct ks_walk *w, uint64_t task, int32_t *pid, int32_t *tgid)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	int32_t both[2];
+
+	/* pid and tgid sit side by side in every kernel: one read */
+	if (l->tgid.off == l->pid.off + 4 &&
+	    !ks_read(w->k->t, task + (uint64_t)l->pid.off, both, sizeof(both))) {
+		*pid = both[0];
+		*tgid = both[1];
+		return 0;
+	}
+	if (read_i32(w->k->t, task + (uint64_t)l->pid.off, pid) ||
+	    read_i32(w->k->t, task + (uint64_t)l->tgid.off, tgid)) {
+		w->st->nr_unreadable++;
+		ks_report(w->report, w->arg, "task at %#llx cannot be read; skipped",
+			  (unsigned long long)task);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+typedef int (*node_fn)(struct ks_walk *w, uint64_t node, void *ctx);
+
+struct node_call {
+	struct ks_walk *w;
+	node_fn fn;
+	void *ctx;
+};
+
+static int call_node(void *arg, uint64_t node)
+{
+	struct node_call *c = arg;
+
+	return c->fn(c->w, node, c->ctx);
+}
+
+/*
+ * Calls fn for each node of the circular list whose head is at head
+ * (not for head itself).  Stops, reporting it, at an unreadable link, a
+ * node seen before or more than MAX_TASKS nodes: the nodes before that
+ * point are kept.  Returns 0 or -ENOMEM.
+ */
+static int list_walk(struct ks_walk *w, uint64_t head, const char *what,
+		     node_fn fn, void *ctx)
+{
+	struct ks_list_state lw = { .t = w->k->t, .max = MAX_TASKS,
+				   .seen = &w->seen };
+	struct node_call call = { w, fn, ctx };
+	char msg[256];
+	int ret;
+
+	ret = ks_list_for_each(&lw, head, call_node, &call);
+	if (ret < 0 || lw.stop == KS_LIST_END)
+		return ret;
+	w->st->nr_list_errors++;
+	ks_list_stop_text(&lw, what, msg, sizeof(msg));
+	ks_report(w->report, w->arg, "%s", msg);
+	return 0;
+}
+
+static int thread_node(struct ks_walk *w, uint64_t node, void *ctx)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	uint64_t leader = *(uint64_t *)ctx;
+	uint64_t task = node - (uint64_t)(l->thread_head ? l->thread_node.off
+							 : l->thread_group.off);
+	int32_t pid, tgid;
+
+	if (task == leader || task_ids(w, task, &pid, &tgid))
+		return 0;
+	w->st->nr_seen++;
+	return add_entry(w, task, pid, tgid);
+}
+
+/* The threads of the group led by leader, but for the leader. */
+static int list_threads(struct ks_walk *w, uint64_t leader, int32_t tgid)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	uint64_t head, signal;
+	char what[64];
+
+	snprintf(what, sizeof(what), "the thread list of PID %d", tgid);
+	if (!l->thread_head)
+		return list_walk(w, leader + (uint64_t)l->thread_group.off, what,
+				 thread_node, &leader);
+	if (ks_read_u64(w->k->t, leader + (uint64_t)l->signal.off, &signal) ||
+	    !signal) {
+		w->st->nr_list_errors++;
+		ks_report(w->report, w->arg,
+			  "PID %d: signal_struct cannot be read; its threads are not listed",
+			  tgid);
+		return 0;
+	}
+	head = signal + (uint64_t)l->signal_thread_head.off;
+	return list_walk(w, head, what, thread_node, &leader);
+}
+
+static int process_node(struct ks_walk *w, uint64_t node, void *ctx)
+{
+	uint64_t task = node - (uint64_t)w->k->l.tasks.off;
+	int32_t pid, tgid;
+	int ret;
+
+	(void)ctx;
+	if (task_ids(w, task, &pid, &tgid))
+		return 0;
+	if (!pid)
+		return 0;	/* an idle task: not in /proc */
+	w->st->nr_seen++;
+	ret = add_entry(w, task, pid, tgid);
+	if (ret || !w->threads)
+		return ret;
+	return list_threads(w, task, tgid);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct ks_walk_entry *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* ---- one task's record ---- */
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b < 0);
+}
+
+/*
+ * Reads the task whole and adds its record if opts selects it by its PID,
+ * its TGID or asked (the PID of the /proc/PID directory it was read
+ * from: with -p TID -H the live tool lists /proc/TID/task, the whole
+ * group, and selects each thread by TID, so asked may be neither).
+ */
+static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
+{
+	struct ks_kernel *k = w->k;
+	const struct ks_kernel_layout *l = &k->l;
+	struct ks_task t = { 0 };
+	const uint8_t *tb = k->tbuf;
+	int ret;
+
+	if (ks_read(k->t, e->task, k->tbuf, (size_t)l->task_read_size)) {
+		w->st->nr_unreadable++;
+		ks_report(w->report, w->arg,
+			  "PID %d: task_struct at %#llx cannot be read; skipped",
+			  e->pid, (unsigned long long)e->task);
+		return 0;
+	}
+	t.pid = (int32_t)ks_field_get(tb, &l->pid);
+	t.tgid = (int32_t)ks_field_get(tb, &l->tgid);
+	t.state = ks_task_state_letter(l, ks_field_get(tb, &l->state),
+				       ks_field_get(tb, &l->exit_state));
+	if (!ks_select_match(w->opts, t.pid, t.state) &&
+	    !ks_select_match(w->opts, t.tgid, t.state) &&
+	    !ks_select_match(w->opts, asked, t.state))
+		return 0;
+	if (w->opts->cgroup && !ks_task_in_cgroup(w, tb, t.pid))
+		return 0;
+	t.start_time = w->btime +
+		       (int64_t)(ks_field_get(tb, &l->start_boottime) / 1000000000ull);
+	if (ks_field_ok(&l->nvcsw) && ks_field_ok(&l->nivcsw)) {
+		t.has_switches = true;
+		t.nvcsw = ks_field_get(tb, &l->nvcsw);
+		t.nivcsw = ks_field_get(tb, &l->nivcsw);
+	}
+	ks_task_comm(w, tb, &t);
+	t.cmd = ks_task_cmd(w, tb, e->task, &t);
+	ret = t.cmd ? ks_task_stack(w, tb, e->task, &t) : -ENOMEM;
+	if (!ret && (!t.stack || ks_sample_add(w->s, &t)))
+		ret = -ENOMEM;
+	if (ret) {
+		free(t.cmd);
+		free(t.stack);
+		free(t.note);
+	}
+	return ret;
+}
+
+/* ---- order ---- */
+
+static const struct ks_walk_entry *find_pid(const struct ks_walk *w, int32_t pid)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		if (w->e[i].pid == pid)
+			return &w->e[i];
+	return NULL;
+}
+
+/* -p alone: each PID in the order given, like reading /proc/PID. */
+static int emit_pids(struct ks_walk *w)
+{
+	for (size_t i = 0; i < w->opts->nr_pids; i++) {
+		const struct ks_walk_entry *e = find_pid(w, w->opts->pids[i]);
+		int ret = 0;
+
+		if (!e)
+			continue;	/* the caller reports PIDs that do not exist */
+		if (!w->opts->threads) {
+			ret = emit(w, e, e->pid);
+		} else {
+			/* /proc/TID/task lists the whole group of TID */
+			int32_t tgid = e->tgid;
+
+			for (size_t j = 0; j < w->nr && !ret; j++)
+				if (w->e[j].tgid == tgid)
+					ret = emit(w, &w->e[j], e->pid);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int emit_all(struct ks_walk *w)
+{
+	for (size_t i = 0; i < w->nr; i++) {
+		int ret;
+
+		/* without -H only /proc/PID itself: thread group leaders */
+		if (!w->opts->threads && w->e[i].pid != w->e[i].tgid)
+			continue;
+		ret = emit(w, &w->e[i], w->e[i].tgid);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int sample_setup(struct ks_walk *w)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	const struct ks_target *t = w->k->t;
+	int64_t real, boot;
+
+	if (ks_read(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &real, 8) ||
+	    ks_read(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &boot, 8))
+		return -EFAULT;
+	/* getboottime64(): offs_real - offs_boot, in whole seconds */
+	w->btime = floor_div(real - boot, 1000000000);
+	return ks_task_cgroup_setup(w);
+}
+
+int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+		     struct ks_sample *s, struct ks_kernel_status *st,
+		     ks_report_fn report_fn, void *arg)
+{
+	struct ks_walk w = { .k = k, .opts = opts, .s = s, .st = st,
+			     .report = report_fn, .arg = arg };
+	const struct ks_kernel_layout *l = &k->l;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = sample_setup(&w);
+	if (ret)
+		return ret;
+	/* A truncated dump may keep the kernel's text and lose its tables. */
+	if (!k->orc && k->orc_err == -EFAULT)
+		ks_report(report_fn, arg, "the ORC unwind tables cannot be read (the image lacks "
+			  "their memory): every stack is empty");
+	else if (!k->orc)
+		ks_report(report_fn, arg,
+			  "no ORC unwind tables in this kernel (%s): every stack is empty",
+			  strerror(-k->orc_err));
+	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
+		ks_report(report_fn, arg, "%s", k->orc->problems[i]);
+	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
+	/* -p may name a thread: /proc/TID exists even though it is not listed. */
+	w.threads = opts->threads || opts->nr_pids;
+	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
+			"the task list (init_task.tasks)", process_node, NULL);
+	if (ret)
+		goto out;
+	if (w.nr)	/* w.e is NULL for an empty list: qsort() wants a pointer */
+		qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
+	ret = ks_select_pids_only(opts) ? emit_pids(&w) : emit_all(&w);
+out:
+	free(w.cmd_buf);
+	free(w.e);
+	ks_seen_release(&w.seen);
+	return ret;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the files of the task walk share (task_walk.c, task_comm.c,
+ * task_cmdline.c, task_cgroup.c, task_stack.c): the kernel handle and the
+ * state of one walk.  Not for callers outside shared/kernel/: they use
+ * kernel_tasks.h.
+ */
+#ifndef KS_TASK_WALK_H
+#define KS_TASK_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel_tasks.h"
+#include "list_walk.h"
+#include "orc.h"
+
+/* proc_task_name()'s buffer: char tcomm[64]. */
+#define KS_TCOMM_LEN	64
+
+struct ks_kernel {
+	const struct ks_target *t;
+	struct ks_kernel_layout l;
+	struct ks_orc *orc;
+	int orc_err;
+	uint8_t *tbuf;		/* one task_struct */
+};
+
+struct ks_walk_entry {
+	uint64_t task;
+	int32_t pid, tgid;
+};
+
+struct ks_walk {
+	struct ks_kernel *k;
+	const struct ks_options *opts;
+	struct ks_sample *s;
+	struct ks_kernel_status *st;
+	ks_report_fn report;
+	void *arg;
+	struct ks_seen seen;	/* every list node so far, for loops */
+	struct ks_walk_entry *e;
+	size_t nr, cap;
+	bool threads;		/* list thread groups too */
+	int64_t btime;
+	bool cgroup_hidden;	/* no "0::" line in /proc/PID/cgroup */
+	/* the threads of a process share one mm: its command line, once */
+	uint64_t cmd_mm;
+	char *cmd_buf;
+	size_t cmd_len;
+};
+
+/* Copies at most srclen bytes of src up to its NUL, cut to fit dst. */
+void ks_copy_kstr(char *dst, size_t len, const char *src, size_t srclen);
+
+/* task_comm.c: the comm of /proc/PID/stat (proc_task_name()). */
+void ks_task_comm(struct ks_walk *w, const uint8_t *tb, struct ks_task *t);
+/* task_cmdline.c: the Cmd of the record, from /proc/PID/cmdline's text. */
+char *ks_task_cmd(struct ks_walk *w, const uint8_t *tb, uint64_t task,
+		  const struct ks_task *t);
+/* task_stack.c: the text of /proc/PID/stack into t->stack, or -errno. */
+int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
+		  struct ks_task *t);
+/*
+ * task_cgroup.c: -ENOENT when --cgroup was given and the layout lacks
+ * the cgroup members, else 0; then whether the task is in the cgroup.
+ */
+int ks_task_cgroup_setup(struct ks_walk *w);
+bool ks_task_in_cgroup(struct ks_walk *w, const uint8_t *tb, int32_t pid);
+
+#endif /* KS_TASK_WALK_H */
