@@ -223,7 +223,7 @@ $(FUZZ_BUILD)/seeds/.made: tests/fuzz/make-seeds.sh tests/fuzz/make-seeds.py \
 vmcore: static
 	vmcores/make-vmcore default basic cache/vmcores/basic
 
-# kprobes, kretprobes, ftrace ops and the kshook test module (issue 5)
+# kprobes, kretprobes, ftrace ops and the kshook test module
 vmcore-hooks: static
 	vmcores/make-vmcore default hooks cache/vmcores/hooks
 

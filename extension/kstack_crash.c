@@ -2,7 +2,7 @@
 /*
  * The crash command "kstack": the live tool's selection and formats over
  * the tasks of the dump.  Options go through the same parser as the live
- * tool's (shared/core/options.c); the tasks come from shared/kernel/task_walk.c
+ * tool's (shared/core/options.c); the sample from shared/kernel/kernel_sample.c
  * over the crash target; -l's lines from shared/lines/ on crash's vmlinux;
  * the text from shared/format*.c.  This file only glues them to crash:
  * argv, fp, error(), the vmlinux and release for -l, and the help text.
@@ -13,13 +13,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "buffered_out.h"
 #include "decode_text.h"
 #include "format.h"
 #include "hooks_crash.h"
-#include "kernel_tasks.h"
+#include "kernel_sample.h"
 #include "options.h"
 #include "sample_report.h"
 #include "target_crash.h"
@@ -138,23 +137,6 @@ static void report_missing(const struct ks_options *opts,
 		say(opts, "no task matched the selection");
 }
 
-/* -v: why each stack that is empty or short is so, and the counts. */
-static void report_notes(const struct ks_options *opts,
-			 const struct ks_sample *s,
-			 const struct ks_kernel_status *st, double secs)
-{
-	for (size_t i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].note)
-			say(opts, "PID %d: %s", s->tasks[i].pid, s->tasks[i].note);
-	say(opts, "kstack %s, kernel %s: "
-	    "%zu tasks on the lists, %zu printed, %zu on a CPU, "
-	    "%zu unreadable, %zu broken lists, %zu short stacks, "
-	    "%zu module problems; walk and output %.3f s",
-	    KS_VERSION, *s->kernel ? s->kernel : "(unknown)",
-	    st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
-	    st->nr_list_errors, st->nr_stack_notes, st->nr_module_errors, secs);
-}
-
 /*
  * -l: the code of kstack --vmcore -l on crash's vmlinux (the debug file
  * when crash was given one apart) and the modules of the dump's release,
@@ -175,28 +157,29 @@ static void add_lines(const struct ks_options *opts, struct ks_sample *s)
 		say(opts, "out of memory adding lines");
 }
 
+/* Why the tasks cannot be read, in the command's words; said once. */
+static void say_no_tasks(void *arg, const char *msg)
+{
+	bool *said = arg;
+
+	*said = true;
+	error(INFO, "cannot read this kernel's tasks: %s\n", msg);
+}
+
 static int open_kernel(void)
 {
-	char err[512];
+	bool said = false;
 	int ret;
 
 	if (kernel)
 		return 0;
-	ret = ks_kernel_open(ks_crash_target(), &kernel, err, sizeof(err));
+	ret = ks_kernel_open(ks_crash_target(), &kernel, say_no_tasks, &said);
 	if (ret) {
-		error(INFO, "cannot read this kernel's tasks: %s\n",
-		      err[0] ? err : strerror(-ret));
+		if (!said)
+			say_no_tasks(&said, strerror(-ret));
 		kernel = NULL;
 	}
 	return ret;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /*
@@ -218,29 +201,15 @@ static int write_buffered(const struct ks_sample *s,
 
 static void tasks_sample(const struct ks_options *opts)
 {
-	double start = now();
+	/* crash's error(INFO) is where each message goes, -v or not */
+	const struct ks_sample_say say = { report, (void *)opts, false };
 	struct ks_kernel_status st;
 	struct ks_sample s;
-	char host[KS_HOST_LEN];
-	time_t when;
 	int ret;
 
 	if (open_kernel())
 		return;
-	ret = ks_kernel_when_host(kernel, &when, host, sizeof(host));
-	if (ret) {
-		error(INFO, "cannot read the crash time or nodename: %s\n",
-		      strerror(-ret));
-		return;
-	}
-	ks_sample_init(&s, when, host);
-	/* without a release in the type information, --json says null */
-	ks_kernel_release(kernel, s.kernel, sizeof(s.kernel));
-	ret = ks_kernel_sample(kernel, opts, &s, &st, report, (void *)opts);
-	if (ret == -ENOENT && opts->cgroup)
-		error(INFO, "--cgroup: this kernel's cgroup types are not known\n");
-	else if (ret)
-		error(INFO, "walking the tasks failed: %s\n", strerror(-ret));
+	ret = ks_kernel_sample(kernel, opts, &s, &st, &say);
 	if (!ret && s.nr_tasks && opts->lines)
 		add_lines(opts, &s);
 	if (!ret && s.nr_tasks) {
@@ -251,8 +220,10 @@ static void tasks_sample(const struct ks_options *opts)
 	}
 	if (!ret)
 		report_missing(opts, &s);
+	if (!ret)
+		ks_kernel_status_say(opts, &s, &st, &say);
 	if (!ret && opts->verbose)
-		report_notes(opts, &s, &st, now() - start);
+		ks_crash_target_report(report, (void *)opts);
 	ks_sample_release(&s);
 }
 

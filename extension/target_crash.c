@@ -18,6 +18,7 @@
 #include "kernel_image.h"
 #include "page_cache.h"
 #include "page_walk.h"
+#include "sym_finders.h"
 #include "target_crash.h"
 
 /* struct elf_prstatus on x86_64: pr_reg (user_regs_struct) is at 112. */
@@ -30,6 +31,7 @@ struct crash_ctx {
 	struct ks_btf *btf;		/* the vmlinux's .BTF, or NULL */
 	struct ks_kallsyms *ksyms;
 	bool ksyms_tried;
+	struct ks_sym_finders finders;	/* crash's joined to the shared ones */
 	struct ks_user_walk uw;		/* paging facts, for read_user */
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
@@ -102,13 +104,21 @@ static int crash_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	return ks_page_read_user(&target, &c->uw, task, uaddr, buf, len);
 }
 
-static int crash_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+/* Names go to crash's own table, which knows every vmlinux symbol. */
+static int crash_name(void *src, const char *name, uint64_t *addr_ret)
 {
-	(void)ctx;
+	(void)src;
 	if (!symbol_exists((char *)name))
 		return -ENOENT;
 	*addr_ret = symbol_value((char *)name);
 	return 0;
+}
+
+static int crash_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+{
+	struct crash_ctx *c = ctx;
+
+	return ks_finders_symbol(&c->finders, name, addr_ret);
 }
 
 /*
@@ -116,9 +126,9 @@ static int crash_symbol(void *ctx, const char *name, uint64_t *addr_ret)
  * by the next symbol at a higher address.  It may pick another alias
  * than kallsyms would.
  */
-static int crash_table_lookup(struct crash_ctx *c, uint64_t addr,
-			      struct ks_sym *sym_ret)
+static int crash_table_lookup(void *src, uint64_t addr, struct ks_sym *sym_ret)
 {
+	struct crash_ctx *c = src;
 	struct syment *sp, *next;
 	ulong offset;
 
@@ -135,22 +145,49 @@ static int crash_table_lookup(struct crash_ctx *c, uint64_t addr,
 	return 0;
 }
 
-static int crash_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+/* The kallsyms chain, read on the first frame that needs it. */
+static int crash_chain_lookup(void *src, uint64_t addr, struct ks_sym *sym_ret)
 {
-	struct crash_ctx *c = ctx;
+	struct crash_ctx *c = src;
 
-	if (c->vmlinux && !ks_elf_symtab_lookup(c->vmlinux, addr, sym_ret))
-		return 0;
 	if (!c->ksyms_tried) {
 		c->ksyms_tried = true;
 		if (ks_kallsyms_load(&target, &c->ksyms))
 			c->ksyms = NULL;
 	}
-	if (!ks_kallsyms_lookup(c->ksyms, addr, sym_ret))
-		return 0;
-	if (c->vmlinux)
-		return -ENOENT;
-	return crash_table_lookup(c, addr, sym_ret);
+	return ks_kallsyms_lookup(c->ksyms, addr, sym_ret);
+}
+
+static int crash_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+{
+	struct crash_ctx *c = ctx;
+
+	return ks_finders_lookup(&c->finders, addr, sym_ret);
+}
+
+/*
+ * crash's finders in the shared order: crash names symbols; the
+ * vmlinux's .symtab places addresses as kallsyms would, then the chain;
+ * crash's table only when there is no .symtab.
+ */
+static void join_finders(struct crash_ctx *c)
+{
+	const struct ks_sym_finder name = { KS_FIND_VMLINUX, crash_name, NULL, c };
+	const struct ks_sym_finder chain = { KS_FIND_CHAIN, NULL,
+					     crash_chain_lookup, c };
+	const struct ks_sym_finder table = { KS_FIND_FALLBACK, NULL,
+					     crash_table_lookup, c };
+	struct ks_sym_finder elf;
+
+	ks_finders_add(&c->finders, &name);
+	if (c->vmlinux) {
+		elf = ks_finder_elf(c->vmlinux);
+		elf.symbol = NULL;	/* crash_name() answers names */
+		ks_finders_add(&c->finders, &elf);
+	}
+	ks_finders_add(&c->finders, &chain);
+	if (!c->vmlinux)
+		ks_finders_add(&c->finders, &table);
 }
 
 /* crash wants the bare name; our callers may say "struct x" or "union x". */
@@ -297,10 +334,25 @@ const struct ks_target *ks_crash_target(void)
 	cctx.uw.pg.page_offset = PAGE_OFFSET;
 	cctx.uw.pg.me_mask = machdep->machspec->sme_mask;
 	open_vmlinux(&cctx);
+	join_finders(&cctx);
 	target.ops = &crash_ops;
 	target.ctx = &cctx;
 	target_ready = true;
 	return &target;
+}
+
+void ks_crash_target_report(ks_report_fn report, void *arg)
+{
+	if (!target_ready)
+		return;
+	if (!cctx.vmlinux)
+		ks_report(report, arg, "no .symtab in crash's vmlinux: addresses "
+			  "named from crash's symbol table, which may pick "
+			  "another alias than kallsyms");
+	if (!cctx.btf)
+		ks_report(report, arg, "no .BTF in crash's vmlinux: types from "
+			  "gdb, which is slower");
+	ks_kallsyms_report(cctx.ksyms, report, arg);
 }
 
 void ks_crash_target_release(void)

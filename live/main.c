@@ -32,21 +32,16 @@
  */
 static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 {
-	char err[PATH_MAX + 64];
 	int ret, status = 0;
 
-	ret = ks_proc_open(p, opts->proc_root, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "kstack: %s\n", err);
+	ret = ks_proc_open(p, opts->proc_root, ks_report_file, stderr);
+	if (ret)
 		return KS_EXIT_ERROR;
-	}
 	if (opts->cgroup)
 		status = ks_cgroup_check(p->root_fd, opts->proc_root,
-					 opts->cgroup, err, sizeof(err));
-	if (status) {
-		fprintf(stderr, "kstack: %s\n", err);
+					 opts->cgroup, ks_report_file, stderr);
+	if (status)
 		goto fail;
-	}
 	/* not root: say so now rather than print every task without a stack */
 	ret = ks_proc_stack_access(p);
 	if (ret) {
@@ -120,6 +115,8 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->debugfs = knob("KSTACK_TEST_DEBUGFS");
 	k->tracefs = knob("KSTACK_TEST_TRACEFS");
 	k->journal_socket = knob("KSTACK_TEST_JOURNAL_SOCKET");
+	/* not KSTACK_TEST_: vmcores/scenarios/snoop.sh records with it */
+	k->snoop_raw = knob("KSTACK_SNOOP_RAW");
 	k->kallsyms_scan = knob("KSTACK_TEST_KALLSYMS_SCAN");
 }
 

@@ -212,8 +212,10 @@ static int check_dir_mode(struct bg *bg)
 	struct stat sb;
 
 	if (fstat(bg->dirfd, &sb)) {
-		ks_log(KS_LOG_ERROR, "cannot stat %s: %s", bg->dir, strerror(errno));
-		return -errno;
+		int ret = -errno;
+
+		ks_log(KS_LOG_ERROR, "cannot stat %s: %s", bg->dir, strerror(-ret));
+		return ret;
 	}
 	if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX)) {
 		ks_log(KS_LOG_ERROR,
@@ -396,6 +398,13 @@ static int rotate_at_start(struct bg *bg)
 	return 0;
 }
 
+/* What stops the start goes to the log, as an ERROR line. */
+static void log_error(void *arg, const char *msg)
+{
+	(void)arg;
+	ks_log(KS_LOG_ERROR, "%s", msg);
+}
+
 /*
  * The /proc side first: a tree that cannot be read, a --cgroup that names
  * nothing or stacks we may not read are refused before DIR is created.
@@ -403,22 +412,17 @@ static int rotate_at_start(struct bg *bg)
 static int open_proc(struct bg *bg)
 {
 	const struct ks_options *opts = bg->opts;
-	char err[PATH_MAX + 64];
 	int ret;
 
-	ret = ks_proc_open(&bg->proc, opts->proc_root, err, sizeof(err));
-	if (ret) {
-		ks_log(KS_LOG_ERROR, "%s", err);
+	ret = ks_proc_open(&bg->proc, opts->proc_root, log_error, NULL);
+	if (ret)
 		return KS_EXIT_ERROR;
-	}
 	bg->proc_open = true;
 	if (opts->cgroup) {
 		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
-				      opts->cgroup, err, sizeof(err));
-		if (ret) {
-			ks_log(KS_LOG_ERROR, "%s", err);
+				      opts->cgroup, log_error, NULL);
+		if (ret)
 			return ret;
-		}
 	}
 	return check_permission(bg);
 }

@@ -201,7 +201,7 @@ static int archive_pending(const struct ks_rotate *r, struct stamp st,
 
 	if (name_with(pending, sizeof(pending), r->name, st, EXT_PENDING) ||
 	    name_with(tmp, sizeof(tmp), r->name, st, EXT_TMP) ||
-	    name_with(gz, sizeof(gz), r->name, st, EXT_GZ))
+	    ks_rotate_archive_name(gz, sizeof(gz), r->name, st.epoch, st.seq))
 		return -ENAMETOOLONG;
 	in = ks_open_regular(r->dirfd, pending, O_RDONLY | O_NOFOLLOW |
 			     O_NONBLOCK | O_CLOEXEC, 0);
@@ -400,7 +400,8 @@ int ks_rotate_prune(const struct ks_rotate *r, size_t *nr_pruned)
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_stamp_desc);
 	for (i = (size_t)r->max_files; i < n; i++) {
-		if (name_with(file, sizeof(file), r->name, v[i], EXT_GZ))
+		if (ks_rotate_archive_name(file, sizeof(file), r->name,
+					   v[i].epoch, v[i].seq))
 			continue;
 		if (unlinkat(r->dirfd, file, 0)) {
 			if (errno != ENOENT && !ret)
@@ -442,7 +443,8 @@ static int finish_pending(const struct ks_rotate *r, struct stamp st)
 	char file[KS_ROTATE_NAME_MAX];
 	int ret;
 
-	ret = name_with(file, sizeof(file), r->name, st, EXT_GZ);
+	ret = ks_rotate_archive_name(file, sizeof(file), r->name, st.epoch,
+				     st.seq);
 	if (!ret)
 		ret = absent(r->dirfd, file);
 	if (ret < 0)

@@ -21,7 +21,9 @@
 #define START_KERNEL_MAP	0xffffffff80000000ull
 
 struct ks_kcore_target {
-	struct ks_image im;	/* first: the image ops take the context as it */
+	struct ks_image im;	/* symbols and types */
+	struct ks_target mem;	/* /proc/kcore alone: kcore_ops */
+	struct ks_target t;	/* the whole target: the image over mem */
 	struct ks_kcore *kc;
 	struct ks_user_walk uw;	/* paging facts; page_offset: the direct map */
 	uint64_t kernel_pgd;	/* init_top_pgt, once the symbols are known */
@@ -66,9 +68,9 @@ static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
-	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
 
-	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
+	/* the page walk asks the types where mm and pgd are: the whole target */
+	return ks_page_read_user(&kt->t, &kt->uw, task, uaddr, buf, len);
 }
 
 static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
@@ -81,7 +83,6 @@ static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
 	.read_phys = kc_read_phys,
 	.read_user = kc_read_user,
-	KS_IMAGE_FINDER_OPS,
 	.cpu_regs = kc_cpu_regs,
 };
 
@@ -105,75 +106,61 @@ static void find_page_tables(struct ks_kcore_target *kt,
 	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
 }
 
-/* The scan's refusal, the reason the target does not open. */
-struct why {
-	char *buf;
-	size_t len;
-};
-
-static void why_report(void *arg, const char *msg)
-{
-	struct why *w = arg;
-
-	snprintf(w->buf, w->len, "%s", msg);
-}
-
 static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
-		      const char *btf, char *why, size_t whylen)
+		      const char *btf, ks_report_fn report, void *arg)
 {
 	const struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line,
 					  .arg = kt->kc };
-	struct why w = { why, whylen };
 	struct ks_kallsyms_scan sc;
 	int ret;
 
-	why[0] = '\0';
 	ret = ks_image_find_kallsyms(&kt->im, t, &vi, KS_KALLSYMS_LISTED_OR_SCAN,
-				     why_report, &w, &sc);
+				     report, arg, &sc);
 	if (ret == -ENOENT)
-		snprintf(why, whylen, "its VMCOREINFO lists no kallsyms tables "
-			 "(Linux 6.0+ lists them), and none were found by their "
-			 "shape from _stext (%#" PRIx64 ") to %#" PRIx64,
-			 sc.start, sc.end);
-	else if (ret && !why[0])
-		snprintf(why, whylen, "its kallsyms tables do not decode (%s)",
-			 strerror(-ret));
+		ks_report(report, arg, "its VMCOREINFO lists no kallsyms tables "
+			  "(Linux 6.0+ lists them), and none were found by their "
+			  "shape from _stext (%#" PRIx64 ") to %#" PRIx64,
+			  sc.start, sc.end);
+	else if (ret)
+		ks_report(report, arg, "its kallsyms tables do not decode (%s)",
+			  strerror(-ret));
 	if (ret)
 		return ret;
 	find_page_tables(kt, &vi);
 	ret = ks_image_load_btf(&kt->im, t, btf);
 	if (ret) {
-		snprintf(why, whylen, "no usable BTF (%s; CONFIG_DEBUG_INFO_BTF)",
-			 strerror(-ret));
+		ks_report(report, arg, "no usable BTF (%s; CONFIG_DEBUG_INFO_BTF)",
+			  strerror(-ret));
 		return ret;
 	}
 	ret = ks_image_load_chain(&kt->im, t);
 	if (ret)
-		snprintf(why, whylen, "%s", strerror(-ret));
+		ks_report(report, arg, "%s", strerror(-ret));
 	return ret;
 }
 
 int ks_kcore_target_open(const char *kcore, const char *btf,
 			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
-			 char *why, size_t whylen)
+			 ks_report_fn report, void *arg)
 {
 	struct ks_kcore_target *kt = calloc(1, sizeof(*kt));
 	int ret;
 
 	if (!kt) {
-		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		ks_report(report, arg, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	ret = ks_kcore_open(kcore, &kt->kc);
 	if (ret) {
-		snprintf(why, whylen, "%s: %s%s", kcore, strerror(-ret),
-			 ret == -EACCES || ret == -EPERM ?
-				 " (root is needed, and a locked-down kernel refuses it)" : "");
+		ks_report(report, arg, "%s: %s%s", kcore, strerror(-ret),
+			  ret == -EACCES || ret == -EPERM ?
+				  " (root is needed, and a locked-down kernel refuses it)" : "");
 		goto fail;
 	}
-	t_ret->ops = &kcore_ops;
-	t_ret->ctx = kt;
-	ret = load_image(kt, t_ret, btf, why, whylen);
+	kt->mem = (struct ks_target){ .ops = &kcore_ops, .ctx = kt };
+	ks_image_target(&kt->im, &kt->mem, &kt->t);
+	*t_ret = kt->t;
+	ret = load_image(kt, &kt->t, btf, report, arg);
 	if (ret)
 		goto fail;
 	*kt_ret = kt;

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "report.h"
 #include "target.h"
 
 struct ks_kcore_target;
@@ -19,12 +20,12 @@ struct ks_kcore_target;
 /*
  * Opens kcore (normally /proc/kcore) and btf (normally
  * /sys/kernel/btf/vmlinux, may be NULL).  On failure returns a negative
- * errno with why it failed in why (-EACCES/-EPERM: no privilege or a
- * locked-down kernel).
+ * errno (-EACCES/-EPERM: no privilege or a locked-down kernel) after
+ * saying why through report (may be NULL).
  */
 int ks_kcore_target_open(const char *kcore, const char *btf,
 			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
-			 char *why, size_t whylen);
+			 ks_report_fn report, void *arg);
 void ks_kcore_target_close(struct ks_kcore_target *kt);
 
 #endif /* KS_KCORE_TARGET_H */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,9 @@ static bool fill(struct reader *r)
 	r->start = 0;
 	/* small reads: zlib drops what a read inflated before a data error */
 	room = 2 * LINE_CAP - r->end;
-	n = gzread(r->in, r->buf + r->end, (unsigned int)(room < READ_SIZE ? room : READ_SIZE));
+	if (room > READ_SIZE)
+		room = READ_SIZE;
+	n = gzread(r->in, r->buf + r->end, (unsigned int)room);
 	if (n <= 0) {
 		r->eof = true;
 		return false;
@@ -76,20 +79,19 @@ static bool fill(struct reader *r)
 static bool next_piece(struct reader *r, struct piece *p)
 {
 	const char *nl;
-	size_t have;
+	size_t have, most;
 
 	for (;;) {
 		have = r->end - r->start;
-		nl = memchr(r->buf + r->start, '\n', have < LINE_CAP ? have : LINE_CAP);
+		most = have < LINE_CAP ? have : LINE_CAP;
+		nl = memchr(r->buf + r->start, '\n', most);
 		if (nl || have >= LINE_CAP || (r->eof && have))
 			break;
-		if (r->eof || !fill(r)) {
-			if (r->end == r->start)
-				return false;
-		}
+		if ((r->eof || !fill(r)) && r->end == r->start)
+			return false;
 	}
 	p->text = r->buf + r->start;
-	p->len = nl ? (size_t)(nl - p->text) : (have < LINE_CAP ? have : LINE_CAP);
+	p->len = nl ? (size_t)(nl - p->text) : most;
 	p->ends_line = nl || (r->eof && p->len == have);
 	p->whole = !r->in_long && p->ends_line;
 	r->in_long = !p->ends_line;
@@ -138,16 +140,20 @@ static void decode_stream(struct ks_lines *l, struct reader *r)
 static int spool(int fd)
 {
 	const char *dir = getenv("TMPDIR");
-	char buf[65536];
+	char buf[65536], path[PATH_MAX];
 	ssize_t n;
 	int tmp;
 
-	tmp = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	snprintf(path, sizeof(path), "%s/kstack-decode.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	tmp = mkostemp(path, O_CLOEXEC);
 	if (tmp < 0)
 		return -errno;
+	unlink(path);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
+		errno = 0;
 		if (n < 0 || write(tmp, buf, (size_t)n) != n) {
 			n = errno ? -errno : -EIO;
 			close(tmp);
@@ -164,13 +170,14 @@ static int spool(int fd)
 
 /*
  * path ("-" or NULL: stdin) as a regular file that can be read twice;
- * its descriptor, or -errno.
+ * its descriptor, or -errno and *copying, whether copying it failed.
  */
-static int open_input(const char *path)
+static int open_input(const char *path, bool *copying)
 {
 	struct stat st;
 	int fd, tmp;
 
+	*copying = false;
 	if (path && strcmp(path, "-"))
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	else
@@ -179,6 +186,7 @@ static int open_input(const char *path)
 		return -errno;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
 		return fd;
+	*copying = true;
 	tmp = spool(fd);
 	close(fd);
 	return tmp;
@@ -246,14 +254,17 @@ int ks_decode_run(const struct ks_options *opts)
 	struct ks_lines_config cfg;
 	char release[256];
 	const char *name = opts->decode_file ? opts->decode_file : "stdin";
+	bool copying;
 	struct reader r = { 0 };
 	struct ks_lines *l = NULL;
 	int status = KS_EXIT_ERROR, fd, ret;
 	off_t start;
 
-	fd = open_input(opts->decode_file);
+	fd = open_input(opts->decode_file, &copying);
 	if (fd < 0) {
-		fprintf(stderr, "kstack: cannot open %s: %s\n", name, strerror(-fd));
+		fprintf(stderr, copying ? "kstack: cannot copy %s into $TMPDIR "
+			"(or /tmp) to read it twice: %s\n" :
+			"kstack: cannot open %s: %s\n", name, strerror(-fd));
 		return KS_EXIT_ERROR;
 	}
 	/* stdin may be a file read from the middle */

@@ -107,8 +107,8 @@ int ks_cgroup2_mount(char *mountinfo, char *mnt, size_t len)
 }
 
 /* Whether the cgroup directory exists under the cgroup2 mount; 0 if unknown. */
-static int check_exists(int root_fd, const char *cgroup, char *err,
-			size_t errlen)
+static int check_exists(int root_fd, const char *cgroup, ks_report_fn report,
+			void *arg)
 {
 	char mnt[PATH_MAX], path[PATH_MAX];
 	char *mountinfo;
@@ -126,9 +126,9 @@ static int check_exists(int root_fd, const char *cgroup, char *err,
 	if (stat(path, &sb))
 		sb.st_mode = errno == ENOENT || errno == ENOTDIR ? 0 : S_IFDIR;
 	if (!S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "--cgroup %s: no such cgroup (%s %s)",
-			 cgroup, path, sb.st_mode ? "is not a directory" :
-			 "does not exist");
+		ks_report(report, arg, "--cgroup %s: no such cgroup (%s %s)",
+			  cgroup, path, sb.st_mode ? "is not a directory" :
+			  "does not exist");
 		ret = KS_EXIT_USAGE;
 	}
 out:
@@ -137,7 +137,7 @@ out:
 }
 
 int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
-		    char *err, size_t errlen)
+		    ks_report_fn report, void *arg)
 {
 	struct statfs fs;
 	char *self;
@@ -150,13 +150,13 @@ int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 	v2 = has_v2_line(self);
 	free(self);
 	if (!v2) {
-		snprintf(err, errlen,
-			 "--cgroup needs cgroup v2: %s/self/cgroup has no \"0::\" line (cgroup v1 only)",
-			 root);
+		ks_report(report, arg,
+			  "--cgroup needs cgroup v2: %s/self/cgroup has no \"0::\" line (cgroup v1 only)",
+			  root);
 		return KS_EXIT_USAGE;
 	}
 	/* a copy of another machine's /proc: its cgroups are not mounted here */
 	if (fstatfs(root_fd, &fs) || fs.f_type != PROC_SUPER_MAGIC)
 		return 0;
-	return check_exists(root_fd, cgroup, err, errlen);
+	return check_exists(root_fd, cgroup, report, arg);
 }

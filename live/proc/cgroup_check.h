@@ -4,17 +4,19 @@
 
 #include <stddef.h>
 
+#include "report.h"
+
 /*
  * Checks --cgroup against the /proc tree open at root_fd (named root in
- * messages) before sampling.  Returns 0, or KS_EXIT_USAGE with the reason
- * in err: the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
+ * messages) before sampling.  Returns 0, or KS_EXIT_USAGE after the reason
+ * to report: the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
  * nothing could match), or, when root_fd is a real procfs, the cgroup
  * directory does not exist under the cgroup2 mount.  A tree without
  * self/cgroup, a copy of another machine's /proc, or a cgroup2 file system
  * not mounted from its root here cannot be checked and passes.
  */
 int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
-		    char *err, size_t errlen);
+		    ks_report_fn report, void *arg);
 
 /*
  * The mount point of a cgroup2 file system mounted from its root, so that

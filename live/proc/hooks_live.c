@@ -321,20 +321,24 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, FILE *out)
  * gives of a dump (handlers, owners, code bytes, every ftrace_ops).
  * Returns -1 when /proc/kcore cannot be read: then the debugfs lines.
  */
+/* Why /proc/kcore cannot serve -v, in the words -K -v has always used. */
+static void say_no_kcore(void *arg, const char *why)
+{
+	(void)arg;
+	fprintf(stderr, "kstack: the running kernel's memory cannot be "
+		"read (%s): the debugfs and tracefs lines only, without "
+		"handlers, owners or code bytes\n", why);
+}
+
 static int hooks_from_memory(const struct ks_options *opts)
 {
 	struct ks_kcore_target *kt;
 	struct ks_target t;
-	char why[512];
 	int ret;
 
 	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
-				 &t, why, sizeof(why))) {
-		fprintf(stderr, "kstack: the running kernel's memory cannot be "
-			"read (%s): the debugfs and tracefs lines only, without "
-			"handlers, owners or code bytes\n", why);
+				 &t, say_no_kcore, NULL))
 		return -1;
-	}
 	ret = ks_hooks_report(&t, opts, stdout, ks_report_file, stderr);
 	ks_kcore_target_close(kt);
 	if (fflush(stdout) && !ret)

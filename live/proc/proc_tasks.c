@@ -84,31 +84,32 @@ int ks_proc_parse_btime(const char *buf, int64_t *btime_ret)
 }
 
 /* btime, the boot time every start time is counted from, in root/stat */
-static int read_btime(struct ks_proc *p, const char *root, char *err,
-		      size_t errlen)
+static int read_btime(struct ks_proc *p, const char *root, ks_report_fn report,
+		      void *arg)
 {
 	const char *b;
 	size_t len;
 	int ret = read_file(p, "stat", &len);
 
 	if (ret) {
-		snprintf(err, errlen, "cannot read %s/stat: %s", root,
-			 strerror(-ret));
+		ks_report(report, arg, "cannot read %s/stat: %s", root,
+			  strerror(-ret));
 		return ret;
 	}
 	ret = ks_proc_parse_btime(p->buf, &p->btime);
 	if (ret == -ENODATA) {
-		snprintf(err, errlen, "%s/stat has no btime line", root);
+		ks_report(report, arg, "%s/stat has no btime line", root);
 	} else if (ret) {
 		b = strstr(p->buf, "\nbtime ") + 7;
 		len = strcspn(b, "\n");
-		snprintf(err, errlen, "%s/stat: btime '%.*s' is not a time", root,
-			 (int)(len < 32 ? len : 32), b);
+		ks_report(report, arg, "%s/stat: btime '%.*s' is not a time",
+			  root, (int)(len < 32 ? len : 32), b);
 	}
 	return ret;
 }
 
-int ks_proc_open(struct ks_proc *p, const char *root, char *err, size_t errlen)
+int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
+		 void *arg)
 {
 	int ret;
 
@@ -117,19 +118,19 @@ int ks_proc_open(struct ks_proc *p, const char *root, char *err, size_t errlen)
 	p->buf_size = PROC_BUF_MIN;
 	p->buf = malloc(p->buf_size);
 	if (!p->buf) {
-		snprintf(err, errlen, "out of memory");
+		ks_report(report, arg, "out of memory");
 		return -ENOMEM;
 	}
 	p->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->root_fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot read %s: %s", root, strerror(-ret));
+		ks_report(report, arg, "cannot read %s: %s", root, strerror(-ret));
 		goto fail;
 	}
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
-	ret = read_btime(p, root, err, errlen);
+	ret = read_btime(p, root, report, arg);
 	if (ret)
 		goto fail;
 	return 0;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "report.h"
 #include "task.h"
 
 /* What went wrong in a sample, counted so each kind is reported once. */
@@ -32,10 +33,10 @@ struct ks_proc {
 
 /*
  * Opens the tree at root and reads its boot time.  Returns 0, or -errno
- * with a message naming the directory or file at fault in err.
+ * after a message naming the directory or file at fault to report.
  */
-int ks_proc_open(struct ks_proc *p, const char *root, char *err,
-		 size_t errlen);
+int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
+		 void *arg);
 /*
  * Whether kernel stacks may be read at all, tried on our own: -EACCES or
  * -EPERM when not (not root, no CAP_SYS_ADMIN), else 0 (a tree without

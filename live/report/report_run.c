@@ -158,8 +158,9 @@ static int read_file(struct run *r, int dirfd, const char *name,
 	ks_rp_init(&p, on_sample, r);
 	while (!ret && (line = ks_report_lines_next(&l)))
 		ret = ks_rp_line(&p, line);
+	/* a sample cut by the end of a damaged archive is not whole either */
 	if (!ret)
-		ret = ks_rp_end(&p, l.torn);
+		ret = ks_rp_end(&p, l.torn || *l.cut);
 	if (*l.cut) {
 		ks_rpw_cut(&r->w, name, l.cut);
 		*cut = true;

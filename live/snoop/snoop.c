@@ -246,14 +246,15 @@ static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
 static void run_init(struct run *run, const struct ks_options *opts,
 		     const char *event)
 {
-	const char *raw = getenv("KSTACK_SNOOP_RAW");
+	const char *raw = opts->knobs.snoop_raw;
 	struct ks_lines_config cfg;
 	char release[256];
 
 	memset(run, 0, sizeof(*run));
 	run->opts = opts;
-	run->raw_fd = raw && *raw ? open(raw, O_WRONLY | O_CREAT | O_TRUNC |
-					 O_CLOEXEC, 0644) : -1;
+	/* what the kernel traced is no one else's to read: 0600 */
+	run->raw_fd = raw ? open(raw, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				 0600) : -1;
 	ks_snoop_parser_init(&run->parser, event, on_call, run);
 	ks_snoop_out_init(&run->out, stdout, opts->format, opts->snoop,
 			  wall_offset());

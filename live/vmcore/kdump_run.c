@@ -3,7 +3,7 @@
  * --vmcore, the driver: the inputs checked, the output opened, the target
  * opened (target_kdump.c, which hands over a struct ks_target and reports
  * its trouble here), then the same shared task walker the crash extension
- * runs (shared/kernel/kernel_tasks.h) and the live tool's own writers, so the two
+ * runs (shared/kernel/kernel_sample.h) and the live tool's own writers, so the two
  * print the same sample for the same dump.  Nothing here knows
  * libkdumpfile.
  */
@@ -19,7 +19,7 @@
 #include "decode_text.h"
 #include "hooks.h"
 #include "kdump_run.h"
-#include "kernel_tasks.h"
+#include "kernel_sample.h"
 #include "lines.h"
 #include "lines_host.h"
 #include "live_sample.h"
@@ -28,40 +28,6 @@
 #include "sample_report.h"
 #include "target_kdump.h"
 #include "version.h"
-
-/* Per-task trouble: only with -v, the summary line says how much. */
-struct report_ctx {
-	bool verbose;
-	size_t nr;
-};
-
-static void report(void *arg, const char *msg)
-{
-	struct report_ctx *r = arg;
-
-	r->nr++;
-	if (r->verbose)
-		fprintf(stderr, "kstack: %s\n", msg);
-}
-
-static void report_status(const struct ks_options *opts,
-			  const struct ks_kernel_status *st)
-{
-	if (st->nr_unreadable || st->nr_list_errors)
-		fprintf(stderr, "kstack: %zu unreadable task%s, %zu broken list%s%s\n",
-			st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
-			st->nr_list_errors, st->nr_list_errors == 1 ? "" : "s",
-			opts->verbose ? "" : " (-v says which)");
-	if (st->nr_module_errors)
-		fprintf(stderr, "kstack: %zu problem%s with the modules' unwind "
-			"tables%s\n", st->nr_module_errors,
-			st->nr_module_errors == 1 ? "" : "s",
-			opts->verbose ? "" : " (-v says which)");
-	if (st->nr_stack_notes)
-		fprintf(stderr, "kstack: %zu stack%s could not be unwound to the end%s\n",
-			st->nr_stack_notes, st->nr_stack_notes == 1 ? "" : "s",
-			opts->verbose ? "" : " (-v says which)");
-}
 
 enum input_kind {
 	INPUT_OTHER,		/* for libkdumpfile or the ELF reader to judge */
@@ -171,6 +137,15 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
+/* Why the tasks cannot be walked, in --vmcore's words; said once. */
+static void say_no_walk(void *arg, const char *msg)
+{
+	bool *said = arg;
+
+	*said = true;
+	fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", msg);
+}
+
 /*
  * Walks the tasks of t and writes the sample to out (opened before the
  * dump, so a refused -o FILE costs no walk), or with -K / -F prints the
@@ -179,43 +154,28 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 static int sample(const struct ks_target *t, const struct ks_options *opts,
 		  struct ks_output *out, struct ks_lines *lines)
 {
-	struct report_ctx rctx = { .verbose = opts->verbose };
-	struct ks_kernel_status st = { 0 };
+	/* per-task trouble only with -v: the status says how much */
+	const struct ks_sample_say say = { ks_live_say, NULL, true };
+	struct ks_kernel_status st;
 	struct ks_sample s = { 0 };
-	char err[256], host[KS_HOST_LEN];
 	struct ks_kernel *k;
-	time_t when;
+	bool said = false;
 	size_t missing;
 	int ret, status;
 
 	if (opts->kprobes || opts->ftrace)
 		return hooks(t, opts);
-	ret = ks_kernel_open(t, &k, err, sizeof(err));
+	ret = ks_kernel_open(t, &k, say_no_walk, &said);
 	if (ret) {
-		fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", err);
+		if (!said)
+			say_no_walk(&said, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
-	ret = ks_kernel_when_host(k, &when, host, sizeof(host));
-	if (ret) {
-		fprintf(stderr, "kstack: cannot read the dump's time and host: %s\n",
-			strerror(-ret));
+	if (ks_kernel_sample(k, opts, &s, &st, &say)) {
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
-	ks_sample_init(&s, when, host);
-	/* without a release in the type information, --json says null */
-	ks_kernel_release(k, s.kernel, sizeof(s.kernel));
-	ret = ks_kernel_sample(k, opts, &s, &st, report, &rctx);
-	if (ret) {
-		fprintf(stderr, "kstack: walking the dump's tasks: %s\n",
-			strerror(-ret));
-		status = KS_EXIT_ERROR;
-		goto out;
-	}
-	if (opts->verbose)
-		fprintf(stderr, "kstack: kstack %s, dump of kernel %s\n", KS_VERSION,
-			*s.kernel ? s.kernel : "(unknown)");
-	report_status(opts, &st);
+	ks_kernel_status_say(opts, &s, &st, &say);
 	missing = ks_report_missing(opts, &s, " in the dump", ks_live_say, NULL);
 	if (!s.nr_tasks) {
 		if (!missing)

@@ -48,7 +48,9 @@ struct phys_range {
 };
 
 struct ks_kdump {
-	struct ks_image im;		/* first: the image ops take the context as it */
+	struct ks_image im;		/* symbols and types */
+	struct ks_target mem;		/* the dump's memory alone: kdump_ops */
+	struct ks_target t;		/* the whole target: the image over mem */
 	kdump_ctx_t *kd;
 	int fd;
 	int64_t kaslr;
@@ -156,9 +158,9 @@ static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
 	struct ks_kdump *kt = ctx;
-	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 
-	return ks_page_read_user(&t, &kt->uw, task, uaddr, buf, len);
+	/* the page walk asks the types where mm and pgd are: the whole target */
+	return ks_page_read_user(&kt->t, &kt->uw, task, uaddr, buf, len);
 }
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
@@ -211,7 +213,6 @@ static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
 	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
-	KS_IMAGE_FINDER_OPS,
 	.cpu_regs = kd_cpu_regs,
 };
 
@@ -282,34 +283,52 @@ static void find_kaslr(struct ks_kdump *kt)
 		kt->kaslr = (int64_t)(stext - link);
 }
 
+/* libkdumpfile's status as an errno: its system errors keep theirs. */
+static int kdump_errno(kdump_status st, int saved_errno)
+{
+	if (st == KDUMP_ERR_SYSTEM && saved_errno)
+		return -saved_errno;
+	return -EINVAL;
+}
+
+/* 0, or -errno after saying why. */
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
+	kdump_status st;
 	struct stat sb;
+	int err;
 
 	/* O_NONBLOCK: a FIFO must not hang us (kdump_run.c checks first) */
 	kt->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kt->fd < 0) {
-		say(kt, "cannot open %s: %s", path, strerror(errno));
-		return -1;
+		err = errno;
+		say(kt, "cannot open %s: %s", path, strerror(err));
+		return -err;
 	}
 	if (fstat(kt->fd, &sb) || !S_ISREG(sb.st_mode)) {
 		say(kt, "%s is not a regular file", path);
-		return -1;
+		return -EINVAL;
 	}
 	kt->kd = kdump_new();
 	if (!kt->kd) {
 		say(kt, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
-	if (kdump_open_fd(kt->kd, kt->fd) != KDUMP_OK) {
+	errno = 0;
+	st = kdump_open_fd(kt->kd, kt->fd);
+	if (st != KDUMP_OK) {
+		err = errno;
 		say(kt, "cannot read %s as a dump: %s", path,
 		    kdump_get_err(kt->kd));
-		return -1;
+		return kdump_errno(st, err);
 	}
-	if (kdump_set_string_attr(kt->kd, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
+	errno = 0;
+	st = kdump_set_string_attr(kt->kd, KDUMP_ATTR_OSTYPE, "linux");
+	if (st != KDUMP_OK) {
+		err = errno;
 		say(kt, "%s: no Linux address translation: %s", path,
 		    kdump_get_err(kt->kd));
-		return -1;
+		return kdump_errno(st, err);
 	}
 	return 0;
 }
@@ -429,14 +448,14 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 				break;
 	if (!len || !memchr(want, '\0', len)) {
 		say(kt, "%s has no linux_banner: not a vmlinux?", vmlinux);
-		return -1;
+		return -EINVAL;
 	}
 	len = strlen(want) + 1;
 	if (kd_read(kt, addr, have, len) && truncated(kt)) {
 		say(kt, "%s cannot be checked against %s: linux_banner (0x%"
 		    PRIx64 ") is in the part of the dump that is missing",
 		    vmlinux, vmcore, addr);
-		return -1;
+		return -EINVAL;
 	}
 	if (kd_read(kt, addr, have, len)) {
 		add(msg, sizeof(msg), "%s does not match %s: the dump has no "
@@ -444,7 +463,7 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 		    addr);
 		add_release(kt, msg, sizeof(msg));
 		say(kt, "%s", msg);
-		return -1;
+		return -EINVAL;
 	}
 	if (memcmp(want, have, len)) {
 		have[sizeof(have) - 1] = '\0';
@@ -453,7 +472,7 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 		add_banner(msg, sizeof(msg), "vmcore ", have);
 		add_release(kt, msg, sizeof(msg));
 		say(kt, "%s", msg);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -461,8 +480,7 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 /* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
 static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 {
-	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
-	int ret = ks_image_load_btf(&kt->im, &t, NULL);
+	int ret = ks_image_load_btf(&kt->im, &kt->mem, NULL);
 
 	if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
@@ -477,7 +495,7 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 		say(kt, "no usable BTF in the dump's memory (%s): the types "
 		    "need a kernel with CONFIG_DEBUG_INFO_BTF, or --vmlinux "
 		    "VMLINUX", strerror(-ret));
-	return ret ? -1 : 0;
+	return ret;
 }
 
 static void find_paging(struct ks_kdump *kt)
@@ -554,14 +572,18 @@ static void describe(struct ks_kdump *kt)
 	    "ftrace_mod_maps, CPU registers %s", st.bpf, st.ftrace_mod,
 	    kt->note_of_cpu ? "by online CPU" : "by note order");
 	say(kt, "%s", msg);
+	ks_kallsyms_report(kt->im.ksyms, kt->report, kt->report_arg);
 }
 
 /* Symbols from the debug vmlinux, which must be the dump's kernel. */
 static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 			const char *vmlinux)
 {
-	int ret = ks_elf_symtab_open(vmlinux, &kt->im.syms);
+	struct ks_elf_symtab *syms;
+	int ret = ks_elf_symtab_open(vmlinux, &syms);
 
+	if (!ret)
+		ret = ks_image_set_vmlinux(&kt->im, syms);
 	if (ret) {
 		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
 		say(kt, "cannot read symbols from %s: %s", vmlinux,
@@ -569,7 +591,7 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 		    "debug vmlinux is needed, not vmlinuz)" :
 		    ret == -ENODATA ? "no .symtab (stripped? the debug vmlinux "
 		    "is needed)" : strerror(-ret));
-		return -1;
+		return ret;
 	}
 	find_kaslr(kt);
 	ks_elf_symtab_set_offset(kt->im.syms, kt->kaslr);
@@ -595,13 +617,12 @@ static void add_scanned(char *buf, size_t len, const struct ks_kallsyms_scan *sc
 static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 {
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
-	struct ks_target t = { .ops = &kdump_ops, .ctx = kt };
 	struct ks_kallsyms_scan sc;
 	char msg[512] = "";
 	int ret;
 
 	find_kaslr(kt);
-	ret = ks_image_find_kallsyms(&kt->im, &t, &vi, scan_only ?
+	ret = ks_image_find_kallsyms(&kt->im, &kt->mem, &vi, scan_only ?
 				     KS_KALLSYMS_SCAN_ONLY :
 				     KS_KALLSYMS_LISTED_OR_SCAN,
 				     kt->report, kt->report_arg, &sc);
@@ -619,7 +640,7 @@ static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
 		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
 	}
-	return ret ? -1 : 0;
+	return ret;
 }
 
 /* The dump, cut short or not: what libkdumpfile may not say itself. */
@@ -637,15 +658,17 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 	const char *vmlinux = a->vmlinux;
 	int ret;
 
-	if (vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
-		      open_kallsyms(kt, a->scan_kallsyms))
-		return -1;
-	if (load_btf(kt, vmlinux))
-		return -1;
+	/* each has said why */
+	ret = vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
+			open_kallsyms(kt, a->scan_kallsyms);
+	if (!ret)
+		ret = load_btf(kt, vmlinux);
+	if (ret)
+		return ret;
 	find_paging(kt);
 	map_cpu_notes(kt);
-	t->ops = &kdump_ops;
-	t->ctx = kt;
+	ks_image_target(&kt->im, &kt->mem, &kt->t);
+	*t = kt->t;
 	/* Without these, module and BPF frames print as bare addresses. */
 	ret = ks_image_load_chain(&kt->im, t);
 	if (ret)
@@ -662,6 +685,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		  struct ks_target *t_ret)
 {
 	struct ks_kdump *kt;
+	int ret;
 
 	kt = calloc(1, sizeof(*kt));
 	if (!kt) {
@@ -669,16 +693,19 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		return -ENOMEM;
 	}
 	kt->fd = -1;
+	kt->mem = (struct ks_target){ .ops = &kdump_ops, .ctx = kt };
 	kt->report = a->report;
 	kt->report_arg = a->report_arg;
-	if (open_dump(kt, a->vmcore)) {
+	ret = open_dump(kt, a->vmcore);
+	if (ret) {
 		/* libkdumpfile may refuse a dump cut short: say why */
 		if (kt->fd >= 0 && kt->kd)
 			check_truncation(kt, a->vmcore);
 		goto fail;
 	}
 	check_truncation(kt, a->vmcore);
-	if (open_image(kt, a, t_ret))
+	ret = open_image(kt, a, t_ret);
+	if (ret)
 		goto fail;
 	if (a->verbose)
 		describe(kt);
@@ -686,7 +713,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 	return 0;
 fail:
 	ks_kdump_close(kt);
-	return -EINVAL;
+	return ret;
 }
 
 void ks_kdump_lines_config(struct ks_kdump *kt, struct ks_lines_config *cfg,

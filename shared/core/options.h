@@ -36,6 +36,7 @@ struct ks_test_knobs {
 	const char *debugfs;		/* -K/-F: fixture trees for debugfs */
 	const char *tracefs;		/* and tracefs */
 	const char *journal_socket;	/* -b's journal: a socket of the test's */
+	const char *snoop_raw;		/* --snoop: a copy of trace_pipe as read */
 	const char *kallsyms_scan;	/* --vmcore: VMCOREINFO's kallsyms ignored */
 };
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The record both halves agree on.  The live tool fills it from /proc, the
- * crash extension computes it from kernel memory; everything after that
- * (selection, grouping, formats, rotation) sees only these records.
+ * crash extension and --vmcore compute it from kernel memory; everything
+ * after that (grouping, formats, rotation) sees only these records.  The
+ * selection is the source's: it knows where a task's state, PID and
+ * cgroup are (select.h's rules).
  */
 #ifndef KS_TASK_H
 #define KS_TASK_H

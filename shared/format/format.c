@@ -1,28 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "format.h"
 
+/*
+ * One row per format, indexed by opts->format: a new format is its
+ * format_*.c file and its row here (and the option that selects it).
+ */
+static int (*const writers[])(FILE *out, const struct ks_sample *s,
+			      const struct ks_groups *g) = {
+	[KS_FMT_TEXT] = ks_format_text,
+	[KS_FMT_SUMMARY] = ks_format_summary,
+	[KS_FMT_JSON] = ks_format_json,
+	[KS_FMT_FOLDED] = ks_format_folded,
+};
+
 int ks_format_sample(FILE *out, const struct ks_sample *s,
 		     const struct ks_options *opts)
 {
+	size_t f = (size_t)opts->format;
 	struct ks_groups g;
 	int ret = ks_group_build(s, &g);
 
 	if (ret)
 		return ret;
-	switch (opts->format) {
-	case KS_FMT_SUMMARY:
-		ret = ks_format_summary(out, s, &g);
-		break;
-	case KS_FMT_JSON:
-		ret = ks_format_json(out, s, &g);
-		break;
-	case KS_FMT_FOLDED:
-		ret = ks_format_folded(out, s, &g);
-		break;
-	default:
-		ret = ks_format_text(out, s, &g);
-		break;
-	}
+	/* an unknown format is the text, as the default of a switch was */
+	if (f >= sizeof(writers) / sizeof(writers[0]) || !writers[f])
+		f = KS_FMT_TEXT;
+	ret = writers[f](out, s, &g);
 	ks_group_release(&g);
 	return ret;
 }

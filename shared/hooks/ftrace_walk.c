@@ -794,31 +794,6 @@ out:
 	return ret;
 }
 
-/* Each record copied into a list. */
-static int list_rec(void *arg, const struct ks_ftrace_rec *r)
-{
-	struct ks_ftrace_rec *slot = ks_ftrace_list_add(arg);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot = *r;
-	return 0;
-}
-
-int ks_ftrace_walk(const struct ks_ftrace_walker *w,
-		   const struct ks_ftrace_ops_list *ops,
-		   struct ks_ftrace_list *out)
-{
-	return ks_ftrace_walk_each(w, ops, false, list_rec, out);
-}
-
-int ks_ftrace_walk_touched(const struct ks_ftrace_walker *w,
-			   const struct ks_ftrace_ops_list *ops,
-			   struct ks_ftrace_list *out)
-{
-	return ks_ftrace_walk_each(w, ops, true, list_rec, out);
-}
-
 int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len)
 {
 	struct ks_field cur, name;
@@ -830,7 +805,7 @@ int ks_ftrace_current_tracer(const struct ks_target *t, char *buf, size_t len)
 	int ret;
 
 	/* optional: the caller just shows no tracer without them */
-	ks_field_table_resolve(t, m, sizeof(m) / sizeof(m[0]), NULL, 0);
+	ks_field_table_resolve(t, m, sizeof(m) / sizeof(m[0]));
 	if (!ks_field_ok(&cur) || !ks_field_ok(&name) ||
 	    t->ops->symbol(t->ctx, "global_trace", &gt))
 		return -ENOENT;

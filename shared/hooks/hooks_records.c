@@ -35,14 +35,6 @@ struct ks_kprobe *ks_kprobe_list_add(struct ks_kprobe_list *l)
 	return slot;
 }
 
-struct ks_ftrace_rec *ks_ftrace_list_add(struct ks_ftrace_list *l)
-{
-	void *slot;
-
-	l->v = add_slot(l->v, &l->n, &l->cap, sizeof(*l->v), &slot);
-	return slot;
-}
-
 struct ks_ftrace_ops *ks_ftrace_ops_list_add(struct ks_ftrace_ops_list *l)
 {
 	void *slot;
@@ -52,12 +44,6 @@ struct ks_ftrace_ops *ks_ftrace_ops_list_add(struct ks_ftrace_ops_list *l)
 }
 
 void ks_kprobe_list_free(struct ks_kprobe_list *l)
-{
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-void ks_ftrace_list_free(struct ks_ftrace_list *l)
 {
 	free(l->v);
 	memset(l, 0, sizeof(*l));

@@ -111,15 +111,8 @@ struct ks_kprobe_list {
 	size_t unparsed;	/* live: lines kept verbatim in raw */
 };
 
-struct ks_ftrace_list {
-	struct ks_ftrace_rec *v;
-	size_t n, cap;
-};
-
 struct ks_kprobe *ks_kprobe_list_add(struct ks_kprobe_list *l);
-struct ks_ftrace_rec *ks_ftrace_list_add(struct ks_ftrace_list *l);
 void ks_kprobe_list_free(struct ks_kprobe_list *l);
-void ks_ftrace_list_free(struct ks_ftrace_list *l);
 
 /* One ftrace_ops on ftrace_ops_list, for -F -v. */
 struct ks_ftrace_ops {

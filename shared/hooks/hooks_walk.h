@@ -71,27 +71,17 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 		       struct ks_ftrace_ops_list *out);
 /*
  * The enabled records from ftrace_pages_start (touched: the records
- * touched_functions lists, see below), in the kernel's order; ops is the
- * walked ftrace_ops_list.  fn gets each record, which is the walker's and
- * lives until fn returns; a non-zero return stops the walk and is
- * returned.  Memory does not grow with the records.
+ * touched_functions lists, 6.4+, FTRACE_FL_TOUCHED: patched by any
+ * ftrace user since boot, even one that has gone; -EOPNOTSUPP on a
+ * kernel without the flag), in the kernel's order; ops is the walked
+ * ftrace_ops_list.  fn gets each record, which is the walker's and lives
+ * until fn returns; a non-zero return stops the walk and is returned.
+ * Memory does not grow with the records.
  */
 typedef int (*ks_ftrace_rec_fn)(void *arg, const struct ks_ftrace_rec *r);
 int ks_ftrace_walk_each(const struct ks_ftrace_walker *w,
 			const struct ks_ftrace_ops_list *ops, bool touched,
 			ks_ftrace_rec_fn fn, void *arg);
-/* The same into a list (a copy of every record: small sets only). */
-int ks_ftrace_walk(const struct ks_ftrace_walker *w,
-		   const struct ks_ftrace_ops_list *ops,
-		   struct ks_ftrace_list *out);
-/*
- * The records touched_functions lists (6.4+, FTRACE_FL_TOUCHED: patched
- * by any ftrace user since boot, even one that has gone); -EOPNOTSUPP on
- * a kernel without the flag.
- */
-int ks_ftrace_walk_touched(const struct ks_ftrace_walker *w,
-			   const struct ks_ftrace_ops_list *ops,
-			   struct ks_ftrace_list *out);
 
 /*
  * global_trace.current_trace->name, what tracefs current_tracer shows:

@@ -162,17 +162,6 @@ void ks_ftrace_stats_free(struct ks_ftrace_stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l)
-{
-	struct ks_ftrace_stats s = { 0 };
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		ks_ftrace_stats_add(&s, &l->v[i]);
-	ks_ftrace_stats_print(out, &s);
-	ks_ftrace_stats_free(&s);
-}
-
 /* ------------------------------------------------------------ printing */
 
 static const char *code_name(enum ks_kprobe_code c)
@@ -246,20 +235,6 @@ void ks_kprobe_print_all(FILE *out, const struct ks_target *t,
 		if (verbose && t)
 			ks_kprobe_print_detail(out, t, &l->v[i]);
 	}
-}
-
-void ks_ftrace_print_all(FILE *out, const struct ks_ftrace_list *l)
-{
-	char *line = malloc(KS_FTRACE_LINE_MAX);
-	size_t i;
-
-	if (!line)
-		return;
-	for (i = 0; i < l->n; i++) {
-		ks_ftrace_format(&l->v[i], line, KS_FTRACE_LINE_MAX);
-		fprintf(out, "%s\n", line);
-	}
-	free(line);
 }
 
 /* ------------------------------------------------------------ owners */
@@ -346,13 +321,11 @@ void ks_kprobe_owners(FILE *out, const struct ks_target *t,
 
 /*
  * The ops' handlers, then the direct-call targets (direct calls bypass
- * the ops' func: their targets own those hooks), given as addresses or as
- * the records that hold them.
+ * the ops' func: their targets own those hooks).
  */
-static void ftrace_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l,
-			  const uint64_t *direct, size_t nr_direct,
-			  const struct ks_ftrace_list *recs)
+void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
+				 const struct ks_ftrace_ops_list *l,
+				 const uint64_t *direct, size_t nr_direct)
 {
 	struct owner o[32];
 	size_t n = 0, i;
@@ -361,26 +334,9 @@ static void ftrace_owners(FILE *out, const struct ks_target *t,
 		owner_add(o, &n, 32, t, l->v[i].func);
 	for (i = 0; i < nr_direct; i++)
 		owner_add(o, &n, 32, t, direct[i]);
-	for (i = 0; recs && i < recs->n; i++)
-		owner_add(o, &n, 32, t, recs->v[i].direct_addr);
 	fprintf(out, "%zu ftrace_ops on ftrace_ops_list\n", l->n);
 	owners_print(out, "handler owners", o, n);
 }
-
-void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
-				 const struct ks_ftrace_ops_list *l,
-				 const uint64_t *direct, size_t nr_direct)
-{
-	ftrace_owners(out, t, l, direct, nr_direct, NULL);
-}
-
-void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l,
-			  const struct ks_ftrace_list *recs)
-{
-	ftrace_owners(out, t, l, NULL, 0, recs);
-}
-
 
 /* ------------------------------------------------------------ ftrace_ops */
 

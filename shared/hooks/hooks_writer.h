@@ -24,7 +24,6 @@
  * live tool and the crash command print the same line.
  */
 void ks_kprobe_summary(FILE *out, const struct ks_kprobe_list *l);
-void ks_ftrace_summary(FILE *out, const struct ks_ftrace_list *l);
 
 /* Names in the order first seen (fields private to hooks_writer.c). */
 struct ks_name_set {
@@ -36,7 +35,7 @@ struct ks_name_set {
 /*
  * The -F summary counted one record at a time, for callers that print
  * each record as it comes and keep none: zero-initialize, add every
- * record, print, free.  ks_ftrace_summary() is this over a list.
+ * record, print, free.
  */
 struct ks_ftrace_stats {
 	size_t n, regs, ipmodify, direct, tramp;
@@ -55,7 +54,6 @@ void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
 /* Print every record, one kernel-format line each. */
 void ks_kprobe_print_all(FILE *out, const struct ks_target *t,
 			 const struct ks_kprobe_list *l, bool verbose);
-void ks_ftrace_print_all(FILE *out, const struct ks_ftrace_list *l);
 
 /* ftrace_ops.flags as "ENABLED|DYNAMIC|...". */
 void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len);
@@ -63,13 +61,10 @@ void ks_ftrace_ops_flags_str(uint64_t flags, char *buf, size_t len);
 void ks_ftrace_ops_print(FILE *out, const struct ks_target *t,
 			 const struct ks_ftrace_ops_list *l);
 /*
- * Modules owning ops handlers and direct-call trampolines, for the
- * memory-only "== hook owners" section.
+ * Modules owning ops handlers and direct-call trampolines (the records'
+ * direct-call targets, in record order), for the memory-only "== hook
+ * owners" section.
  */
-void ks_ftrace_ops_owners(FILE *out, const struct ks_target *t,
-			  const struct ks_ftrace_ops_list *l,
-			  const struct ks_ftrace_list *recs);
-/* The same with the records' direct-call targets alone, in record order. */
 void ks_ftrace_ops_owners_direct(FILE *out, const struct ks_target *t,
 				 const struct ks_ftrace_ops_list *l,
 				 const uint64_t *direct, size_t nr_direct);

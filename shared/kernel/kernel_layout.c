@@ -18,8 +18,8 @@ static const char default_letters[] = "RSDTtXZPI";
 
 struct lookup {
 	const struct ks_target *t;
-	char *err;
-	size_t errlen;
+	ks_report_fn report;
+	void *arg;
 	int ret;
 };
 
@@ -31,7 +31,7 @@ static void fail(struct lookup *lk, int ret, const char *fmt, ...)
 		return;		/* keep the first reason */
 	lk->ret = ret;
 	va_start(ap, fmt);
-	vsnprintf(lk->err, lk->errlen, fmt, ap);
+	ks_vreport(lk->report, lk->arg, fmt, ap);
 	va_end(ap);
 }
 
@@ -50,12 +50,14 @@ uint64_t ks_field_get(const void *obj, const struct ks_field *f)
  * A table of members; the first needed one that is missing or of a size
  * not allowed is the reason.
  */
+static void table_fail(void *arg, const char *msg)
+{
+	fail(arg, -ENOENT, "%s", msg);
+}
+
 static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
 {
-	char msg[256];
-
-	if (ks_field_table_resolve(lk->t, s, nr, msg, sizeof(msg)))
-		fail(lk, -ENOENT, "%s", msg);
+	ks_field_table_report(lk->t, s, nr, table_fail, lk);
 }
 
 #define TABLE(lk, ...) \
@@ -287,14 +289,12 @@ static long task_read_size(const struct ks_kernel_layout *l)
 }
 
 int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
-		   char *err, size_t errlen)
+		   ks_report_fn report, void *arg)
 {
-	struct lookup lk = { .t = t, .err = err, .errlen = errlen };
+	struct lookup lk = { .t = t, .report = report, .arg = arg };
 	long tu;
 
 	memset(l, 0, sizeof(*l));
-	if (errlen)
-		err[0] = '\0';
 	task_fields(&lk, l);
 	thread_fields(&lk, l);
 	mm_fields(&lk, l);

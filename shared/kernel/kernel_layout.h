@@ -76,12 +76,12 @@ struct ks_kernel_layout {
 };
 
 /*
- * Fills l from t.  Returns 0, or -ENOENT with "what is missing (file:line)"
- * in err for a member or symbol no walk can do without, -EFAULT when
- * init_task or the timekeeper cannot be read.
+ * Fills l from t.  Returns 0, or -ENOENT after reporting "what is missing
+ * (file:line)" for a member or symbol no walk can do without, -EFAULT
+ * when init_task or the timekeeper cannot be read; report may be NULL.
  */
 int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
-		   char *err, size_t errlen);
+		   ks_report_fn report, void *arg);
 
 /* Reads an unsigned member of 1, 2, 4 or 8 bytes out of a copied struct. */
 uint64_t ks_field_get(const void *obj, const struct ks_field *f);

@@ -38,7 +38,7 @@ void ks_module_layout_init(const struct ks_target *t, struct ks_module_layout *l
 		KS_OPTIONAL(&l->ks_strtab, "mod_kallsyms", "strtab"),
 	};
 
-	ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]), NULL, 0);
+	ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]));
 	/* 6.4 replaced core_layout and init_layout with mem[]. */
 	l->mem = ks_field_ok(&l->mem_arr);
 	l->mem_esize = t->ops->type_size(t->ctx, "module_memory");

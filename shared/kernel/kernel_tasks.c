@@ -51,7 +51,7 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len)
 }
 
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
-		   char *err, size_t errlen)
+		   ks_report_fn report, void *arg)
 {
 	struct ks_kernel *k = calloc(1, sizeof(*k));
 	int ret;
@@ -59,7 +59,7 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	if (!k)
 		return -ENOMEM;
 	k->t = t;
-	ret = ks_layout_init(t, &k->l, err, errlen);
+	ret = ks_layout_init(t, &k->l, report, arg);
 	if (ret)
 		goto fail;
 	ret = -ENOMEM;

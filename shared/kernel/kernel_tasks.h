@@ -28,16 +28,18 @@ struct ks_kernel_status {
 	size_t nr_stack_notes;	/* stacks the unwinder could not finish */
 	size_t nr_on_cpu;	/* tasks that were on a CPU */
 	size_t nr_module_errors;	/* modules (or their list) without ORC data */
+	double start;		/* CLOCK_MONOTONIC seconds when the sample began */
 };
 
 /*
  * Reads the layout and, when the kernel has one, the ORC tables.  Returns 0
- * or -errno with the reason in err (a member this walk cannot do without,
- * an unreadable init_task, ...).  Without ORC tables the tasks are still
- * listed, each with an empty stack and a note.
+ * or -errno, the reason (a member this walk cannot do without, an
+ * unreadable init_task, ...) through report (may be NULL) when there is
+ * one to say.  Without ORC tables the tasks are still listed, each with
+ * an empty stack and a note.
  */
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
-		   char *err, size_t errlen);
+		   ks_report_fn report, void *arg);
 void ks_kernel_close(struct ks_kernel *k);
 const struct ks_kernel_layout *ks_kernel_layout(const struct ks_kernel *k);
 
@@ -56,7 +58,7 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len);
  * -EFAULT for an unreadable init_task, -ENOENT for a missing layout the
  * options need, e.g. --cgroup without cgroup types).
  */
-int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report, void *arg);
 

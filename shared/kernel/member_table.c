@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
-#include <stdio.h>
 
 #include "member_table.h"
 
@@ -36,12 +35,15 @@ int ks_field_read(const struct ks_target *t, uint64_t base,
 	return 0;
 }
 
-void ks_field_missing(char *err, size_t errlen, const char *type,
-		      const char *member, const char *file, int line)
+/* The row's member, under its older name when the new one is absent. */
+static struct ks_field spec_find(const struct ks_target *t,
+				 const struct ks_field_spec *s)
 {
-	if (errlen)
-		snprintf(err, errlen, "no member %s.%s in this kernel's types (%s:%d)",
-			 type, member, file, line);
+	struct ks_field f = ks_field_find(t, s->type, s->member);
+
+	if (ks_field_ok(&f) || !s->alt)
+		return f;
+	return ks_field_find(t, s->type, s->alt);
 }
 
 /* Whether f has one of the sizes s allows (any, when it lists none). */
@@ -56,20 +58,9 @@ static bool size_allowed(const struct ks_field_spec *s, const struct ks_field *f
 	return false;
 }
 
-/* The row's member, under its older name when the new one is absent. */
-static struct ks_field spec_find(const struct ks_target *t,
-				 const struct ks_field_spec *s)
-{
-	struct ks_field f = ks_field_find(t, s->type, s->member);
-
-	if (ks_field_ok(&f) || !s->alt)
-		return f;
-	return ks_field_find(t, s->type, s->alt);
-}
-
-int ks_field_table_resolve(const struct ks_target *t,
-			   const struct ks_field_spec *specs, size_t nr,
-			   char *err, size_t errlen)
+int ks_field_table_report(const struct ks_target *t,
+			  const struct ks_field_spec *specs, size_t nr,
+			  ks_report_fn report, void *arg)
 {
 	int ret = 0;
 
@@ -80,29 +71,23 @@ int ks_field_table_resolve(const struct ks_target *t,
 		if (!s->file || ret)
 			continue;
 		if (!ks_field_ok(s->dst)) {
-			ks_field_missing(err, errlen, s->type, s->member,
-					 s->file, s->line);
+			ks_report(report, arg,
+				  "no member %s.%s in this kernel's types (%s:%d)",
+				  s->type, s->member, s->file, s->line);
 			ret = -ENOENT;
 		} else if (!size_allowed(s, s->dst)) {
-			if (errlen)
-				snprintf(err, errlen,
-					 "%s.%s has an unexpected size %ld (%s:%d)",
-					 s->type, s->member, s->dst->size,
-					 s->file, s->line);
+			ks_report(report, arg,
+				  "%s.%s has an unexpected size %ld (%s:%d)",
+				  s->type, s->member, s->dst->size, s->file,
+				  s->line);
 			ret = -ENOENT;
 		}
 	}
 	return ret;
 }
 
-int ks_field_table_report(const struct ks_target *t,
-			  const struct ks_field_spec *specs, size_t nr,
-			  ks_report_fn report, void *arg)
+int ks_field_table_resolve(const struct ks_target *t,
+			   const struct ks_field_spec *specs, size_t nr)
 {
-	char msg[256];
-	int ret = ks_field_table_resolve(t, specs, nr, msg, sizeof(msg));
-
-	if (ret && report)
-		report(arg, msg);
-	return ret;
+	return ks_field_table_report(t, specs, nr, NULL, NULL);
 }

@@ -66,24 +66,18 @@ struct ks_field_spec {
 	{ dst, type, member, alt, { 0 }, NULL, 0 }
 
 /*
- * Fills every dst.  Returns 0, or -ENOENT with the first needed member
- * missing or of a size not allowed in err (errlen bytes, may be 0); the other rows are filled all
- * the same.
+ * Fills every dst.  Returns 0, or -ENOENT for a needed member missing or
+ * of a size not allowed; the other rows are filled all the same.
  */
 int ks_field_table_resolve(const struct ks_target *t,
-			   const struct ks_field_spec *specs, size_t nr,
-			   char *err, size_t errlen);
+			   const struct ks_field_spec *specs, size_t nr);
 
 /*
- * The same for a walker that reports through a callback: the missing
- * member's message goes to report (may be NULL).
+ * The same, and the first such member's message goes to report (may be
+ * NULL): "no member type.member in this kernel's types (file:line)".
  */
 int ks_field_table_report(const struct ks_target *t,
 			  const struct ks_field_spec *specs, size_t nr,
 			  ks_report_fn report, void *arg);
-
-/* The message of a needed member the kernel's types lack. */
-void ks_field_missing(char *err, size_t errlen, const char *type,
-		      const char *member, const char *file, int line);
 
 #endif /* KS_MEMBER_TABLE_H */

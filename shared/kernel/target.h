@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The one door between the shared core and kernel memory.  Each source of
- * a kernel image (crash, libkdumpfile, a recorded fake for tests) fills a
- * struct ks_target; the walkers and the ORC unwinder in shared/ use only
- * this, so they never learn where the bytes came from.
+ * a kernel image (crash, libkdumpfile, /proc/kcore, a recorded fake for
+ * tests) fills a struct ks_target; the walkers and the ORC unwinder in
+ * shared/ use only this, so they never learn where the bytes came from.
  *
  * Every function returns 0 on success or a negative errno value:
  * -EFAULT for memory that is not in the image, -ENOENT for an unknown

@@ -288,7 +288,7 @@ static int sample_setup(struct ks_walk *w)
 	return ks_task_cgroup_setup(w);
 }
 
-int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report_fn, void *arg)
 {

@@ -5,6 +5,7 @@
  * after it when there is one, parsed, printed back, kept when the two
  * agree, then the summary of what was kept.
  */
+#include "ftrace_list.h"
 #include "fuzz.h"
 #include "hooks.h"
 

@@ -549,27 +549,29 @@ timeout 20 "$kstack" --foreground -p "$sleeper" -d "$tmp/dirlink/" 2>/dev/null |
 check "symlinked -d/ refused too, got $rc" [ "$rc" = 4 ]
 
 # --- hard links (#27): never truncate or append to another name's file ----
+# one_run DIR LOG [ARGS...]: one sample of the sleeper into DIR, the status in $rc
+one_run() {
+	local dir=$1 log=$2
+	shift 2
+	rc=0
+	KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$dir" -p "$sleeper" \
+		"$@" 2>"$log" || rc=$?
+}
 echo IMPORTANT >"$tmp/victim"
 d=$tmp/hl-lock
 mkdir -m 0700 "$d"
 ln "$tmp/victim" "$d/.kstack.lock"
-rc=0
-KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
-	2>"$tmp/hl-lock.log" || rc=$?
+one_run "$d" "$tmp/hl-lock.log"
 check "hard-linked lock: refused with exit 4, got $rc" [ "$rc" = 4 ]
 check "hard-linked lock: victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
 check "hard-linked lock: message" grep -q "ERROR - $d/.kstack.lock is not a regular file with one link" "$tmp/hl-lock.log"
 d=$tmp/hl-log
 mkdir -m 0700 "$d"
 ln "$tmp/victim" "$d/$name"
-rc=0
-KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -m 0 -p "$sleeper" \
-	2>"$tmp/hl-log.log" || rc=$?
+one_run "$d" "$tmp/hl-log.log" -m 0
 check "hard-linked log (-m 0): victim untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
 check "hard-linked log (-m 0): write refused" grep -q "ERROR - writing $d/$name: Too many links" "$tmp/hl-log.log"
-rc=0
-KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
-	2>"$tmp/hl-log2.log" || rc=$?
+one_run "$d" "$tmp/hl-log2.log"
 check "hard-linked log (rotated at start): refused with exit 4, got $rc" [ "$rc" = 4 ]
 check "hard-linked log: not archived" [ -z "$(ls "$d" | grep '\.gz$' || true)" ]
 check "hard-linked log: victim still untouched" [ "$(cat "$tmp/victim")" = IMPORTANT ]
@@ -592,16 +594,12 @@ check "hard link while running: refused, logged once ($n)" [ "$n" = 1 ]
 d=$tmp/open
 mkdir "$d"
 chmod 0777 "$d"
-rc=0
-KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
-	2>"$tmp/open.log" || rc=$?
+one_run "$d" "$tmp/open.log"
 check "world-writable -d: refused with exit 4, got $rc" [ "$rc" = 4 ]
 check "world-writable -d: message" grep -q "ERROR - $d is writable by every user and not sticky (mode 0777)" "$tmp/open.log"
 check "world-writable -d: nothing written" [ -z "$(ls -A "$d")" ]
 chmod 1777 "$d"
-rc=0
-KSTACK_TEST_DURATION_MS=0 timeout 20 "$kstack" --foreground -d "$d" -p "$sleeper" \
-	2>"$tmp/open.log" || rc=$?
+one_run "$d" "$tmp/open.log"
 check "sticky world-writable -d: runs, got $rc" [ "$rc" = 0 ]
 check "sticky world-writable -d: warned" grep -q "WARNING - $d is writable by other users (mode 1777)" "$tmp/open.log"
 

@@ -8,10 +8,11 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/state_children.sh
+. "$top/tests/lib/state_children.sh"
 tmp=$(mktemp -d)
-helper_pid=
 cleanup() {
-	[ -n "$helper_pid" ] && kill "$helper_pid" 2>/dev/null && wait "$helper_pid" 2>/dev/null
+	stop_state_children
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -26,15 +27,7 @@ if ! cat /proc/self/stack >/dev/null 2>&1; then
 	exit 0
 fi
 
-${CC:-cc} -O0 -pthread -o "$tmp/children" "$top/tests/integration/helpers/state_children.c"
-"$tmp/children" >"$tmp/pids" &
-helper_pid=$!
-for _ in $(seq 100); do
-	grep -q ready "$tmp/pids" 2>/dev/null && break
-	sleep 0.1
-done
-grep -q ready "$tmp/pids" || { bad "children did not start"; exit 1; }
-pid_of() { awk -v l="$1" '$1 == l { print $2 }' "$tmp/pids"; }
+start_state_children "$tmp" || { bad "children did not start"; exit 1; }
 
 # wait until every child has reached its state (the kernel needs a moment)
 state_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1; }

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
+#include "ftrace_list.h"
 #include "ftrace_image.h"
 #include "hooks.h"
 #include "options.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ftrace_list.h"
 #include "hooks.h"
 
 static const char *fixture(const char *name)

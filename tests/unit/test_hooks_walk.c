@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
+#include "ftrace_list.h"
 #include "hooks.h"
 #include "options.h"
 

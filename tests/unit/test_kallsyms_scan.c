@@ -367,24 +367,6 @@ static void test_nothing(void **state)
 	refused(f, -ENOENT, NULL);
 }
 
-/* A memory-only target as --vmcore builds it: the fake's memory, an image. */
-struct image_target {
-	struct ks_image im;	/* first: the image ops take the context as it */
-	struct ks_target mem;
-};
-
-static int image_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct image_target *it = ctx;
-
-	return ks_read(&it->mem, addr, buf, len);
-}
-
-static const struct ks_target_ops image_ops = {
-	.read = image_read,
-	KS_IMAGE_FINDER_OPS,
-};
-
 /*
  * A kernel without BTF (no __start_BTF among its symbols): the scanned
  * symbols load, the types are missing, and the task walk refuses rather
@@ -393,29 +375,30 @@ static const struct ks_target_ops image_ops = {
 static void test_no_btf(void **state)
 {
 	const struct ks_vmcoreinfo vi = { .line = vmci_line, .arg = &vmci };
-	static struct image_target it;
-	struct ks_target t = { &image_ops, &it };
-	struct said d = { "", 0 };
+	static struct ks_image im_;
+	struct ks_target mem, t;
+	struct said d = { "", 0 }, layout = { "", 0 };
 	struct ks_kernel_layout l;
 	struct ks_kallsyms_scan sc;
 	struct ks_fake *f = image(OLD_ORDER);
-	char err[256] = "";
 
 	(void)state;
-	ks_fake_target(f, &it.mem);
-	assert_int_equal(ks_image_find_kallsyms(&it.im, &it.mem, &vi,
+	ks_fake_target(f, &mem);
+	assert_int_equal(ks_image_find_kallsyms(&im_, &mem, &vi,
 						KS_KALLSYMS_LISTED_OR_SCAN,
 						said_collect, &d, &sc), 0);
-	assert_string_equal(ks_image_symbols_from(&it.im),
+	assert_string_equal(ks_image_symbols_from(&im_),
 			    "kallsyms in memory, found by their shape");
-	assert_int_equal(ks_image_load_btf(&it.im, &it.mem, NULL), -ENOENT);
-	assert_int_equal(ks_image_member_offset(&it.im, "task_struct", "tasks"),
+	assert_int_equal(ks_image_load_btf(&im_, &mem, NULL), -ENOENT);
+	assert_int_equal(ks_image_member_offset(&im_, "task_struct", "tasks"),
 			 -ENOENT);
-	assert_int_equal(ks_image_type_size(&it.im, "task_struct"), -ENOENT);
-	assert_int_equal(ks_layout_init(&t, &l, err, sizeof(err)), -ENOENT);
-	assert_true(err[0]);
+	assert_int_equal(ks_image_type_size(&im_, "task_struct"), -ENOENT);
+	/* the image as --vmcore's target: the task walk names what it lacks */
+	ks_image_target(&im_, &mem, &t);
+	assert_int_equal(ks_layout_init(&t, &l, said_collect, &layout), -ENOENT);
+	assert_true(layout.calls > 0);
 	assert_int_equal(d.calls, 0);
-	ks_image_release(&it.im);
+	ks_image_release(&im_);
 	ks_fake_destroy(f);
 }
 

@@ -64,11 +64,26 @@ static void test_not_a_dump(void **state)
 	assert_true(ks_kdump_open(&a, &kd, &t) < 0);
 }
 
+/* The caller gets the errno that stopped the open, not a stand-in. */
+static void test_keeps_errno(void **state)
+{
+	struct ks_kdump_args a = { .vmcore = "/nonexistent/vmcore" };
+	struct ks_kdump *kd = NULL;
+	struct ks_target t;
+
+	(void)state;
+	assert_int_equal(ks_kdump_open(&a, &kd, &t), -ENOENT);
+	a.vmcore = "/";
+	assert_int_equal(ks_kdump_open(&a, &kd, &t), -EINVAL);
+	assert_null(kd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_not_a_dump),
+		cmocka_unit_test(test_keeps_errno),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

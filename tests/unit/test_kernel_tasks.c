@@ -21,6 +21,7 @@
 #include "fake_target.h"
 #include "kernel_tasks.h"
 #include "options.h"
+#include "said.h"
 
 #define TASKS		0xffff888000100000ULL	/* task_struct i at TASK(i) */
 #define TASK(i)		(TASKS + (uint64_t)(i) * 0x1000)
@@ -340,11 +341,11 @@ static int sample(struct env *e, const char *args, struct ks_sample *s,
 	argv[argc] = NULL;
 	assert_int_equal(ks_options_parse(&opts, KS_CTX_CRASH, argc, argv, err,
 					  sizeof(err)), 0);
-	assert_int_equal(ks_kernel_open(&e->t, &k, err, sizeof(err)), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
 	ks_sample_init(s, 0, "x");
 	e->msgs[0] = '\0';
 	e->nr_msgs = 0;
-	ret = ks_kernel_sample(k, &opts, s, st, collect, e);
+	ret = ks_kernel_walk(k, &opts, s, st, collect, e);
 	ks_kernel_close(k);
 	ks_options_release(&opts);
 	return ret;
@@ -635,14 +636,13 @@ static void test_release(void **state)
 	struct env *e = *state;
 	char rel[KS_RELEASE_LEN] = "x";
 	struct ks_kernel *k;
-	char err[256];
 
-	assert_int_equal(ks_kernel_open(&e->t, &k, err, sizeof(err)), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
 	assert_int_equal(ks_kernel_release(k, rel, sizeof(rel)), -ENOENT);
 	ks_kernel_close(k);
 	member(e, "new_utsname", "release", 130, 65);
 	put(e, UTS + 8 + 130, "6.1.0-27-amd64\0junk", 20);
-	assert_int_equal(ks_kernel_open(&e->t, &k, err, sizeof(err)), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
 	assert_int_equal(ks_kernel_release(k, rel, sizeof(rel)), 0);
 	assert_string_equal(rel, "6.1.0-27-amd64");
 	/* cut to the caller's buffer */
@@ -656,16 +656,16 @@ static void test_missing_member(void **state)
 	struct ks_fake *f = ks_fake_create();
 	struct ks_kernel *k;
 	struct ks_target t;
-	char err[256];
+	struct said d = { "", 0 };
 
 	(void)state;
 	assert_int_equal(ks_fake_add_type(f, "task_struct", T_SIZE), 0);
 	assert_int_equal(ks_fake_add_member(f, "task_struct", "pid", T_PID, 4), 0);
 	ks_fake_target(f, &t);
-	assert_int_equal(ks_kernel_open(&t, &k, err, sizeof(err)), -ENOENT);
+	assert_int_equal(ks_kernel_open(&t, &k, said_collect, &d), -ENOENT);
 	/* the first missing member, with the line asking for it */
-	assert_non_null(strstr(err, "task_struct.tasks"));
-	assert_non_null(strstr(err, "kernel_layout.c:"));
+	assert_non_null(strstr(d.text, "task_struct.tasks"));
+	assert_non_null(strstr(d.text, "kernel_layout.c:"));
 	ks_fake_destroy(f);
 }
 
@@ -674,7 +674,7 @@ static void test_wrong_size(void **state)
 	struct env tmp = { .f = ks_fake_create() };
 	struct ks_kernel *k;
 	struct ks_target t;
-	char err[256];
+	struct said d = { "", 0 };
 
 	(void)state;
 	/* a 2-byte pid is no layout we know: refuse, do not guess (the
@@ -682,8 +682,8 @@ static void test_wrong_size(void **state)
 	member(&tmp, "task_struct", "pid", T_PID, 2);
 	layout(&tmp);
 	ks_fake_target(tmp.f, &t);
-	assert_int_equal(ks_kernel_open(&t, &k, err, sizeof(err)), -ENOENT);
-	assert_non_null(strstr(err, "task_struct.pid"));
+	assert_int_equal(ks_kernel_open(&t, &k, said_collect, &d), -ENOENT);
+	assert_non_null(strstr(d.text, "task_struct.pid"));
 	ks_fake_destroy(tmp.f);
 }
 

@@ -158,7 +158,7 @@ elif grep -q "^{\"schema\":1,\"version\":\"$version\",\"time\":[0-9]*,\"host\":\
 else
 	fail "--json header: $(head -c 200 "$tmp/json1.txt")"
 fi
-if [ -n "$release" ] && grep -q "^kstack: kstack $version, dump of kernel $release\$" "$tmp/json1.err"; then
+if [ -n "$release" ] && grep -q "^kstack: kstack $version, kernel $release: [0-9]* tasks on the lists" "$tmp/json1.err"; then
 	pass "-v names the version and the dumped kernel"
 elif [ -n "$release" ]; then
 	fail "-v: no version line in: $(head -c 300 "$tmp/json1.err")"

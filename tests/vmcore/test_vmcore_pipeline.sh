@@ -18,8 +18,8 @@ if [ -n "${KSTACK_VMCORE_DIR:-}" ]; then
 	dir=$KSTACK_VMCORE_DIR
 else
 	dir=$top/cache/vmcores/basic
-	# As `make vmcore`, except that a live tool that does not build yet only
-	# costs the kstack-a.txt check, not the vmcore.
+	# As `make vmcore`, except that a static live tool that fails to build
+	# only costs the kstack-a.txt check, not the vmcore.
 	make -s -C "$top" static >/dev/null 2>&1 ||
 		echo "note: make static failed; the vmcore is made without the live tool"
 	if "$top/vmcores/make-vmcore" default basic "$dir"; then

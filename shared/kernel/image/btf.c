@@ -519,15 +519,6 @@ long ks_btf_type_size(const struct ks_btf *btf, const char *type)
 	return id ? size_of(btf, id, 0) : -ENOENT;
 }
 
-long ks_btf_member_offset(const struct ks_btf *btf, const char *type,
-			  const char *member)
-{
-	struct member_ref ref;
-	int ret = lookup_member(btf, type, member, &ref);
-
-	return ret ? ret : (long)(ref.bit_offset / 8);
-}
-
 long ks_btf_member_bit_offset(const struct ks_btf *btf, const char *type,
 			      const char *member)
 {
@@ -535,6 +526,14 @@ long ks_btf_member_bit_offset(const struct ks_btf *btf, const char *type,
 	int ret = lookup_member(btf, type, member, &ref);
 
 	return ret ? ret : (long)ref.bit_offset;
+}
+
+long ks_btf_member_offset(const struct ks_btf *btf, const char *type,
+			  const char *member)
+{
+	long bits = ks_btf_member_bit_offset(btf, type, member);
+
+	return bits < 0 ? bits : bits / 8;
 }
 
 long ks_btf_member_size(const struct ks_btf *btf, const char *type,

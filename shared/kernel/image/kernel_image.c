@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Each question goes to the first finder that has an answer: vmlinux
- * symbols to the .symtab or to kallsyms, then the chain that
- * kallsyms_lookup() asks after vmlinux; types to BTF, with the one type
- * BTF lacks (thread_union) answered from the symbols.
+ * Each question goes to the first finder that has an answer: symbols
+ * to the image's ordered list of finders (sym_finders.h: the .symtab or
+ * kallsyms, then the chain that kallsyms_lookup() asks after vmlinux);
+ * types to BTF, with the one type BTF lacks (thread_union) answered from
+ * the symbols.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +17,24 @@
 
 #define BTF_MAX		(256u << 20)
 
+int ks_image_set_vmlinux(struct ks_image *im, struct ks_elf_symtab *syms)
+{
+	struct ks_sym_finder f = ks_finder_elf(syms);
+
+	im->syms = syms;
+	return ks_finders_add(&im->finders, &f);
+}
+
 int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_kallsyms_mem_addrs *a)
 {
-	return ks_kallsyms_mem_load(mem, a, &im->kmem);
+	struct ks_sym_finder f;
+	int ret = ks_kallsyms_mem_load(mem, a, &im->kmem);
+
+	if (ret)
+		return ret;
+	f = ks_finder_kallsyms_mem(im->kmem);
+	return ks_finders_add(&im->finders, &f);
 }
 
 int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
@@ -122,7 +137,13 @@ int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
 
 int ks_image_load_chain(struct ks_image *im, const struct ks_target *t)
 {
-	return ks_kallsyms_load(t, &im->ksyms);
+	struct ks_sym_finder f;
+	int ret = ks_kallsyms_load(t, &im->ksyms);
+
+	if (ret)
+		return ret;
+	f = ks_finder_chain(im->ksyms);
+	return ks_finders_add(&im->finders, &f);
 }
 
 void ks_image_release(struct ks_image *im)
@@ -137,20 +158,13 @@ void ks_image_release(struct ks_image *im)
 int ks_image_symbol(const struct ks_image *im, const char *name,
 		    uint64_t *addr_ret)
 {
-	if (im->syms)
-		return ks_elf_symtab_addr(im->syms, name, addr_ret);
-	if (im->kmem)
-		return ks_kallsyms_mem_addr(im->kmem, name, addr_ret);
-	return -ENOENT;
+	return ks_finders_symbol(&im->finders, name, addr_ret);
 }
 
 int ks_image_lookup(const struct ks_image *im, uint64_t addr,
 		    struct ks_sym *sym_ret)
 {
-	if (im->syms ? !ks_elf_symtab_lookup(im->syms, addr, sym_ret)
-		     : im->kmem && !ks_kallsyms_mem_lookup(im->kmem, addr, sym_ret))
-		return 0;
-	return ks_kallsyms_lookup(im->ksyms, addr, sym_ret);
+	return ks_finders_lookup(&im->finders, addr, sym_ret);
 }
 
 long ks_image_member_offset(const struct ks_image *im, const char *type,
@@ -192,29 +206,82 @@ long ks_image_member_size(const struct ks_image *im, const char *type,
 	return im->btf ? ks_btf_member_size(im->btf, type, member) : -ENOENT;
 }
 
-int ks_image_op_symbol(void *ctx, const char *name, uint64_t *addr_ret)
+/* ---- the image's target: ctx is the struct ks_image itself ---- */
+
+static int im_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
+{
+	const struct ks_image *im = ctx;
+
+	return ks_read(im->mem, kaddr, buf, len);
+}
+
+static int im_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
+{
+	const struct ks_image *im = ctx;
+
+	if (!im->mem->ops->read_phys)
+		return -ENOSYS;
+	return im->mem->ops->read_phys(im->mem->ctx, paddr, buf, len);
+}
+
+static int im_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
+			size_t len)
+{
+	const struct ks_image *im = ctx;
+
+	return im->mem->ops->read_user(im->mem->ctx, task, uaddr, buf, len);
+}
+
+static int im_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	const struct ks_image *im = ctx;
+
+	return im->mem->ops->cpu_regs(im->mem->ctx, cpu, regs_ret);
+}
+
+static int im_symbol(void *ctx, const char *name, uint64_t *addr_ret)
 {
 	return ks_image_symbol(ctx, name, addr_ret);
 }
 
-int ks_image_op_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
+static int im_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
 {
 	return ks_image_lookup(ctx, addr, sym_ret);
 }
 
-long ks_image_op_member_offset(void *ctx, const char *type, const char *member)
+static long im_member_offset(void *ctx, const char *type, const char *member)
 {
 	return ks_image_member_offset(ctx, type, member);
 }
 
-long ks_image_op_type_size(void *ctx, const char *type)
+static long im_type_size(void *ctx, const char *type)
 {
 	return ks_image_type_size(ctx, type);
 }
 
-long ks_image_op_member_size(void *ctx, const char *type, const char *member)
+static long im_member_size(void *ctx, const char *type, const char *member)
 {
 	return ks_image_member_size(ctx, type, member);
+}
+
+static const struct ks_target_ops image_ops = {
+	.read = im_read,
+	.read_phys = im_read_phys,
+	.read_user = im_read_user,
+	.symbol = im_symbol,
+	.lookup = im_lookup,
+	.member_offset = im_member_offset,
+	.type_size = im_type_size,
+	.member_size = im_member_size,
+	.cpu_regs = im_cpu_regs,
+};
+
+void ks_image_target(struct ks_image *im, const struct ks_target *mem,
+		     struct ks_target *t_ret)
+{
+	im->mem = mem;
+	t_ret->ops = &image_ops;
+	t_ret->ctx = im;
 }
 
 size_t ks_image_nr_symbols(const struct ks_image *im)

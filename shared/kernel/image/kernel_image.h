@@ -5,8 +5,10 @@
  * through /proc/kcore): a symbol finder (a debug vmlinux's .symtab, or the
  * kernel's own kallsyms tables in memory, then the kallsyms chain of
  * modules, BPF and ftrace_mod_maps) and a type finder (BTF from the
- * vmlinux, a file such as /sys/kernel/btf/vmlinux, or memory).  crash has
- * its own finders and needs none of this.
+ * vmlinux, a file such as /sys/kernel/btf/vmlinux, or memory).  The image
+ * is the target's context itself (ks_image_target()), over a target that
+ * only reads memory.  crash has its own symbol finders and joins them to
+ * the same ordered list (sym_finders.h).
  */
 #ifndef KS_KERNEL_IMAGE_H
 #define KS_KERNEL_IMAGE_H
@@ -20,6 +22,7 @@
 #include "kallsyms.h"
 #include "kallsyms_mem.h"
 #include "kallsyms_scan.h"
+#include "sym_finders.h"
 #include "target.h"
 #include "vmcoreinfo.h"
 
@@ -30,7 +33,12 @@ struct ks_image {
 	struct ks_btf *btf;
 	const char *btf_from;		/* "the vmlinux", a path, "memory" */
 	struct ks_kallsyms *ksyms;	/* modules, BPF, ftrace_mod_maps */
+	struct ks_sym_finders finders;	/* the above, in the order asked */
+	const struct ks_target *mem;	/* the memory under the image */
 };
+
+/* A debug vmlinux's symbols (moved by the KASLR offset), kept by im. */
+int ks_image_set_vmlinux(struct ks_image *im, struct ks_elf_symtab *syms);
 
 /*
  * vmlinux symbols from the kallsyms tables at a (runtime addresses, from
@@ -90,26 +98,12 @@ long ks_image_member_size(const struct ks_image *im, const char *type,
 			  const char *member);
 
 /*
- * The same as struct ks_target_ops members, for a target whose context
- * starts with its struct ks_image: such a target fills only read,
- * read_user and cpu_regs itself.
+ * The target of the image over mem (which answers reads, user reads and
+ * registers): symbols and types from im, the rest passed to mem.  mem
+ * must outlive the target; it needs no symbol or type ops of its own.
  */
-int ks_image_op_symbol(void *ctx, const char *name, uint64_t *addr_ret);
-int ks_image_op_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret);
-long ks_image_op_member_offset(void *ctx, const char *type, const char *member);
-long ks_image_op_type_size(void *ctx, const char *type);
-long ks_image_op_member_size(void *ctx, const char *type, const char *member);
-
-/*
- * The finder half of a memory-only target's ops: the target supplies its
- * reads and registers, the image answers every symbol and type question.
- */
-#define KS_IMAGE_FINDER_OPS					\
-	.symbol = ks_image_op_symbol,				\
-	.lookup = ks_image_op_lookup,				\
-	.member_offset = ks_image_op_member_offset,		\
-	.type_size = ks_image_op_type_size,			\
-	.member_size = ks_image_op_member_size
+void ks_image_target(struct ks_image *im, const struct ks_target *mem,
+		     struct ks_target *t_ret);
 
 /* How many vmlinux symbols, and from where, for -v. */
 size_t ks_image_nr_symbols(const struct ks_image *im);

@@ -601,7 +601,7 @@ static void ret_layout(const struct ks_target *t, struct ks_ret_layout *l)
 		KS_OPTIONAL(&l->rhn_frame, "rethook_node", "frame"),
 	};
 
-	ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]), NULL, 0);
+	ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]));
 	/* 5.14 renamed state to __state. */
 	if (!ks_field_ok(&l->task_state))
 		l->task_state = ks_field_find(t, "task_struct", "state");

@@ -53,7 +53,7 @@ int ks_bpf_syms_read(const struct ks_target *t, struct ks_sym_ranges *rs)
 
 	if (t->ops->symbol(t->ctx, "bpf_kallsyms", &head))
 		return -ENOENT;
-	if (ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]), NULL, 0))
+	if (ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0])))
 		return -ENOENT;
 	return ks_list_walk(t, head, MAX_BPF_SYMS, add_ksym, &w);
 }

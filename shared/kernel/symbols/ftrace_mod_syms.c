@@ -78,7 +78,7 @@ static int read_layout(const struct ks_target *t, struct fmod_walk *w)
 		KS_NEED(&w->fn_size, "ftrace_mod_func", "size"),
 		KS_NEED(&w->mod_name, "module", "name"),
 	};
-	int ret = ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]), NULL, 0);
+	int ret = ks_field_table_resolve(t, s, sizeof(s) / sizeof(s[0]));
 
 	/* unsigned int in 6.1 and 6.12; the size decides, not the version */
 	w->fn_size_len = w->fn_size.size == 8 ? 8 : 4;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "report.h"
 #include "target.h"
 
 struct ks_kallsyms;
@@ -38,5 +39,11 @@ void ks_kallsyms_free(struct ks_kallsyms *k);
 int ks_kallsyms_lookup(const struct ks_kallsyms *k, uint64_t addr,
 		       struct ks_sym *sym_ret);
 void ks_kallsyms_stats(const struct ks_kallsyms *k, struct ks_kallsyms_stats *s);
+/*
+ * -v: each source that failed, and how the module list ended early
+ * (ks_module_syms_error()), one message each; nothing when all is well.
+ */
+void ks_kallsyms_report(const struct ks_kallsyms *k, ks_report_fn report,
+			void *arg);
 
 #endif /* KS_KALLSYMS_H */
