@@ -381,6 +381,7 @@ static void test_no_btf(void **state)
 	struct ks_kernel_layout l;
 	struct ks_kallsyms_scan sc;
 	struct ks_fake *f = image(OLD_ORDER);
+	uint64_t addr;
 
 	(void)state;
 	ks_fake_target(f, &mem);
@@ -389,6 +390,9 @@ static void test_no_btf(void **state)
 						said_collect, &d, &sc), 0);
 	assert_string_equal(ks_image_symbols_from(&im_),
 			    "kallsyms in memory, found by their shape");
+	/* the scanned symbols answer the image's questions */
+	assert_int_equal(ks_image_symbol(&im_, "init_uts_ns", &addr), 0);
+	assert_int_equal(addr, DATA);
 	assert_int_equal(ks_image_load_btf(&im_, &mem, NULL), -ENOENT);
 	assert_int_equal(ks_image_member_offset(&im_, "task_struct", "tasks"),
 			 -ENOENT);

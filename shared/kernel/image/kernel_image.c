@@ -25,16 +25,20 @@ int ks_image_set_vmlinux(struct ks_image *im, struct ks_elf_symtab *syms)
 	return ks_finders_add(&im->finders, &f);
 }
 
+/* im->kmem, just decoded, as the vmlinux symbol finder. */
+static int add_kmem_finder(struct ks_image *im)
+{
+	struct ks_sym_finder f = ks_finder_kallsyms_mem(im->kmem);
+
+	return ks_finders_add(&im->finders, &f);
+}
+
 int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_kallsyms_mem_addrs *a)
 {
-	struct ks_sym_finder f;
 	int ret = ks_kallsyms_mem_load(mem, a, &im->kmem);
 
-	if (ret)
-		return ret;
-	f = ks_finder_kallsyms_mem(im->kmem);
-	return ks_finders_add(&im->finders, &f);
+	return ret ? ret : add_kmem_finder(im);
 }
 
 int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
@@ -53,8 +57,10 @@ int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
 	if (ret != -ENOENT)
 		return ret;
 	ret = ks_kallsyms_scan(mem, vi, report, arg, &im->kmem, sc_ret);
-	im->kmem_scanned = !ret;
-	return ret;
+	if (ret)
+		return ret;
+	im->kmem_scanned = true;
+	return add_kmem_finder(im);
 }
 
 static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
