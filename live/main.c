@@ -117,6 +117,7 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->journal_socket = knob("KSTACK_TEST_JOURNAL_SOCKET");
 	/* not KSTACK_TEST_: vmcores/scenarios/snoop.sh records with it */
 	k->snoop_raw = knob("KSTACK_SNOOP_RAW");
+	k->kallsyms_scan = knob("KSTACK_TEST_KALLSYMS_SCAN");
 }
 
 int main(int argc, char **argv)

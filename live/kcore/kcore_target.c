@@ -6,6 +6,7 @@
  * still.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,21 +111,24 @@ static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
 {
 	const struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line,
 					  .arg = kt->kc };
-	struct ks_kallsyms_mem_addrs a;
+	struct ks_kallsyms_scan sc;
 	int ret;
 
-	ks_vmcoreinfo_kallsyms(&vi, &a);
-	ret = ks_image_load_kallsyms(&kt->im, t, &a);
-	if (ret == -EPROTONOSUPPORT) {
+	ret = ks_image_find_kallsyms(&kt->im, t, &vi, KS_KALLSYMS_LISTED_OR_SCAN,
+				     report, arg, &sc);
+	if (ret == -ENOENT)
+		ks_report(report, arg, "its VMCOREINFO lists no kallsyms tables "
+			  "(Linux 6.0+ lists them), and none were found by their "
+			  "shape from _stext (%#" PRIx64 ") to %#" PRIx64,
+			  sc.start, sc.end);
+	else if (ret == -EPROTONOSUPPORT)
 		ks_report(report, arg, "its kallsyms tables give addresses in an "
 			  "encoding kstack does not know");
+	else if (ret)
+		ks_report(report, arg, "its kallsyms tables do not decode (%s)",
+			  strerror(-ret));
+	if (ret)
 		return ret;
-	}
-	if (ret) {
-		ks_report(report, arg, "its VMCOREINFO has no usable kallsyms "
-			  "tables (%s; Linux 6.0+ lists them)", strerror(-ret));
-		return ret;
-	}
 	find_page_tables(kt, &vi);
 	ret = ks_image_load_btf(&kt->im, t, btf);
 	if (ret) {

@@ -215,6 +215,7 @@ int ks_kdump_run(const struct ks_options *opts)
 		.vmcore = opts->vmcore,
 		.vmlinux = opts->vmlinux,
 		.verbose = opts->verbose,
+		.scan_kallsyms = opts->knobs.kallsyms_scan != NULL,
 		.report = ks_live_say,
 	};
 	struct ks_lines *lines = NULL;

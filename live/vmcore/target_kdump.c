@@ -593,6 +593,12 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	else if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
+	else if (ret == -ENOENT)
+		say(kt, "the dump's kernel keeps no BTF (no __start_BTF among "
+		    "its symbols: built without CONFIG_DEBUG_INFO_BTF), so its "
+		    "types are missing and no layout is guessed: --vmlinux "
+		    "VMLINUX supplies them from its .BTF; without one, crash "
+		    "with kstack.so reads them from the debug vmlinux");
 	else if (ret)
 		say(kt, "no usable BTF in the dump's memory (%s): the types "
 		    "need a kernel with CONFIG_DEBUG_INFO_BTF, or --vmlinux "
@@ -701,24 +707,39 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 	return check_banner(kt, vmcore, vmlinux);
 }
 
+/* Where the scan looked, for a dump whose tables were not found. */
+static void add_scanned(char *buf, size_t len, const struct ks_kallsyms_scan *sc)
+{
+	if (!sc->start)
+		add(buf, len, ", and it has no SYMBOL(_stext) to find them by");
+	else
+		add(buf, len, ", and none were found by their shape in the "
+		    "kernel image from _stext (%#" PRIx64 ") to %#" PRIx64,
+		    sc->start, sc->end);
+}
+
 /*
- * Symbols from the kernel's own kallsyms tables, which VMCOREINFO lists
- * since Linux 6.0 (SYMBOL(kallsyms_names) and the others).
+ * Symbols from the kernel's own kallsyms tables: VMCOREINFO lists them
+ * since Linux 6.0 (SYMBOL(kallsyms_names) and the others); before, they
+ * are found in the image's read-only data (kallsyms_scan.c).
  */
-static int open_kallsyms(struct ks_kdump *kt)
+static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 {
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
-	struct ks_kallsyms_mem_addrs a;
+	struct ks_kallsyms_scan sc;
 	char msg[512] = "";
 	int ret;
 
-	ks_vmcoreinfo_kallsyms(&vi, &a);
 	find_kaslr(kt);
-	ret = ks_image_load_kallsyms(&kt->im, &kt->mem, &a);
+	ret = ks_image_find_kallsyms(&kt->im, &kt->mem, &vi, scan_only ?
+				     KS_KALLSYMS_SCAN_ONLY :
+				     KS_KALLSYMS_LISTED_OR_SCAN,
+				     kt->report, kt->report_arg, &sc);
 	if (ret == -ENOENT) {
 		add(msg, sizeof(msg), "the dump's VMCOREINFO lists no kallsyms "
-		    "tables (they are there from Linux 6.0 on): --vmlinux "
-		    "VMLINUX supplies the symbols");
+		    "tables (Linux 6.0+ lists them)");
+		add_scanned(msg, sizeof(msg), &sc);
+		add(msg, sizeof(msg), ": --vmlinux VMLINUX supplies the symbols");
 		add_release(kt, msg, sizeof(msg));
 		say(kt, "%s", msg);
 	} else if (ret == -EPROTONOSUPPORT) {
@@ -746,13 +767,15 @@ static void check_truncation(struct ks_kdump *kt, const char *vmcore)
 }
 
 /* Symbols, types, paging and CPUs: all the target needs after the dump. */
-static int open_image(struct ks_kdump *kt, const char *vmcore,
-		      const char *vmlinux, struct ks_target *t)
+static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
+		      struct ks_target *t)
 {
+	const char *vmlinux = a->vmlinux;
 	int ret;
 
 	/* each has said why */
-	ret = vmlinux ? open_vmlinux(kt, vmcore, vmlinux) : open_kallsyms(kt);
+	ret = vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
+			open_kallsyms(kt, a->scan_kallsyms);
 	if (!ret)
 		ret = load_btf(kt, vmlinux);
 	if (ret)
@@ -796,7 +819,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		goto fail;
 	}
 	check_truncation(kt, a->vmcore);
-	ret = open_image(kt, a->vmcore, a->vmlinux, t_ret);
+	ret = open_image(kt, a, t_ret);
 	if (ret)
 		goto fail;
 	if (a->verbose)

@@ -22,6 +22,7 @@ struct ks_kdump_args {
 	const char *vmcore;
 	const char *vmlinux;		/* NULL: symbols from the dump's kallsyms */
 	bool verbose;			/* report what the dump was matched with */
+	bool scan_kallsyms;		/* the tests': VMCOREINFO's kallsyms ignored */
 	ks_report_fn report;		/* every message, one per call; may be NULL */
 	void *report_arg;
 };

@@ -124,6 +124,7 @@ struct ks_test_knobs {
 	const char *tracefs;		/* and tracefs */
 	const char *journal_socket;	/* -b's journal: a socket of the test's */
 	const char *snoop_raw;		/* --snoop: a copy of trace_pipe as read */
+	const char *kallsyms_scan;	/* --vmcore: VMCOREINFO's kallsyms ignored */
 };
 
 /* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */

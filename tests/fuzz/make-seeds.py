@@ -9,6 +9,10 @@
       kallsyms tables laid out as scripts/kallsyms.c lays them out, of the
       symbols nm -n lists, in each of the three address encodings, in the
       form tests/fuzz/fuzz_kallsyms_mem.c reads
+  make-seeds.py kallsyms-scan NM_OUTPUT OUTDIR
+      a kernel image from _stext with its kallsyms tables in each of
+      scripts/kallsyms.c's orders (up to 6.3, with 6.2's seqs_of_names,
+      and 6.4 on), for tests/fuzz/fuzz_kallsyms_scan.c
   make-seeds.py frames NM_OUTPUT MODULE_NM_S_OUTPUT OUTFILE
       every function nm -n lists at a few offsets, as /proc/PID/stack
       prints them, the other forms of a frame, and the module's, for
@@ -206,6 +210,71 @@ def kallsyms_seeds(nm_path, outdir):
             f.write(hdr + bytes(blob))
 
 
+def scan_image(text, order, data):
+    """The image from _stext: a little text, then the tables in order."""
+    base = 0xffffffff81000000
+    syms = [('T', '_stext', base)]
+    # 8 bytes a function: _etext stays below init_uts_ns, the image's end
+    syms += [('T', n, base + 8 * (i + 1)) for i, n in enumerate(text)]
+    syms += [('T', '_etext', base + 8 * (len(text) + 1)),
+             ('D', 'init_uts_ns', base + data),
+             ('D', 'swapper_pg_dir', base + data + 0x1000),
+             ('B', '_end', base + data + 0x10000)]
+    names = [t + n for t, n, _ in syms]
+    table = tokens_for(names)
+    n = len(syms)
+    img = bytearray(b'\xcc' * 0x100)
+
+    def align():
+        img.extend(b'\0' * (-len(img) % 8))
+
+    for kind in order:
+        align()
+        if kind == 'num':
+            img.extend(struct.pack('<I', n))
+        elif kind == 'names':
+            start, marks = len(img), []
+            for i, nm in enumerate(names):
+                if i % 256 == 0:
+                    marks.append(len(img) - start)
+                img.extend(encode_name(nm, table))
+            align()
+            img.extend(b''.join(struct.pack('<I', m) for m in marks))
+        elif kind == 'tokens':
+            tt, index = b'', b''
+            for i in range(256):
+                index += struct.pack('<H', len(tt))
+                tt += table.get(i, '?').encode() + b'\0'
+            img.extend(tt)
+            align()
+            img.extend(index)
+        elif kind == 'offsets':
+            img.extend(b''.join(struct.pack('<I', a - base) for _, _, a in syms))
+            align()
+            img.extend(struct.pack('<Q', base))
+        elif kind == 'seqs':
+            img.extend(b''.join(struct.pack('>I', i)[1:] for i in range(n)))
+    return bytes(img)
+
+
+def scan_seeds(nm_path, outdir):
+    """Symbols enough for three markers; init_uts_ns just past the image."""
+    with open(nm_path) as f:
+        rows = [l.split() for l in f if len(l.split()) == 3]
+    text = [r[2] for r in rows if r[1] in 'tT' and r[2][0] != '.']
+    text += ['fn_%d' % i for i in range(600 - len(text))]
+    orders = {'old': ('offsets', 'num', 'names', 'tokens'),
+              'old-seqs': ('offsets', 'num', 'names', 'seqs', 'tokens'),
+              'new': ('num', 'names', 'tokens', 'offsets', 'seqs')}
+    for name, order in orders.items():
+        size = len(scan_image(text, order, 0))
+        data = size + (-size % 4096)
+        assert 8 * (len(text) + 1) < data
+        img = scan_image(text, order, data)
+        with open('%s/%s' % (outdir, name), 'wb') as f:
+            f.write(struct.pack('<II', data, data + 0x1000) + img)
+
+
 def frames(nm_path, mod_nm_path, out):
     with open(nm_path) as f:
         rows = [l.split() for l in f if len(l.split()) == 3]
@@ -271,6 +340,8 @@ def main():
         kallsyms_seeds(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == 'dump':
         dump_seed(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'kallsyms-scan':
+        scan_seeds(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'frames':
         frames(sys.argv[2], sys.argv[3], sys.argv[4])
     else:

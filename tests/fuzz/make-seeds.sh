@@ -61,6 +61,8 @@ for fx in tests/fixtures/orc/*.txt; do
 done
 python3 tests/fuzz/make-seeds.py kallsyms "$tmp/nm.txt" \
 	"$seeds/fuzz_kallsyms_mem"
+python3 tests/fuzz/make-seeds.py kallsyms-scan "$tmp/nm.txt" \
+	"$seeds/fuzz_kallsyms_scan"
 
 # dumps: a small ELF core, and the first 64 KiB (headers and notes) of
 # the basic vmcore when there is one (KSTACK_VMCORE_DIR)

@@ -180,7 +180,8 @@ for opts in "-a -H" "-D" "-a -H -c" "-a -H --json" "-a --folded" "-p 1,2 -H" "-K
 	fi
 done
 TZ=UTC "$kstack" --vmcore "$dir/vmcore" -p 1 -v >/dev/null 2>"$tmp/v.err"
-if grep -q 'symbols (kallsyms in memory), BTF from the kernel'"'"'s memory' "$tmp/v.err"; then
+# (before 6.0 VMCOREINFO lists no tables: they are found by their shape)
+if grep -q 'symbols (kallsyms in memory[^)]*), BTF from the kernel'"'"'s memory' "$tmp/v.err"; then
 	pass "-v says the symbols and types came from the dump itself"
 else
 	fail "-v does not say where the symbols and types came from"

@@ -25,16 +25,42 @@ int ks_image_set_vmlinux(struct ks_image *im, struct ks_elf_symtab *syms)
 	return ks_finders_add(&im->finders, &f);
 }
 
+/* im->kmem, just decoded, as the vmlinux symbol finder. */
+static int add_kmem_finder(struct ks_image *im)
+{
+	struct ks_sym_finder f = ks_finder_kallsyms_mem(im->kmem);
+
+	return ks_finders_add(&im->finders, &f);
+}
+
 int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_kallsyms_mem_addrs *a)
 {
-	struct ks_sym_finder f;
 	int ret = ks_kallsyms_mem_load(mem, a, &im->kmem);
 
+	return ret ? ret : add_kmem_finder(im);
+}
+
+int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
+			   const struct ks_vmcoreinfo *vi,
+			   enum ks_kallsyms_from from, ks_report_fn report,
+			   void *arg, struct ks_kallsyms_scan *sc_ret)
+{
+	struct ks_kallsyms_mem_addrs a;
+	int ret = -ENOENT;
+
+	memset(sc_ret, 0, sizeof(*sc_ret));
+	if (from == KS_KALLSYMS_LISTED_OR_SCAN) {
+		ks_vmcoreinfo_kallsyms(vi, &a);
+		ret = ks_image_load_kallsyms(im, mem, &a);
+	}
+	if (ret != -ENOENT)
+		return ret;
+	ret = ks_kallsyms_scan(mem, vi, report, arg, &im->kmem, sc_ret);
 	if (ret)
 		return ret;
-	f = ks_finder_kallsyms_mem(im->kmem);
-	return ks_finders_add(&im->finders, &f);
+	im->kmem_scanned = true;
+	return add_kmem_finder(im);
 }
 
 static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
@@ -275,5 +301,8 @@ size_t ks_image_nr_symbols(const struct ks_image *im)
 
 const char *ks_image_symbols_from(const struct ks_image *im)
 {
-	return im->syms ? "the vmlinux's .symtab" : "kallsyms in memory";
+	if (im->syms)
+		return "the vmlinux's .symtab";
+	return im->kmem_scanned ? "kallsyms in memory, found by their shape" :
+				  "kallsyms in memory";
 }

@@ -21,12 +21,15 @@
 #include "elf_symtab.h"
 #include "kallsyms.h"
 #include "kallsyms_mem.h"
+#include "kallsyms_scan.h"
 #include "sym_finders.h"
 #include "target.h"
+#include "vmcoreinfo.h"
 
 struct ks_image {
 	struct ks_elf_symtab *syms;	/* a debug vmlinux's, or NULL: */
 	struct ks_kallsyms_mem *kmem;	/* the kernel's own kallsyms */
+	bool kmem_scanned;		/* found by their shape, not listed */
 	struct ks_btf *btf;
 	const char *btf_from;		/* "the vmlinux", a path, "memory" */
 	char btf_why[256];		/* why that BTF is unusable, or "" */
@@ -44,6 +47,25 @@ int ks_image_set_vmlinux(struct ks_image *im, struct ks_elf_symtab *syms);
  */
 int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_kallsyms_mem_addrs *a);
+
+/* Which kallsyms tables ks_image_find_kallsyms() may take. */
+enum ks_kallsyms_from {
+	KS_KALLSYMS_LISTED_OR_SCAN,	/* VMCOREINFO's list, else the scan */
+	KS_KALLSYMS_SCAN_ONLY,		/* the tests': the list ignored */
+};
+
+/*
+ * vmlinux symbols from the kernel's own kallsyms tables: where
+ * VMCOREINFO lists them (Linux 6.0+), else where kallsyms_scan.c finds
+ * them by their shape.  -ENOENT when neither has them (sc_ret says where
+ * the scan looked), -EINVAL when tables were found but refused (after a
+ * message through report) or do not decode; else as
+ * ks_kallsyms_mem_load().
+ */
+int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
+			   const struct ks_vmcoreinfo *vi,
+			   enum ks_kallsyms_from from, ks_report_fn report,
+			   void *arg, struct ks_kallsyms_scan *sc_ret);
 
 /*
  * The BTF of a vmlinux file, its .BTF section: -ENOENT without one, else

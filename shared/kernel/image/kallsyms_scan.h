@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kallsyms tables of a kernel whose VMCOREINFO does not list them
+ * (Linux before 6.0), found by their shape in the kernel image's
+ * read-only data and checked against what VMCOREINFO says elsewhere.
+ */
+#ifndef KS_KALLSYMS_SCAN_H
+#define KS_KALLSYMS_SCAN_H
+
+#include <stdint.h>
+
+#include "kallsyms_mem.h"
+#include "report.h"
+#include "target.h"
+#include "vmcoreinfo.h"
+
+/* Where the scan looked, and what it found there. */
+struct ks_kallsyms_scan {
+	uint64_t start, end;		/* [start, end): _stext up to .data */
+	struct ks_kallsyms_mem_addrs a;	/* the tables, when found */
+};
+
+/*
+ * Looks for the tables between SYMBOL(_stext) and the first data symbol
+ * VMCOREINFO names (init_uts_ns, swapper_pg_dir), page by page, and
+ * decodes them (ks_kallsyms_mem_load()).  0 with *ks_ret set;
+ * -ENOENT when VMCOREINFO has no _stext or nothing there has the shape;
+ * -EINVAL, after a message through report, when the tables found put a
+ * symbol elsewhere than VMCOREINFO does; -ENOMEM.  sc_ret is filled in
+ * every case.
+ */
+int ks_kallsyms_scan(const struct ks_target *t, const struct ks_vmcoreinfo *vi,
+		     ks_report_fn report, void *arg,
+		     struct ks_kallsyms_mem **ks_ret,
+		     struct ks_kallsyms_scan *sc_ret);
+
+#endif /* KS_KALLSYMS_SCAN_H */
