@@ -57,7 +57,7 @@ static void test_not_a_dump(void **state)
 	assert_true(ks_kdump_open(&a, &kd, &t) < 0);
 	unlink(path);
 	assert_int_equal(d.calls, 1);
-	assert_non_null(strstr(d.text, "as a dump: "));
+	assert_non_null(strstr(d.text, "is not a kernel dump: the formats read are"));
 	/* no callback: still a code, and nothing printed */
 	a.report = NULL;
 	a.vmcore = "/nonexistent/vmcore";
