@@ -28,8 +28,13 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 	/* -c --all: the summary that names every task of a stack */
 	if (f == KS_FMT_SUMMARY && opts->summary_all)
 		ret = ks_format_summary_all(out, s, &g);
-	/* -v: each task's task_struct, CPU and note in the text */
-	else if (f == KS_FMT_TEXT && opts->verbose)
+	/*
+	 * -v: each task's task_struct, CPU and note in the text; not in
+	 * background logs, which keep oled's text for kstack report and
+	 * oled's own readers (there -v means DEBUG log lines)
+	 */
+	else if (f == KS_FMT_TEXT && opts->verbose && !opts->background &&
+		 !opts->foreground)
 		ret = ks_format_text_verbose(out, s, &g);
 	else
 		ret = writers[f](out, s, &g);
