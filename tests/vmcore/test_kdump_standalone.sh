@@ -262,7 +262,7 @@ done
 printf 'not a dump\n' >"$tmp/notdump"
 "$kstack" --vmcore "$tmp/notdump" --vmlinux "$dir/vmlinux" -a >/dev/null 2>"$tmp/err1.txt"
 rc=$?
-if [ "$rc" -ne 0 ] && grep -q 'cannot read' "$tmp/err1.txt"; then
+if [ "$rc" -ne 0 ] && grep -q 'is not a kernel dump: the formats read are' "$tmp/err1.txt"; then
 	pass "a file that is not a dump is refused (exit $rc)"
 else
 	fail "not-a-dump: exit $rc, stderr: $(head -c 300 "$tmp/err1.txt")"
