@@ -89,20 +89,26 @@ static void find_region(const struct ks_vmcoreinfo *vi,
 
 /*
  * Memory the dump lacks (or a hole before the tables) reads as zeros,
- * which never look like a table.
+ * which never look like a table.  False when no byte could be read: such
+ * a chunk needs no search.
  */
-static void read_zeroed(const struct ks_target *t, uint64_t addr, uint8_t *buf,
+static bool read_zeroed(const struct ks_target *t, uint64_t addr, uint8_t *buf,
 			size_t len)
 {
+	bool any = false;
+
 	if (!ks_read(t, addr, buf, len))
-		return;
+		return true;
 	for (size_t off = 0, n; off < len; off += n) {
 		n = PAGE - (addr + off) % PAGE;
 		if (n > len - off)
 			n = len - off;
 		if (ks_read(t, addr + off, buf + off, n))
 			memset(buf + off, 0, n);
+		else
+			any = true;
 	}
+	return any;
 }
 
 /* kallsyms_token_index: from 0, each offset past a token of 1 or more. */
@@ -460,7 +466,8 @@ static int scan_chunk(struct scan *s, uint64_t at, size_t len,
 {
 	int ret;
 
-	read_zeroed(s->t, at, s->chunk, len);
+	if (!read_zeroed(s->t, at, s->chunk, len))
+		return -ENOENT;
 	for (size_t p = ((len - INDEX_SIZE) & ~(size_t)1) + 2; p >= 2;) {
 		p -= 2;
 		if (p >= CHUNK || !index_shape(s->chunk + p, s->idx))
@@ -485,6 +492,13 @@ int ks_kallsyms_scan(const struct ks_target *t, const struct ks_vmcoreinfo *vi,
 	memset(sc_ret, 0, sizeof(*sc_ret));
 	find_region(vi, sc_ret);
 	if (!sc_ret->start || sc_ret->end - sc_ret->start < INDEX_SIZE)
+		return -ENOENT;
+	/*
+	 * A dump without the kernel's first page of text lacks the image:
+	 * searching up to 256 MiB of pages it does not have would find
+	 * nothing, slowly (a cut dump, fuzz_dump_open's inputs).
+	 */
+	if (ks_read(t, sc_ret->start, &(uint8_t){ 0 }, 1))
 		return -ENOENT;
 	s = calloc(1, sizeof(*s));
 	if (!s)
