@@ -153,10 +153,13 @@ def render(tasks, order):
 
 
 def printed_groups(path):
-    """The task and stack lines as printed, without the header."""
+    """The task and stack lines as printed, without the header and
+    without crash's messages (error(INFO) lines, "kstack: ...", which the
+    walk says before the text: a task on a CPU whose stack ends early)."""
     with open(path, errors='surrogateescape') as f:
         lines = f.read().split('\n')
-    body = [line for line in lines if not line.startswith('zzz <')]
+    body = [line for line in lines
+            if not line.startswith('zzz <') and not line.startswith('kstack: ')]
     while body and body[0] == '':
         body.pop(0)
     while body and body[-1] == '':

@@ -136,7 +136,10 @@ import json, re, sys
 pids = set()
 for f, keep in ((sys.argv[1], lambda t: re.search(r"^(sh|sleep)$", t["comm"])),
                 (sys.argv[2], lambda t: True)):
-    s = json.loads(open(f).readline())
+    line = open(f).readline()
+    if not line:	# no task matched (a dump without D tasks): exit 1, no sample
+        continue
+    s = json.loads(line)
     pids |= {t["pid"] for g in s["groups"] for t in g["tasks"] if keep(t)}
 print(" ".join(str(p) for p in sorted(pids)))
 PY

@@ -46,9 +46,11 @@
 #endif
 /*
  * Before 5.11 an ops had to say it was recursion safe, and ftrace guarded
- * the others: the guard that FTRACE_OPS_FL_RECURSION asks for since.
+ * the others: the guard that FTRACE_OPS_FL_RECURSION asks for since.  The
+ * flags are an enum, not macros, so #ifndef cannot tell (it dropped the
+ * flag on 6.1): the version does.
  */
-#ifndef FTRACE_OPS_FL_RECURSION
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
 #define FTRACE_OPS_FL_RECURSION 0
 #endif
 
