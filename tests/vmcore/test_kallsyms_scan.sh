@@ -27,6 +27,14 @@ if [ ! -x "$kstack" ]; then
 	fail "no kstack binary at $kstack"
 	finish
 fi
+# The scan does not yet decode 7.0's place-relative address table; a 7.x
+# dump's VMCOREINFO lists its tables, which test_kdump_standalone reads.
+release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
+if [ "${release%%.*}" -ge 7 ] 2>/dev/null; then
+	not_applicable "the scan does not decode Linux $release's place-relative kallsyms offsets yet (VMCOREINFO lists them)"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
