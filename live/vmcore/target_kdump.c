@@ -478,9 +478,9 @@ static void measure_segments(struct ks_kdump *kt)
 	}
 }
 
+/* After open_dump(), which measured the segments before libkdumpfile read. */
 static void find_truncation(struct ks_kdump *kt)
 {
-	measure_segments(kt);
 	if (kt->nr_missing &&
 	    kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
 		kt->axctx = NULL, kt->axsys = NULL;
