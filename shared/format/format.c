@@ -6,7 +6,8 @@
  * format_*.c file and its row here (and the option that selects it).
  */
 static int (*const writers[])(FILE *out, const struct ks_sample *s,
-			      const struct ks_groups *g) = {
+			      const struct ks_groups *g,
+			      const struct ks_options *opts) = {
 	[KS_FMT_TEXT] = ks_format_text,
 	[KS_FMT_SUMMARY] = ks_format_summary,
 	[KS_FMT_JSON] = ks_format_json,
@@ -25,19 +26,7 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 	/* an unknown format is the text, as the default of a switch was */
 	if (f >= sizeof(writers) / sizeof(writers[0]) || !writers[f])
 		f = KS_FMT_TEXT;
-	/* -c --all: the summary that names every task of a stack */
-	if (f == KS_FMT_SUMMARY && opts->summary_all)
-		ret = ks_format_summary_all(out, s, &g);
-	/*
-	 * -v: each task's task_struct, CPU and note in the text; not in
-	 * background logs, which keep oled's text for kstack report and
-	 * oled's own readers (there -v means DEBUG log lines)
-	 */
-	else if (f == KS_FMT_TEXT && opts->verbose && !opts->background &&
-		 !opts->foreground)
-		ret = ks_format_text_verbose(out, s, &g);
-	else
-		ret = writers[f](out, s, &g);
+	ret = writers[f](out, s, &g, opts);
 	ks_group_release(&g);
 	return ret;
 }

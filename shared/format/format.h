@@ -12,20 +12,20 @@
 #include "options.h"
 #include "task.h"
 
+/*
+ * The writers, one per format, each reading the options that shape it:
+ * the text -v (task_struct, CPU and note of each task; not in background
+ * logs, which keep oled's text), the summary --all (every task of a
+ * group, not three examples).
+ */
 int ks_format_text(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g);
-/* The text with -v: task_struct, CPU and note of each task too. */
-int ks_format_text_verbose(FILE *out, const struct ks_sample *s,
-			   const struct ks_groups *g);
+		   const struct ks_groups *g, const struct ks_options *opts);
 int ks_format_summary(FILE *out, const struct ks_sample *s,
-		      const struct ks_groups *g);
-/* -c --all: every task of a group, not three examples */
-int ks_format_summary_all(FILE *out, const struct ks_sample *s,
-			  const struct ks_groups *g);
+		      const struct ks_groups *g, const struct ks_options *opts);
 int ks_format_json(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g);
+		   const struct ks_groups *g, const struct ks_options *opts);
 int ks_format_folded(FILE *out, const struct ks_sample *s,
-		     const struct ks_groups *g);
+		     const struct ks_groups *g, const struct ks_options *opts);
 
 /* Groups s and writes it in the format opts asks for; -errno on failure. */
 int ks_format_sample(FILE *out, const struct ks_sample *s,

@@ -44,10 +44,11 @@ void ks_folded_comm(FILE *out, const char *comm)
 }
 
 int ks_format_folded(FILE *out, const struct ks_sample *s,
-		     const struct ks_groups *g)
+		     const struct ks_groups *g, const struct ks_options *opts)
 {
 	bool *done = malloc(s->nr_tasks ? s->nr_tasks : 1);
 
+	(void)opts;
 	if (!done)
 		return -ENOMEM;
 	for (size_t i = 0; i < g->nr_groups; i++) {

@@ -126,8 +126,9 @@ static void json_task(FILE *out, const struct ks_task *t)
 }
 
 int ks_format_json(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g)
+		   const struct ks_groups *g, const struct ks_options *opts)
 {
+	(void)opts;
 	fprintf(out, "{\"schema\":%d,\"version\":\"%s\",\"time\":%lld,\"host\":",
 		KS_JSON_SCHEMA, KS_VERSION, (long long)s->when);
 	ks_json_str(out, s->host);

@@ -99,14 +99,9 @@ static int summary(FILE *out, const struct ks_sample *s,
 	return ferror(out) ? -EIO : 0;
 }
 
+/* -c --all: every task of a group, not three examples */
 int ks_format_summary(FILE *out, const struct ks_sample *s,
-		      const struct ks_groups *g)
+		      const struct ks_groups *g, const struct ks_options *opts)
 {
-	return summary(out, s, g, EXAMPLES);
-}
-
-int ks_format_summary_all(FILE *out, const struct ks_sample *s,
-			  const struct ks_groups *g)
-{
-	return summary(out, s, g, SIZE_MAX);
+	return summary(out, s, g, opts->summary_all ? SIZE_MAX : EXAMPLES);
 }

@@ -91,14 +91,14 @@ static int format_text(FILE *out, const struct ks_sample *s,
 	return ferror(out) ? -EIO : 0;
 }
 
+/*
+ * -v's fields are not in background logs (-b, --foreground): there -v
+ * means DEBUG log lines, and the samples stay oled's text for kstack
+ * report and oled's own readers.
+ */
 int ks_format_text(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g)
+		   const struct ks_groups *g, const struct ks_options *opts)
 {
-	return format_text(out, s, g, false);
-}
-
-int ks_format_text_verbose(FILE *out, const struct ks_sample *s,
-			   const struct ks_groups *g)
-{
-	return format_text(out, s, g, true);
+	return format_text(out, s, g, opts->verbose && !opts->background &&
+			   !opts->foreground);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Grouping and every output format, on records built here. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -41,10 +42,13 @@ static void make_sample(struct ks_sample *s)
 	add(s, 8603, 'I', 1696091904, "kworker/0:1", "kworker/0:1", SLEEP);
 }
 
-static char *render(int (*fn)(FILE *, const struct ks_sample *,
-			      const struct ks_groups *),
-		    const struct ks_sample *s)
+/* The writer FN on S, with the default options or -v's. */
+static char *render_opts(int (*fn)(FILE *, const struct ks_sample *,
+				   const struct ks_groups *,
+				   const struct ks_options *),
+			 const struct ks_sample *s, bool verbose)
 {
+	struct ks_options o = { .verbose = verbose };
 	struct ks_groups g;
 	char *buf = NULL;
 	size_t len = 0;
@@ -52,10 +56,18 @@ static char *render(int (*fn)(FILE *, const struct ks_sample *,
 
 	assert_non_null(f);
 	assert_int_equal(ks_group_build(s, &g), 0);
-	assert_int_equal(fn(f, s, &g), 0);
+	assert_int_equal(fn(f, s, &g, &o), 0);
 	fclose(f);
 	ks_group_release(&g);
 	return buf;
+}
+
+static char *render(int (*fn)(FILE *, const struct ks_sample *,
+			      const struct ks_groups *,
+			      const struct ks_options *),
+		    const struct ks_sample *s)
+{
+	return render_opts(fn, s, false);
 }
 
 static int setup(void **state)
@@ -287,7 +299,7 @@ static void test_follow_up_fields(void **state)
 	(void)state;
 	follow_up_sample(&s);
 	assert_non_null(s.tasks[0].note);
-	out = render(ks_format_text_verbose, &s);
+	out = render_opts(ks_format_text, &s, true);
 	assert_string_equal(out,
 		"zzz <Thu Jan 01 00:01:40 UTC 1970 - h\n\n"
 		"PID:     5   State:  R   Start Time: 1970/01/01 00:00:07   "
