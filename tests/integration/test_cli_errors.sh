@@ -13,20 +13,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$top/tests/fixtures/make-proc-tree.sh" "$tmp/proc"
 
-# expect NAME STATUS STDERR-PATTERN ARGS...: exit STATUS, the pattern on
-# stderr (fixed string), nothing on stdout.
-expect() {
-	local name=$1 want=$2 pattern=$3 rc=0
-	shift 3
-	timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	if [ "$rc" -eq "$want" ] && grep -qF -- "$pattern" "$tmp/err" &&
-		[ ! -s "$tmp/out" ]; then
-		pass "$name: exit $rc, $(head -1 "$tmp/err")"
-	else
-		fail "$name: exit $rc (want $want), stdout $(wc -c <"$tmp/out") bytes, stderr:"
-		sed 's/^/    /' "$tmp/err" | head -5
-	fi
-}
+# shellcheck source=tests/lib/expect.sh
+. "$top/tests/lib/expect.sh"
 
 fx=(--proc-root "$tmp/proc")
 # a background run that is not refused ends after one sample

@@ -14,27 +14,15 @@ trap 'rm -rf "$tmp"' EXIT
 "$top/tests/fixtures/make-proc-tree.sh" "$tmp/proc"
 fx=(--proc-root "$tmp/proc")
 
-# expect NAME STATUS STDERR-PATTERN ARGS...: exit STATUS, the pattern on
-# stderr (extended regex), nothing on stdout.
-expect() {
-	local name=$1 want=$2 pattern=$3 rc=0
-	shift 3
-	timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" "$tmp/err" &&
-		[ ! -s "$tmp/out" ]; then
-		pass "$name: exit $rc, $(head -1 "$tmp/err")"
-	else
-		fail "$name: exit $rc (want $want), stdout $(wc -c <"$tmp/out") bytes, stderr:"
-		sed 's/^/    /' "$tmp/err" | head -5
-	fi
-}
+# shellcheck source=tests/lib/expect.sh
+. "$top/tests/lib/expect.sh"
 
 # --- --vmcore of a file that is no dump ------------------------------------
 if "$kstack" --vmcore /dev/null -a 2>&1 | grep -q 'built without libkdumpfile'; then
 	echo "SKIP: this kstack has no --vmcore (built without libkdumpfile)"
 else
 	printf 'root:x:0:0:root:/root:/bin/sh\n%.0s' $(seq 200) >"$tmp/passwd"
-	expect "--vmcore of a text file" 4 \
+	expect_re "--vmcore of a text file" 4 \
 		"$tmp/passwd is not a kernel dump: the formats read are an ELF vmcore .*kdump-compressed" \
 		--vmcore "$tmp/passwd" -a
 	if grep -q 'Cannot set file\|Unknown file format' "$tmp/err"; then
@@ -44,7 +32,7 @@ else
 	fi
 	# makedumpfile -F's header: the signature in a 16-byte field
 	{ printf 'makedumpfile\0\0\0\0'; head -c 4096 /dev/zero; } >"$tmp/flat"
-	expect "--vmcore of a flattened dump" 4 \
+	expect_re "--vmcore of a flattened dump" 4 \
 		"flattened format \(makedumpfile -F\).*makedumpfile -R" \
 		--vmcore "$tmp/flat" -a
 fi
@@ -68,14 +56,14 @@ else
 fi
 
 # --- -o: the missing directory named, the full device ----------------------
-expect "-o into a missing directory" 4 \
+expect_re "-o into a missing directory" 4 \
 	"cannot write $tmp/none/deeper/out: the directory $tmp/none/deeper does not exist" \
 	"${fx[@]}" -a -o "$tmp/none/deeper/out"
-expect "-o into a missing relative directory" 4 \
+expect_re "-o into a missing relative directory" 4 \
 	"the directory nodir-$$ does not exist" "${fx[@]}" -a -o "nodir-$$/out"
 if [ -w /dev/full ]; then
-	expect "-o /dev/full" 4 "/dev/full: No space left on device" "${fx[@]}" -a -o /dev/full
-	expect "-o /dev/full --json" 4 "/dev/full: No space left on device" \
+	expect_re "-o /dev/full" 4 "/dev/full: No space left on device" "${fx[@]}" -a -o /dev/full
+	expect_re "-o /dev/full --json" 4 "/dev/full: No space left on device" \
 		"${fx[@]}" -a --json -o /dev/full
 else
 	echo "SKIP: no writable /dev/full"
