@@ -36,7 +36,12 @@ int ks_sample_write(FILE *f, const struct ks_sample *s,
 {
 	int ret = ks_format_sample(f, s, opts);
 
-	if (!ret && fflush(f))
-		ret = -errno;
+	/*
+	 * A write that failed inside the writers is only ferror()'s -EIO
+	 * there: the flush of what is left says why (ENOSPC on a full disk).
+	 */
+	errno = 0;
+	if ((!ret || ret == -EIO) && fflush(f))
+		ret = errno ? -errno : -EIO;
 	return ret;
 }
