@@ -712,6 +712,10 @@ static void add_scanned(char *buf, size_t len, const struct ks_kallsyms_scan *sc
 {
 	if (!sc->start)
 		add(buf, len, ", and it has no SYMBOL(_stext) to find them by");
+	else if (!sc->end)
+		add(buf, len, ", and it has no SYMBOL(init_uts_ns) or "
+		    "SYMBOL(swapper_pg_dir) within 256 MiB after _stext "
+		    "(%#" PRIx64 ") to bound the search", sc->start);
 	else
 		add(buf, len, ", and none were found by their shape in the "
 		    "kernel image from _stext (%#" PRIx64 ") to %#" PRIx64,

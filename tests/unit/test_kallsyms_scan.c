@@ -368,6 +368,30 @@ static void test_nothing(void **state)
 }
 
 /*
+ * Whole tables, but no data symbol within 256 MiB of _stext bounds the
+ * image: not searched (sc.end 0), as a forged VMCOREINFO would make the
+ * scan read 256 MiB of absent pages.
+ */
+static void test_unbounded(void **state)
+{
+	struct ks_fake *f = image(OLD_ORDER);
+	struct run r;
+
+	(void)state;
+	vmci.uts = 0;
+	vmci.swapper = STEXT + (256ull << 20) + 0x1000;
+	assert_int_equal(scan(f, &r), -ENOENT);
+	assert_int_equal(r.sc.start, STEXT);
+	assert_int_equal(r.sc.end, 0);
+	vmci.swapper = DATA + 0x1000;
+	assert_int_equal(scan(f, &r), 0);
+	assert_int_equal(r.sc.end, DATA + 0x1000);
+	ks_kallsyms_mem_free(r.ks);
+	vmci.uts = DATA;
+	ks_fake_destroy(f);
+}
+
+/*
  * A kernel without BTF (no __start_BTF among its symbols): the scanned
  * symbols load, the types are missing, and the task walk refuses rather
  * than guess a layout.
@@ -426,6 +450,7 @@ int main(void)
 		cmocka_unit_test_setup(test_disagreement_refused, reset),
 		cmocka_unit_test_setup(test_forged_tokens, reset),
 		cmocka_unit_test_setup(test_nothing, reset),
+		cmocka_unit_test_setup(test_unbounded, reset),
 		cmocka_unit_test_setup(test_no_btf, reset),
 	};
 

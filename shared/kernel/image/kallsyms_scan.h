@@ -24,7 +24,8 @@ struct ks_kallsyms_scan {
  * Looks for the tables between SYMBOL(_stext) and the first data symbol
  * VMCOREINFO names (init_uts_ns, swapper_pg_dir), page by page, and
  * decodes them (ks_kallsyms_mem_load()).  0 with *ks_ret set;
- * -ENOENT when VMCOREINFO has no _stext or nothing there has the shape;
+ * -ENOENT when VMCOREINFO has no _stext, no data symbol within 256 MiB
+ * of it (sc_ret->end is then 0) or nothing there has the shape;
  * -EINVAL, after a message through report, when the tables found put a
  * symbol elsewhere than VMCOREINFO does; -ENOMEM.  sc_ret is filled in
  * every case.
