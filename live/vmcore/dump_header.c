@@ -229,11 +229,15 @@ static int check_key(const char *line, size_t n, char *err, size_t len)
 		      (int)(n < 64 ? n : 64), line);
 }
 
-/* The VMCOREINFO note's text: key=value lines. */
+/*
+ * The VMCOREINFO note's text: key=value lines.  A line without '=' is a
+ * key with an empty value to libkdumpfile (vmcoreinfo_raw_post_hook()):
+ * a bare "PAGESIZE" line set a page size of 0 (SIGFPE, fuzz_dump_open).
+ */
 static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
 			    size_t len)
 {
-	static const char key[] = "PAGESIZE=";
+	static const char key[] = "PAGESIZE";
 	const char *p = text, *end = text + tlen;
 	int ret = 0;
 
@@ -242,12 +246,13 @@ static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		size_t n = strnlen(p, (size_t)(eol - p));
+		const char *eq = memchr(p, '=', n);
+		size_t klen = eq ? (size_t)(eq - p) : n;
 
 		ret = check_key(p, n, err, len);
-		if (!ret && n >= sizeof(key) - 1 &&
-		    !memcmp(p, key, sizeof(key) - 1))
-			ret = check_page_size(p + sizeof(key) - 1,
-					      n - (sizeof(key) - 1), err, len);
+		if (!ret && klen == sizeof(key) - 1 && !memcmp(p, key, klen))
+			ret = eq ? check_page_size(eq + 1, n - klen - 1, err, len) :
+				   check_page_size(p + n, 0, err, len);
 		p = eol + 1;
 	}
 	return ret;

@@ -66,7 +66,7 @@ refused() {
 	fi
 }
 
-# VMCOREINFO's PAGESIZE=4096 made PAGESIZE=0000, and PAGESIZE= (empty)
+# VMCOREINFO's PAGESIZE=4096 made PAGESIZE=0000, PAGESIZE= (empty) and PAGESIZE
 off=$(grep -abo 'PAGESIZE=4096' "$tmp/head" | head -n 1 | cut -d: -f1)
 if [ -z "$off" ]; then
 	fail "no PAGESIZE=4096 in the first 64 KiB of $dir/vmcore"
@@ -75,6 +75,10 @@ else
 	refused pagesize0 "PAGESIZE is \"0000\""
 	damaged pagesize-empty $((off + 9)) '\n\n\n\n'
 	refused pagesize-empty 'PAGESIZE is ""'
+	# a bare "PAGESIZE" line: libkdumpfile takes it as an empty value,
+	# a page size of 0 (SIGFPE: found by fuzz_dump_open)
+	damaged pagesize-bare $((off + 8)) '\n\n\n\n\n'
+	refused pagesize-bare 'PAGESIZE is ""'
 fi
 # a VMCOREINFO key that starts with a dot (libkdumpfile splits keys at
 # dots; an empty part crashed it: found by fuzz_dump_open)
