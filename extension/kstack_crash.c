@@ -54,6 +54,13 @@ static void report(void *arg, const char *msg)
 	say(arg, "%s", msg);
 }
 
+/* What is wrong with a command line, before its synopsis. */
+static void usage_error(void *arg, const char *msg)
+{
+	(void)arg;
+	error(INFO, "%s\n", msg);
+}
+
 /* The live tool's messages for -p PIDs that are not there and no match. */
 static void report_missing(const struct ks_options *opts,
 			   const struct ks_sample *s)
@@ -157,10 +164,9 @@ static void tasks_sample(const struct ks_options *opts)
 static void cmd_kstack(void)
 {
 	struct ks_options opts;
-	char err[256];
 
-	if (ks_options_parse(&opts, KS_CTX_CRASH, argcnt, args, err, sizeof(err))) {
-		error(INFO, "%s\n", err);
+	if (ks_options_parse(&opts, KS_CTX_CRASH, argcnt, args, usage_error,
+			     NULL)) {
 		cmd_usage(pc->curcmd, SYNOPSIS);
 		return;
 	}

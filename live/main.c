@@ -124,17 +124,16 @@ int main(int argc, char **argv)
 {
 	struct ks_test_knobs knobs;
 	struct ks_options opts;
-	char err[256];
 	int status;
 
 	/* report has options of its own (live/report/report_opts.c) */
 	if (ks_report_wanted(argc, argv))
 		return ks_report_main(argc, argv);
 	read_test_knobs(&knobs);
-	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs, err,
-				   sizeof(err))) {
+	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs,
+				   ks_report_file, stderr)) {
 		/* one line for what is wrong, not the whole usage */
-		fprintf(stderr, "kstack: %s\ntry 'kstack --help'\n", err);
+		fprintf(stderr, "try 'kstack --help'\n");
 		return KS_EXIT_USAGE;
 	}
 	if (opts.help) {

@@ -21,14 +21,15 @@
 /* getopt's value of the row i: its letter, or past every character */
 #define LONG_VAL(i)	(256 + (int)(i))
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+/* One line for what is wrong, through report: -EINVAL. */
+static int fail(ks_report_fn report, void *rarg, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	ks_vreport(report, rarg, fmt, ap);
 	va_end(ap);
-	return -1;
+	return -EINVAL;
 }
 
 static int parse_long(const char *s, long min, long max, long *val_ret)
@@ -125,8 +126,8 @@ static void getopt_tables(char *shorts, struct option *longs)
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-static int parse_pids(struct ks_options *o, const char *arg, char *err,
-		      size_t errlen)
+static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report,
+		      void *rarg)
 {
 	const char *p = arg;
 
@@ -138,14 +139,16 @@ static int parse_pids(struct ks_options *o, const char *arg, char *err,
 		int32_t *n;
 
 		if (!len || len >= sizeof(num))
-			return fail(err, errlen, "invalid PID list '%s'", arg);
+			return fail(report, rarg, "invalid PID list '%s'", arg);
 		memcpy(num, p, len);
 		num[len] = '\0';
 		if (parse_long(num, 0, INT32_MAX, &pid))
-			return fail(err, errlen, "invalid PID '%s'", num);
+			return fail(report, rarg, "invalid PID '%s'", num);
 		n = ks_grow(o->pids, &o->pids_cap, o->nr_pids + 1, sizeof(*n));
-		if (!n)
-			return fail(err, errlen, "out of memory");
+		if (!n) {
+			ks_report(report, rarg, "out of memory");
+			return -ENOMEM;
+		}
 		o->pids = n;
 		o->pids[o->nr_pids++] = (int32_t)pid;
 		if (!comma)
@@ -178,31 +181,31 @@ long ks_options_default(const struct ks_opt_row *row)
 	return row->kind == KS_OPT_DURATION ? v / 60 : v;
 }
 
-static int set_format(struct ks_options *o, enum ks_format f, char *err,
-		      size_t errlen)
+static int set_format(struct ks_options *o, enum ks_format f, ks_report_fn report,
+		      void *rarg)
 {
 	if (o->format != KS_FMT_TEXT && o->format != f)
-		return fail(err, errlen,
+		return fail(report, rarg,
 			    "-c, --json and --folded exclude each other");
 	o->format = f;
 	return 0;
 }
 
 static int set_regex(struct ks_options *o, const char *name, const char *arg,
-		     char *err, size_t errlen)
+		     ks_report_fn report, void *rarg)
 {
 	char why[128];
 	int ret;
 
 	if (o->comm)
-		return fail(err, errlen, "option %s given twice: join the "
+		return fail(report, rarg, "option %s given twice: join the "
 			    "expressions with |", name);
 	if (!*arg)
-		return fail(err, errlen, "option %s wants a non-empty value", name);
+		return fail(report, rarg, "option %s wants a non-empty value", name);
 	ret = regcomp(&o->comm_re, arg, REG_EXTENDED | REG_NOSUB);
 	if (ret) {
 		regerror(ret, &o->comm_re, why, sizeof(why));
-		return fail(err, errlen, "option %s: '%s' is not an extended "
+		return fail(report, rarg, "option %s: '%s' is not an extended "
 			    "regular expression: %s", name, arg, why);
 	}
 	o->comm = arg;
@@ -210,17 +213,17 @@ static int set_regex(struct ks_options *o, const char *name, const char *arg,
 }
 
 static int set_path(const struct ks_opt_row *row, const char *name,
-		    const char *arg, void *member, char *err, size_t errlen)
+		    const char *arg, void *member, ks_report_fn report, void *rarg)
 {
 	if (!*arg)
-		return fail(err, errlen, "option %s wants a non-empty value",
+		return fail(report, rarg, "option %s wants a non-empty value",
 			    name);
 	/*
 	 * /proc/PID/cgroup paths are absolute: a relative one would match
 	 * nothing, and "" would have matched every task.
 	 */
 	if (row->kind == KS_OPT_CGROUP && arg[0] != '/')
-		return fail(err, errlen,
+		return fail(report, rarg,
 			    "option %s wants a path as /proc/PID/cgroup shows it, starting with / (e.g. /system.slice/cron.service), not '%s'",
 			    name, arg);
 	*(const char **)member = arg;
@@ -228,8 +231,8 @@ static int set_path(const struct ks_opt_row *row, const char *name,
 }
 
 static int set_num(struct ks_options *o, const struct ks_opt_row *row,
-		   const char *name, const char *arg, void *member, char *err,
-		   size_t errlen)
+		   const char *name, const char *arg, void *member, ks_report_fn report,
+		   void *rarg)
 {
 	long min = row->min;
 
@@ -237,22 +240,22 @@ static int set_num(struct ks_options *o, const struct ks_opt_row *row,
 	if (row->letter == 'i' && o->knobs.interval_ms)
 		min = 1;
 	if (parse_long(arg, min, row->max, member))
-		return fail(err, errlen,
+		return fail(report, rarg,
 			    "option %s wants a number from %ld to %ld, not '%s'",
 			    name, min, row->max, arg);
 	return 0;
 }
 
 static int parse_row(struct ks_options *o, enum ks_context ctx,
-		     const struct ks_opt_row *row, const char *arg, char *err,
-		     size_t errlen)
+		     const struct ks_opt_row *row, const char *arg, ks_report_fn report,
+		     void *rarg)
 {
 	void *member = (char *)o + row->off;
 	char name[40];
 
 	ks_opt_row_name(row, false, name, sizeof(name));
 	if (ctx == KS_CTX_CRASH && !(row->applies & KS_IN_CRASH_CMD))
-		return fail(err, errlen, "option %s is for the live tool only",
+		return fail(report, rarg, "option %s is for the live tool only",
 			    name);
 	o->given |= 1ull << row_index(row);
 	switch (row->kind) {
@@ -264,26 +267,26 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 			o->states |= KS_ST_BIT(*c);
 		return 0;
 	case KS_OPT_PIDS:
-		return parse_pids(o, arg, err, errlen);
+		return parse_pids(o, arg, report, rarg);
 	case KS_OPT_FORMAT:
-		return set_format(o, row->format, err, errlen);
+		return set_format(o, row->format, report, rarg);
 	case KS_OPT_PATH:
 	case KS_OPT_CGROUP:
-		return set_path(row, name, arg, member, err, errlen);
+		return set_path(row, name, arg, member, report, rarg);
 	case KS_OPT_TEXT:
 		*(const char **)member = arg;
 		return 0;
 	case KS_OPT_REGEX:
-		return set_regex(o, name, arg, err, errlen);
+		return set_regex(o, name, arg, report, rarg);
 	case KS_OPT_NUM:
-		return set_num(o, row, name, arg, member, err, errlen);
+		return set_num(o, row, name, arg, member, report, rarg);
 	case KS_OPT_DURATION:
 		/* read once the mode says what a plain number counts */
 		o->t_arg = arg;
 		o->t_given = true;
 		return 0;
 	}
-	return fail(err, errlen, "option %s: unknown kind", name);
+	return fail(report, rarg, "option %s: unknown kind", name);
 }
 
 unsigned int ks_options_mode(const struct ks_options *o, enum ks_context ctx)
@@ -317,7 +320,7 @@ static const char *mode_what(unsigned int mode)
 
 /* Each option given means something in this mode, with what it needs. */
 static int check_rows(const struct ks_options *o, enum ks_context ctx,
-		      unsigned int mode, char *err, size_t errlen)
+		      unsigned int mode, ks_report_fn report, void *rarg)
 {
 	char name[40], where[256];
 
@@ -329,17 +332,17 @@ static int check_rows(const struct ks_options *o, enum ks_context ctx,
 			continue;
 		ks_opt_row_name(row, false, name, sizeof(name));
 		if (!(row->applies & mode) && row->leads)
-			return fail(err, errlen, "%s and %s exclude each other",
+			return fail(report, rarg, "%s and %s exclude each other",
 				    name, mode_what(mode));
 		if (!(row->applies & mode)) {
 			ks_options_where(where, sizeof(where), row->applies, ctx);
-			return fail(err, errlen, "option %s does nothing with "
+			return fail(report, rarg, "option %s does nothing with "
 				    "%s; it is for %s", name, mode_what(mode),
 				    where);
 		}
 		need = row->needs ? row_of_name(row->needs) : NULL;
 		if (need && !given(o, need))
-			return fail(err, errlen, "option %s goes with %s", name,
+			return fail(report, rarg, "option %s goes with %s", name,
 				    row->needs);
 	}
 	return 0;
@@ -350,7 +353,7 @@ static int check_rows(const struct ks_options *o, enum ks_context ctx,
  * "2m" and "1h" are the same in both, up to the year a plain -b allows.
  */
 static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
-			  unsigned int mode, char *err, size_t errlen)
+			  unsigned int mode, ks_report_fn report, void *rarg)
 {
 	const char *units = "smh", *u;
 	static const long secs[] = { 1, 60, 3600 };
@@ -367,15 +370,15 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)len, o->t_arg);
 	if (len >= sizeof(num) || parse_long(num, min, max, &v))
-		return fail(err, errlen, "option -t wants a number from %ld to "
+		return fail(report, rarg, "option -t wants a number from %ld to "
 			    "%ld, or one with a unit up to a year (30s, 2m, "
 			    "1h), not '%s'", row->min, row->max, o->t_arg);
 	o->duration = v * unit;
 	return 0;
 }
 
-static int check_selection(const struct ks_options *o, char *err,
-			   size_t errlen)
+static int check_selection(const struct ks_options *o, ks_report_fn report,
+			   void *rarg)
 {
 	char list[128] = "", name[40];
 	size_t len = 0;
@@ -389,11 +392,11 @@ static int check_selection(const struct ks_options *o, char *err,
 						ks_opt_row_name(&ks_opt_rows[i],
 								false, name,
 								sizeof(name)));
-	return fail(err, errlen, "at least one of %s must be specified", list);
+	return fail(report, rarg, "at least one of %s must be specified", list);
 }
 
 static int check_combination(struct ks_options *o, enum ks_context ctx,
-			     char *err, size_t errlen)
+			     ks_report_fn report, void *rarg)
 {
 	unsigned int mode = ks_options_mode(o, ctx);
 	const char *ms = o->knobs.interval_ms;
@@ -402,28 +405,33 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
 	if (mode == KS_IN_INFO)
 		return 0;
 	if (o->kprobes && o->ftrace)
-		return fail(err, errlen, "-K and -F exclude each other");
-	ret = check_rows(o, ctx, mode, err, errlen);
+		return fail(report, rarg, "-K and -F exclude each other");
+	ret = check_rows(o, ctx, mode, report, rarg);
 	if (ret)
 		return ret;
 	if (mode == KS_IN_SNOOP && !*o->snoop)
-		return fail(err, errlen, "--snoop wants a function name");
+		return fail(report, rarg, "--snoop wants a function name");
 	/* --vmcore alone reads the dump's own kallsyms and BTF */
 	if (o->vmlinux && (mode == KS_IN_ONE || mode == KS_IN_SNOOP) &&
 	    !o->lines)
-		return fail(err, errlen, "--vmlinux goes with --vmcore VMCORE, -l "
+		return fail(report, rarg, "--vmlinux goes with --vmcore VMCORE, -l "
 			    "or --decode");
-	if ((mode & KS_IN_TASKS) && check_selection(o, err, errlen))
-		return -1;
-	if (o->t_given &&
-	    parse_duration(o, row_of_name("-t"), mode, err, errlen))
-		return -1;
+	if (mode & KS_IN_TASKS) {
+		ret = check_selection(o, report, rarg);
+		if (ret)
+			return ret;
+	}
+	if (o->t_given) {
+		ret = parse_duration(o, row_of_name("-t"), mode, report, rarg);
+		if (ret)
+			return ret;
+	}
 	if (mode != KS_IN_BG)
 		return 0;
 	o->background = true;
 	if (ms) {
 		if (parse_long(ms, 1, 3600000, &o->interval_ms))
-			return fail(err, errlen, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
+			return fail(report, rarg, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
 		return 0;
 	}
 	o->interval_ms = o->interval * 1000;
@@ -435,52 +443,52 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
  * the option's val, for long options too); '?' with optopt set is an
  * unknown short option or a value given to a long option taking none.
  */
-static void getopt_error(int c, const char *arg, char *err, size_t errlen)
+static void getopt_error(int c, const char *arg, ks_report_fn report, void *rarg)
 {
 	const struct ks_opt_row *row = c == ':' ? row_of_val(optopt) : NULL;
 	char name[40];
 
 	if (row)
-		fail(err, errlen, "option %s needs a value",
+		fail(report, rarg, "option %s needs a value",
 		     ks_opt_row_name(row, false, name, sizeof(name)));
 	else if (optopt && !strncmp(arg, "--", 2))
-		fail(err, errlen, "option %.*s takes no value",
+		fail(report, rarg, "option %.*s takes no value",
 		     (int)strcspn(arg, "="), arg);
 	else if (optopt && optopt < 256)
-		fail(err, errlen, "invalid option -%c", optopt);
+		fail(report, rarg, "invalid option -%c", optopt);
 	else
-		fail(err, errlen, "invalid option '%s'", arg);
+		fail(report, rarg, "invalid option '%s'", arg);
 }
 
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
-		     char **argv, char *err, size_t errlen)
+		     char **argv, ks_report_fn report, void *rarg)
 {
-	return ks_options_parse_knobs(o, ctx, argc, argv, NULL, err, errlen);
+	return ks_options_parse_knobs(o, ctx, argc, argv, NULL, report, rarg);
 }
 
 int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 			   int argc, char **argv,
-			   const struct ks_test_knobs *knobs, char *err,
-			   size_t errlen)
+			   const struct ks_test_knobs *knobs, ks_report_fn report,
+			   void *rarg)
 {
 	char shorts[3 + 2 * MAX_ROWS];
 	struct option longs[MAX_ROWS + 1];
-	int c;
+	int c, ret = 0;
 
 	getopt_tables(shorts, longs);
 	set_defaults(o);
 	if (knobs && ctx == KS_CTX_LIVE)
 		o->knobs = *knobs;
-	err[0] = '\0';
 	/* crash calls us many times in one process: restart getopt fully. */
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			getopt_error(c, argv[optind - 1], err, errlen);
+			getopt_error(c, argv[optind - 1], report, rarg);
 			goto bad;
 		}
-		if (parse_row(o, ctx, row_of_val(c), optarg, err, errlen))
+		ret = parse_row(o, ctx, row_of_val(c), optarg, report, rarg);
+		if (ret)
 			goto bad;
 		/* --decode's FILE, and the options that may follow it */
 		if (o->decode && !o->decode_file && optind < argc &&
@@ -491,15 +499,15 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 	    strcmp(argv[optind], "--"))
 		o->decode_file = argv[optind++];
 	if (optind < argc) {
-		fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+		fail(report, rarg, "unexpected argument '%s'", argv[optind]);
 		goto bad;
 	}
-	if (check_combination(o, ctx, err, errlen))
-		goto bad;
-	return 0;
+	ret = check_combination(o, ctx, report, rarg);
+	if (!ret)
+		return 0;
 bad:
 	ks_options_release(o);
-	return -1;
+	return ret ? ret : -EINVAL;
 }
 
 void ks_options_release(struct ks_options *o)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report.h"
+
 enum ks_context {
 	KS_CTX_LIVE,
 	KS_CTX_CRASH,
@@ -177,16 +179,17 @@ struct ks_options {
 };
 
 /*
- * Fills opts from argv.  Returns 0, or -1 with a one-line reason in err
- * (the caller prints it and exits 2, or calls cmd_usage in crash).
+ * Fills opts from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
+ * through report for what is wrong (the caller exits 2, or calls
+ * cmd_usage in crash).
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
-		     char **argv, char *err, size_t errlen);
+		     char **argv, ks_report_fn report, void *arg);
 /* The same with the test knobs (NULL for none), kept in opts->knobs. */
 int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
 			   int argc, char **argv,
-			   const struct ks_test_knobs *knobs, char *err,
-			   size_t errlen);
+			   const struct ks_test_knobs *knobs,
+			   ks_report_fn report, void *arg);
 void ks_options_release(struct ks_options *opts);
 /* The one mode (KS_IN_*) of a parsed command line. */
 unsigned int ks_options_mode(const struct ks_options *opts, enum ks_context ctx);

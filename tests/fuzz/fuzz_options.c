@@ -5,22 +5,31 @@
  * after "kstack".  Both contexts parse it.  A refusal always says why,
  * and whatever was parsed is released.
  */
+#include <errno.h>
+
 #include "fuzz.h"
 #include "options.h"
 
 #define MAX_ARGS	256
 
+static void count(void *arg, const char *msg)
+{
+	fuzz_assert(msg[0]);
+	++*(int *)arg;
+}
+
 static void parse(enum ks_context ctx, int argc, char **argv)
 {
-	char *copy[MAX_ARGS + 2], err[256];
+	char *copy[MAX_ARGS + 2];
 	struct ks_options o;
-	int ret;
+	int said = 0, ret;
 
 	/* getopt may permute argv: each context parses its own copy */
 	memcpy(copy, argv, sizeof(*argv) * (size_t)(argc + 1));
-	ret = ks_options_parse(&o, ctx, argc, copy, err, sizeof(err));
+	ret = ks_options_parse(&o, ctx, argc, copy, count, &said);
 	if (ret) {
-		fuzz_assert(ret == -1 && err[0]);
+		/* one line says why */
+		fuzz_assert((ret == -EINVAL || ret == -ENOMEM) && said == 1);
 		fuzz_assert(!o.pids && !o.nr_pids && !o.comm);
 		return;
 	}

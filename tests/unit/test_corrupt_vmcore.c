@@ -209,15 +209,15 @@ static void on_alarm(int sig)
 
 static void parse(const char *args, struct ks_options *opts)
 {
-	char buf[256], err[256], *argv[16];
+	char buf[256], *argv[16];
 	int argc = 0;
 
 	snprintf(buf, sizeof(buf), "kstack %s", args);
 	for (char *p = strtok(buf, " "); p && argc < 15; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	assert_int_equal(ks_options_parse(opts, KS_CTX_CRASH, argc, argv, err,
-					  sizeof(err)), 0);
+	assert_int_equal(ks_options_parse(opts, KS_CTX_CRASH, argc, argv, NULL,
+					  NULL), 0);
 }
 
 /* The whole task walk, kernel opened afresh, as one kstack command. */

@@ -3,6 +3,7 @@
  * kstack -h: every option the parser takes is there, one line each, and
  * the defaults and ranges it prints are the ones the parser applies.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include "help.h"
 #include "options.h"
+#include "said.h"
 
 static char *help_text(void)
 {
@@ -47,10 +49,9 @@ static int parses(const char *b, const char *c)
 {
 	char *argv[] = { "kstack", "-b", "-a", (char *)b, (char *)c, NULL };
 	struct ks_options o;
-	char err[256];
 	int ret;
 
-	ret = ks_options_parse(&o, KS_CTX_LIVE, 5, argv, err, sizeof(err));
+	ret = ks_options_parse(&o, KS_CTX_LIVE, 5, argv, NULL, NULL);
 	if (!ret)
 		ks_options_release(&o);
 	return ret;
@@ -97,9 +98,9 @@ static void test_numbers(void **state)
 		snprintf(num, sizeof(num), "%ld", max);
 		assert_int_equal(parses(opts[i], num), 0);
 		snprintf(num, sizeof(num), "%ld", min - 1);
-		assert_int_equal(parses(opts[i], num), -1);
+		assert_int_equal(parses(opts[i], num), -EINVAL);
 		snprintf(num, sizeof(num), "%ld", max + 1);
-		assert_int_equal(parses(opts[i], num), -1);
+		assert_int_equal(parses(opts[i], num), -EINVAL);
 	}
 	free(help);
 }
@@ -121,12 +122,13 @@ static void test_every_option(void **state)
 	(void)state;
 	for (const char *c = letters; *c; c++) {
 		struct ks_options o;
-		char err[256], *line;
+		struct said d = { "", 0 };
+		char *line;
 		int ret;
 
 		opt[1] = *c;
-		ret = ks_options_parse(&o, KS_CTX_LIVE, 3, argv, err, sizeof(err));
-		if (ret && strstr(err, "invalid option"))
+		ret = ks_options_parse(&o, KS_CTX_LIVE, 3, argv, said_collect, &d);
+		if (ret && strstr(d.text, "invalid option"))
 			continue;	/* not an option */
 		if (!ret)
 			ks_options_release(&o);

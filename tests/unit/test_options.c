@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,9 +11,21 @@
 
 #include "options.h"
 #include "select.h"
+#include "said.h"
 
 /* the test knobs parse() hands over, as live/main.c does */
 static const struct ks_test_knobs *knobs;
+
+/*
+ * A parse that fails says one line, one that succeeds says nothing: the
+ * line, without its newline, into err for the assertions.
+ */
+static int said_check(int ret, const struct said *d, char *err, size_t errlen)
+{
+	assert_int_equal(d->calls, ret ? 1 : 0);
+	snprintf(err, errlen, "%.*s", (int)strcspn(d->text, "\n"), d->text);
+	return ret;
+}
 
 static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 		 char *err, size_t errlen)
@@ -20,6 +33,7 @@ static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 	/* kept until the next call: string options point into argv */
 	static char *copy;
 	char *argv[32], *tok, *save;
+	struct said d = { "", 0 };
 	int argc = 0, ret;
 
 	free(copy);
@@ -29,8 +43,9 @@ static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	ret = ks_options_parse_knobs(o, ctx, argc, argv, knobs, err, errlen);
-	return ret;
+	ret = ks_options_parse_knobs(o, ctx, argc, argv, knobs, said_collect,
+				     &d);
+	return said_check(ret, &d, err, errlen);
 }
 
 /* argv given whole, so a value can be "" */
@@ -38,13 +53,15 @@ static int parse_argv(struct ks_options *o, const char **args, char *err,
 		      size_t errlen)
 {
 	char *argv[32];
+	struct said d = { "", 0 };
 	int argc = 0;
 
 	argv[argc++] = "kstack";
 	while (*args)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
-	return ks_options_parse(o, KS_CTX_LIVE, argc, argv, err, errlen);
+	return said_check(ks_options_parse(o, KS_CTX_LIVE, argc, argv,
+					   said_collect, &d), &d, err, errlen);
 }
 
 static void test_oled_defaults(void **state)
@@ -71,7 +88,7 @@ static void test_selection_required(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(parse(&o, KS_CTX_LIVE, "-H", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-H", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "-a/-D/-R/-S/-Z/-I/-T/-p"));
 }
 
@@ -107,7 +124,7 @@ static void test_bad_numbers(void **state)
 	unsetenv("KSTACK_TEST_INTERVAL_MS");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(parse(&o, KS_CTX_LIVE, bad[i], err, sizeof(err)), -1);
+		assert_int_equal(parse(&o, KS_CTX_LIVE, bad[i], err, sizeof(err)), -EINVAL);
 		assert_true(strlen(err) > 0);
 	}
 }
@@ -126,7 +143,7 @@ static void test_empty_values(void **state)
 		const char *args[] = { "-a", opts[i], "", NULL };
 
 		err[0] = '\0';
-		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -EINVAL);
 		snprintf(want, sizeof(want), "option %s wants a non-empty value",
 			 opts[i]);
 		assert_string_equal(err, want);
@@ -134,7 +151,7 @@ static void test_empty_values(void **state)
 	{
 		const char *args[] = { "-a", "--cgroup=", NULL };
 
-		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -EINVAL);
 		assert_string_equal(err, "option --cgroup wants a non-empty value");
 	}
 }
@@ -146,7 +163,7 @@ static void test_cgroup_relative(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+	assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "starting with /"));
 	assert_non_null(strstr(err, "'system.slice'"));
 }
@@ -176,7 +193,7 @@ static void test_missing_value(void **state)
 		const char *args[] = { "-a", cases[i].opt, NULL };
 
 		err[0] = '\0';
-		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -1);
+		assert_int_equal(parse_argv(&o, args, err, sizeof(err)), -EINVAL);
 		assert_string_equal(err, cases[i].msg);
 	}
 }
@@ -204,10 +221,10 @@ static void test_crash_rejects_live_options(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -b", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -b", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "live tool"));
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --proc-root /x", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	/* and parses twice in one process, as crash calls it */
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -H --folded", err,
 			       sizeof(err)), 0);
@@ -223,10 +240,10 @@ static void test_crash_rejects_live_options(void **state)
 	assert_int_equal(o.format, KS_FMT_JSON);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --foreground", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--foreground is for the live tool"));
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --follow-symlink", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--follow-symlink is for the live tool"));
 }
 
@@ -242,7 +259,7 @@ static void test_test_interval(void **state)
 	assert_int_equal(o.interval_ms, 200);
 	ks_options_release(&o);
 	k.interval_ms = "0";
-	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "bad KSTACK_TEST_INTERVAL_MS '0'");
 	/* the crash command has no knobs */
 	k.interval_ms = "200";
@@ -271,8 +288,8 @@ static void test_oled_zeros(void **state)
 	assert_int_equal(o.max_mb, 0);
 	assert_int_equal(o.max_files, 0);
 	ks_options_release(&o);
-	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -i 0", err, sizeof(err)), -1);
-	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -x 0", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -i 0", err, sizeof(err)), -EINVAL);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -x 0", err, sizeof(err)), -EINVAL);
 }
 
 static void test_snoop(void **state)
@@ -296,13 +313,13 @@ static void test_snoop(void **state)
 	assert_true(o.lines);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -a", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_string_equal(err, "option -a does nothing with --snoop; it is for "
 			    "one sample, -b and --vmcore");
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -b", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "--snoop vfs_read", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "live tool"));
 }
 
@@ -322,8 +339,8 @@ static void test_lines_and_decode(void **state)
 	ks_options_release(&o);
 	/* --vmlinux alone still wants --vmcore, -l or --decode */
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a --vmlinux /v", err,
-			       sizeof(err)), -1);
-	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -l", err, sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -l", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "option -l does nothing with -b; it is for one "
 			    "sample, --vmcore and --snoop");
 	/* crash: -l on crash's own vmlinux, the live tool's refusals kept */
@@ -331,13 +348,13 @@ static void test_lines_and_decode(void **state)
 			       sizeof(err)), 0);
 	assert_true(o.lines);
 	ks_options_release(&o);
-	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -l", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -l", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "option -l does nothing with crash's kstack "
 			    "-K/-F; it is for crash's kstack");
-	assert_int_equal(parse(&o, KS_CTX_CRASH, "-F -l", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-F -l", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "option -l does nothing"));
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -l --vmlinux /v", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "live tool"));
 
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode", err, sizeof(err)), 0);
@@ -354,12 +371,12 @@ static void test_lines_and_decode(void **state)
 	assert_string_equal(o.decode_file, "-");
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode a b", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode -a", err,
-			       sizeof(err)), -1);
+			       sizeof(err)), -EINVAL);
 	assert_string_equal(err, "option -a does nothing with --decode; it is "
 			    "for one sample, -b and --vmcore");
-	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a file", err, sizeof(err)), -1);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a file", err, sizeof(err)), -EINVAL);
 }
 
 /*
@@ -409,7 +426,7 @@ static void test_does_nothing(void **state)
 	unsetenv("KSTACK_TEST_INTERVAL_MS");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
-		if (parse(&o, KS_CTX_LIVE, cases[i].line, err, sizeof(err)) != -1)
+		if (parse(&o, KS_CTX_LIVE, cases[i].line, err, sizeof(err)) != -EINVAL)
 			fail_msg("'%s' was taken", cases[i].line);
 		if (cases[i].msg && strcmp(err, cases[i].msg))
 			fail_msg("'%s': '%s'", cases[i].line, err);
