@@ -111,7 +111,7 @@ static int add(struct entry **v, size_t *n, size_t *cap, int dirfd,
 	return 0;
 }
 
-static int list_dir(struct ks_report_files *f, char *err, size_t errlen)
+static int list_dir(struct ks_report_files *f, ks_report_fn report, void *arg)
 {
 	struct entry *v = NULL;
 	size_t n = 0, cap = 0;
@@ -125,7 +125,8 @@ static int list_dir(struct ks_report_files *f, char *err, size_t errlen)
 		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		snprintf(err, errlen, "cannot read the directory: %s", strerror(-ret));
+		ks_report(report, arg, "cannot read the directory: %s",
+			  strerror(-ret));
 		return ret;
 	}
 	while (!ret && (de = readdir(d)))
@@ -144,35 +145,42 @@ static int list_dir(struct ks_report_files *f, char *err, size_t errlen)
 	}
 	free(v);
 	if (ret)
-		snprintf(err, errlen, "%s", strerror(-ret));
+		ks_report(report, arg, "%s", strerror(-ret));
+	return ret;
+}
+
+/* path's errno, named: -errno. */
+static int path_error(const char *path, ks_report_fn report, void *arg)
+{
+	int ret = -errno;
+
+	ks_report(report, arg, "%s: %s", path, strerror(-ret));
 	return ret;
 }
 
 int ks_report_files_list(struct ks_report_files *f, const char *path,
-			 char *err, size_t errlen)
+			 ks_report_fn report, void *arg)
 {
 	struct stat sb;
 
 	memset(f, 0, sizeof(*f));
 	f->dirfd = -1;
-	if (stat(path, &sb)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
+	if (stat(path, &sb))
+		return path_error(path, report, arg);
 	if (!S_ISDIR(sb.st_mode)) {
 		f->dirfd = AT_FDCWD;
 		f->names = malloc(sizeof(*f->names));
-		if (!f->names || !(f->names[0] = strdup(path)))
+		if (!f->names || !(f->names[0] = strdup(path))) {
+			ks_report(report, arg, "%s", strerror(ENOMEM));
 			return -ENOMEM;
+		}
 		f->nr = 1;
 		return 0;
 	}
 	f->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (f->dirfd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	return list_dir(f, err, errlen);
+	if (f->dirfd < 0)
+		return path_error(path, report, arg);
+	return list_dir(f, report, arg);
 }
 
 void ks_report_files_release(struct ks_report_files *f)

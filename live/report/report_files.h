@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "report.h"
+
 struct ks_report_files {
 	int dirfd;		/* the directory, or AT_FDCWD for one file */
 	char **names;		/* relative to dirfd, oldest first */
@@ -18,10 +20,10 @@ struct ks_report_files {
 
 /*
  * path is a directory (its files, as above) or one log file.  0, or
- * -errno with a reason in err.
+ * -errno after a reason through report.
  */
 int ks_report_files_list(struct ks_report_files *f, const char *path,
-			 char *err, size_t errlen);
+			 ks_report_fn report, void *arg);
 void ks_report_files_release(struct ks_report_files *f);
 
 #endif /* KS_REPORT_FILES_H */

@@ -91,9 +91,9 @@ static int number(const char *s, long min, long max, long *v)
 	return errno || end == s || *end || *v < min || *v > max ? -EINVAL : 0;
 }
 
-/* One option's value into o; 0 or -1 with err. */
+/* One option's value into o; 0, or -EINVAL after a line through report. */
 static int apply(struct ks_report_opts *o, const struct row *r,
-		 const char *arg, char *err, size_t errlen)
+		 const char *arg, ks_report_fn report, void *rarg)
 {
 	long v;
 
@@ -121,12 +121,12 @@ static int apply(struct ks_report_opts *o, const struct row *r,
 					  &o->until))
 			return 0;
 	}
-	snprintf(err, errlen, "invalid --%s '%s'", r->name, arg);
-	return -1;
+	ks_report(report, rarg, "invalid --%s '%s'", r->name, arg);
+	return -EINVAL;
 }
 
 int ks_report_opts_parse(struct ks_report_opts *o, int argc, char **argv,
-			 char *err, size_t errlen)
+			 ks_report_fn report, void *rarg)
 {
 	struct option longs[NR_ROWS + 1];
 	int c, idx;
@@ -146,23 +146,27 @@ int ks_report_opts_parse(struct ks_report_opts *o, int argc, char **argv,
 			if (rows[i].val == c)
 				r = &rows[i];
 		if (!r) {
-			snprintf(err, errlen, "report: invalid option '%s'",
-				 argv[optind - 1]);
-			return -1;
+			ks_report(report, rarg, "report: invalid option '%s'",
+				  argv[optind - 1]);
+			return -EINVAL;
 		}
-		if (apply(o, r, optarg, err, errlen))
-			return -1;
+		if (apply(o, r, optarg, report, rarg))
+			return -EINVAL;
 	}
 	if (o->help)
 		return 0;
 	if (o->json && o->folded) {
-		snprintf(err, errlen, "--json and --folded do not go together");
-		return -1;
+		ks_report(report, rarg, "--json and --folded do not go together");
+		return -EINVAL;
 	}
 	if (optind != argc - 1) {
-		snprintf(err, errlen, optind >= argc ? "report: a directory is needed" :
-			 "report: one directory or file, got '%s'", argv[optind + 1 < argc ? optind + 1 : optind]);
-		return -1;
+		if (optind >= argc)
+			ks_report(report, rarg, "report: a directory is needed");
+		else
+			ks_report(report, rarg, "report: one directory or file, "
+				  "got '%s'", argv[optind + 1 < argc ? optind + 1 :
+						   optind]);
+		return -EINVAL;
 	}
 	o->path = argv[optind];
 	return 0;

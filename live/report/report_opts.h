@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "report.h"
+
 struct ks_report_opts {
 	const char *path;	/* DIR (or one log file) */
 	bool json;		/* --json: JSON Lines */
@@ -23,11 +25,11 @@ struct ks_report_opts {
 };
 
 /*
- * Fills o from argv (argv[0] is "report"); 0, or -1 with a one-line
- * reason in err.
+ * Fills o from argv (argv[0] is "report"); 0, or -EINVAL after a
+ * one-line reason through report.
  */
 int ks_report_opts_parse(struct ks_report_opts *o, int argc, char **argv,
-			 char *err, size_t errlen);
+			 ks_report_fn report, void *arg);
 /* "2026-11-24 23:10[:05]", "2026-11-24T23:10:05", "2026-11-24", "@EPOCH" */
 int ks_report_parse_time(const char *s, time_t *t);
 const char *ks_report_usage(void);

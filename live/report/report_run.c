@@ -269,12 +269,18 @@ static char **report_argv(int argc, char **argv, int *nargc)
 	return v;
 }
 
+/* "kstack: report: msg" on the stream arg. */
+static void say_report(void *arg, const char *msg)
+{
+	fprintf(arg, "kstack: report: %s\n", msg);
+}
+
 int ks_report_main(int argc, char **argv)
 {
 	struct ks_report_opts o;
 	struct ks_report_files f;
 	struct run r = { 0 };
-	char **v = argv + 1, err[512];
+	char **v = argv + 1;
 	int n = argc - 1, status;
 
 	if (strcmp(argv[1], "report")) {
@@ -282,9 +288,9 @@ int ks_report_main(int argc, char **argv)
 		if (!v)
 			return KS_EXIT_ERROR;
 	}
-	status = ks_report_opts_parse(&o, n, v, err, sizeof(err));
+	status = ks_report_opts_parse(&o, n, v, ks_report_file, stderr);
 	if (status) {
-		fprintf(stderr, "kstack: %s\n%s", err, ks_report_usage());
+		fputs(ks_report_usage(), stderr);
 		status = KS_EXIT_USAGE;
 		goto out_argv;
 	}
@@ -292,8 +298,7 @@ int ks_report_main(int argc, char **argv)
 		fputs(ks_report_usage(), stdout);
 		goto out_argv;
 	}
-	if (ks_report_files_list(&f, o.path, err, sizeof(err))) {
-		fprintf(stderr, "kstack: report: %s\n", err);
+	if (ks_report_files_list(&f, o.path, say_report, stderr)) {
 		status = KS_EXIT_ERROR;
 		goto out_argv;
 	}
