@@ -24,16 +24,26 @@
 #define X86_PAGE_SIZE	4096ul		/* kstack reads x86-64 dumps only */
 #define NOTE_ALIGN(n)	(((uint64_t)(n) + 3) & ~3ull)
 
-static int refuse(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Who is told of a refusal, and of which file. */
+struct who {
+	const char *path;
+	ks_report_fn report;
+	void *arg;
+};
 
-static int refuse(char *err, size_t len, const char *fmt, ...)
+static int refuse(const struct who *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "PATH is refused: what is wrong", through the one report: -EINVAL. */
+static int refuse(const struct who *w, const char *fmt, ...)
 {
+	char why[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	ks_report(w->report, w->arg, "%s is refused: %s", w->path, why);
 	return -EINVAL;
 }
 
@@ -54,12 +64,12 @@ struct counts {
  * there, whatever that is.
  */
 static int section0_counts(int fd, const Elf64_Ehdr *eh, uint64_t size,
-			   struct counts *c, char *err, size_t len)
+			   struct counts *c, const struct who *w)
 {
 	Elf64_Shdr sh;
 
 	if (eh->e_phnum == PN_XNUM && !eh->e_shoff)
-		return refuse(err, len, "e_phnum is PN_XNUM (0xffff) and "
+		return refuse(w, "e_phnum is PN_XNUM (0xffff) and "
 			      "e_shoff is 0: no section header 0 holds the "
 			      "program header count");
 	if (!eh->e_shoff || (eh->e_shnum && eh->e_phnum != PN_XNUM))
@@ -67,7 +77,7 @@ static int section0_counts(int fd, const Elf64_Ehdr *eh, uint64_t size,
 	if (eh->e_shentsize != sizeof(sh) || size < sizeof(sh) ||
 	    eh->e_shoff > size - sizeof(sh) ||
 	    !read_at(fd, eh->e_shoff, &sh, sizeof(sh)))
-		return refuse(err, len, "section header 0 (e_shoff %#" PRIx64
+		return refuse(w, "section header 0 (e_shoff %#" PRIx64
 			      ", e_shentsize %u) is not a %zu-byte header "
 			      "inside the file's %" PRIu64 " bytes",
 			      (uint64_t)eh->e_shoff, eh->e_shentsize,
@@ -75,12 +85,12 @@ static int section0_counts(int fd, const Elf64_Ehdr *eh, uint64_t size,
 	if (!eh->e_shnum)
 		c->shnum = sh.sh_size;
 	if (eh->e_phnum == PN_XNUM && !c->shnum)
-		return refuse(err, len, "e_phnum is PN_XNUM (0xffff) and "
+		return refuse(w, "e_phnum is PN_XNUM (0xffff) and "
 			      "there are no section headers to hold the count");
 	if (eh->e_phnum == PN_XNUM)
 		c->phnum = sh.sh_info;
 	if (eh->e_phnum == PN_XNUM && !c->phnum)
-		return refuse(err, len, "e_phnum is PN_XNUM (0xffff) and "
+		return refuse(w, "e_phnum is PN_XNUM (0xffff) and "
 			      "section header 0's sh_info is 0: the dump has "
 			      "no program headers");
 	return 0;
@@ -94,42 +104,42 @@ static bool table_inside(uint64_t off, uint64_t n, uint64_t entsize,
 }
 
 static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
-		      struct counts *c, char *err, size_t len)
+		      struct counts *c, const struct who *w)
 {
 	int ret;
 
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
-		return refuse(err, len, "e_ident says class %u, data %u: not "
+		return refuse(w, "e_ident says class %u, data %u: not "
 			      "a little-endian ELF64 dump (x86-64)",
 			      eh->e_ident[EI_CLASS], eh->e_ident[EI_DATA]);
 	if (eh->e_type != ET_CORE)
-		return refuse(err, len, "e_type is %u, not ET_CORE (4): not a "
+		return refuse(w, "e_type is %u, not ET_CORE (4): not a "
 			      "dump", eh->e_type);
 	if (eh->e_machine != EM_X86_64)
-		return refuse(err, len, "e_machine is %u, not EM_X86_64 (62): "
+		return refuse(w, "e_machine is %u, not EM_X86_64 (62): "
 			      "kstack reads x86-64 dumps only", eh->e_machine);
 	if (eh->e_phentsize != sizeof(Elf64_Phdr))
-		return refuse(err, len, "e_phentsize is %u, not %zu (the size "
+		return refuse(w, "e_phentsize is %u, not %zu (the size "
 			      "of an ELF64 program header)", eh->e_phentsize,
 			      sizeof(Elf64_Phdr));
 	*c = (struct counts){ eh->e_phnum, eh->e_shnum };
-	ret = section0_counts(fd, eh, size, c, err, len);
+	ret = section0_counts(fd, eh, size, c, w);
 	if (ret)
 		return ret;
 	if (!c->phnum)
-		return refuse(err, len, "e_phnum is 0: the dump has no program "
+		return refuse(w, "e_phnum is 0: the dump has no program "
 			      "headers, so no notes and no memory");
 	if (eh->e_phoff < sizeof(*eh) ||
 	    !table_inside(eh->e_phoff, c->phnum, sizeof(Elf64_Phdr), size))
-		return refuse(err, len, "e_phoff %#" PRIx64 ": the %" PRIu64
+		return refuse(w, "e_phoff %#" PRIx64 ": the %" PRIu64
 			      " program headers are not inside the file's %"
 			      PRIu64 " bytes", (uint64_t)eh->e_phoff, c->phnum,
 			      size);
 	if (c->shnum && (eh->e_shentsize != sizeof(Elf64_Shdr) ||
 			 !table_inside(eh->e_shoff, c->shnum,
 				       sizeof(Elf64_Shdr), size)))
-		return refuse(err, len, "e_shoff %#" PRIx64 ", e_shentsize %u:"
+		return refuse(w, "e_shoff %#" PRIx64 ", e_shentsize %u:"
 			      " the %" PRIu64 " section headers are not %zu-byte"
 			      " headers inside the file's %" PRIu64 " bytes",
 			      (uint64_t)eh->e_shoff, eh->e_shentsize, c->shnum,
@@ -145,19 +155,19 @@ static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
  * table last): the truncation check says so.
  */
 static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
-			  uint64_t size, char *err, size_t len)
+			  uint64_t size, const struct who *w)
 {
 	Elf64_Shdr sh;
 
 	for (uint64_t i = 0; i < shnum; i++) {
 		if (!read_at(fd, eh->e_shoff + i * sizeof(sh), &sh, sizeof(sh)))
-			return refuse(err, len, "section header %" PRIu64
+			return refuse(w, "section header %" PRIu64
 				      " cannot be read", i);
 		if (!i && !eh->e_shnum)
 			continue;
 		if (sh.sh_size > size ||
 		    sh.sh_offset + sh.sh_size < sh.sh_offset)
-			return refuse(err, len, "section header %" PRIu64 ": "
+			return refuse(w, "section header %" PRIu64 ": "
 				      "sh_size %#" PRIx64 " at sh_offset %#"
 				      PRIx64 " is more than the file's %" PRIu64
 				      " bytes", i, (uint64_t)sh.sh_size,
@@ -167,22 +177,22 @@ static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
 }
 
 /* A segment that wraps the 64-bit space cannot be a range of memory. */
-static int check_phdr(uint64_t i, const Elf64_Phdr *ph, char *err, size_t len)
+static int check_phdr(uint64_t i, const Elf64_Phdr *ph, const struct who *w)
 {
 	if (ph->p_offset + ph->p_filesz < ph->p_offset)
-		return refuse(err, len, "program header %" PRIu64 ": p_offset %#" PRIx64
+		return refuse(w, "program header %" PRIu64 ": p_offset %#" PRIx64
 			      " + p_filesz %#" PRIx64 " wraps", i,
 			      (uint64_t)ph->p_offset, (uint64_t)ph->p_filesz);
 	if (ph->p_type != PT_LOAD)
 		return 0;
 	if (ph->p_paddr + ph->p_memsz < ph->p_paddr ||
 	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
-		return refuse(err, len, "program header %" PRIu64 ": p_paddr %#" PRIx64
+		return refuse(w, "program header %" PRIu64 ": p_paddr %#" PRIx64
 			      " or p_vaddr %#" PRIx64 " + p_memsz %#" PRIx64
 			      " wraps", i, (uint64_t)ph->p_paddr,
 			      (uint64_t)ph->p_vaddr, (uint64_t)ph->p_memsz);
 	if (ph->p_filesz > ph->p_memsz)
-		return refuse(err, len, "program header %" PRIu64 ": p_filesz %#" PRIx64
+		return refuse(w, "program header %" PRIu64 ": p_filesz %#" PRIx64
 			      " is more than p_memsz %#" PRIx64, i,
 			      (uint64_t)ph->p_filesz, (uint64_t)ph->p_memsz);
 	return 0;
@@ -193,7 +203,7 @@ static int check_phdr(uint64_t i, const Elf64_Phdr *ph, char *err, size_t len)
  * lines_post_hook(): strtoul base 10, ignored unless it is all digits,
  * an empty value counts as 0): an x86-64 page is 4096 bytes.
  */
-static int check_page_size(const char *val, size_t vlen, char *err, size_t len)
+static int check_page_size(const char *val, size_t vlen, const struct who *w)
 {
 	char buf[32], *end;
 	unsigned long pg;
@@ -205,7 +215,7 @@ static int check_page_size(const char *val, size_t vlen, char *err, size_t len)
 	pg = strtoul(buf, &end, 10);
 	if (*end || pg == X86_PAGE_SIZE)
 		return 0;
-	return refuse(err, len, "VMCOREINFO's PAGESIZE is \"%s\", not %lu "
+	return refuse(w, "VMCOREINFO's PAGESIZE is \"%s\", not %lu "
 		      "(an x86-64 page)", buf, X86_PAGE_SIZE);
 }
 
@@ -214,7 +224,7 @@ static int check_page_size(const char *val, size_t vlen, char *err, size_t len)
  * splits KEY at its dots (OFFSET(list_head.next) is two levels): a key
  * that starts with a dot (an empty level) crashed it (fuzz_dump_open).
  */
-static int check_key(const char *line, size_t n, char *err, size_t len)
+static int check_key(const char *line, size_t n, const struct who *w)
 {
 	const char *eq = memchr(line, '=', n);
 	size_t klen = eq ? (size_t)(eq - line) : n;
@@ -224,7 +234,7 @@ static int check_key(const char *line, size_t n, char *err, size_t len)
 	if (klen && line[0] != '.' && line[klen - 1] != '.' &&
 	    !memmem(line, klen, "..", 2))
 		return 0;
-	return refuse(err, len, "VMCOREINFO has the line \"%.*s\": a key "
+	return refuse(w, "VMCOREINFO has the line \"%.*s\": a key "
 		      "that is empty or has an empty part between dots",
 		      (int)(n < 64 ? n : 64), line);
 }
@@ -234,8 +244,7 @@ static int check_key(const char *line, size_t n, char *err, size_t len)
  * key with an empty value to libkdumpfile (vmcoreinfo_raw_post_hook()):
  * a bare "PAGESIZE" line set a page size of 0 (SIGFPE, fuzz_dump_open).
  */
-static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
-			    size_t len)
+static int check_vmcoreinfo(const char *text, size_t tlen, const struct who *w)
 {
 	static const char key[] = "PAGESIZE";
 	const char *p = text, *end = text + tlen;
@@ -249,18 +258,17 @@ static int check_vmcoreinfo(const char *text, size_t tlen, char *err,
 		const char *eq = memchr(p, '=', n);
 		size_t klen = eq ? (size_t)(eq - p) : n;
 
-		ret = check_key(p, n, err, len);
+		ret = check_key(p, n, w);
 		if (!ret && klen == sizeof(key) - 1 && !memcmp(p, key, klen))
-			ret = eq ? check_page_size(eq + 1, n - klen - 1, err, len) :
-				   check_page_size(p + n, 0, err, len);
+			ret = eq ? check_page_size(eq + 1, n - klen - 1, w) :
+				   check_page_size(p + n, 0, w);
 		p = eol + 1;
 	}
 	return ret;
 }
 
 /* The notes of one PT_NOTE segment: each inside it, VMCOREINFO checked. */
-static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, char *err,
-		       size_t len)
+static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, const struct who *w)
 {
 	uint64_t off = 0;
 
@@ -272,7 +280,7 @@ static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, char *err,
 		name = off + sizeof(nh);
 		desc = name + NOTE_ALIGN(nh.n_namesz);
 		if (desc > size || size - desc < nh.n_descsz)
-			return refuse(err, len, "program header %" PRIu64 ": the note "
+			return refuse(w, "program header %" PRIu64 ": the note "
 				      "at offset %#" PRIx64 " (n_namesz %" PRIu32
 				      ", n_descsz %" PRIu32 ") overruns the "
 				      "segment's %" PRIu64 " bytes", i, off,
@@ -280,7 +288,7 @@ static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, char *err,
 		if (nh.n_namesz == sizeof("VMCOREINFO") &&
 		    !memcmp(buf + name, "VMCOREINFO", sizeof("VMCOREINFO")) &&
 		    check_vmcoreinfo((const char *)buf + desc, nh.n_descsz,
-				     err, len))
+				     w))
 			return -EINVAL;
 		off = desc + NOTE_ALIGN(nh.n_descsz);
 		if (off > size)
@@ -290,35 +298,39 @@ static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, char *err,
 }
 
 static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
-			      uint64_t size, char *err, size_t len)
+			      uint64_t size, const struct who *w)
 {
 	uint8_t *buf;
 	int ret;
 
 	if (ph->p_offset > size || size - ph->p_offset < ph->p_filesz)
-		return refuse(err, len, "program header %" PRIu64 " (PT_NOTE): p_offset "
+		return refuse(w, "program header %" PRIu64 " (PT_NOTE): p_offset "
 			      "%#" PRIx64 " + p_filesz %#" PRIx64 " is past the "
 			      "file's end (%" PRIu64 " bytes)", i,
 			      (uint64_t)ph->p_offset, (uint64_t)ph->p_filesz,
 			      size);
 	if (ph->p_filesz > MAX_NOTES_SIZE)
-		return refuse(err, len, "program header %" PRIu64 " (PT_NOTE): p_filesz "
+		return refuse(w, "program header %" PRIu64 " (PT_NOTE): p_filesz "
 			      "%#" PRIx64 " is more than %u MiB of notes", i,
 			      (uint64_t)ph->p_filesz, MAX_NOTES_SIZE >> 20);
 	buf = malloc(ph->p_filesz ? ph->p_filesz : 1);
-	if (!buf)
-		return refuse(err, len, "out of memory");
+	if (!buf) {
+		ks_report(w->report, w->arg, "out of memory");
+		return -ENOMEM;
+	}
 	if (!read_at(fd, ph->p_offset, buf, ph->p_filesz))
-		ret = refuse(err, len, "program header %" PRIu64 " (PT_NOTE): cannot "
+		ret = refuse(w, "program header %" PRIu64 " (PT_NOTE): cannot "
 			     "read its notes", i);
 	else
-		ret = check_notes(buf, ph->p_filesz, i, err, len);
+		ret = check_notes(buf, ph->p_filesz, i, w);
 	free(buf);
 	return ret;
 }
 
-int ks_dump_header_check(int fd, uint64_t size, char *err, size_t len)
+int ks_dump_header_check(int fd, uint64_t size, const char *path,
+			 ks_report_fn report, void *arg)
 {
+	const struct who who = { path, report, arg }, *w = &who;
 	struct counts c = { 0, 0 };
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -327,19 +339,19 @@ int ks_dump_header_check(int fd, uint64_t size, char *err, size_t len)
 	if (!read_at(fd, 0, &eh, SELFMAG) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
 		return 0;
 	if (size < sizeof(eh) || !read_at(fd, 0, &eh, sizeof(eh)))
-		return refuse(err, len, "the ELF header is cut short: the file "
+		return refuse(w, "the ELF header is cut short: the file "
 			      "has %" PRIu64 " of its %zu bytes", size,
 			      sizeof(eh));
-	ret = check_ehdr(fd, &eh, size, &c, err, len);
+	ret = check_ehdr(fd, &eh, size, &c, w);
 	if (!ret)
-		ret = check_sections(fd, &eh, c.shnum, size, err, len);
+		ret = check_sections(fd, &eh, c.shnum, size, w);
 	for (uint64_t i = 0; !ret && i < c.phnum; i++) {
 		if (!read_at(fd, eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph)))
-			return refuse(err, len, "program header %" PRIu64
+			return refuse(w, "program header %" PRIu64
 				      " cannot be read", i);
-		ret = check_phdr(i, &ph, err, len);
+		ret = check_phdr(i, &ph, w);
 		if (!ret && ph.p_type == PT_NOTE)
-			ret = check_note_segment(fd, i, &ph, size, err, len);
+			ret = check_note_segment(fd, i, &ph, size, w);
 	}
 	return ret;
 }

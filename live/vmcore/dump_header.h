@@ -11,12 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
+
 /*
  * Checks the ELF header, the program headers and the VMCOREINFO numbers
- * of the dump open on fd (size bytes long).  Returns 0 when libkdumpfile
- * may read it (a file that is no ELF file is left to libkdumpfile), or
- * -EINVAL with a message naming the field in err.
+ * of the dump path open on fd (size bytes long).  Returns 0 when
+ * libkdumpfile may read it (a file that is no ELF file is left to
+ * libkdumpfile), or -EINVAL after "PATH is refused: ..." naming the
+ * field through report.
  */
-int ks_dump_header_check(int fd, uint64_t size, char *err, size_t len);
+int ks_dump_header_check(int fd, uint64_t size, const char *path,
+			 ks_report_fn report, void *arg);
 
 #endif /* KS_DUMP_HEADER_H */

@@ -369,7 +369,6 @@ static int kdump_errno(kdump_status st, int saved_errno)
 /* 0, or -errno after saying why. */
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
-	char why[512];
 	kdump_status st;
 	struct stat sb;
 	int err;
@@ -385,10 +384,10 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 		say(kt, "%s is not a regular file", path);
 		return -EINVAL;
 	}
-	if (ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, why, sizeof(why))) {
-		say(kt, "%s is refused: %s", path, why);
-		return -EINVAL;
-	}
+	err = ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, path,
+				   kt->report, kt->report_arg);
+	if (err)
+		return err;
 	kt->kd = kdump_new();
 	if (!kt->kd) {
 		say(kt, "out of memory");
