@@ -130,10 +130,11 @@ static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
 	if (ret)
 		return ret;
 	find_page_tables(kt, &vi);
-	ret = ks_image_load_btf(&kt->im, t, btf);
+	ret = ks_image_load_btf(&kt->im, t, btf, report, arg);
 	if (ret) {
-		ks_report(report, arg, "no usable BTF (%s; CONFIG_DEBUG_INFO_BTF)",
-			  strerror(-ret));
+		if (ret != -EBADMSG)	/* else its damage is said */
+			ks_report(report, arg, "no usable BTF (%s; "
+				  "CONFIG_DEBUG_INFO_BTF)", strerror(-ret));
 		return ret;
 	}
 	ret = ks_image_load_chain(&kt->im, t);

@@ -584,11 +584,11 @@ static int check_banner(struct ks_kdump *kt, const char *vmcore,
 /* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
 static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 {
-	int ret = ks_image_load_btf(&kt->im, &kt->mem, NULL);
+	int ret = ks_image_load_btf(&kt->im, &kt->mem, NULL, kt->report,
+				    kt->report_arg);
 
-	if (ret && kt->im.btf_why[0])
-		say(kt, "no usable BTF in %s: %s", kt->im.btf_from,
-		    kt->im.btf_why);
+	if (ret == -EBADMSG)
+		;	/* its damage is said */
 	else if (ret && vmlinux)
 		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "btf.h"
+#include "said.h"
 
 enum {
 	K_INT = 1, K_PTR, K_ARRAY, K_STRUCT, K_UNION, K_ENUM, K_FWD, K_TYPEDEF,
@@ -201,7 +202,7 @@ static int setup(void **state)
 
 	assert_non_null(f);
 	f->len = build(&f->b, f->data, sizeof(f->data));
-	assert_int_equal(ks_btf_load(f->data, f->len, &f->btf), 0);
+	assert_int_equal(ks_btf_load(f->data, f->len, &f->btf, NULL, NULL), 0);
 	*state = f;
 	return 0;
 }
@@ -286,7 +287,7 @@ static void corrupt(struct fixture *f, size_t off, uint32_t val, int expect)
 
 	memcpy(copy, f->data, f->len);
 	memcpy(copy + off, &val, sizeof(val));
-	assert_int_equal(ks_btf_load(copy, f->len, &btf), expect);
+	assert_int_equal(ks_btf_load(copy, f->len, &btf, NULL, NULL), expect);
 	ks_btf_free(btf);
 }
 
@@ -296,8 +297,9 @@ static void test_malformed(void **state)
 	struct ks_btf *btf;
 	uint32_t types_len = (uint32_t)f->b.nr_words * 4;
 
-	assert_int_equal(ks_btf_load(f->data, 10, &btf), -EINVAL);
-	assert_int_equal(ks_btf_load(f->data, f->len - 1, &btf), -EINVAL);
+	assert_int_equal(ks_btf_load(f->data, 10, &btf, NULL, NULL), -EINVAL);
+	assert_int_equal(ks_btf_load(f->data, f->len - 1, &btf, NULL, NULL),
+			 -EINVAL);
 	corrupt(f, 0, 0x9FeB | 1u << 24, -ENOTSUP);
 	corrupt(f, 0, 0x1234 | 1u << 16, -EINVAL);
 	corrupt(f, 0, 0xeB9F | 2u << 16, -EINVAL);		/* version */
@@ -322,28 +324,31 @@ static void test_vlen_overrun(void **state)
 	size_t info = 24 + 19 * 4, rest = f->b.nr_words - 21;
 	uint8_t copy[8192];
 	struct ks_btf *btf = NULL;
-	char why[256] = "";
+	struct said d;
 
 	for (size_t vlen = rest / 3; vlen >= rest / 6; vlen--) {
 		uint32_t v = (uint32_t)K_STRUCT << 24 | (uint32_t)vlen;
 
 		memcpy(copy, f->data, f->len);
 		memcpy(copy + info, &v, sizeof(v));
-		why[0] = '\0';
-		assert_int_equal(ks_btf_load_why(copy, f->len, &btf, why,
-						 sizeof(why)), -EINVAL);
+		d = (struct said){ "", 0 };
+		assert_int_equal(ks_btf_load(copy, f->len, &btf, said_collect,
+					     &d), -EINVAL);
 		assert_null(btf);
-		printf("vlen %zu: %s\n", vlen, why);
-		assert_non_null(strstr(why, "the records are damaged"));
+		printf("vlen %zu: %s", vlen, d.text);
+		assert_int_equal(d.calls, 1);
+		assert_non_null(strstr(d.text, "the records are damaged"));
 	}
 	/* a member that refers to no type: named, not "not found" later */
 	memcpy(copy, f->data, f->len);
 	memcpy(copy + 24 + 22 * 4, &(uint32_t){ 0xfffff }, 4);
-	assert_int_equal(ks_btf_load_why(copy, f->len, &btf, why, sizeof(why)),
+	d = (struct said){ "", 0 };
+	assert_int_equal(ks_btf_load(copy, f->len, &btf, said_collect, &d),
 			 -EINVAL);
-	printf("%s\n", why);
-	assert_non_null(strstr(why, "(inner, kind 4, vlen 2): a member's type "
-				    "1048575 is out of range"));
+	printf("%s", d.text);
+	assert_int_equal(d.calls, 1);
+	assert_non_null(strstr(d.text, "(inner, kind 4, vlen 2): a member's "
+				       "type 1048575 is out of range"));
 }
 
 /*
@@ -399,7 +404,7 @@ static void test_cycles(void **state)
 			member(b, "", t_fan + (uint32_t)i + 1, (uint32_t)j * 32);
 	}
 	len = blob_bytes(b, data, 16384);
-	assert_int_equal(ks_btf_load(data, len, &btf), 0);
+	assert_int_equal(ks_btf_load(data, len, &btf, NULL, NULL), 0);
 
 	assert_int_equal(ks_btf_member_offset(btf, "self", "x"), 0);
 	assert_int_equal(ks_btf_member_offset(btf, "self", "nosuch"), -ENOENT);
@@ -453,7 +458,8 @@ static void test_huge_arrays(void **state)
 	type(b, "holder", K_STRUCT, 2, 0, 8);
 	member(b, "m", t_big, 0);
 	member(b, "flex", t_flex, 64);
-	assert_int_equal(ks_btf_load(data, blob_bytes(b, data, 4096), &btf), 0);
+	assert_int_equal(ks_btf_load(data, blob_bytes(b, data, 4096), &btf, NULL,
+				     NULL), 0);
 
 	assert_int_equal(ks_btf_type_size(btf, "big_t"), -EINVAL);
 	assert_int_equal(ks_btf_type_size(btf, "huge_t"), -EINVAL);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fake_target.h"
@@ -392,6 +393,33 @@ static void test_unbounded(void **state)
 }
 
 /*
+ * A BTF file whose one record (a struct of vlen 65535) runs past the
+ * types: its damage is named, with the file, and memory is asked next.
+ */
+static void damaged_btf_file(struct ks_image *im, const struct ks_target *mem)
+{
+	const uint32_t blob[] = {
+		0x0001eb9f, 24, 0, 12, 12, 1,	/* header: 12 bytes of types */
+		0, 4u << 24 | 0xffff, 8,	/* struct, vlen 65535 */
+		0,				/* the strings: "" */
+	};
+	char path[] = "/tmp/test_kallsyms_scan.XXXXXX";
+	struct said d = { "", 0 };
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, blob, 24 + 12 + 1), 24 + 12 + 1);
+	close(fd);
+	assert_int_equal(ks_image_load_btf(im, mem, path, said_collect, &d),
+			 -ENOENT);
+	unlink(path);
+	assert_int_equal(d.calls, 1);
+	assert_non_null(strstr(d.text, "no usable BTF in /tmp/test_kallsyms_scan."));
+	assert_non_null(strstr(d.text, ": BTF type 1 (anon, kind 4, vlen 65535) "
+				       "runs past the type section"));
+}
+
+/*
  * A kernel without BTF (no __start_BTF among its symbols): the scanned
  * symbols load, the types are missing, and the task walk refuses rather
  * than guess a layout.
@@ -417,7 +445,9 @@ static void test_no_btf(void **state)
 	/* the scanned symbols answer the image's questions */
 	assert_int_equal(ks_image_symbol(&im_, "init_uts_ns", &addr), 0);
 	assert_int_equal(addr, DATA);
-	assert_int_equal(ks_image_load_btf(&im_, &mem, NULL), -ENOENT);
+	assert_int_equal(ks_image_load_btf(&im_, &mem, NULL, NULL, NULL),
+			 -ENOENT);
+	damaged_btf_file(&im_, &mem);
 	assert_int_equal(ks_image_member_offset(&im_, "task_struct", "tasks"),
 			 -ENOENT);
 	assert_int_equal(ks_image_type_size(&im_, "task_struct"), -ENOENT);

@@ -135,20 +135,20 @@ static long extra_size(const struct btf_type *t)
 
 /* The record at pos does not fit: it, and the one before it, named. */
 static int bad_record(const struct ks_btf *btf, uint32_t id, uint32_t pos,
-		      uint32_t prev, char *why, size_t len)
+		      uint32_t prev, ks_report_fn report, void *arg)
 {
 	const struct btf_type *t = (const void *)(btf->types + pos);
 	const struct btf_type *p = (const void *)(btf->types + prev);
 	const char *name = str_at(btf, t->name_off);
 	const char *pname = str_at(btf, p->name_off);
 
-	if (why && id == 1)
-		snprintf(why, len, "BTF type 1 (%s, kind %u, vlen %u) runs past "
+	if (id == 1)
+		ks_report(report, arg, "BTF type 1 (%s, kind %u, vlen %u) runs past "
 			 "the type section or has no known kind: the records "
 			 "are damaged", *name ? name : "anon", kind_of(t),
 			 vlen_of(t));
-	else if (why)
-		snprintf(why, len, "BTF type %u (%s, kind %u, vlen %u) runs "
+	else
+		ks_report(report, arg, "BTF type %u (%s, kind %u, vlen %u) runs "
 			 "past the type section or has no known kind; the "
 			 "one before, type %u (%s, kind %u, vlen %u), may "
 			 "have a wrong vlen: the records are damaged", id,
@@ -158,7 +158,7 @@ static int bad_record(const struct ks_btf *btf, uint32_t id, uint32_t pos,
 	return -EINVAL;
 }
 
-static int index_types(struct ks_btf *btf, char *why, size_t len)
+static int index_types(struct ks_btf *btf, ks_report_fn report, void *arg)
 {
 	uint32_t pos = 0, n = 1;
 	size_t cap = 0;
@@ -173,18 +173,17 @@ static int index_types(struct ks_btf *btf, char *why, size_t len)
 		long extra;
 
 		if (btf->types_len - pos < sizeof(*t) || pos % 4) {
-			if (why)
-				snprintf(why, len, "BTF: the last %u bytes of the "
-					 "type section are no record (the one "
-					 "before, type %u, has a wrong vlen?): "
-					 "the records are damaged",
-					 btf->types_len - pos, n - 1);
+			ks_report(report, arg, "BTF: the last %u bytes of the "
+				  "type section are no record (the one before, "
+				  "type %u, has a wrong vlen?): the records are "
+				  "damaged", btf->types_len - pos, n - 1);
 			return -EINVAL;
 		}
 		t = (const struct btf_type *)(btf->types + pos);
 		extra = extra_size(t);
 		if (extra < 0 || (uint64_t)extra > btf->types_len - pos - sizeof(*t))
-			return bad_record(btf, n, pos, btf->off[n - 1], why, len);
+			return bad_record(btf, n, pos, btf->off[n - 1], report,
+					  arg);
 		o = ks_grow_min(btf->off, &cap, (size_t)n + 1, sizeof(*o), 1024);
 		if (!o)
 			return -ENOMEM;
@@ -291,18 +290,17 @@ static int refs_of(const struct btf_type *t, uint32_t ref[3])
 	}
 }
 
-static int bad_type(const struct ks_btf *btf, uint32_t id, char *why,
-		    size_t len, const char *what, uint32_t val)
+static int bad_type(const struct ks_btf *btf, uint32_t id,
+		    ks_report_fn report, void *arg, const char *what,
+		    uint32_t val)
 {
 	const struct btf_type *t = type_by_id(btf, id);
 	const char *name = str_at(btf, t->name_off);
 
-	if (why)
-		snprintf(why, len, "BTF type %u (%s, kind %u, vlen %u): %s %u "
-			 "is out of range (%u types, %u bytes of strings): "
-			 "the records are damaged", id, *name ? name : "anon",
-			 kind_of(t), vlen_of(t), what, val, btf->nr_types,
-			 btf->strs_len);
+	ks_report(report, arg, "BTF type %u (%s, kind %u, vlen %u): %s %u is "
+		  "out of range (%u types, %u bytes of strings): the records "
+		  "are damaged", id, *name ? name : "anon", kind_of(t),
+		  vlen_of(t), what, val, btf->nr_types, btf->strs_len);
 	return -EINVAL;
 }
 
@@ -311,7 +309,8 @@ static int bad_type(const struct ks_btf *btf, uint32_t id, char *why,
  * (65535) makes the records after it parse as members of it, with ids
  * shifted: caught here, it is not mistaken for a member missing later.
  */
-static int check_refs(const struct ks_btf *btf, char *why, size_t len)
+static int check_refs(const struct ks_btf *btf, ks_report_fn report,
+		      void *arg)
 {
 	for (uint32_t id = 1; id < btf->nr_types; id++) {
 		const struct btf_type *t = type_by_id(btf, id);
@@ -320,30 +319,25 @@ static int check_refs(const struct ks_btf *btf, char *why, size_t len)
 		int n = refs_of(t, ref);
 
 		if (t->name_off >= btf->strs_len)
-			return bad_type(btf, id, why, len, "name offset",
+			return bad_type(btf, id, report, arg, "name offset",
 					t->name_off);
 		for (int i = 0; i < n; i++)
 			if (ref[i] >= btf->nr_types)
-				return bad_type(btf, id, why, len, "type",
+				return bad_type(btf, id, report, arg, "type",
 						ref[i]);
 		if (kind_of(t) != KIND_STRUCT && kind_of(t) != KIND_UNION)
 			continue;
 		for (unsigned int i = 0; i < vlen_of(t); i++)
 			if (!m[i].type || m[i].type >= btf->nr_types ||
 			    m[i].name_off >= btf->strs_len)
-				return bad_type(btf, id, why, len, "a member's "
+				return bad_type(btf, id, report, arg, "a member's "
 						"type", m[i].type);
 	}
 	return 0;
 }
 
-int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret)
-{
-	return ks_btf_load_why(data, size, btf_ret, NULL, 0);
-}
-
-int ks_btf_load_why(const void *data, size_t size, struct ks_btf **btf_ret,
-		    char *why, size_t len)
+int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret,
+		ks_report_fn report, void *arg)
 {
 	const struct btf_header *h;
 	struct ks_btf *btf;
@@ -366,9 +360,9 @@ int ks_btf_load_why(const void *data, size_t size, struct ks_btf **btf_ret,
 	btf->types_len = h->type_len;
 	btf->strs = (const char *)btf->data + h->hdr_len + h->str_off;
 	btf->strs_len = h->str_len;
-	ret = index_types(btf, why, len);
+	ret = index_types(btf, report, arg);
 	if (!ret)
-		ret = check_refs(btf, why, len);
+		ret = check_refs(btf, report, arg);
 	if (!ret)
 		ret = index_names(btf);
 	if (ret)

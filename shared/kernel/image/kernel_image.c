@@ -63,7 +63,34 @@ int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
 	return add_kmem_finder(im);
 }
 
-static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
+/* What ks_btf_load() finds damaged, said of the blob's source. */
+struct btf_said {
+	const char *from;
+	ks_report_fn report;
+	void *arg;
+	bool said;
+};
+
+static void btf_say(void *arg, const char *msg)
+{
+	struct btf_said *b = arg;
+
+	ks_report(b->report, b->arg, "no usable BTF in %s: %s", b->from, msg);
+	b->said = true;
+}
+
+/* ks_btf_load() of one source: -EBADMSG once its damage is said. */
+static int btf_load(struct ks_image *im, const void *data, size_t size,
+		    const char *from, ks_report_fn report, void *arg)
+{
+	struct btf_said b = { from, report, arg, false };
+	int ret = ks_btf_load(data, size, &im->btf, btf_say, &b);
+
+	return ret && b.said ? -EBADMSG : ret;
+}
+
+static int btf_from_memory(struct ks_image *im, const struct ks_target *mem,
+			   ks_report_fn report, void *arg)
 {
 	uint64_t start, stop;
 	void *buf;
@@ -78,15 +105,16 @@ static int btf_from_memory(struct ks_image *im, const struct ks_target *mem)
 		return -ENOMEM;
 	ret = ks_read(mem, start, buf, stop - start);
 	if (!ret)
-		ret = ks_btf_load_why(buf, stop - start, &im->btf, im->btf_why,
-				      sizeof(im->btf_why));
+		ret = btf_load(im, buf, stop - start, "the kernel's memory",
+			       report, arg);
 	free(buf);
 	im->btf_from = "the kernel's memory";
 	return ret;
 }
 
 /* A regular file only: a FIFO or a device must not block or be drained. */
-static int btf_from_file(struct ks_image *im, const char *path)
+static int btf_from_file(struct ks_image *im, const char *path,
+			 ks_report_fn report, void *arg)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -108,8 +136,7 @@ static int btf_from_file(struct ks_image *im, const char *path)
 	if (n != st.st_size)
 		ret = buf ? -EIO : -ENOMEM;
 	else
-		ret = ks_btf_load_why(buf, (size_t)n, &im->btf, im->btf_why,
-				      sizeof(im->btf_why));
+		ret = btf_load(im, buf, (size_t)n, path, report, arg);
 	free(buf);
 	im->btf_from = path;
 	return ret;
@@ -124,23 +151,22 @@ int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
 	sec = ks_elf_section(vmlinux, ".BTF", &size);
 	if (!sec)
 		return -ENOENT;
-	return ks_btf_load(sec, size, btf_ret);
+	return ks_btf_load(sec, size, btf_ret, NULL, NULL);
 }
 
 int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
-		      const char *btf_path)
+		      const char *btf_path, ks_report_fn report, void *arg)
 {
-	int ret = -ENOENT;
+	const void *sec;
+	size_t size;
 
-	if (im->syms)
-		ret = ks_image_vmlinux_btf(im->syms, &im->btf);
-	if (ret != -ENOENT) {
+	if (im->syms && (sec = ks_elf_section(im->syms, ".BTF", &size))) {
 		im->btf_from = "the vmlinux";
-		return ret;
+		return btf_load(im, sec, size, im->btf_from, report, arg);
 	}
-	if (btf_path && !btf_from_file(im, btf_path))
+	if (btf_path && !btf_from_file(im, btf_path, report, arg))
 		return 0;
-	return btf_from_memory(im, mem);
+	return btf_from_memory(im, mem, report, arg);
 }
 
 int ks_image_load_chain(struct ks_image *im, const struct ks_target *t)

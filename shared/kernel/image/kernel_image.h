@@ -32,7 +32,6 @@ struct ks_image {
 	bool kmem_scanned;		/* found by their shape, not listed */
 	struct ks_btf *btf;
 	const char *btf_from;		/* "the vmlinux", a path, "memory" */
-	char btf_why[256];		/* why that BTF is unusable, or "" */
 	struct ks_kallsyms *ksyms;	/* modules, BPF, ftrace_mod_maps */
 	struct ks_sym_finders finders;	/* the above, in the order asked */
 	const struct ks_target *mem;	/* the memory under the image */
@@ -77,10 +76,12 @@ int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
 /*
  * BTF from the vmlinux's .BTF, else from the file btf_path (may be NULL),
  * else from __start_BTF..__stop_BTF in memory.  Needs the symbols first.
- * -ENOENT when no source has it, -EINVAL for a malformed blob, -ENOMEM.
+ * -ENOENT when no source has it; -EBADMSG once "no usable BTF in
+ * SOURCE: ..." named its damaged records through report; -EINVAL for
+ * another malformed blob; -ENOMEM.
  */
 int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
-		      const char *btf_path);
+		      const char *btf_path, ks_report_fn report, void *arg);
 
 /* The kallsyms chain, read through t (the finished target); -ENOMEM only. */
 int ks_image_load_chain(struct ks_image *im, const struct ks_target *t);
