@@ -300,79 +300,6 @@ static bool in_module(const struct ks_orc_module *m, uint64_t addr,
 	return false;
 }
 
-/*
- * Name and memory ranges of the module: 0, or -errno with the reason in
- * why for a module to leave out.
- */
-static int module_head(const struct ks_module *km, struct ks_orc_module *m,
-		       char *why, size_t len)
-{
-	memset(m, 0, sizeof(*m));
-	m->addr = km->addr;
-	if (km->head_err) {
-		snprintf(why, len, "its struct module cannot be read");
-		return km->head_err;
-	}
-	memcpy(m->name, km->name, sizeof(m->name));
-	if (km->ranges_err) {
-		snprintf(why, len, "its memory ranges cannot be read");
-		return km->ranges_err;
-	}
-	memcpy(m->text, km->text, sizeof(m->text));
-	memcpy(m->all, km->all, sizeof(m->all));
-	m->nr_all = km->nr_all;
-	for (int i = 0; i < m->nr_all + 2; i++) {
-		const struct ks_range *r = i < m->nr_all ? &m->all[i] :
-						       &m->text[i - m->nr_all];
-
-		if (!range_sane(r)) {
-			snprintf(why, len, "its memory range %#llx-%#llx is "
-				 "no module's", (unsigned long long)r->start,
-				 (unsigned long long)r->end);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/*
- * orc_module_find()'s table of a module whose ranges are known: 0 with
- * the table (none when either pointer is NULL), or -errno with the
- * reason in why.  The tables are in the module's own memory, 10 bytes
- * an entry, which bounds num_orcs.  (Its text is no bound: entries for
- * init text stay in the table after that text is freed.)
- */
-static int module_table(const struct ks_target *t, const struct ks_orc *orc,
-			const struct ks_module *km, struct ks_orc_module *m,
-			char *why, size_t len)
-{
-	uint64_t num = km->num_orcs, ip_addr = km->orc_unwind_ip;
-	uint64_t orc_addr = km->orc_unwind;
-	int ret;
-
-	if (km->orc_err) {
-		snprintf(why, len, "its ORC table pointers cannot be read");
-		return km->orc_err;
-	}
-	if (!ip_addr || !orc_addr || !num)
-		return 0;
-	if (!in_module(m, ip_addr, 4 * num) ||
-	    !in_module(m, orc_addr, KS_ORC_ENTRY_SIZE * num)) {
-		snprintf(why, len, "num_orcs %llu: its ORC tables at %#llx and "
-			 "%#llx do not fit in its memory",
-			 (unsigned long long)num, (unsigned long long)ip_addr,
-			 (unsigned long long)orc_addr);
-		return -EINVAL;
-	}
-	ret = table_read(t, orc->layout, ip_addr, orc_addr, (size_t)num,
-			 &m->table);
-	if (ret && ret != -ENOMEM)
-		snprintf(why, len, "its ORC table of %llu entries at %#llx "
-			 "cannot be read", (unsigned long long)num,
-			 (unsigned long long)ip_addr);
-	return ret;
-}
-
 static int modules_add(struct ks_orc *orc, const struct ks_orc_module *m,
 		       size_t *cap)
 {
@@ -388,14 +315,11 @@ static int modules_add(struct ks_orc *orc, const struct ks_orc_module *m,
 }
 
 /* One more line for the caller to report; -ENOMEM. */
-static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
+static int orc_vproblem(struct ks_orc *orc, const char *fmt, va_list ap)
 {
 	char msg[512], **p;
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	p = ks_grow(orc->problems, &orc->problems_cap, orc->nr_problems + 1,
 		    sizeof(*p));
 	if (!p)
@@ -406,6 +330,30 @@ static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
 		return -ENOMEM;
 	orc->nr_problems++;
 	return 0;
+}
+
+static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = orc_vproblem(orc, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* err, once the problem is said; -ENOMEM when it cannot be. */
+__attribute__((format(printf, 3, 4)))
+static int said(struct ks_orc *orc, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = orc_vproblem(orc, fmt, ap);
+	va_end(ap);
+	return ret ? ret : err;
 }
 
 struct module_walk {
@@ -434,6 +382,78 @@ static int check_sorted(struct ks_orc *orc, const char *who,
 }
 
 /*
+ * Name and memory ranges of the module: 0, or -errno for a module to
+ * leave out, once orc_problem() has said why (-ENOMEM when it cannot).
+ */
+static int module_head(struct ks_orc *orc, const struct ks_module *km,
+		       struct ks_orc_module *m)
+{
+	unsigned long long mod = km->addr;
+
+	memset(m, 0, sizeof(*m));
+	m->addr = km->addr;
+	if (km->head_err)
+		return said(orc, km->head_err, "module at %#llx: its struct "
+			    "module cannot be read; skipped", mod);
+	memcpy(m->name, km->name, sizeof(m->name));
+	if (km->ranges_err)
+		return said(orc, km->ranges_err, "module at %#llx: its memory "
+			    "ranges cannot be read; skipped", mod);
+	memcpy(m->text, km->text, sizeof(m->text));
+	memcpy(m->all, km->all, sizeof(m->all));
+	m->nr_all = km->nr_all;
+	for (int i = 0; i < m->nr_all + 2; i++) {
+		const struct ks_range *r = i < m->nr_all ? &m->all[i] :
+						       &m->text[i - m->nr_all];
+
+		if (!range_sane(r))
+			return said(orc, -EINVAL, "module at %#llx: its memory "
+				    "range %#llx-%#llx is no module's; skipped",
+				    mod, (unsigned long long)r->start,
+				    (unsigned long long)r->end);
+	}
+	return 0;
+}
+
+/* "module NAME at ADDR: ...; its frames are unwound without ORC" */
+#define WITHOUT_ORC(fmt)	"module %s at %#llx: " fmt "; its frames are " \
+				"unwound without ORC"
+
+/*
+ * orc_module_find()'s table of a module whose ranges are known: 0 with
+ * the table (none when either pointer is NULL), or -errno once
+ * orc_problem() has said why (-ENOMEM when it cannot).  The tables are
+ * in the module's own memory, 10 bytes an entry, which bounds num_orcs.
+ * (Its text is no bound: entries for init text stay in the table after
+ * that text is freed.)
+ */
+static int module_table(const struct ks_target *t, struct ks_orc *orc,
+			const struct ks_module *km, struct ks_orc_module *m)
+{
+	unsigned long long num = km->num_orcs, ip_addr = km->orc_unwind_ip;
+	unsigned long long orc_addr = km->orc_unwind, mod = km->addr;
+	int ret;
+
+	if (km->orc_err)
+		return said(orc, km->orc_err, WITHOUT_ORC("its ORC table "
+			    "pointers cannot be read"), m->name, mod);
+	if (!ip_addr || !orc_addr || !num)
+		return 0;
+	if (!in_module(m, ip_addr, 4 * num) ||
+	    !in_module(m, orc_addr, KS_ORC_ENTRY_SIZE * num))
+		return said(orc, -EINVAL, WITHOUT_ORC("num_orcs %llu: its ORC "
+			    "tables at %#llx and %#llx do not fit in its "
+			    "memory"), m->name, mod, num, ip_addr, orc_addr);
+	ret = table_read(t, orc->layout, ip_addr, orc_addr, (size_t)num,
+			 &m->table);
+	if (ret && ret != -ENOMEM)
+		return said(orc, ret, WITHOUT_ORC("its ORC table of %llu "
+			    "entries at %#llx cannot be read"), m->name, mod,
+			    num, ip_addr);
+	return ret;
+}
+
+/*
  * One module of the list.  One that cannot be read costs its own frames
  * only: without its ranges it is left out (its return addresses end a
  * walk as text of no one), without its table it is kept and unwound by
@@ -442,24 +462,18 @@ static int check_sorted(struct ks_orc *orc, const char *who,
 static int module_node(void *arg, const struct ks_module *km)
 {
 	struct module_walk *mw = arg;
-	uint64_t mod = km->addr;
 	struct ks_orc_module m;
-	char why[256] = "";
+	char who[sizeof(m.name) + 8];
 	int ret;
 
-	ret = module_head(km, &m, why, sizeof(why));
-	if (ret)
-		return orc_problem(mw->orc, "module at %#llx: %s; skipped",
-				   (unsigned long long)mod, why);
-	ret = module_table(mw->t, mw->orc, km, &m, why, sizeof(why));
+	ret = module_head(mw->orc, km, &m);
+	if (ret)		/* said: the walk goes on without it */
+		return ret == -ENOMEM ? ret : 0;
+	ret = module_table(mw->t, mw->orc, km, &m);
 	if (ret == -ENOMEM)
 		return ret;
-	if (ret && orc_problem(mw->orc, "module %s at %#llx: %s; its frames "
-			       "are unwound without ORC", m.name,
-			       (unsigned long long)mod, why))
-		return -ENOMEM;
-	snprintf(why, sizeof(why), "module %s", m.name);
-	if (check_sorted(mw->orc, why, &m.table)) {
+	snprintf(who, sizeof(who), "module %s", m.name);
+	if (check_sorted(mw->orc, who, &m.table)) {
 		table_free(&m.table);
 		return -ENOMEM;
 	}
