@@ -151,9 +151,14 @@ static int crash_chain_lookup(void *src, uint64_t addr, struct ks_sym *sym_ret)
 	struct crash_ctx *c = src;
 
 	if (!c->ksyms_tried) {
+		int ret = ks_kallsyms_load(&target, &c->ksyms);
+
 		c->ksyms_tried = true;
-		if (ks_kallsyms_load(&target, &c->ksyms))
+		if (ret) {	/* said once: modules' frames go unnamed */
+			error(INFO, "kstack: the kallsyms chain (modules, BPF, "
+			      "ftrace) cannot be read: %s\n", strerror(-ret));
 			c->ksyms = NULL;
+		}
 	}
 	return ks_kallsyms_lookup(c->ksyms, addr, sym_ret);
 }
