@@ -152,12 +152,14 @@ static bool parse_stamped(const char *name, const char *file, const char *ext,
 	return !strcmp(p, ext);
 }
 
-bool ks_rotate_parse_archive(const char *name, const char *file,
-			     uint64_t *epoch, unsigned int *seq)
+bool ks_rotate_parse_stamped(const char *name, const char *file,
+			     enum ks_rotate_kind kind, uint64_t *epoch,
+			     unsigned int *seq)
 {
 	struct stamp st;
 
-	if (!parse_stamped(name, file, EXT_GZ, &st))
+	if (!parse_stamped(name, file, kind == KS_ROTATE_PENDING ? EXT_PENDING :
+			   EXT_GZ, &st))
 		return false;
 	*epoch = st.epoch;
 	*seq = st.seq;

@@ -70,12 +70,20 @@ int ks_rotate_prune(const struct ks_rotate *r, size_t *nr_pruned);
 /* "NAME-EPOCH.gz" for seq 0, "NAME-EPOCH-SEQ.gz" after; -ENAMETOOLONG */
 int ks_rotate_archive_name(char *buf, size_t len, const char *name,
 			   uint64_t epoch, unsigned int seq);
+/* The stamped files of a rotation that hold samples. */
+enum ks_rotate_kind {
+	KS_ROTATE_ARCHIVE,	/* NAME-EPOCH[-SEQ].gz */
+	KS_ROTATE_PENDING,	/* NAME-EPOCH[-SEQ].pending */
+};
+
 /*
- * True if file is an archive of name (exactly NAME-DIGITS[-DIGITS].gz),
- * with its epoch and seq.  Anything else in the directory is left alone.
+ * True if file is exactly name's file of that kind, with its epoch and
+ * seq: the one reading of the names above, for the rotation and for
+ * kstack report.  Anything else in the directory is left alone.
  */
-bool ks_rotate_parse_archive(const char *name, const char *file,
-			     uint64_t *epoch, unsigned int *seq);
+bool ks_rotate_parse_stamped(const char *name, const char *file,
+			     enum ks_rotate_kind kind, uint64_t *epoch,
+			     unsigned int *seq);
 
 /* gzip everything readable from in_fd into out_fd (zlib, level 6). */
 int ks_gzip_fd(int in_fd, int out_fd);

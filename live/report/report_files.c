@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 
 #include "grow.h"
 #include "report_files.h"
+#include "rotate.h"
 
 struct entry {
 	char *name;
@@ -27,49 +29,33 @@ static bool ends_with(const char *s, size_t len, const char *tail)
 	return len >= n && !memcmp(s + len - n, tail, n);
 }
 
-/* Digits backwards from end; the start of them, or NULL. */
-static const char *digits_before(const char *s, const char *end)
-{
-	const char *p = end;
-
-	while (p > s && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	return p == end ? NULL : p;
-}
-
-/* NAME.out, or NAME.out-EPOCH[-SEQ](.gz|.pending): rotate.h's names */
+/*
+ * NAME.out, or NAME.out-EPOCH[-SEQ](.gz|.pending) as the rotation reads
+ * them (rotate.h): NAME.out ends at the last ".out-".
+ */
 static bool classify(const char *file, struct entry *e)
 {
 	size_t len = strlen(file);
-	const char *end = file + len, *d;
-	uint64_t last;
+	const char *p = file, *out = NULL;
+	char name[NAME_MAX + 1];
+	unsigned int seq;
 
 	e->epoch = UINT64_MAX;
 	e->seq = 0;
 	if (ends_with(file, len, ".out"))
 		return true;
-	if (ends_with(file, len, ".gz"))
-		end -= 3;
-	else if (ends_with(file, len, ".pending"))
-		end -= 8;
-	else
+	while ((p = strstr(p, ".out-")))
+		out = p++;
+	if (!out || (size_t)(out - file) + 4 > NAME_MAX)
 		return false;
-	d = digits_before(file, end);
-	if (!d || d == file || d[-1] != '-')
+	snprintf(name, sizeof(name), "%.*s", (int)(out - file) + 4, file);
+	if (!ks_rotate_parse_stamped(name, file, KS_ROTATE_ARCHIVE, &e->epoch,
+				     &seq) &&
+	    !ks_rotate_parse_stamped(name, file, KS_ROTATE_PENDING, &e->epoch,
+				     &seq))
 		return false;
-	last = strtoull(d, NULL, 10);
-	end = d - 1;
-	/* NAME.out-EPOCH-SEQ: a second number right after ".out-" */
-	d = digits_before(file, end);
-	if (d && d > file && d[-1] == '-' &&
-	    ends_with(file, (size_t)(d - 1 - file), ".out")) {
-		e->epoch = strtoull(d, NULL, 10);
-		e->seq = last;
-		end = d - 1;
-	} else {
-		e->epoch = last;
-	}
-	return ends_with(file, (size_t)(end - file), ".out");
+	e->seq = seq;
+	return true;
 }
 
 static int by_time(const void *a, const void *b)

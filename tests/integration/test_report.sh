@@ -107,6 +107,20 @@ printf 'zzz <Tue Nov 24 10:00:00 UTC 2026 - h\n\nPID:  4242   State:  D   Start 
 "$kstack" report --pid 4242 "$tmp/cut" >"$tmp/cut.txt" 2>/dev/null
 if ! grep -q "not in the sample" "$tmp/cut.txt"; then pass "a cut sample is left out"; else
 	fail "a cut sample is left out: $(cat "$tmp/cut.txt")"; fi
+# the files in the rotation's order, as rotate.h names them: (EPOCH, SEQ)
+# as numbers, then .pending, then the live log; a .gz.tmp is no sample
+mkdir "$tmp/order"
+one() { printf 'zzz <Tue Nov 24 10:00:%s UTC 2026 - h\n\nPID:  4242   State:  D   Start Time: 2026/11/24 09:00:00   Cmd: x\nStack:\n[<0>] f+0x1/0x2\n\n' "$1"; }
+one 09 | gzip -c >"$tmp/order/kstack_h.out-9.gz"
+one 20 | gzip -c >"$tmp/order/kstack_h.out-20.gz"
+one 21 | gzip -c >"$tmp/order/kstack_h.out-20-1.gz"
+one 30 >"$tmp/order/kstack_h.out-30.pending"
+one 40 | gzip -c >"$tmp/order/kstack_h.out-40.gz.tmp"
+one 50 >"$tmp/order/kstack_h.out"
+touch -d '2026-11-24 12:00' "$tmp/order/kstack_h.out-9.gz"
+got=$("$kstack" report "$tmp/order" 2>/dev/null | sed -n 's/^2026-11-24 10:00:\([0-9]*\)   tasks.*/\1/p' | tr '\n' ' ')
+if [ "$got" = "09 20 21 30 50 " ]; then pass "files in the rotation's order: $got"; else
+	fail "files in the rotation's order: got '$got', want '09 20 21 30 50 '"; fi
 rc=0
 "$kstack" report "$tmp/none" >/dev/null 2>&1 || rc=$?
 if [ "$rc" = 4 ]; then pass "a missing directory: exit 4"; else fail "a missing directory: exit $rc"; fi

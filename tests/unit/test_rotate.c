@@ -169,30 +169,40 @@ static void test_archive_name(void **state)
 			 -ENAMETOOLONG);
 }
 
+/* ks_rotate_parse_stamped() of LOG's file of that kind */
+static uint64_t epoch;
+static unsigned int seq;
+
+static bool stamped(enum ks_rotate_kind kind, const char *file)
+{
+	return ks_rotate_parse_stamped(LOG, file, kind, &epoch, &seq);
+}
+
 static void test_parse_archive(void **state)
 {
-	uint64_t epoch;
-	unsigned int seq;
+	const enum ks_rotate_kind gz = KS_ROTATE_ARCHIVE;
 
 	(void)state;
-	assert_true(ks_rotate_parse_archive(LOG, LOG "-1696090476.gz", &epoch, &seq));
+	assert_true(stamped(gz, LOG "-1696090476.gz"));
 	assert_true(epoch == 1696090476 && seq == 0);
-	assert_true(ks_rotate_parse_archive(LOG, LOG "-7-12.gz", &epoch, &seq));
+	assert_true(stamped(gz, LOG "-7-12.gz"));
 	assert_true(epoch == 7 && seq == 12);
+	assert_true(stamped(KS_ROTATE_PENDING, LOG "-8-3.pending"));
+	assert_true(epoch == 8 && seq == 3);
 	/* anything else in the directory is not ours to delete */
-	assert_false(ks_rotate_parse_archive(LOG, LOG, &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-.gz", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-12", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-12.gz.tmp", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-12.pending", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-+12.gz", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-12-0.gz", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-12-.gz", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-1x2.gz", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, LOG "-99999999999999999999999.gz",
-					     &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, "kstack_other.out-12.gz", &epoch, &seq));
-	assert_false(ks_rotate_parse_archive(LOG, "kstack_host.outx-12.gz", &epoch, &seq));
+	assert_false(stamped(gz, LOG));
+	assert_false(stamped(gz, LOG "-.gz"));
+	assert_false(stamped(gz, LOG "-12"));
+	assert_false(stamped(gz, LOG "-12.gz.tmp"));
+	assert_false(stamped(gz, LOG "-12.pending"));
+	assert_false(stamped(KS_ROTATE_PENDING, LOG "-12.gz"));
+	assert_false(stamped(gz, LOG "-+12.gz"));
+	assert_false(stamped(gz, LOG "-12-0.gz"));
+	assert_false(stamped(gz, LOG "-12-.gz"));
+	assert_false(stamped(gz, LOG "-1x2.gz"));
+	assert_false(stamped(gz, LOG "-99999999999999999999999.gz"));
+	assert_false(stamped(gz, "kstack_other.out-12.gz"));
+	assert_false(stamped(gz, "kstack_host.outx-12.gz"));
 }
 
 static void test_gzip_roundtrip(void **state)
