@@ -49,6 +49,11 @@ else
 	fail "--snoop text: rc $(info text_rc), $n stacks for $perl ($entry from the syscall entry), want $calls"
 	head -20 "$live/snoop.txt" "$live/snoop.err"
 fi
+if [ "$(info raw_mode)" = 600 ]; then
+	pass "KSTACK_SNOOP_RAW's copy of trace_pipe is mode 600"
+else
+	fail "KSTACK_SNOOP_RAW's copy of trace_pipe is mode '$(info raw_mode)', want 600"
+fi
 if grep -q '^\[<0>\] ksys_sync+0x[0-9a-f]*/0x[0-9a-f]*$' "$live/snoop.txt" &&
 	awk '/^PID: / && $0 !~ /Comm: perl$/ { other = 1 } END { exit !other }' "$live/snoop.txt"; then
 	pass "frames in /proc/PID/stack's form; the shell's own sync calls are there too"

@@ -90,6 +90,8 @@ sync
 sync
 wait "$text"
 echo "text_rc: $?" >>"$info"
+# what the kernel traced is root's alone: the copy is made 0600
+echo "raw_mode: $(stat -c %a "$out/snoop-raw.txt" 2>/dev/null || echo none)" >>"$info"
 wait "$count"
 echo "count_rc: $?" >>"$info"
 wait "$json"
