@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Samples read back from oled kstack's text (FACTS.md section 1,
- * shared/format/format_text.c), one at a time: the parser keeps only the
- * sample being read, its arrays reused from one sample to the next.
+ * Samples read back from oled kstack's text (as shared/format/format_text.c
+ * writes it), one at a time: the parser keeps only the sample being read,
+ * its arrays reused from one sample to the next.
  */
 #ifndef KS_REPORT_PARSE_H
 #define KS_REPORT_PARSE_H
