@@ -28,6 +28,8 @@ set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
+# shellcheck source=tests/bench/lib.sh
+. tests/bench/lib.sh
 sizes=${KSTACK_BENCH_FTRACE_SIZES:-60000 300000}
 loops=${KSTACK_BENCH_FTRACE_LOOPS:-3}
 tmp=$(mktemp -d)
@@ -91,6 +93,8 @@ for n in $sizes; do
 		continue
 	}
 	report "live (tracefs)" "$n" "$best_s" "$best_c" "$best_k"
+	target "kstack -F, live (tracefs), $n records: peak RSS" \
+		"$(awk -v k="$best_k" 'BEGIN { printf "%.1f", k / 1024 }')" '<' 50 MiB
 	sed '/^== /,$d' "$tmp/out" | cmp -s - "$fs/enabled_functions" ||
 		{ echo "  the kernel lines differ from the input"; status=1; }
 	if [ -n "$prev" ]; then
@@ -107,7 +111,7 @@ incs=$(find shared -name '*.h' -printf '-I%h\n' | sort -u)
 # shellcheck disable=SC2046,SC2086 # one word per flag and per object
 if ! $cc -O2 -std=c11 -D_GNU_SOURCE $incs -Itests/support -o "$tmp/ftrace_mem" \
 	tests/bench/ftrace_mem.c tests/support/fake_target.c tests/support/ftrace_image.c \
-	$(find "$build"/shared -name '*.o') -lz \
+	"$build/libkstack-core.a" -lz \
 	2>"$tmp/cc.err"; then
 	echo "ftrace_mem does not build:"; head -5 "$tmp/cc.err"
 	exit 1
@@ -123,6 +127,8 @@ for n in $sizes; do
 	# and the peak after it
 	read -r _ rs rc r0 r1 < <(tail -1 "$tmp/err")
 	report "memory (fake target)" "$n" "$best_s" "$best_c" "$best_k"
+	target "kstack -F, memory (fake target), $n records: peak RSS" \
+		"$(awk -v k="$best_k" 'BEGIN { printf "%.1f", k / 1024 }')" '<' 50 MiB
 	awk -v s="$rs" -v c="$rc" -v a="$r0" -v b="$r1" 'BEGIN {
 		printf "  of which the report: %.2f s wall, %.2f s CPU, RSS %.1f -> %.1f MiB (%+.1f MiB)\n",
 			s, c, a / 1024, b / 1024, (b - a) / 1024 }'

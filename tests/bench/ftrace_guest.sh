@@ -19,6 +19,8 @@ set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
+# shellcheck source=tests/bench/lib.sh
+. tests/bench/lib.sh
 dir=${KSTACK_BENCH_TRACEALL_DIR:-/tmp/kstack-bench/traceall}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -67,12 +69,11 @@ run() {
 }
 
 if run "-F (dump alone)" -F; then
-	if sed '/^== /,$d' "$tmp/out" | cmp -s - "$ef"; then
-		echo "  its kernel lines equal the guest's enabled_functions"
-	else
-		echo "  its kernel lines DIFFER from the guest's enabled_functions"
-		status=1
-	fi
+	same=0
+	sed '/^== /,$d' "$tmp/out" | cmp -s - "$ef" && same=1
+	target "--vmcore -F: the guest's enabled_functions, line for line (1: yes)" "$same" = 1
+	target "--vmcore -F over $records records: peak RSS" \
+		"$(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }')" '<' 50 MiB
 fi
 run "-F --vmlinux" -F --vmlinux "$dir/vmlinux" || true
 # what opening the dump costs without the records

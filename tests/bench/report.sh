@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# kstack report over 100 MB of logs (#24): a week of samples of 200 tasks
+# kstack report over 100 MB of logs: a week of samples of 200 tasks
 # at -i 60, made up in oled's text as -m 1 would rotate it (1 MB archives,
 # gzip) plus the live file, with a few tasks stuck in D for hours.  Prints
 # the wall time and the peak RSS; the report must stream (flat memory: a
@@ -11,6 +11,8 @@
 #   KSTACK_BENCH_REPORT_MB   megabytes of text (100)
 set -euo pipefail
 build=${1:-build}
+# shellcheck source=tests/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 mb=${KSTACK_BENCH_REPORT_MB:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -61,6 +63,11 @@ for mode in "" --json; do
 	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$build/kstack" report $mode "$d" >"$tmp/out"
 	read -r secs user sys kb <"$tmp/time"
 	echo "report bench: kstack report $mode: ${secs} s wall, ${user} s user + ${sys} s sys, peak RSS $((kb / 1024)) MB, $(wc -l <"$tmp/out") lines"
+	# it streams: a few MB of memory and seconds, whatever the size
+	target "kstack report ${mode:-(text)} over $((text / 1048576)) MB: CPU" \
+		"$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" '<' 10 s
+	target "kstack report ${mode:-(text)} over $((text / 1048576)) MB: peak RSS" \
+		"$((kb / 1024))" '<' 16 MiB
 done
 grep -q "^PID:  1000   State: D   for " "$tmp/out" || grep -q '"type":"stuck","pid":1000,' "$tmp/out" ||
 	{ echo "report bench: the stuck task 1000 is not named"; exit 1; }
