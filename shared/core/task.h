@@ -45,6 +45,13 @@ struct ks_task {
 	 */
 	bool has_switches;
 	uint64_t nvcsw, nivcsw;
+	/*
+	 * Nanoseconds since the task last ran, as crash's ps -m counts them
+	 * (its CPU's runqueue clock minus sched_info.last_arrival); a dump
+	 * only: the live /proc has no such clock.
+	 */
+	bool has_last_ran;
+	uint64_t last_ran_ns;
 };
 
 /* One sample: every selected task at one moment on one host. */

@@ -122,6 +122,9 @@ static void json_task(FILE *out, const struct ks_task *t)
 		fprintf(out, ",\"nvcsw\":%llu,\"nivcsw\":%llu",
 			(unsigned long long)t->nvcsw,
 			(unsigned long long)t->nivcsw);
+	if (t->has_last_ran)
+		fprintf(out, ",\"last_ran_ns\":%llu",
+			(unsigned long long)t->last_ran_ns);
 	fputc('}', out);
 }
 

@@ -91,7 +91,7 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	      KS_NEED(&thread, "task_struct", "thread"),
 	      KS_NEED(&sp, "thread_struct", "sp"),
 	      KS_OPTIONAL(&l->on_cpu, "task_struct", "on_cpu"),
-	      /* 5.16 moved cpu from thread_info into task_struct. */
+	      /* 4.9 moved cpu into task_struct, 5.16 back into thread_info. */
 	      KS_OPTIONAL(&l->cpu, "task_struct", "cpu"),
 	      /* to_kthread(): worker_private since 5.19, set_child_tid before. */
 	      KS_OPTIONAL_AS(&l->worker_private, "task_struct", "worker_private",
@@ -109,6 +109,27 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 		l->cpu.off = ti.off + cpu.off;
 		l->cpu.size = cpu.size;
 	}
+}
+
+/*
+ * What crash's ps -m reads (show_milliseconds(), task_last_run()): the
+ * runqueue clock of the task's CPU minus sched_info.last_arrival.  All
+ * optional: a kernel without CONFIG_SCHED_INFO has no last_arrival.
+ */
+static void last_ran_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+	struct ks_field si = ks_field_find(t, "task_struct", "sched_info");
+	struct ks_field la = ks_field_find(t, "sched_info", "last_arrival");
+
+	l->last_arrival = (struct ks_field){ -1, 0 };
+	if (ks_field_ok(&si) && ks_field_ok(&la) && la.size == 8)
+		l->last_arrival = (struct ks_field){ si.off + la.off, 8 };
+	l->rq_clock = ks_field_find(t, "rq", "clock");
+	if (t->ops->symbol(t->ctx, "runqueues", &l->runqueues))
+		l->runqueues = 0;
+	if (t->ops->symbol(t->ctx, "__per_cpu_offset", &l->per_cpu_offset))
+		l->per_cpu_offset = 0;
 }
 
 static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
@@ -312,7 +333,7 @@ static long task_read_size(const struct ks_kernel_layout *l)
 		&l->flags, &l->comm, &l->start_boottime, &l->stack,
 		&l->stack_refcount, &l->thread_sp, &l->mm, &l->on_cpu, &l->cpu,
 		&l->worker_private, &l->cgroups, &l->signal, &l->thread_node,
-		&l->thread_group, &l->nvcsw, &l->nivcsw,
+		&l->thread_group, &l->nvcsw, &l->nivcsw, &l->last_arrival,
 	};
 	long end = 0;
 
@@ -333,6 +354,7 @@ int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
 	thread_fields(&lk, l);
 	mm_fields(&lk, l);
 	optional_fields(&lk, l);
+	last_ran_fields(&lk, l);
 	if (!lk.ret && t->ops->symbol(t->ctx, "init_task", &l->init_task))
 		fail(&lk, -ENOENT, "no symbol init_task (%s:%d)", __FILE__, __LINE__);
 	timekeeper(&lk, l);

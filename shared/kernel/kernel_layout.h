@@ -42,6 +42,15 @@ struct ks_kernel_layout {
 	struct ks_field worker_private;	/* or set_child_tid: to_kthread() */
 	struct ks_field cgroups;	/* optional: --cgroup */
 	struct ks_field nvcsw, nivcsw;	/* optional: context switches */
+	/*
+	 * Time since last ran (crash's ps -m), optional: the task's
+	 * sched_info.last_arrival (CONFIG_SCHED_INFO) against the clock of
+	 * its CPU's runqueue, the per-CPU runqueues at __per_cpu_offset[cpu]
+	 * (0: a kernel without per-CPU offsets, where the address is as is).
+	 */
+	struct ks_field last_arrival;	/* task_struct.sched_info.last_arrival */
+	struct ks_field rq_clock;	/* rq.clock */
+	uint64_t runqueues, per_cpu_offset;
 
 	/* threads: signal->thread_head + thread_node, else thread_group */
 	bool thread_head;

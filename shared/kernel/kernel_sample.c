@@ -99,6 +99,9 @@ void ks_kernel_status_say(const struct ks_options *opts,
 		if (s->tasks[i].note)
 			ks_report(say->report, say->arg, "PID %d: %s",
 				  s->tasks[i].pid, s->tasks[i].note);
+	if (st->no_last_ran)
+		ks_report(say->report, say->arg, "no time since last ran "
+			  "(--json's last_ran_ns): %s", st->no_last_ran);
 	ks_report(say->report, say->arg, "kstack %s, kernel %s: "
 		  "%zu tasks on the lists, %zu printed, %zu on a CPU, "
 		  "%zu unreadable, %zu broken lists, %zu short stacks, "

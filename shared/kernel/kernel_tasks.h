@@ -28,6 +28,7 @@ struct ks_kernel_status {
 	size_t nr_stack_notes;	/* stacks the unwinder could not finish */
 	size_t nr_on_cpu;	/* tasks that were on a CPU */
 	size_t nr_module_errors;	/* modules (or their list) without ORC data */
+	const char *no_last_ran;	/* why no task has last_ran_ns, or NULL */
 	double start;		/* CLOCK_MONOTONIC seconds when the sample began */
 };
 

@@ -234,6 +234,7 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 		t.nvcsw = ks_field_get(tb, &l->nvcsw);
 		t.nivcsw = ks_field_get(tb, &l->nivcsw);
 	}
+	ks_task_last_ran(w, tb, &t);
 	ks_task_comm(w, tb, &t);
 	t.cmd = ks_task_cmd(w, tb, e->task, &t);
 	ret = t.cmd ? ks_task_stack(w, tb, e->task, &t) : -ENOMEM;
@@ -348,6 +349,7 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	st->no_last_ran = ks_task_last_ran_missing(l);
 	ret = sample_setup(&w);
 	if (ret)
 		return ret;
@@ -373,6 +375,7 @@ out:
 	free(w.cmd_buf);
 	free(w.e);
 	free(w.owners);
+	ks_task_last_ran_release(&w);
 	ks_seen_release(&w.stacks);
 	ks_seen_release(&w.seen);
 	return ret;

@@ -55,6 +55,10 @@ struct ks_walk {
 	struct ks_seen stacks;
 	struct ks_stack_owner *owners;
 	size_t nr_owners, owners_cap;
+	/* each CPU's runqueue clock, read once: task_last_ran.c */
+	uint64_t *rq_clock;
+	signed char *rq_clock_state;	/* 0 unread, 1 read, -1 unreadable */
+	size_t nr_rq_clock;
 	/* the threads of a process share one mm: its command line, once */
 	uint64_t cmd_mm;
 	char *cmd_buf;
@@ -66,6 +70,14 @@ void ks_copy_kstr(char *dst, size_t len, const char *src, size_t srclen);
 
 /* task_comm.c: the comm of /proc/PID/stat (proc_task_name()). */
 void ks_task_comm(struct ks_walk *w, const uint8_t *tb, struct ks_task *t);
+/*
+ * task_last_ran.c: t->last_ran_ns from the task's sched_info and its
+ * CPU's runqueue clock, where the kernel has both (t->cpu set first).
+ */
+void ks_task_last_ran(struct ks_walk *w, const uint8_t *tb, struct ks_task *t);
+void ks_task_last_ran_release(struct ks_walk *w);
+/* Why the kernel gives no task a time since last ran, or NULL. */
+const char *ks_task_last_ran_missing(const struct ks_kernel_layout *l);
 /* task_cmdline.c: the Cmd of the record, from /proc/PID/cmdline's text. */
 char *ks_task_cmd(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		  const struct ks_task *t);

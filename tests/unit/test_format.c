@@ -245,7 +245,10 @@ static void test_json(void **state)
 	ks_sample_release(&s);
 }
 
-/* Context switch counts follow the note, and only where they are known. */
+/*
+ * Context switch counts follow the note, then the time since last ran
+ * (0 is a time: the key is there), each only where it is known.
+ */
 static void test_json_switches(void **state)
 {
 	struct ks_sample s;
@@ -258,6 +261,8 @@ static void test_json_switches(void **state)
 	s.tasks[1].has_switches = true;
 	s.tasks[1].nvcsw = 12;
 	s.tasks[1].nivcsw = 3;
+	s.tasks[1].has_last_ran = true;
+	s.tasks[1].last_ran_ns = 0;
 	out = render(ks_format_json, &s);
 	assert_string_equal(out,
 		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
@@ -267,7 +272,7 @@ static void test_json_switches(void **state)
 		"\"on_cpu\":false},"
 		"{\"pid\":6,\"tgid\":6,\"state\":\"S\",\"start_time\":7,"
 		"\"comm\":\"b\",\"cmd\":\"b\",\"on_cpu\":false,\"nvcsw\":12,"
-		"\"nivcsw\":3}]}]}\n");
+		"\"nivcsw\":3,\"last_ran_ns\":0}]}]}\n");
 	free(out);
 	ks_sample_release(&s);
 }

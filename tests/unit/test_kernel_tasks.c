@@ -407,6 +407,60 @@ static void test_processes(void **state)
 }
 
 /*
+ * The time since last ran, as crash's ps -m counts it: the runqueue clock
+ * of the task's CPU (per_cpu(runqueues, cpu).clock, at runqueues +
+ * __per_cpu_offset[cpu]) minus its sched_info.last_arrival; 0 for a task
+ * that arrived after the clock; nothing for a CPU whose runqueue cannot
+ * be read, or a kernel without sched_info, which -v names.
+ */
+#define T_SCHED_INFO	0x98
+#define PCPU_OFFSETS	0xffffffff82004000ULL
+#define RUNQUEUES	0x2c000ULL	/* a per-CPU symbol: an offset */
+#define RQ(cpu)		(0xffff888000800000ULL + (uint64_t)(cpu) * 0x10000)
+
+static void test_last_ran(void **state)
+{
+	static const uint8_t zeros[64];
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	/* without sched_info: no key anywhere, and the reason */
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_false(find(&s, 1)->has_last_ran);
+	assert_non_null(st.no_last_ran);
+	assert_non_null(strstr(st.no_last_ran, "CONFIG_SCHED_INFO"));
+	ks_sample_release(&s);
+
+	member(e, "task_struct", "sched_info", T_SCHED_INFO, 32);
+	member(e, "sched_info", "last_arrival", 0x10, 8);
+	member(e, "rq", "clock", 0x20, 8);
+	assert_int_equal(ks_fake_add_symbol(e->f, "runqueues", RUNQUEUES, 8, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "__per_cpu_offset", PCPU_OFFSETS,
+					    64, NULL), 0);
+	/* CPU 2's offset is not mapped */
+	assert_int_equal(ks_fake_add_memory(e->f, PCPU_OFFSETS, zeros, 16), 0);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		assert_int_equal(ks_fake_add_memory(e->f, RQ(cpu), zeros, 64), 0);
+		put64(e, PCPU_OFFSETS + 8 * (uint64_t)cpu, RQ(cpu) - RUNQUEUES);
+		put64(e, RQ(cpu) + 0x20, 50 * NSEC + (uint64_t)cpu);
+	}
+	put32(e, TASK(P1) + T_CPU, 0);
+	put64(e, TASK(P1) + T_SCHED_INFO + 0x10, 20 * NSEC);
+	put32(e, TASK(P7) + T_CPU, 1);
+	put64(e, TASK(P7) + T_SCHED_INFO + 0x10, 60 * NSEC);	/* after the clock */
+	put32(e, TASK(P3) + T_CPU, 2);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_null(st.no_last_ran);
+	assert_true(find(&s, 1)->has_last_ran);
+	assert_int_equal(find(&s, 1)->last_ran_ns, 30 * NSEC);	/* 50 s - 20 s */
+	assert_true(find(&s, 7)->has_last_ran);
+	assert_int_equal(find(&s, 7)->last_ran_ns, 0);
+	assert_false(find(&s, 3)->has_last_ran);
+	ks_sample_release(&s);
+}
+
+/*
  * --comm matches the name /proc shows, a worker's workqueue included
  * (read before the choice), OR-ed with a state.
  */
@@ -856,6 +910,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stack_null, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_last_ran, setup, teardown),
 		cmocka_unit_test(test_missing_member),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_timekeeper_data),
