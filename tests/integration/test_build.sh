@@ -25,7 +25,10 @@ if readelf -d "$so" | grep -q 'NEEDED.*libz\.'; then
 else
 	pass "kstack.so does not need libz"
 fi
-if nm "$so" 2>/dev/null | grep -qE ' (ks_rotate|ks_disk_guard)'; then
+# (nm's whole output first: a grep -q that matched early would leave nm
+# to die of SIGPIPE, and pipefail would turn the match into a pass)
+nm "$so" >"$tmp/nm.out" 2>/dev/null
+if grep -qE ' (ks_rotate|ks_disk_guard)' "$tmp/nm.out"; then
 	fail "kstack.so contains background mode's rotate or disk guard"
 else
 	pass "kstack.so has no rotate or disk guard"
@@ -48,10 +51,13 @@ if make -s BUILD="$tmp/b" "$obj" >"$tmp/make.out" 2>&1 &&
 else
 	fail "static objects have no header dependencies: $(tail -3 "$tmp/make.out")"
 fi
-if make -n BUILD="$tmp/c" CFLAGS="-O2 -DKS_CFLAGS_PROBE" "$tmp/c/static/shared/core/grow.o" |
-	grep -q KS_CFLAGS_PROBE; then
+# (the whole output first: under pipefail, grep -q leaving early made a
+# sub-make's "Leaving directory" line die of SIGPIPE and the check fail)
+make -n BUILD="$tmp/c" CFLAGS="-O2 -DKS_CFLAGS_PROBE" "$tmp/c/static/shared/core/grow.o" \
+	>"$tmp/make-n.out" 2>&1
+if grep -q KS_CFLAGS_PROBE "$tmp/make-n.out"; then
 	pass "static objects are compiled with CFLAGS"
 else
-	fail "static objects ignore CFLAGS"
+	fail "static objects ignore CFLAGS: $(grep -m1 'grow\.c' "$tmp/make-n.out")"
 fi
 finish
