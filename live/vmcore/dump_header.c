@@ -267,6 +267,19 @@ static int check_vmcoreinfo(const char *text, size_t tlen, const struct who *w)
 	return ret;
 }
 
+/*
+ * A note of that name as libkdumpfile matches it (notes.c note_equal()):
+ * n_namesz is the name's length, its NUL counted or not.  A VMCOREINFO
+ * note of n_namesz 10 was read by libkdumpfile and passed by this check,
+ * and its empty key crashed libkdumpfile (SIGSEGV, fuzz_dump_open).
+ */
+static bool is_note(const uint8_t *name, uint32_t namesz, const char *want)
+{
+	size_t len = strlen(want);
+
+	return (namesz == len || namesz == len + 1) && !memcmp(name, want, namesz);
+}
+
 /* The notes of one PT_NOTE segment: each inside it, VMCOREINFO checked. */
 static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, const struct who *w)
 {
@@ -285,8 +298,8 @@ static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, const stru
 				      ", n_descsz %" PRIu32 ") overruns the "
 				      "segment's %" PRIu64 " bytes", i, off,
 				      nh.n_namesz, nh.n_descsz, size);
-		if (nh.n_namesz == sizeof("VMCOREINFO") &&
-		    !memcmp(buf + name, "VMCOREINFO", sizeof("VMCOREINFO")) &&
+		if ((is_note(buf + name, nh.n_namesz, "VMCOREINFO") ||
+		     is_note(buf + name, nh.n_namesz, "VMCOREINFO_XEN")) &&
 		    check_vmcoreinfo((const char *)buf + desc, nh.n_descsz,
 				     w))
 			return -EINVAL;

@@ -86,6 +86,13 @@ off=$(grep -abo 'OSRELEASE=' "$tmp/head" | head -n 1 | cut -d: -f1)
 if [ -n "$off" ]; then
 	damaged key-dot "$off" '.'
 	refused key-dot 'VMCOREINFO has the line ".SRELEASE='
+	# the same in a note named with n_namesz 10 (no NUL), which
+	# libkdumpfile reads as VMCOREINFO too (SIGSEGV: fuzz_dump_open)
+	name=$(grep -abo 'VMCOREINFO' "$tmp/head" | head -n 1 | cut -d: -f1)
+	damaged key-dot-namesz10 "$off" '.'
+	printf '\012\0\0\0' | dd of="$tmp/key-dot-namesz10" bs=1 seek=$((name - 12)) \
+		conv=notrunc status=none
+	refused key-dot-namesz10 'VMCOREINFO has the line ".SRELEASE='
 fi
 # Elf64_Ehdr: e_phentsize at 54, e_phnum at 56, e_shoff at 40
 damaged phentsize0 54 '\0\0'
