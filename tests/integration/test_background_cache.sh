@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Background mode takes a task's stack from the sample before when its
+# /proc/PID/schedstat line has not moved (live/proc/proc_cache.h).  Here
+# that is checked on the real /proc while tasks change under it
+# (tests/integration/helpers/churn_children.c: they block in one call
+# after another with CPU bursts between, get renamed and have their argv
+# rewritten by a sibling thread while they sleep, are stopped and
+# continued, exec, exit and have their PID reused): with
+# KSTACK_TEST_VERIFY_CACHE every task of every sample is read a second
+# time in full right after, and no record may differ unless the task's
+# stat or schedstat line shows it changed in between.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+tmp=$(mktemp -d)
+churn=
+cleanup() {
+	[ -n "$churn" ] && kill "$churn" 2>/dev/null && wait "$churn" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if ! cat /proc/self/stack >/dev/null 2>&1; then
+	skip "/proc/PID/stack is not readable here (needs root)"
+	finish
+fi
+if ! grep -qE '^[0-9]+ [0-9]+ [1-9][0-9]*$' /proc/self/schedstat 2>/dev/null; then
+	skip "no /proc/PID/schedstat run count here (CONFIG_SCHED_INFO): nothing is cached"
+	finish
+fi
+
+${CC:-cc} -O0 -pthread -o "$tmp/churn" "$top/tests/integration/helpers/churn_children.c"
+"$tmp/churn" 8 >"$tmp/churn.out" &
+churn=$!
+for _ in $(seq 50); do
+	grep -q ready "$tmp/churn.out" && break
+	sleep 0.1
+done
+
+samples=${KSTACK_TEST_CACHE_SAMPLES:-60}
+mkdir "$tmp/log"
+rc=0
+KSTACK_TEST_VERIFY_CACHE=1 KSTACK_TEST_OLED_LOCK="$tmp/oled.lock" \
+	KSTACK_TEST_INTERVAL_MS=100 KSTACK_TEST_DURATION_MS=$((samples * 100)) \
+	"$kstack" -b --foreground -a -H -v -d "$tmp/log" 2>"$tmp/err" || rc=$?
+kill "$churn"
+wait "$churn" || true
+churn=
+
+verdict=$(sed -n 's/.*cache check: \([0-9]*\) task(s) read again in full: \([0-9]*\) differ although they did not change, \([0-9]*\) changed while read; \([0-9]*\) stack(s) from the sample before$/\1 \2 \3 \4/p' "$tmp/err")
+read -r verified mismatched raced reused <<<"${verdict:-x x x x}"
+[ "$rc" = 0 ] && pass "kstack -b ran ($samples samples)" || fail "kstack -b exit $rc: $(tail -3 "$tmp/err")"
+if [ "$mismatched" = 0 ]; then
+	pass "cache check: $verified record(s) equal a full read taken at once ($raced changed while read)"
+else
+	fail "cache check: $mismatched of $verified record(s) differ from a full read:"
+	grep 'cache check' "$tmp/err" | head -5
+fi
+# a check that compared nothing, or a cache never used, proves nothing
+[ "${verified:-0}" -ge $((samples * 20)) ] 2>/dev/null &&
+	pass "every task of every sample compared ($verified)" ||
+	fail "too few records compared: ${verified:-none}"
+[ "${reused:-0}" -ge $((verified / 4)) ] 2>/dev/null &&
+	pass "stacks from the sample before: $reused of $verified" ||
+	fail "the cache was hardly used: ${reused:-none} of ${verified:-?}"
+# what changed without running must still have been seen changing (the
+# text has no comm: the check above compared it)
+cmds=$({ grep -aoE 'Cmd: ([a-z])\1{8,} 8$' "$tmp/log"/kstack_*.out || true; } | sort -u | wc -l)
+[ "$cmds" -ge 2 ] &&
+	pass "argv rewritten by a sibling thread: $cmds Cmd texts in the log" ||
+	fail "argv rewritten by a sibling thread: only $cmds Cmd texts in the log"
+stops=$(grep -ac 'State:  T' "$tmp/log"/kstack_*.out || true)
+reused_pids=$(sed -n 's/^reused //p' "$tmp/churn.out")
+[ "${reused_pids:-0}" -ge 1 ] &&
+	pass "PIDs reused under the sampler: $reused_pids" ||
+	skip "no PID reused (ns_last_pid raced with other forks): ${reused_pids:-none}"
+echo "stopped tasks seen: $stops"
+finish
