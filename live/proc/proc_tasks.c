@@ -405,8 +405,9 @@ static int read_sched(struct ks_proc *p, const char *dir, struct ks_sched *sc)
 
 /*
  * The stack text, read into p->buf or taken from the cache (*text and
- * *len_ret): 0 or -errno of the read.  The schedstat line is read before
- * the stack, so a task that runs after it shows a new line next time.
+ * *len_ret): 1 when taken, 0 when read, or -errno of the read.  The
+ * schedstat line is read before the stack, so a task that runs after it
+ * shows a new line next time.
  */
 static int read_stack(struct ks_proc *p, const struct task_ref *ref,
 		      const struct ks_task *t, unsigned long long start,

@@ -2,17 +2,21 @@
 /*
  * Tasks that keep changing under a sampler, for test_background_cache.sh:
  *   flippers  block in nanosleep, poll, select, epoll_wait, a pipe read
- *             and a futex in turn, with CPU bursts between: a new stack
- *             each time they run
+ *             and a futex in turn for 20 to 300 ms, with CPU bursts
+ *             between: a new stack each time they run, the same one in
+ *             the samples between
+ *   quiet     a process of three threads that never wake up
  *   renamed   a process whose main thread sleeps while a sibling thread
  *             renames it (/proc/self/task/TID/comm) and rewrites its argv:
  *             comm and Cmd change although it does not run
  *   stopped   a child stopped and continued by its parent (T, then R
  *             without having run)
- *   reused    children that exec, exit, and whose PID the next child
+ *   reused    children that exec (this file again), exit, and whose PID
+ *             the next child
  *             takes again (/proc/sys/kernel/ns_last_pid)
- * Prints "ready", runs until SIGTERM, then prints "reused N" (PIDs
- * reused) and takes its children down.
+ * Prints "pids P,P,...": the long-lived children and the one PID that
+ * the short-lived ones take in turn; then runs until SIGTERM, prints
+ * "reused N" (children that got that PID) and takes its children down.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -68,7 +72,7 @@ static void flipper(unsigned int seed)
 		_exit(1);
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 	for (unsigned int i = seed;; i++) {
-		long ms = 20 + (long)(rand_r(&seed) % 60);
+		long ms = 20 + (long)(rand_r(&seed) % 280);
 		struct timespec ts = { 0, ms * 1000000L };
 		struct timeval tv = { 0, ms * 1000 };
 		struct epoll_event ev;
@@ -143,6 +147,29 @@ static void renamed_body(unsigned int seed)
 	renamed();
 }
 
+static void *quiet_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void quiet_body(unsigned int seed)
+{
+	pthread_t t;
+	int pfd[2];
+	char c;
+
+	(void)seed;
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t, NULL, quiet_thread, NULL))
+			_exit(1);
+	if (pipe(pfd) == 0 && read(pfd[0], &c, 1) < 0) {}
+	for (;;)
+		pause();
+}
+
 static void stopped_body(unsigned int seed)
 {
 	(void)seed;
@@ -150,7 +177,9 @@ static void stopped_body(unsigned int seed)
 		pause();
 }
 
-/* A child that sleeps in one of two ways, or execs sleep. */
+static char self_exe[4096];
+
+/* A child that sleeps in one of two ways, or execs us to sleep. */
 static pid_t short_child(int kind)
 {
 	pid_t pid = fork();
@@ -158,7 +187,7 @@ static pid_t short_child(int kind)
 	if (pid)
 		return pid;
 	if (kind == 2)
-		execlp("sleep", "sleep", "0.15", (char *)NULL);
+		execl(self_exe, "churn-exec", "--nap", (char *)NULL);
 	if (kind == 1) {
 		int pfd[2];
 		char c;
@@ -196,29 +225,41 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_term };
 	int nr_flippers = argc > 1 ? atoi(argv[1]) : 8;
 	unsigned long reused = 0;
-	pid_t last = 0, stopped;
+	pid_t reuse, stopped;
 
+	if (argc > 1 && !strcmp(argv[1], "--nap")) {
+		nap_ms(150);
+		return 0;
+	}
+	/* the comm of what we exec is its file's name: ours */
+	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0)
+		return 1;
 	argv0 = argv[0];
 	argv0_len = strlen(argv[0]);
 	sigaction(SIGTERM, &sa, NULL);
 	for (int i = 0; i < nr_flippers && i < 12; i++)
 		spawn(flipper, (unsigned int)i * 7919u);
 	spawn(renamed_body, 0);
+	spawn(quiet_body, 0);
 	stopped = spawn(stopped_body, 0);
-	printf("ready\n");
+	reuse = short_child(0);
+	printf("pids ");
+	for (int i = 0; i < nr_kids; i++)
+		printf("%d,", (int)kids[i]);
+	printf("%d\n", (int)reuse);
 	fflush(stdout);
-	for (int i = 0; !stop; i++) {
+	for (int i = 1; !stop; i++) {
 		pid_t pid;
 
-		if (last)
-			take_pid(last);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		take_pid(reuse);
 		pid = short_child(i % 3);
-		if (pid > 0 && pid == last)
+		if (pid == reuse)
 			reused++;
 		kill(stopped, i % 2 ? SIGCONT : SIGSTOP);
 		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR && !stop)
 			;
-		last = pid;
 		nap_ms(10);
 	}
 	printf("reused %lu\n", reused);
