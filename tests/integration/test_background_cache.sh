@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 churn=
 cleanup() {
 	[ -n "$churn" ] && kill "$churn" 2>/dev/null && wait "$churn" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
@@ -57,7 +57,11 @@ churn=
 
 verdict=$(sed -n 's/.*cache check: \([0-9]*\) task(s) read again in full: \([0-9]*\) differ although they did not change, \([0-9]*\) changed while read; \([0-9]*\) stack(s) from the sample before$/\1 \2 \3 \4/p' "$tmp/err")
 read -r verified mismatched raced reused <<<"${verdict:-x x x x}"
-[ "$rc" = 0 ] && pass "kstack -b ran ($samples samples)" || fail "kstack -b exit $rc: $(tail -3 "$tmp/err")"
+if [ "$rc" = 0 ]; then
+	pass "kstack -b ran ($samples samples)"
+else
+	fail "kstack -b exit $rc: $(tail -3 "$tmp/err")"
+fi
 if [ "$mismatched" = 0 ]; then
 	pass "cache check: $verified record(s) equal a full read taken at once ($raced changed while read)"
 else
@@ -66,22 +70,32 @@ else
 fi
 # a check that compared nothing, or a cache never used, proves nothing
 # (14 tasks and more in each sample)
-[ "${verified:-0}" -ge $((samples * 13)) ] 2>/dev/null &&
-	pass "every task of every sample compared ($verified)" ||
-	fail "too few records compared: ${verified:-none}"
-[ "${reused:-0}" -ge $((verified / 4)) ] 2>/dev/null &&
-	pass "stacks from the sample before: $reused of $verified" ||
-	fail "the cache was hardly used: ${reused:-none} of ${verified:-?}"
+# a number, or the end line was missing
+num() { [[ $1 =~ ^[0-9]+$ ]]; }
+if num "$verified" && [ "$verified" -ge $((samples * 13)) ]; then
+	pass "every task of every sample compared ($verified)"
+else
+	fail "too few records compared: $verified"
+fi
+if num "$reused" && [ "$reused" -ge $((verified / 4)) ]; then
+	pass "stacks from the sample before: $reused of $verified"
+else
+	fail "the cache was hardly used: $reused of $verified"
+fi
 # what changed without running must still have been seen changing (the
 # text has no comm: the check above compared it)
 cmds=$({ grep -aoE 'Cmd: ([a-z])\1{8,} 8$' "$tmp/log"/kstack_*.out || true; } | sort -u | wc -l)
-[ "$cmds" -ge 2 ] &&
-	pass "argv rewritten by a sibling thread: $cmds Cmd texts in the log" ||
+if [ "$cmds" -ge 2 ]; then
+	pass "argv rewritten by a sibling thread: $cmds Cmd texts in the log"
+else
 	fail "argv rewritten by a sibling thread: only $cmds Cmd texts in the log"
+fi
 stops=$(grep -ac 'State:  T' "$tmp/log"/kstack_*.out || true)
 reused_pids=$(sed -n 's/^reused //p' "$tmp/churn.out")
-[ "${reused_pids:-0}" -ge 5 ] &&
-	pass "one PID taken by task after task under the sampler: $reused_pids times" ||
+if num "$reused_pids" && [ "$reused_pids" -ge 5 ]; then
+	pass "one PID taken by task after task under the sampler: $reused_pids times"
+else
 	fail "the PID was hardly reused (ns_last_pid raced with other forks): ${reused_pids:-none} times"
+fi
 echo "stopped tasks seen: $stops"
 finish
