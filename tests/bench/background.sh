@@ -57,7 +57,10 @@ read -r user sys peak <"$tmp/time"
 echo "samples written: ${written:-?}, lost: ${lost:-?}; log folder $(du -sk "$tmp/log" | cut -f1) KiB"
 sed -n 's/.*DEBUG - \([0-9]*\) of \([0-9]*\) stack(s) taken from the sample before$/\1 \2/p' "$tmp/err" |
 	awk '$2 > 0 { printf "stacks taken from the sample before: %d of %d (%.1f%%)\n", $1, $2, $1 * 100 / $2 }'
-grep -E 'WARNING - Sampling took longer|sample\(s\) (skipped|written late)' "$tmp/err" || true
+# an overrun is a skipped sample, not a lost one: the counts, and the first
+# warning, which says whether the sample started late or took too long
+grep -E 'INFO - [0-9]+ sample\(s\) (skipped|written late)' "$tmp/err" || true
+grep -m1 'WARNING - Sampling took longer' "$tmp/err" || true
 awk -v u="$user" -v s="$sys" -v n="${written:-0}" -v f="$floor_cpu_ms" 'BEGIN {
 	if (n <= 0) { print "no sample written"; exit 1 }
 	per = (u + s) * 1000 / n
