@@ -118,6 +118,7 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	/* not KSTACK_TEST_: vmcores/scenarios/snoop.sh records with it */
 	k->snoop_raw = knob("KSTACK_SNOOP_RAW");
 	k->kallsyms_scan = knob("KSTACK_TEST_KALLSYMS_SCAN");
+	k->verify_cache = knob("KSTACK_TEST_VERIFY_CACHE");
 }
 
 int main(int argc, char **argv)

@@ -52,18 +52,30 @@ struct bg {
 	int oled_lock_fd;		/* shared flock on oled's lock, or -1 */
 	bool proc_open;
 	struct ks_proc proc;
+	struct ks_proc_cache cache;	/* stacks of tasks that did not run */
 	struct ks_disk_guard guard;
 	struct ks_rotate rot;
 	int64_t interval_ns;
 	int64_t duration_ns;
 	bool no_rotation;		/* -m 0 or -n 0, as oled */
+	/*
+	 * Every sample due is written, skipped or lost.  Skipped has a
+	 * cause that is no fault: the disk guard, or a sample before that
+	 * overran; lost is an error, in taking or in writing.
+	 */
 	unsigned long nr_written;
-	unsigned long nr_skipped;	/* not written: file system full */
-	unsigned long nr_failed;	/* not taken or not written: an error */
+	unsigned long nr_late;		/* of those written, started late */
+	unsigned long nr_skipped;	/* full + overrun */
+	unsigned long nr_full;		/* skipped: file system full */
+	unsigned long nr_overrun;	/* skipped: the one before overran */
+	unsigned long nr_lost;		/* not taken or not written: an error */
 	unsigned long nr_failed_run;	/* of those, since the last success */
-	unsigned long nr_overrun;	/* not taken: the one before overran */
-	unsigned long nr_lost;		/* skipped + failed + overrun */
 	int last_failure;		/* the error of the last one */
+	unsigned long long nr_reused;	/* stacks the cache saved reading */
+	unsigned long long nr_tasks;	/* in the samples taken */
+	unsigned long long nr_verified;	/* KSTACK_TEST_VERIFY_CACHE's counts */
+	unsigned long long nr_raced;
+	unsigned long long nr_mismatch;
 	int write_err;			/* last write error, logged once */
 	int rotate_err;			/* last rotation error, logged once */
 	int sample_err;			/* last sampling error, logged once */
@@ -418,6 +430,9 @@ static int open_proc(struct bg *bg)
 	if (ret)
 		return KS_EXIT_ERROR;
 	bg->proc_open = true;
+	ks_proc_cache_init(&bg->cache);
+	bg->proc.cache = &bg->cache;
+	bg->proc.verify = opts->knobs.verify_cache != NULL;
 	if (opts->cgroup) {
 		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
 				      opts->cgroup, log_error, NULL);
@@ -442,6 +457,8 @@ static int open_log(struct bg *bg)
 		if (!ret) {
 			bg->journal_on = true;
 			bg->journal.samples = &bg->nr_written;
+			bg->journal.late = &bg->nr_late;
+			bg->journal.skipped = &bg->nr_skipped;
 			bg->journal.lost = &bg->nr_lost;
 			return 0;
 		}
@@ -506,8 +523,10 @@ static void teardown(struct bg *bg)
 	ks_log_set_sink(NULL, NULL);
 	if (bg->journal_on)
 		ks_journal_close(&bg->journal);
-	if (bg->proc_open)
+	if (bg->proc_open) {
 		ks_proc_close(&bg->proc);
+		ks_proc_cache_free(&bg->cache);
+	}
 	/* closing the lock's last fd releases it */
 	if (bg->lock_fd >= 0)
 		close(bg->lock_fd);
@@ -589,6 +608,15 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 	}
 	if (!s->nr_tasks)
 		ks_log(KS_LOG_DEBUG, "no task matched the selection");
+	bg->nr_tasks += s->nr_tasks;
+	bg->nr_reused += st->nr_reused;
+	bg->nr_verified += st->nr_verified;
+	bg->nr_raced += st->nr_raced;
+	bg->nr_mismatch += st->nr_mismatch;
+	if (st->nr_mismatch)
+		ks_log(KS_LOG_ERROR,
+		       "cache check: %zu task(s) differ from a full read although they did not change, first: %s",
+		       st->nr_mismatch, st->first_mismatch);
 }
 
 static void rotate_if_needed(struct bg *bg)
@@ -613,11 +641,19 @@ static void rotate_if_needed(struct bg *bg)
 static void sample_lost(struct bg *bg, uint64_t k, int err)
 {
 	bg->nr_lost++;
-	bg->nr_failed++;
 	bg->nr_failed_run++;
 	bg->last_failure = err;
 	ks_log(KS_LOG_DEBUG, "Sample %llu not written: %s",
 	       (unsigned long long)k, strerror(-err));
+}
+
+/*
+ * Late: started more than a tenth of the interval after its time, so
+ * the moment it shows is off by that much.  It is written all the same.
+ */
+static bool is_late(const struct bg *bg, int64_t at_ms, int64_t due_ms)
+{
+	return (at_ms - due_ms) * 10 * NS_PER_MS > bg->interval_ns;
 }
 
 static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
@@ -630,10 +666,12 @@ static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
 	/* --folded has no header: a sample of no task writes nothing */
 	if (len)
 		bg->nr_written++;
+	if (len && is_late(bg, at_ms, due_ms))
+		bg->nr_late++;
 	ks_log(KS_LOG_DEBUG,
-	       "Sample %llu at +%lld ms (due +%lld ms): %zu task(s), %zu bytes",
+	       "Sample %llu at +%lld ms (due +%lld ms)%s: %zu task(s), %zu bytes",
 	       (unsigned long long)k, (long long)at_ms, (long long)due_ms,
-	       s->nr_tasks, len);
+	       is_late(bg, at_ms, due_ms) ? " late" : "", s->nr_tasks, len);
 }
 
 /* One scheduled sample: guard, take, rotate, append. */
@@ -648,7 +686,7 @@ static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 
 	if (!guard_allows(bg)) {
 		bg->nr_skipped++;
-		bg->nr_lost++;
+		bg->nr_full++;
 		ks_log(KS_LOG_DEBUG, "Sample %llu skipped: filesystem full",
 		       (unsigned long long)k);
 		return;
@@ -660,6 +698,10 @@ static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 	if (ret)
 		goto out;
 	check_sample(bg, &s, &st);
+	ks_log(KS_LOG_DEBUG, "Sample %llu taken in %lld ms, %zu of %zu stack(s) from the last sample",
+	       (unsigned long long)k,
+	       (long long)((mono_ns() - t0) / NS_PER_MS - at_ms), st.nr_reused,
+	       s.nr_tasks);
 	ret = format_sample(bg, &s, &buf, &len);
 	if (!ret && len) {
 		rotate_if_needed(bg);
@@ -709,7 +751,19 @@ static void log_start(struct bg *bg)
 		       bg->guard.threshold);
 }
 
-/* How the run went: every sample due is either written or counted lost. */
+/* KSTACK_TEST_VERIFY_CACHE's verdict, for the tests to read */
+static void log_cache(struct bg *bg)
+{
+	ks_log(KS_LOG_DEBUG, "%llu of %llu stack(s) taken from the sample before",
+	       bg->nr_reused, bg->nr_tasks);
+	if (!bg->proc.verify)
+		return;
+	ks_log(bg->nr_mismatch ? KS_LOG_ERROR : KS_LOG_INFO,
+	       "cache check: %llu task(s) read again in full: %llu differ although they did not change, %llu changed while read; %llu stack(s) from the sample before",
+	       bg->nr_verified, bg->nr_mismatch, bg->nr_raced, bg->nr_reused);
+}
+
+/* How the run went: every sample due is written, skipped or lost. */
 static void log_end(struct bg *bg)
 {
 	unsigned long lost = bg->nr_lost;
@@ -721,15 +775,19 @@ static void log_end(struct bg *bg)
 	else
 		ks_log(KS_LOG_INFO, "Finished: %lu sample(s) written, %lu lost",
 		       bg->nr_written, lost);
-	if (bg->nr_skipped)
-		ks_log(KS_LOG_INFO, "%lu sample(s) not written: filesystem full",
-		       bg->nr_skipped);
-	if (bg->nr_failed)
-		ks_log(KS_LOG_WARNING, "%lu sample(s) not written because of errors, the last: %s",
-		       bg->nr_failed, strerror(-bg->last_failure));
+	if (bg->nr_late)
+		ks_log(KS_LOG_INFO, "%lu sample(s) written late: started more than a tenth of the interval after their time",
+		       bg->nr_late);
+	if (bg->nr_full)
+		ks_log(KS_LOG_INFO, "%lu sample(s) skipped: filesystem full",
+		       bg->nr_full);
 	if (bg->nr_overrun)
-		ks_log(KS_LOG_INFO, "%lu sample(s) not taken: sampling took longer than the interval",
+		ks_log(KS_LOG_INFO, "%lu sample(s) skipped: sampling took longer than the interval",
 		       bg->nr_overrun);
+	if (bg->nr_lost)
+		ks_log(KS_LOG_WARNING, "%lu sample(s) lost: not taken or not written because of errors, the last: %s",
+		       bg->nr_lost, strerror(-bg->last_failure));
+	log_cache(bg);
 }
 
 /*
@@ -737,16 +795,27 @@ static void log_end(struct bg *bg)
  * overran whole intervals, the latest deadline already past, so the
  * schedule catches up with one late sample instead of a burst.
  */
-static uint64_t next_index(struct bg *bg, uint64_t k, int64_t t0)
+static uint64_t next_index(struct bg *bg, uint64_t k, int64_t t0,
+			   int64_t started)
 {
-	uint64_t latest = (uint64_t)((mono_ns() - t0) / bg->interval_ns);
+	int64_t now = mono_ns();
+	uint64_t latest = (uint64_t)((now - t0) / bg->interval_ns);
+	uint64_t last = (uint64_t)(bg->duration_ns / bg->interval_ns);
+	int64_t due = t0 + (int64_t)k * bg->interval_ns;
+	uint64_t skipped;
 
 	if (latest <= k + 1)
 		return k + 1;
-	ks_log(KS_LOG_WARNING, "Sampling took longer than the interval: %llu sample(s) skipped",
-	       (unsigned long long)(latest - k - 1));
-	bg->nr_overrun += latest - k - 1;
-	bg->nr_lost += latest - k - 1;
+	/* deadlines past the end of the run were never due */
+	skipped = (latest <= last + 1 ? latest : last + 1) - k - 1;
+	/* which of the two it was tells a slow /proc from a busy machine */
+	ks_log(KS_LOG_WARNING,
+	       "Sampling took longer than the interval: sample %llu started %lld ms after its time and took %lld ms; %llu sample(s) skipped",
+	       (unsigned long long)k, (long long)((started - due) / NS_PER_MS),
+	       (long long)((now - started) / NS_PER_MS),
+	       (unsigned long long)skipped);
+	bg->nr_overrun += skipped;
+	bg->nr_skipped += skipped;
 	return latest;
 }
 
@@ -758,19 +827,22 @@ static uint64_t next_index(struct bg *bg, uint64_t k, int64_t t0)
  */
 static void sample_loop(struct bg *bg)
 {
-	int64_t t0 = mono_ns();
+	int64_t t0 = mono_ns(), started;
 	uint64_t k = 0;
 
+	/* after the fork: our own stack is never taken from the cache */
+	bg->proc.self = (int32_t)getpid();
 	log_start(bg);
 	for (;;) {
 		int64_t due = t0 + (int64_t)k * bg->interval_ns;
 
 		if (due - t0 > bg->duration_ns || sleep_until(due))
 			break;
+		started = mono_ns();
 		one_sample(bg, k, (due - t0) / NS_PER_MS, t0);
 		if (stop_signal)
 			break;
-		k = next_index(bg, k, t0);
+		k = next_index(bg, k, t0, started);
 	}
 	ks_bg_sync(bg->dirfd, bg->name);
 	log_end(bg);

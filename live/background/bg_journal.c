@@ -81,9 +81,11 @@ void ks_journal_sink(enum ks_log_level level, const char *msg,
 	n = snprintf(buf, sizeof(buf),
 		     "MESSAGE=%s\nPRIORITY=%d\nSYSLOG_IDENTIFIER=kstack\n",
 		     text, priorities[level]);
-	if (n > 0 && (size_t)n < sizeof(buf) && j->samples && j->lost)
+	if (n > 0 && (size_t)n < sizeof(buf) && j->samples && j->late &&
+	    j->skipped && j->lost)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      "SAMPLES=%lu\nLOST=%lu\n", *j->samples, *j->lost);
+			      "SAMPLES=%lu\nLATE=%lu\nSKIPPED=%lu\nLOST=%lu\n",
+			      *j->samples, *j->late, *j->skipped, *j->lost);
 	if (n <= 0 || (size_t)n >= sizeof(buf))
 		return;
 	/* a journal that is gone loses the line, never the sampler */

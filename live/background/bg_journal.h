@@ -3,8 +3,10 @@
  * Log lines to the systemd journal with its native protocol (one
  * datagram of KEY=VALUE lines to /run/systemd/journal/socket, see
  * systemd's "Native Journal Protocol"), without libsystemd: MESSAGE,
- * PRIORITY (syslog's numbers), SYSLOG_IDENTIFIER, and the run's SAMPLES
- * written and LOST so far, so `journalctl -u kstack LOST=0` works.
+ * PRIORITY (syslog's numbers), SYSLOG_IDENTIFIER, and the run's counts
+ * so far: SAMPLES written (LATE of them started late), SKIPPED (the disk
+ * guard, an overrun) and LOST (an error), so `journalctl -u kstack LOST=0`
+ * works.
  */
 #ifndef KS_BG_JOURNAL_H
 #define KS_BG_JOURNAL_H
@@ -18,6 +20,8 @@
 struct ks_journal {
 	int fd;
 	const unsigned long *samples;	/* the run's counters, or NULL */
+	const unsigned long *late;
+	const unsigned long *skipped;
 	const unsigned long *lost;
 };
 

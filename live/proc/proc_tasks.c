@@ -17,6 +17,7 @@
 
 #include "grow.h"
 #include "proc_tasks.h"
+#include "proc_verify.h"
 #include "select.h"
 
 #define PROC_BUF_MIN	(64 * 1024)
@@ -320,6 +321,13 @@ bool ks_proc_cgroup_match(const char *text, const char *cgroup)
 	return false;
 }
 
+static void task_release(struct ks_task *t)
+{
+	free(t->cmd);
+	free(t->stack);
+	free(t->note);
+}
+
 /* Whether the task's cgroup v2 path is cgroup or below it. */
 static int in_cgroup(struct ks_proc *p, const char *dir, const char *cgroup,
 		     bool *in_ret)
@@ -380,29 +388,88 @@ static void read_switches(struct ks_proc *p, const char *dir, struct ks_task *t)
 	ks_proc_parse_switches(p->buf, t);
 }
 
-/* Returns 1 when the task was added, 0 when skipped, -errno on failure. */
-static int read_task(struct ks_proc *p, const struct ks_options *opts,
-		     const struct task_ref *ref, struct ks_sample *s,
-		     struct ks_proc_status *st)
+/*
+ * The schedstat line of the task in dir, parsed (proc_cache.h): 0, or
+ * -errno when there is none to vouch for the task.
+ */
+static int read_sched(struct ks_proc *p, const char *dir, struct ks_sched *sc)
 {
-	struct ks_task t = { .pid = ref->pid, .tgid = ref->tgid };
-	unsigned long long start;
-	bool start_ok, stack_read;
 	char path[64];
 	size_t len;
 	int ret;
 
+	snprintf(path, sizeof(path), "%s/schedstat", dir);
+	ret = read_file(p, path, &len);
+	return ret ? ret : ks_proc_parse_sched(p->buf, sc);
+}
+
+/*
+ * The stack text, read into p->buf or taken from the cache (*text and
+ * *len_ret): 1 when taken, 0 when read, or -errno of the read.  The
+ * schedstat line is read before the stack, so a task that runs after it
+ * shows a new line next time.
+ */
+static int read_stack(struct ks_proc *p, const struct task_ref *ref,
+		      const struct ks_task *t, unsigned long long start,
+		      bool use_cache, const char **text, size_t *len_ret)
+{
+	bool cached = use_cache && t->pid != p->self &&
+		      t->start_time != KS_START_UNKNOWN;
+	struct ks_sched sc;
+	char path[64];
+	int ret;
+
+	if (cached)
+		cached = !read_sched(p, ref->dir, &sc);
+	if (cached) {
+		*text = ks_proc_cache_take(p->cache, t->pid, start, &sc, len_ret);
+		if (*text)
+			return 1;
+	}
+	snprintf(path, sizeof(path), "%s/stack", ref->dir);
+	*text = p->buf;
+	ret = read_file(p, path, len_ret);
+	/* not remembered: that task is read in full next time */
+	if (!ret && cached)
+		ks_proc_cache_keep(p->cache, t->pid, start, &sc, p->buf, *len_ret);
+	return ret;
+}
+
+/*
+ * One task's record into *t: 1 when built, 0 when skipped, -errno on
+ * failure.  use_cache: its stack may come from the last sample.
+ */
+static int build_task(struct ks_proc *p, const struct ks_options *opts,
+		      const struct task_ref *ref, bool use_cache,
+		      struct ks_task *t, struct ks_proc_status *st)
+{
+	unsigned long long start;
+	bool start_ok, stack_read;
+	const char *stack;
+	char path[64];
+	size_t len;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->pid = ref->pid;
+	t->tgid = ref->tgid;
 	snprintf(path, sizeof(path), "%s/stat", ref->dir);
 	ret = read_file(p, path, &len);
 	if (ret)
 		goto read_err;
-	if (ks_proc_parse_stat(p->buf, &t, &start, &start_ok)) {
+	if (p->verify) {
+		snprintf(p->seen_stat, sizeof(p->seen_stat), "%s", p->buf);
+		p->seen_sched_ret = read_sched(p, ref->dir, &p->seen_sched);
+		/* stat's longest line, 52 numbers and a comm, fits */
+		strcpy(p->buf, p->seen_stat);
+	}
+	if (ks_proc_parse_stat(p->buf, t, &start, &start_ok)) {
 		note_error(st, path, EINVAL);
 		return 0;
 	}
-	if (!ks_select_match(opts, t.pid, t.state) &&
-	    !ks_select_match(opts, t.tgid, t.state) &&
-	    !ks_select_comm(opts, t.comm))
+	if (!ks_select_match(opts, t->pid, t->state) &&
+	    !ks_select_match(opts, t->tgid, t->state) &&
+	    !ks_select_comm(opts, t->comm))
 		return 0;
 	if (opts->cgroup) {
 		bool in;
@@ -413,10 +480,10 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 		if (!in)
 			return 0;
 	}
-	if (!start_ok || start_time(p, start, &t.start_time)) {
-		t.start_time = KS_START_UNKNOWN;
+	if (!start_ok || start_time(p, start, &t->start_time)) {
+		t->start_time = KS_START_UNKNOWN;
 		note_problem(st, path, "start time out of range");
-		if (add_note(&t, "start time out of range"))
+		if (add_note(t, "start time out of range"))
 			return -ENOMEM;
 	}
 
@@ -424,49 +491,108 @@ static int read_task(struct ks_proc *p, const struct ks_options *opts,
 	ret = read_file(p, path, &len);
 	if (ret && gone(-ret))
 		goto read_err;
-	t.cmd = ks_cmd_from_cmdline(p->buf, ret ? 0 : len, t.comm);
+	t->cmd = ks_cmd_from_cmdline(p->buf, ret ? 0 : len, t->comm);
 
+	ret = read_stack(p, ref, t, start, use_cache, &stack, &len);
+	if (ret == 1)
+		st->nr_reused++;
+	stack_read = ret >= 0;
 	snprintf(path, sizeof(path), "%s/stack", ref->dir);
-	ret = read_file(p, path, &len);
-	stack_read = !ret;
 	if (ret == -EACCES || ret == -EPERM) {
 		st->nr_denied++;
-		ret = add_note(&t, "permission denied");
+		ret = add_note(t, "permission denied");
 		len = 0;
-	} else if (ret && gone(-ret)) {
-		free(t.cmd);
+	} else if (ret < 0 && gone(-ret)) {
+		free(t->cmd);
 		goto read_err;
-	} else if (ret) {
+	} else if (ret < 0) {
 		note_error(st, path, -ret);
-		ret = add_note(&t, strerror(-ret));
+		ret = add_note(t, strerror(-ret));
 		len = 0;
+	} else {
+		ret = 0;
 	}
-	t.stack = dup_buf(p->buf, len);
+	t->stack = dup_buf(stack, len);
 	/*
 	 * proc_pid_stack() prints nothing for a task on another CPU
 	 * (task_on_another_cpu() in the unwinder): say so, as a dump does.
 	 */
-	if (stack_read && !len && t.state == 'R') {
-		t.running = true;
-		ret = add_note(&t, "on a CPU");
+	if (stack_read && !len && t->state == 'R') {
+		t->running = true;
+		ret = add_note(t, "on a CPU");
 	}
 	if (opts->format == KS_FMT_JSON)
-		read_switches(p, ref->dir, &t);
-	if (ret || !t.cmd || !t.stack || ks_sample_add(s, &t)) {
-		free(t.cmd);
-		free(t.stack);
-		free(t.note);
+		read_switches(p, ref->dir, t);
+	if (ret || !t->cmd || !t->stack) {
+		task_release(t);
 		return -ENOMEM;
 	}
 	return 1;
 read_err:
-	free(t.note);
+	free(t->note);
+	t->note = NULL;
 	if (gone(-ret)) {
 		st->nr_vanished++;
 		return 0;
 	}
 	note_error(st, path, -ret);
 	return 0;
+}
+
+/*
+ * KSTACK_TEST_VERIFY_CACHE: the task read again at once in full.  A
+ * difference is the cache's fault unless the task changed in between,
+ * which its stat or schedstat line then shows.
+ */
+static void verify_task(struct ks_proc *p, const struct ks_options *opts,
+			const struct task_ref *ref, const struct ks_task *t,
+			struct ks_proc_status *st)
+{
+	struct ks_proc_status scratch = { 0 };
+	struct ks_sched before = p->seen_sched, after;
+	int before_ret = p->seen_sched_ret, after_ret;
+	char stat1[sizeof(p->seen_stat)];
+	char diff[400];
+	struct ks_task full;
+	bool changed;
+
+	memcpy(stat1, p->seen_stat, sizeof(stat1));
+	if (build_task(p, opts, ref, false, &full, &scratch) != 1)
+		return;	/* gone, or not selected any more */
+	after_ret = read_sched(p, ref->dir, &after);
+	st->nr_verified++;
+	if (!ks_proc_task_differs(t, &full, diff, sizeof(diff)))
+		goto out;
+	changed = strcmp(stat1, p->seen_stat) || before_ret || after_ret ||
+		  memcmp(&before, &after, sizeof(before));
+	if (changed) {
+		st->nr_raced++;
+		goto out;
+	}
+	if (!st->nr_mismatch++)
+		snprintf(st->first_mismatch, sizeof(st->first_mismatch),
+			 "task %d: %s", (int)t->pid, diff);
+out:
+	task_release(&full);
+}
+
+/* Returns 1 when the task was added, 0 when skipped, -errno on failure. */
+static int read_task(struct ks_proc *p, const struct ks_options *opts,
+		     const struct task_ref *ref, struct ks_sample *s,
+		     struct ks_proc_status *st)
+{
+	struct ks_task t;
+	int ret = build_task(p, opts, ref, p->cache != NULL, &t, st);
+
+	if (ret <= 0)
+		return ret;
+	if (p->verify)
+		verify_task(p, opts, ref, &t, st);
+	if (ks_sample_add(s, &t)) {
+		task_release(&t);
+		return -ENOMEM;
+	}
+	return 1;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -583,21 +709,34 @@ static int sample_pids(struct ks_proc *p, const struct ks_options *opts,
 	return 0;
 }
 
-int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
-		   struct ks_sample *s, struct ks_proc_status *st)
+static int sample_all(struct ks_proc *p, const struct ks_options *opts,
+		      struct ks_sample *s, struct ks_proc_status *st)
 {
 	int32_t *pids;
 	size_t nr;
 	int ret;
 
-	memset(st, 0, sizeof(*st));
-	if (ks_select_pids_only(opts))
-		return sample_pids(p, opts, s, st);
 	ret = list_ids(p, ".", &pids, &nr);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < nr && !ret; i++)
 		ret = read_process(p, opts, pids[i], s, st);
 	free(pids);
+	return ret;
+}
+
+int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
+		   struct ks_sample *s, struct ks_proc_status *st)
+{
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (ks_select_pids_only(opts))
+		ret = sample_pids(p, opts, s, st);
+	else
+		ret = sample_all(p, opts, s, st);
+	/* the tasks this sample did not see are forgotten */
+	if (p->cache)
+		ks_proc_cache_end(p->cache);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "proc_cache.h"
 #include "report.h"
 #include "task.h"
 
@@ -21,6 +22,13 @@ struct ks_proc_status {
 	size_t nr_unreadable;	/* any other read error or bad value */
 	int last_errno;
 	char first_error[256];	/* the first "other" error, for the message */
+	/* with a cache (background mode) */
+	size_t nr_reused;	/* stacks taken from the last sample */
+	/* with ks_proc.verify: each task read again in full at once */
+	size_t nr_verified;	/* records compared */
+	size_t nr_raced;	/* different, but the task changed between */
+	size_t nr_mismatch;	/* different although it did not: a fault */
+	char first_mismatch[512];
 };
 
 struct ks_proc {
@@ -29,6 +37,18 @@ struct ks_proc {
 	int64_t btime;		/* >= 0 */
 	char *buf;		/* scratch for reading files */
 	size_t buf_size;
+	/*
+	 * Background mode's stacks of the last sample (proc_cache.h), or
+	 * NULL to read every stack.  With verify (a test knob), every task
+	 * is also read in full right after and the two records compared.
+	 */
+	struct ks_proc_cache *cache;
+	bool verify;
+	int32_t self;		/* our PID: our own stack is always read */
+	/* with verify: the last task's stat and schedstat as first read */
+	char seen_stat[2048];
+	struct ks_sched seen_sched;
+	int seen_sched_ret;
 };
 
 /*

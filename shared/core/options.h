@@ -127,6 +127,7 @@ struct ks_test_knobs {
 	const char *journal_socket;	/* -b's journal: a socket of the test's */
 	const char *snoop_raw;		/* --snoop: a copy of trace_pipe as read */
 	const char *kallsyms_scan;	/* --vmcore: VMCOREINFO's kallsyms ignored */
+	const char *verify_cache;	/* -b: each cached read checked by a full one */
 };
 
 /* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */

@@ -178,7 +178,9 @@ if [ "${1:-}" = --tmpfs-part ]; then
 	rc=0
 	wait_exit "$kpid" 10 || rc=$?
 	check "guard: SIGTERM exit 0, got $rc" [ "$rc" = 0 ]
-	check "guard: skipped samples counted" grep -q "INFO - [0-9]* sample(s) not written: filesystem full" "$tmp/guard.log"
+	check "guard: skipped samples counted" grep -q "INFO - [1-9][0-9]* sample(s) skipped: filesystem full" "$tmp/guard.log"
+	# the guard's pause is a cause, not an error: nothing lost
+	check "guard: skipped, not lost" grep -q "stopping after [1-9][0-9]* sample(s) written, 0 lost\$" "$tmp/guard.log"
 	r=$(check_samples "$out/$name")
 	check "guard: whole samples ($r)" [ "${r#* }" = 0 ]
 	umount "$mnt"
@@ -208,7 +210,7 @@ if [ "${1:-}" = --tmpfs-part ]; then
 	check "ENOSPC: every lost sample named ($n lines, ${l:-?} lost)" [ "$n" = "${l:-x}" ]
 	n=$(grep -c "ERROR - writing $out/$name: No space left on device" "$tmp/enospc.log" || true)
 	check "ENOSPC: the error logged once, not $n times" [ "$n" = 1 ]
-	check "ENOSPC: the total with its last error" grep -q "WARNING - ${l:-x} sample(s) not written because of errors, the last: No space left on device" "$tmp/enospc.log"
+	check "ENOSPC: the total with its last error" grep -q "WARNING - ${l:-x} sample(s) lost: not taken or not written because of errors, the last: No space left on device" "$tmp/enospc.log"
 	check "ENOSPC: no partial sample left" [ ! -s "$out/$name" ]
 
 	# space returns while running: writing resumes, the gap is counted
@@ -281,6 +283,27 @@ check "schedule: last deadline +2000 ms" grep -q "(due +2000 ms)" "$tmp/sched.lo
 check "log: start line" grep -Eq "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} INFO - This script will run up to: [0-9-]+ [0-9:]+$" "$tmp/sched.log"
 check "log: directory line" grep -q "INFO - The requested data will be written to the directory: $d\$" "$tmp/sched.log"
 check "log: finished line" grep -q "INFO - Finished: $n sample(s) written" "$tmp/sched.log"
+
+# --- samples slower than the interval: skipped or late, never lost --------
+# A sample of every task takes longer than 2 ms: each one overruns.  The
+# deadlines that pass while one runs are skipped, the next one is taken
+# late and written; the log says which and why, and nothing is "lost".
+od=$tmp/overrun/out
+rc=0
+KSTACK_TEST_INTERVAL_MS=2 KSTACK_TEST_DURATION_MS=400 timeout 20 \
+	"$kstack" --foreground -v -a -m 100 -d "$od" 2>"$tmp/overrun.log" || rc=$?
+check "overrun: exits 0, got $rc" [ "$rc" = 0 ]
+w=$(sed -n 's/.*INFO - Finished: \([0-9]*\) sample(s) written, \([0-9]*\) lost$/\1 \2/p' "$tmp/overrun.log")
+skipped=$(sed -n 's/.*INFO - \([0-9]*\) sample(s) skipped: sampling took longer than the interval$/\1/p' "$tmp/overrun.log")
+late=$(sed -n 's/.*INFO - \([0-9]*\) sample(s) written late: .*/\1/p' "$tmp/overrun.log")
+check "overrun: none lost (written, lost: ${w:-?})" [ "${w#* }" = 0 ]
+check "overrun: ${skipped:-no} sample(s) skipped, counted apart" [ "${skipped:-0}" -gt 0 ]
+check "overrun: ${late:-no} sample(s) written late" [ "${late:-0}" -gt 0 ]
+# deadlines 0, 2, ..., 400 ms: each is written or skipped
+check "overrun: written ${w% *} + skipped ${skipped:-?} = the 201 deadlines" \
+	[ "$((${w% *} + ${skipped:-0}))" = 201 ]
+check "overrun: the cause named" grep -q "WARNING - Sampling took longer than the interval: sample [0-9]* started [0-9]* ms after its time and took [0-9]* ms; [0-9]* sample(s) skipped" "$tmp/overrun.log"
+check "overrun: samples written late are in the file" [ "$(count_samples "$od/$name")" = "${w% *}" ]
 check "modes: new dir 0700, got $(mode_of "$d")" [ "$(mode_of "$d")" = 700 ]
 check "modes: log 0600, got $(mode_of "$d/$name")" [ "$(mode_of "$d/$name")" = 600 ]
 check "modes: lock 0600" [ "$(mode_of "$d/.kstack.lock")" = 600 ]
@@ -457,6 +480,8 @@ PY
 	check "journal: the end as a structured entry" wait_until 5 grep -q "^MESSAGE=Finished: [0-9]* sample(s) written, 0 lost" "$tmp/journal.txt"
 	check "journal: PRIORITY=6 for INFO" grep -q "^PRIORITY=6$" "$tmp/journal.txt"
 	check "journal: SAMPLES and LOST fields" grep -q "^LOST=0$" "$tmp/journal.txt"
+	check "journal: LATE and SKIPPED fields" grep -q "^SKIPPED=0$" "$tmp/journal.txt"
+	check "journal: LATE field" grep -q "^LATE=[0-9]*$" "$tmp/journal.txt"
 	n=$(awk '/^MESSAGE=Finished/ { f = 1 } f && /^SAMPLES=/ { print substr($0, 9); exit }' "$tmp/journal.txt")
 	check "journal: SAMPLES=$n is the samples written ($(count_samples "$d/$name"))" [ "$n" = "$(count_samples "$d/$name")" ]
 	check "journal: nothing left on stderr" [ ! -s "$tmp/journal.err" ]
