@@ -710,7 +710,8 @@ static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
 static void add_scanned(char *buf, size_t len, const struct ks_kallsyms_scan *sc)
 {
 	if (!sc->start)
-		add(buf, len, ", and it has no SYMBOL(_stext) to find them by");
+		add(buf, len, ", and it has no SYMBOL(_stext) that is a kernel "
+		    "address to find them by");
 	else if (!sc->end)
 		add(buf, len, ", and it has no SYMBOL(init_uts_ns) or "
 		    "SYMBOL(swapper_pg_dir) within 256 MiB after _stext "

@@ -2,7 +2,9 @@
 /*
  * VMCOREINFO's lines are "KEY=value\n"; crash_save_vmcoreinfo_init() and
  * arch_crash_save_vmcoreinfo() write SYMBOL(x) in hex and NUMBER(x) in
- * decimal.
+ * decimal.  A value is the whole rest of its line: "fffff,fff5" is no
+ * address, and taking its first digits made a forged _stext of 0xfffff
+ * that the kallsyms scan searched for seconds (fuzz_dump_open).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@ int ks_vmcoreinfo_number(const struct ks_vmcoreinfo *vi, const char *key,
 		return -ENOENT;
 	errno = 0;
 	v = strtoll(val, &end, base);
-	if (errno || end == val)
+	if (errno || end == val || *end)
 		return -ENOENT;
 	*val_ret = v;
 	return 0;
@@ -38,7 +40,7 @@ uint64_t ks_vmcoreinfo_symbol(const struct ks_vmcoreinfo *vi, const char *name)
 		return 0;
 	errno = 0;
 	v = strtoull(val, &end, 16);
-	return errno || end == val ? 0 : v;
+	return errno || end == val || *end ? 0 : v;
 }
 
 void ks_vmcoreinfo_kallsyms(const struct ks_vmcoreinfo *vi,

@@ -26,11 +26,17 @@ struct ks_vmcoreinfo {
 	void *arg;
 };
 
-/* key=value as a number in base; -ENOENT when absent or not a number. */
+/*
+ * key=value as a number in base; -ENOENT when absent or when the value is
+ * not one number to its end.
+ */
 int ks_vmcoreinfo_number(const struct ks_vmcoreinfo *vi, const char *key,
 			 int base, int64_t *val_ret);
 
-/* SYMBOL(name)=hex (vmcoreinfo_append_str()'s VMCOREINFO_SYMBOL), or 0. */
+/*
+ * SYMBOL(name)=hex (vmcoreinfo_append_str()'s VMCOREINFO_SYMBOL), or 0
+ * when absent or not hex to its end.
+ */
 uint64_t ks_vmcoreinfo_symbol(const struct ks_vmcoreinfo *vi, const char *name);
 
 /* The kallsyms tables, which VMCOREINFO lists since Linux 6.0. */

@@ -393,6 +393,33 @@ static void test_unbounded(void **state)
 }
 
 /*
+ * An _stext below the upper half (a forged "fffff,fff5", whose first
+ * digits an old parser took) with a data symbol 256 MiB above it: no
+ * kernel lies there, so not one byte is read, although the first is
+ * readable.  The old scan read 256 MiB of absent pages for seconds.
+ */
+static void test_user_stext(void **state)
+{
+	static const uint8_t page[0x1000];
+	struct ks_fake *f = image(OLD_ORDER);
+	struct vmci keep = vmci;
+	unsigned long before;
+	struct run r;
+
+	(void)state;
+	assert_int_equal(ks_fake_add_memory(f, 0xff000, page, sizeof(page)), 0);
+	vmci.stext = 0xfffff;
+	vmci.uts = 0xfffffff;
+	vmci.swapper = 0;
+	before = ks_fake_read_count(f);
+	assert_int_equal(scan(f, &r), -ENOENT);
+	assert_int_equal(ks_fake_read_count(f), before);
+	assert_int_equal(r.sc.start, 0);
+	vmci = keep;
+	ks_fake_destroy(f);
+}
+
+/*
  * A BTF file whose one record (a struct of vlen 65535) runs past the
  * types: its damage is named, with the file, and memory is asked next.
  */
@@ -481,6 +508,7 @@ int main(void)
 		cmocka_unit_test_setup(test_forged_tokens, reset),
 		cmocka_unit_test_setup(test_nothing, reset),
 		cmocka_unit_test_setup(test_unbounded, reset),
+		cmocka_unit_test_setup(test_user_stext, reset),
 		cmocka_unit_test_setup(test_no_btf, reset),
 	};
 

@@ -27,7 +27,8 @@ static const char info[] =
 	"OSRELEASE=6.1.0-56-cloud-amd64\nSYMBOL(_stext)=ffffffff81000000\n"
 	"KERNELOFFSET=0\nSYMBOL(kallsyms_names)=ffffffff82000000\n"
 	"NUMBER(pgtable_l5_enabled)=1\nNUMBER(sme_mask)=140737488355328\n"
-	"NUMBER(neg)=-2\nNUMBER(bad)=x1\n";
+	"NUMBER(neg)=-2\nNUMBER(bad)=x1\nNUMBER(tail)=12x\n"
+	"SYMBOL(init_top_pgt)=fffffff:fb7a10000\n";
 
 static void put_note(FILE *f, const char *name, const void *desc, size_t len)
 {
@@ -141,6 +142,9 @@ static void test_vmcoreinfo(void **state)
 	assert_int_equal(v, -2);
 	assert_int_equal(ks_vmcoreinfo_number(&vi, "NUMBER(bad)", 10, &v), -ENOENT);
 	assert_int_equal(ks_vmcoreinfo_number(&vi, "NUMBER(none)", 10, &v), -ENOENT);
+	/* a value is the whole line: its first digits are no number */
+	assert_int_equal(ks_vmcoreinfo_number(&vi, "NUMBER(tail)", 10, &v), -ENOENT);
+	assert_int_equal(ks_vmcoreinfo_symbol(&vi, "init_top_pgt"), 0);
 	ks_kcore_close(kc);
 	unlink(path);
 }

@@ -79,6 +79,15 @@ static void find_region(const struct ks_vmcoreinfo *vi,
 {
 	sc->start = ks_vmcoreinfo_symbol(vi, "_stext");
 	sc->end = 0;
+	/*
+	 * A 64-bit kernel's image lies in the upper half, on every
+	 * architecture: an _stext below it is forged, and searching from it
+	 * read 256 MiB of user addresses for seconds (fuzz_dump_open).
+	 */
+	if (!(sc->start >> 63)) {
+		sc->start = 0;
+		return;
+	}
 	for (size_t i = 0; i < sizeof(data_syms) / sizeof(data_syms[0]); i++) {
 		uint64_t a = ks_vmcoreinfo_symbol(vi, data_syms[i]);
 
