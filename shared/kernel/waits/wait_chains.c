@@ -137,6 +137,8 @@ static int sort_chains(struct ks_wait_chains *c, size_t nr_deadlocks)
 
 	if (!where)
 		return -ENOMEM;
+	if (!c->nr)	/* c->v is NULL: qsort() wants a pointer */
+		goto out;
 	for (i = 0; i < nr_deadlocks; i++)
 		c->v[i].deadlock_of = i;
 	qsort(c->v, nr_deadlocks, sizeof(*c->v), by_age);
@@ -148,6 +150,7 @@ static int sort_chains(struct ks_wait_chains *c, size_t nr_deadlocks)
 		if (c->v[j].into_deadlock)
 			c->v[j].deadlock_of = where[c->v[j].deadlock_of];
 	qsort(c->v + nr_deadlocks, c->nr - nr_deadlocks, sizeof(*c->v), by_age);
+out:
 	free(where);
 	return 0;
 }
