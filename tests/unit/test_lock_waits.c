@@ -319,7 +319,7 @@ static void test_blocker(void **state)
 	/* a blocker whose wait_list lacks the task: the stack decides */
 	ks_fake_write_u64(x->f, TASK(A) + T_BLOCKER, LOCK(L_BAD_BLK));
 	assert_int_equal(find(x, A, &w), 1);
-	assert_non_null(strstr(x->said.text, "has no waiter of the task"));
+	assert_non_null(strstr(x->said.text, "has no waiter of the task among"));
 	assert_string_equal(w.found, "stack");
 	assert_int_equal(w.lock, LOCK(L_M));
 }
@@ -393,6 +393,67 @@ static void test_chain_into_deadlock(void **state)
 	ks_wait_chains_release(&c);
 }
 
+/*
+ * 7.x: a mutex keeps only its first_waiter, and its waiters are a ring
+ * of their own: a lone waiter is a ring of one, two a ring of two.
+ */
+static void test_first_waiter_ring(void **state)
+{
+	struct ks_fake *f = ks_fake_create();
+	struct ks_wait_task tasks[3];
+	struct ks_lock_waits *lw = NULL;
+	struct ks_lock_wait w;
+	struct ks_target t;
+	struct said said = { { 0 }, 0 };
+	uint64_t n[2];
+	int i;
+
+	(void)state;
+	ks_fake_add_member(f, "task_struct", "stack", T_STACK, 8);
+	ks_fake_add_member(f, "mutex", "owner", 0, 8);
+	ks_fake_add_member(f, "mutex", "first_waiter", 16, 8);
+	ks_fake_add_member(f, "mutex_waiter", "list", 0, 16);
+	ks_fake_add_member(f, "mutex_waiter", "task", 16, 8);
+	for (i = 0; i < 3; i++) {
+		ks_fake_add_memory(f, TASK(i), NULL, 0x100);
+		ks_fake_add_memory(f, STACK(i), NULL, THREAD_SIZE);
+		ks_fake_write_u64(f, TASK(i) + T_STACK, STACK(i));
+		tasks[i].task = TASK(i);
+		tasks[i].stack = STACK(i);
+	}
+	ks_fake_add_memory(f, LOCK(0), NULL, 0x300);
+	/* A alone on LOCK(0), held by C: a ring of one */
+	ks_fake_write_u64(f, LOCK(0), TASK(C) | 1);
+	ks_fake_write_u64(f, LOCK(0) + 16, node_of(A));
+	ring(f, node_of(A), NULL, 0);
+	waiter(f, A, LOCK(0));
+	/* B second behind C on LOCK(1): C's record first, then B's */
+	ks_fake_write_u64(f, LOCK(1), TASK(A) | 1);
+	ks_fake_write_u64(f, LOCK(1) + 16, node_of(C));
+	n[0] = node_of(B);
+	ring(f, node_of(C), n, 1);
+	waiter(f, B, LOCK(1));
+	waiter(f, C, LOCK(1));
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 3, &lw,
+					    said_collect, &said), 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), &w, said_collect,
+					   &said), 1);
+	assert_int_equal(w.lock, LOCK(0));
+	assert_int_equal(w.owner, TASK(C));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), &w, said_collect,
+					   &said), 1);
+	assert_int_equal(w.lock, LOCK(1));
+	assert_int_equal(w.owner, TASK(A));
+	/* a lock the stack holds whose first waiter is someone else's */
+	ks_fake_write_u64(f, LOCK(0) + 16, node_of(C));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), &w, said_collect,
+					   &said), 0);
+	assert_non_null(strstr(said.text, "first_waiter of no lock"));
+	ks_lock_waits_close(lw);
+	ks_fake_destroy(f);
+}
+
 static void test_no_types(void **state)
 {
 	struct ks_fake *f = ks_fake_create();
@@ -424,6 +485,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chains_and_deadlock,
 						setup, teardown),
 		cmocka_unit_test(test_chain_into_deadlock),
+		cmocka_unit_test(test_first_waiter_ring),
 		cmocka_unit_test(test_no_types),
 	};
 

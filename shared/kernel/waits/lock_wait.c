@@ -6,11 +6,13 @@
  * waiter records of mutex.c, rwsem.c and semaphore.c are looked for on
  * the task's own stack: a struct whose task member is the task and
  * whose list node is on a ring that holds exactly one node off every
- * task's stack, the lock's wait_list.  The lock is believed only when
- * its own state agrees (the waiters flag of a mutex or an rwsem, a
- * semaphore's count of 0) and, for a lock found on the stack alone,
- * when its address is on that stack too: the waiting function keeps it
- * live across schedule().
+ * task's stack, the lock's wait_list, or (7.x, whose locks keep only a
+ * first_waiter) a ring of stack nodes only, whose first waiter a lock
+ * the stack holds names.  The lock is believed only when its own state
+ * agrees (the waiters flag of a mutex or an rwsem, a semaphore's count
+ * of 0) and, for a lock found on the stack alone, when its address is
+ * on that stack too: the waiting function keeps it live across
+ * schedule().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,11 +44,15 @@ enum { BLOCKER_MUTEX, BLOCKER_SEM, BLOCKER_RWSEM_READER, BLOCKER_RWSEM_WRITER };
 /* An rb tree deeper than this is damaged (2 log2 of 2^63 nodes). */
 #define MAX_RB_DEPTH	128
 
-/* A lock whose waiters sit on their stacks in its wait_list. */
+/*
+ * A lock whose waiters sit on their stacks, on a ring of list links: in
+ * the lock's wait_list, or (7.x) a ring of their own whose first waiter
+ * the lock's first_waiter names.
+ */
 struct list_lock {
 	enum ks_lock_kind kind;
 	const char *type, *waiter;
-	struct ks_field wait_list, owner, count;
+	struct ks_field wait_list, first_waiter, owner, count;
 	struct ks_field w_list, w_task;
 	bool ok;
 };
@@ -89,6 +95,7 @@ static void list_lock_resolve(const struct ks_target *t, struct list_lock *l,
 {
 	const struct ks_field_spec specs[] = {
 		KS_OPTIONAL(&l->wait_list, type, "wait_list"),
+		KS_OPTIONAL(&l->first_waiter, type, "first_waiter"),
 		KS_OPTIONAL(&l->owner, type, "owner"),
 		KS_OPTIONAL(&l->count, type, count),
 		KS_OPTIONAL(&l->w_list, waiter, "list"),
@@ -99,8 +106,9 @@ static void list_lock_resolve(const struct ks_target *t, struct list_lock *l,
 	l->type = type;
 	l->waiter = waiter;
 	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
-	/* a PREEMPT_RT mutex or rwsem is an rt_mutex and has no wait_list */
-	l->ok = ks_field_ok(&l->wait_list) && ks_field_ok(&l->w_list) &&
+	/* a PREEMPT_RT mutex or rwsem is an rt_mutex and has neither */
+	l->ok = (ks_field_ok(&l->wait_list) || ks_field_ok(&l->first_waiter)) &&
+		ks_field_ok(&l->w_list) &&
 		ks_field_ok(&l->w_task) && l->w_task.size == 8 &&
 		(kind == KS_LOCK_SEMAPHORE ? ks_field_ok(&l->count)
 					   : ks_field_ok(&l->owner)) &&
@@ -288,7 +296,25 @@ struct ring {
 	size_t heads;
 	uint64_t want_task, task_off;	/* for the walk from the lock */
 	bool found;
+	/* a headless ring's nodes, sorted once it is whole */
+	uint64_t *nodes;
+	size_t nr, cap;
 };
+
+static int ring_keep(struct ring *r, uint64_t node)
+{
+	if (r->nr == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		uint64_t *n = realloc(r->nodes, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->nodes = n;
+		r->cap = cap;
+	}
+	r->nodes[r->nr++] = node;
+	return 0;
+}
 
 /* A node off every task's stack is the lock's head, not a waiter. */
 static int ring_node(void *arg, uint64_t node)
@@ -296,7 +322,7 @@ static int ring_node(void *arg, uint64_t node)
 	struct ring *r = arg;
 
 	if (on_a_stack(r->lw, node))
-		return 0;
+		return ring_keep(r, node);
 	r->head = node;
 	return ++r->heads > 1 ? -EINVAL : 0;
 }
@@ -331,25 +357,83 @@ static bool on_stack(const struct ks_lock_waits *lw, uint64_t val)
  * base: 0 and *w when it leads to a lock that checks out, else -errno
  * with the reason in *why.
  */
+/*
+ * The lock of a headless ring (7.x): a word of the stack whose
+ * first_waiter is a waiter of the ring, or 0.
+ */
+static uint64_t lock_from_stack(const struct ks_lock_waits *lw,
+				const struct list_lock *l, const struct ring *r)
+{
+	for (size_t i = 0; i < lw->thread_size / 8; i++) {
+		uint64_t v = lw->buf[i], fw, node;
+
+		if (v < KS_KERNEL_HALF || (i && v == lw->buf[i - 1]) ||
+		    on_a_stack(lw, v) ||
+		    ks_read_u64(lw->t, v + (uint64_t)l->first_waiter.off, &fw) ||
+		    !fw)
+			continue;
+		node = fw + (uint64_t)l->w_list.off;
+		if (bsearch(&node, r->nodes, r->nr, sizeof(*r->nodes), cmp_u64))
+			return v;
+	}
+	return 0;
+}
+
+/* The lock of the ring through node: its head's, or a headless ring's. */
+static int ring_lock(struct ks_lock_waits *lw, const struct list_lock *l,
+		     uint64_t node, uint64_t *lock, const char **why)
+{
+	struct ring r = { .lw = lw };
+	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	bool headless = !ks_field_ok(&l->wait_list);
+	int ret = ks_list_for_each(&st, node, ring_node, &r);
+
+	*lock = 0;
+	if (ret == -ENOMEM)
+		goto out;
+	ret = -EINVAL;
+	if (st.stop != KS_LIST_END || r.heads > 1)
+		*why = r.heads > 1 ? "lies on a ring with two nodes off the "
+				     "tasks' stacks"
+				   : "lies on no ring of list links";
+	else if (!headless && !r.heads)
+		*why = "lies on a ring of stack nodes only, with no lock";
+	else if (headless && r.heads)
+		*why = "lies on a ring with a node off the tasks' stacks, "
+		       "where the lock keeps no list head";
+	else if (!headless)
+		*lock = r.head - (uint64_t)l->wait_list.off;
+	else if (ring_keep(&r, node))
+		ret = -ENOMEM;
+	else {
+		qsort(r.nodes, r.nr, sizeof(*r.nodes), cmp_u64);
+		*lock = lock_from_stack(lw, l, &r);
+		if (!*lock)
+			*why = "is the first_waiter of no lock the stack holds";
+	}
+	if (*lock)
+		ret = 0;
+out:
+	free(r.nodes);
+	return ret;
+}
+
+/*
+ * The waiter candidate of l whose list node is at node, on the stack
+ * read into lw->buf: 0 and *w when it leads to a lock that checks out,
+ * else -errno with the reason in *why.
+ */
 static int stack_candidate(struct ks_lock_waits *lw, const struct list_lock *l,
 			   uint64_t node, struct ks_lock_wait *w,
 			   const char **why)
 {
-	struct ring r = { .lw = lw };
-	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
 	uint64_t lock;
+	int ret = ring_lock(lw, l, node, &lock, why);
 
-	if (ks_list_for_each(&st, node, ring_node, &r) || st.stop != KS_LIST_END) {
-		*why = r.heads > 1 ? "lies on a ring with two nodes off the "
-				     "tasks' stacks"
-				   : "lies on no ring of list links";
-		return -EINVAL;
-	}
-	if (!r.heads) {
-		*why = "lies on a ring of stack nodes only, with no lock";
-		return -EINVAL;
-	}
-	lock = r.head - (uint64_t)l->wait_list.off;
+	if (ret == -ENOMEM)
+		*why = "cannot be followed: out of memory";
+	if (ret)
+		return ret;
 	memset(w, 0, sizeof(*w));
 	w->kind = l->kind;
 	w->lock = lock;
@@ -369,13 +453,18 @@ static void drop(ks_report_fn report, void *arg, uint64_t task,
 		  why);
 }
 
-/* Whether node's neighbours link back to it: list_del() has not run. */
-static bool linked(const struct ks_lock_waits *lw, uint64_t node,
-		   uint64_t base)
+/*
+ * Whether node's neighbours link back to it: list_del() has not run.
+ * A lone waiter of a lock without a list head (7.x) is a ring of one.
+ */
+static bool linked(const struct ks_lock_waits *lw, const struct list_lock *l,
+		   uint64_t node, uint64_t base)
 {
 	uint64_t next = lw->buf[(node - base) / 8];
 	uint64_t prev = lw->buf[(node - base) / 8 + 1], back;
 
+	if (next == node && prev == node)
+		return !ks_field_ok(&l->wait_list);
 	if (next < KS_KERNEL_HALF || next == node || prev < KS_KERNEL_HALF)
 		return false;
 	if (ks_read_u64(lw->t, next + 8, &back) || back != node)
@@ -404,7 +493,7 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 		node[k] = base + at - (uint64_t)l->w_task.off +
 			  (uint64_t)l->w_list.off;
 		if (node[k] < base || node[k] - base + 16 > lw->thread_size ||
-		    (node[k] - base) % 8 || !linked(lw, node[k], base))
+		    (node[k] - base) % 8 || !linked(lw, l, node[k], base))
 			continue;
 		if (!stack_candidate(lw, l, node[k], ret, &why[k]))
 			return 1;
@@ -440,7 +529,34 @@ static int from_stack(struct ks_lock_waits *lw, uint64_t task,
 	return 0;
 }
 
-/* The lock named by task->blocker, checked against its wait_list. */
+/*
+ * Whether the task waits on l's lock at lock: its wait_list, or (7.x)
+ * the ring of its first_waiter.
+ */
+static bool task_on_lock(struct ks_lock_waits *lw, const struct list_lock *l,
+			 uint64_t lock, uint64_t task)
+{
+	struct ring r = { .lw = lw, .want_task = task };
+	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	uint64_t head, fw, wtask;
+
+	r.task_off = (uint64_t)(l->w_task.off - l->w_list.off);
+	if (ks_field_ok(&l->wait_list)) {
+		head = lock + (uint64_t)l->wait_list.off;
+	} else {
+		if (ks_read_u64(lw->t, lock + (uint64_t)l->first_waiter.off, &fw) ||
+		    !fw)
+			return false;
+		head = fw + (uint64_t)l->w_list.off;
+		if (!ks_read_u64(lw->t, head + r.task_off, &wtask) &&
+		    wtask == task)
+			return true;
+	}
+	ks_list_for_each(&st, head, wait_list_node, &r);
+	return r.found;
+}
+
+/* The lock named by task->blocker, checked against its waiters. */
 static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 			struct ks_lock_wait *ret, ks_report_fn report,
 			void *arg)
@@ -450,8 +566,6 @@ static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 		[BLOCKER_RWSEM_READER] = L_RWSEM,
 		[BLOCKER_RWSEM_WRITER] = L_RWSEM,
 	};
-	struct ring r = { .lw = lw, .want_task = task };
-	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
 	const struct list_lock *l;
 	uint64_t blocker, lock;
 	const char *why = "";
@@ -462,15 +576,12 @@ static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 	lock = blocker & ~BLOCKER_TYPE_MASK;
 	if (!l->ok)
 		return 0;
-	r.task_off = (uint64_t)(l->w_task.off - l->w_list.off);
-	ks_list_for_each(&st, lock + (uint64_t)l->wait_list.off,
-			 wait_list_node, &r);
 	memset(ret, 0, sizeof(*ret));
 	ret->kind = l->kind;
 	ret->lock = lock;
 	ret->found = "blocker";
-	if (!r.found)
-		why = "has no waiter of the task on its wait_list";
+	if (!task_on_lock(lw, l, lock, task))
+		why = "has no waiter of the task among its waiters";
 	else if (!list_lock_owner(lw, l, lock, ret, &why))
 		return 1;
 	drop(report, arg, task, l->type, lock, why);
