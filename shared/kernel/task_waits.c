@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * --waits: the lock each blocked (D) task of the sample waits for, its
- * owner as a PID of the dump and the symbol the lock lies in, from
- * shared/kernel/waits/.  Every task of the dump is listed for it (the
+ * owner as a PID of the dump and the symbol or slab cache the lock lies
+ * in, from shared/kernel/waits/.  Every task of the dump is listed for it (the
  * owner may be a task not selected, and a waiter's list node is told
  * from the lock's head by lying on some task's stack), so the walk lists
  * threads with --waits even without -H.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lock_wait.h"
+#include "lock_where.h"
 #include "task_walk.h"
 
 static int cmp_task(const void *a, const void *b)
@@ -22,25 +22,9 @@ static int cmp_task(const void *a, const void *b)
 	return x->task < y->task ? -1 : x->task > y->task;
 }
 
-/* The symbol lock lies in, as kallsyms names it: "kernfs_mutex+0x8". */
-static void lock_where(const struct ks_target *t, uint64_t lock, char *buf,
-		       size_t len)
-{
-	struct ks_sym sym;
-
-	*buf = 0;
-	if (!t->ops->lookup || t->ops->lookup(t->ctx, lock, &sym) ||
-	    !sym.name || lock < sym.addr || lock - sym.addr >= sym.size)
-		return;
-	if (lock == sym.addr)
-		snprintf(buf, len, "%s", sym.name);
-	else
-		snprintf(buf, len, "%s+%#llx", sym.name,
-			 (unsigned long long)(lock - sym.addr));
-}
-
 static void fill(struct ks_walk *w, const struct ks_walk_entry *by_task,
-		 struct ks_task *t, const struct ks_lock_wait *lw)
+		 const struct ks_lock_where *where, struct ks_task *t,
+		 const struct ks_lock_wait *lw)
 {
 	struct ks_walk_entry key = { .task = lw->owner };
 	const struct ks_walk_entry *o;
@@ -54,7 +38,7 @@ static void fill(struct ks_walk *w, const struct ks_walk_entry *by_task,
 	o = lw->owner ? bsearch(&key, by_task, w->nr, sizeof(*by_task),
 				cmp_task) : NULL;
 	t->wait.owner_pid = o ? o->pid : 0;
-	lock_where(w->k->t, lw->lock, t->wait.where, sizeof(t->wait.where));
+	ks_lock_where(where, lw->lock, t->wait.where, sizeof(t->wait.where));
 }
 
 int ks_task_waits(struct ks_walk *w)
@@ -65,6 +49,7 @@ int ks_task_waits(struct ks_walk *w)
 	struct ks_walk_entry *by_task = malloc((w->nr ? w->nr : 1) *
 					       sizeof(*by_task));
 	struct ks_lock_waits *lw = NULL;
+	struct ks_lock_where *where = NULL;
 	size_t i, n = 0;
 	int ret = -ENOMEM;
 
@@ -82,6 +67,8 @@ int ks_task_waits(struct ks_walk *w)
 	qsort(by_task, w->nr, sizeof(*by_task), cmp_task);
 	ret = ks_lock_waits_open(w->k->t, l->thread_size, tasks, n, &lw,
 				 w->report, w->arg);
+	if (!ret)
+		ret = ks_lock_where_open(w->k->t, &where);
 	if (ret)
 		goto out;
 	for (i = 0; i < w->s->nr_tasks; i++) {
@@ -93,12 +80,13 @@ int ks_task_waits(struct ks_walk *w)
 			continue;
 		r = ks_lock_wait_find(lw, t->task_addr, &found, report, w->arg);
 		if (r == 1)
-			fill(w, by_task, t, &found);
+			fill(w, by_task, where, t, &found);
 		else if (r < 0)
 			ks_report(report, w->arg, "PID %d: its stack cannot be "
 				  "read for --waits: %s", t->pid, strerror(-r));
 	}
 out:
+	ks_lock_where_close(where);
 	ks_lock_waits_close(lw);
 	free(tasks);
 	free(by_task);

@@ -4,7 +4,8 @@
 # The locks scenario: the kslock module (vmcores/modules/kslock) leaves
 # kernel threads blocked on locks at addresses it prints: a mutex held by a
 # sleeping thread, a chain of three (mutex, then an rwsem's writer), an
-# ABBA deadlock, two readers behind an rwsem's writer and a semaphore.
+# ABBA deadlock, two readers behind an rwsem's writer, a semaphore, and a
+# mutex in a slab cache of its own (kslock_cache).
 # Its "kslock:" lines are copied to the console, whence console.log keeps
 # them for tests/vmcore/test_waits.sh to compare kstack --waits with.
 # Runs as busybox sh inside the guest; see vmcores/README.md.
@@ -16,7 +17,7 @@
 insmod /modules/kslock.ko || scenario_fail "insmod kslock"
 # Every waiter must be asleep on its lock before the capture.
 for c in ksl_simple_wait ksl_chain_a ksl_chain_b ksl_abba_x ksl_abba_y \
-	ksl_rw_reader1 ksl_rw_reader2 ksl_sem_wait; do
+	ksl_rw_reader1 ksl_rw_reader2 ksl_sem_wait ksl_heap_wait; do
 	wait_comm_state "$c" D || scenario_fail "$c is not in D"
 done
 # The readers, last to block, are queued once both are in D; a second more

@@ -9,7 +9,10 @@
  *     holds for writing, c sleeps;
  *   - an ABBA deadlock between two threads over two mutexes;
  *   - two readers waiting behind an rwsem's writer;
- *   - a thread waiting on a semaphore (no owner).
+ *   - a thread waiting on a semaphore (no owner);
+ *   - a thread in D on a mutex in a slab cache of its own (kslock_cache,
+ *     not merged with another: it has a constructor), held by a sleeping
+ *     thread.
  *
  * Each edge is printed as
  *   kslock: edge WAITER_PID KIND 0xLOCK SYMBOL OWNER_PID|none
@@ -25,6 +28,7 @@
 #include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/semaphore.h>
+#include <linux/slab.h>
 
 static DEFINE_MUTEX(kslock_simple);
 static DEFINE_MUTEX(kslock_chain_m);
@@ -33,6 +37,8 @@ static DEFINE_MUTEX(kslock_ab);
 static DEFINE_MUTEX(kslock_ba);
 static DECLARE_RWSEM(kslock_readers);
 static struct semaphore kslock_sem;
+static struct kmem_cache *kslock_cache;
+static struct mutex *kslock_heap;
 
 static DECLARE_COMPLETION(simple_held);
 static DECLARE_COMPLETION(chain_c_held);
@@ -40,6 +46,7 @@ static DECLARE_COMPLETION(chain_b_held);
 static DECLARE_COMPLETION(ab_held);
 static DECLARE_COMPLETION(ba_held);
 static DECLARE_COMPLETION(writer_held);
+static DECLARE_COMPLETION(heap_held);
 
 /* A holder sleeps in S for good, its lock held. */
 static void sleep_forever(void)
@@ -126,8 +133,29 @@ static int sem_wait(void *unused)
 	return 0;
 }
 
+static int heap_hold(void *unused)
+{
+	mutex_lock(kslock_heap);
+	complete(&heap_held);
+	sleep_forever();
+	return 0;
+}
+
+static int heap_wait(void *unused)
+{
+	wait_for_completion(&heap_held);
+	mutex_lock(kslock_heap);
+	return 0;
+}
+
+static void kslock_ctor(void *obj)
+{
+	mutex_init((struct mutex *)obj);
+}
+
 enum { SIMPLE_H, SIMPLE_W, CHAIN_A, CHAIN_B, CHAIN_C, ABBA_X, ABBA_Y,
-       RW_WRITER, RW_READER1, RW_READER2, SEM_WAIT, NR_THREADS };
+       RW_WRITER, RW_READER1, RW_READER2, SEM_WAIT, HEAP_H, HEAP_W,
+       NR_THREADS };
 
 static const struct {
 	int (*fn)(void *);
@@ -144,6 +172,8 @@ static const struct {
 	[RW_READER1] = { rw_reader, "ksl_rw_reader1" },
 	[RW_READER2] = { rw_reader, "ksl_rw_reader2" },
 	[SEM_WAIT] = { sem_wait, "ksl_sem_wait" },
+	[HEAP_H] = { heap_hold, "ksl_heap_hold" },
+	[HEAP_W] = { heap_wait, "ksl_heap_wait" },
 };
 
 static pid_t pid[NR_THREADS];
@@ -164,6 +194,13 @@ static int __init kslock_init(void)
 	int i;
 
 	sema_init(&kslock_sem, 0);
+	kslock_cache = kmem_cache_create("kslock_cache", sizeof(struct mutex),
+					 0, 0, kslock_ctor);
+	if (!kslock_cache)
+		return -ENOMEM;
+	kslock_heap = kmem_cache_alloc(kslock_cache, GFP_KERNEL);
+	if (!kslock_heap)
+		return -ENOMEM;
 	for (i = 0; i < NR_THREADS; i++) {
 		struct task_struct *t = kthread_run(threads[i].fn, NULL, "%s",
 						    threads[i].name);
@@ -180,6 +217,7 @@ static int __init kslock_init(void)
 	edge(RW_READER1, "rwsem", &kslock_readers, "kslock_readers", RW_WRITER);
 	edge(RW_READER2, "rwsem", &kslock_readers, "kslock_readers", RW_WRITER);
 	edge(SEM_WAIT, "semaphore", &kslock_sem, "kslock_sem", -1);
+	edge(HEAP_W, "mutex", kslock_heap, "kslock_cache", HEAP_H);
 	pr_info("kslock: deadlock %d %d\n", pid[ABBA_X], pid[ABBA_Y]);
 	pr_info("kslock: ready\n");
 	return 0;
