@@ -36,7 +36,7 @@ static uint64_t page_of(uint64_t pfn)
 	return VMEMMAP + pfn * PAGE_SIZE_T;
 }
 
-static struct ks_fake *image(void)
+static struct ks_fake *image(const char *head_member)
 {
 	struct ks_fake *f = ks_fake_create();
 	uint64_t head = SYMS + 0x100;
@@ -51,7 +51,7 @@ static struct ks_fake *image(void)
 	ks_fake_write_u64(f, SYMS + 8, VMEMMAP);
 	ks_fake_write_u64(f, SYMS + 16, 0x1000);
 	ks_fake_add_type(f, "page", PAGE_SIZE_T);
-	ks_fake_add_member(f, "page", "compound_head", PG_HEAD, 8);
+	ks_fake_add_member(f, "page", head_member, PG_HEAD, 8);
 	ks_fake_add_member(f, "slab", "slab_cache", PG_CACHE, 8);
 	ks_fake_add_member(f, "kmem_cache", "name", KC_NAME, 8);
 	ks_fake_add_member(f, "kmem_cache", "list", KC_LIST, 16);
@@ -83,7 +83,7 @@ static void where(struct ks_lock_where *lw, uint64_t addr, const char *want)
 
 static void test_where(void **state)
 {
-	struct ks_fake *f = image();
+	struct ks_fake *f = image("compound_head");
 	struct ks_lock_where *lw = NULL;
 	struct ks_target t;
 
@@ -98,6 +98,25 @@ static void test_where(void **state)
 	where(lw, PAGE_OFFSET + 0x202000, "");
 	where(lw, PAGE_OFFSET + 0x1000000, "");		/* past max_pfn */
 	where(lw, PAGE_OFFSET - 0x1000, "");
+	ks_lock_where_close(lw);
+	ks_fake_destroy(f);
+}
+
+/*
+ * 7.x's compound_info: a head page names its cache; a tail page, whose
+ * word may be a mask, names nothing rather than a guess.
+ */
+static void test_compound_info(void **state)
+{
+	struct ks_fake *f = image("compound_info");
+	struct ks_lock_where *lw = NULL;
+	struct ks_target t;
+
+	(void)state;
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_lock_where_open(&t, &lw), 0);
+	where(lw, PAGE_OFFSET + 0x200000 + 0x40, "inode_cache");
+	where(lw, PAGE_OFFSET + 0x201000 + 0x80, "");
 	ks_lock_where_close(lw);
 	ks_fake_destroy(f);
 }
@@ -123,6 +142,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_where),
+		cmocka_unit_test(test_compound_info),
 		cmocka_unit_test(test_symbols_only),
 	};
 

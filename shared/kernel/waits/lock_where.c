@@ -4,7 +4,8 @@
  * names the address.  Else, for an address of the direct map
  * (page_offset_base, below max_pfn), its page in the vmemmap
  * (vmemmap_base), that page's head (compound_head(): bit 0 of
- * page.compound_head) and the slab_cache of the head's struct slab
+ * page.compound_head; 7.x's compound_info for a head or order-0 page
+ * only) and the slab_cache of the head's struct slab
  * (page.slab_cache before 5.17): believed only when it is one of the
  * caches on the slab_caches list, read once, so a page that is no slab
  * page names nothing.
@@ -28,6 +29,7 @@ struct ks_lock_where {
 	uint64_t page_offset, vmemmap, max_pfn;
 	long page_size;
 	struct ks_field compound_head, slab_cache, name, list;
+	bool tail_head;		/* a tail's word is its head + 1 */
 	uint64_t *caches;	/* struct kmem_cache, sorted */
 	size_t nr, cap;
 };
@@ -78,6 +80,13 @@ static int slab_open(struct ks_lock_where *lw)
 	};
 
 	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
+	/*
+	 * 7.x's page.compound_info keeps bit 0 for a tail page but may hold
+	 * a mask for the rest: only a head or order-0 page is followed.
+	 */
+	lw->tail_head = ks_field_ok(&lw->compound_head);
+	if (!lw->tail_head)
+		lw->compound_head = ks_field_find(t, "page", "compound_info");
 	/* struct slab overlays struct page since 5.17 */
 	lw->slab_cache = ks_field_find(t, "slab", "slab_cache");
 	if (!ks_field_ok(&lw->slab_cache))
@@ -151,6 +160,8 @@ static void slab(const struct ks_lock_where *lw, uint64_t addr, char *buf,
 		return;
 	page = lw->vmemmap + pfn * (uint64_t)lw->page_size;
 	if (ks_field_read(lw->t, page, &lw->compound_head, 8, &head))
+		return;
+	if ((head & 1) && !lw->tail_head)
 		return;
 	if (head & 1)
 		page = head - 1;
