@@ -75,7 +75,7 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .metavar = "DIR", .section = KS_SEC_OUTPUT,
 	  .help = "read this /proc-like tree (default /proc)" },
 	{ .name = "waits", .kind = KS_OPT_FLAG,
-	  .applies = KS_IN_VMCORE | KS_IN_CRASH, .off = OFF(waits),
+	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_CRASH, .off = OFF(waits),
 	  .section = KS_SEC_OUTPUT,
 	  .help = "who blocks whom: locks, owners, deadlocks" },
 	{ .name = "verbose", .letter = 'v', .kind = KS_OPT_FLAG,

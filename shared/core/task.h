@@ -73,6 +73,12 @@ struct ks_sample {
 	time_t when;
 	char host[KS_HOST_LEN];
 	char kernel[KS_RELEASE_LEN];	/* uname -r of the sampled kernel, or "" */
+	/*
+	 * --waits: a line under "== waits" on how they were read, or NULL;
+	 * waits_unread: they could not be, so no chain means nothing.
+	 */
+	const char *waits_note;
+	bool waits_unread;
 	struct ks_task *tasks;
 	size_t nr_tasks;
 	size_t cap;

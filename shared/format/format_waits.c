@@ -80,22 +80,24 @@ static void chain(FILE *out, const struct ks_sample *s,
 	}
 }
 
-/* The sample index of each task's owner, as wait_chains.h wants it. */
-static int owners(const struct ks_sample *s, size_t *next)
+/*
+ * The sample index of each task's owner, as wait_chains.h wants it, by
+ * PID: a live sample knows no task_struct.
+ */
+static void owners(const struct ks_sample *s, size_t *next)
 {
 	for (size_t i = 0; i < s->nr_tasks; i++) {
 		const struct ks_task *t = &s->tasks[i];
 
 		next[i] = t->has_wait ? KS_WAIT_END : KS_WAIT_NONE;
-		if (!t->has_wait || t->wait.readers || !t->wait.owner)
+		if (!t->has_wait || t->wait.readers || !t->wait.owner_pid)
 			continue;
 		for (size_t j = 0; j < s->nr_tasks; j++)
-			if (s->tasks[j].task_addr == t->wait.owner) {
+			if (s->tasks[j].pid == t->wait.owner_pid) {
 				next[i] = j;
 				break;
 			}
 	}
-	return 0;
 }
 
 int ks_format_waits(FILE *out, const struct ks_sample *s)
@@ -115,9 +117,11 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 	if (ret)
 		goto out;
 	fputs("== waits\n", out);
+	if (s->waits_note)
+		fprintf(out, "(%s)\n", s->waits_note);
 	for (size_t i = 0; i < c.nr; i++)
 		chain(out, s, &c.v[i], c.v[i].deadlock ? ++dl : ++ch);
-	if (!c.nr)
+	if (!c.nr && !s->waits_unread)
 		fputs("no task waits for a lock\n", out);
 	ret = ferror(out) ? -EIO : 0;
 out:

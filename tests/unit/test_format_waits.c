@@ -125,6 +125,30 @@ static void test_no_waits(void **state)
 	ks_sample_release(&s);
 }
 
+/* Live: the section says how the locks were read, or that they were not. */
+static void test_note(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	ks_sample_init(&s, 100, "h");
+	add(&s, 1, 'S', "init", 0);
+	s.waits_note = "the memory cannot be read";
+	s.waits_unread = true;
+	out = render(&s, KS_FMT_TEXT, true);
+	assert_non_null(strstr(out, "\n== waits\n(the memory cannot be read)\n"));
+	assert_null(strstr(out, "no task waits"));
+	free(out);
+	s.waits_note = "a snapshot";
+	s.waits_unread = false;
+	out = render(&s, KS_FMT_TEXT, true);
+	assert_non_null(strstr(out, "\n== waits\n(a snapshot)\n"
+				    "no task waits for a lock\n"));
+	free(out);
+	ks_sample_release(&s);
+}
+
 static void test_summary_oldest_youngest(void **state)
 {
 	struct ks_sample s;
@@ -171,6 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_then_waits),
 		cmocka_unit_test(test_no_waits),
+		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_summary_oldest_youngest),
 		cmocka_unit_test(test_json_waits_for),
 	};

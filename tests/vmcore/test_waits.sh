@@ -9,8 +9,9 @@
 # "kslock: deadlock" must be the one deadlock reported and nothing else a
 # deadlock; the chain of three one chain, in order.  Checked with the
 # vmlinux, from the dump alone, and inside crash where crash opens the
-# dump; and -a -H's text with --waits must begin with the text without it,
-# byte for byte.  On a PREEMPT_RT kernel a mutex or an rwsem is an
+# dump, and live through /proc/kcore in the guest just before the dump
+# (live/kstack-waits.*); and -a -H's text with --waits must begin with the
+# text without it, byte for byte.  On a PREEMPT_RT kernel a mutex or an rwsem is an
 # rt_mutex, at or just inside the lock's address.
 # KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/locks).
 set -uo pipefail
@@ -38,7 +39,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # check RUN JSON TEXT: the module's edges and deadlock against one run
 check() {
-	python3 - "$dir/console.log" "$2" "$3" <<'PY' | sed "s/^\(PASS\|FAIL\): /\1: $1: /"
+	{ python3 - "$dir/console.log" "$2" "$3" <<'PY' || echo "FAIL: the checker stopped (exit $?)"
 import json, re, sys
 edges, deadlock = {}, None
 for line in open(sys.argv[1], errors='replace'):
@@ -114,6 +115,7 @@ found = any(k == 'chain' and [p for p, _ in b] == chain3 for k, b in blocks)
 print('%s: the chain of three is one chain, a -> b -> c %s' %
       ('PASS' if found else 'FAIL', chain3))
 PY
+	} | sed "s#^\(PASS\|FAIL\): #\1: $1: #"
 }
 
 # run NAME ARGS...: --json and text with --waits
@@ -135,6 +137,22 @@ run() {
 }
 run "with the vmlinux" --vmlinux "$dir/vmlinux"
 run "the dump alone"
+
+# the guest's own kstack --waits, live through /proc/kcore, just before
+# the dump (the locks scenario keeps it in live/)
+if [ -s "$dir/live/kstack-waits.json" ] && [ -s "$dir/live/kstack-waits.txt" ]; then
+	count_checks < <(check "live through /proc/kcore" "$dir/live/kstack-waits.json" \
+		"$dir/live/kstack-waits.txt")
+	if grep -q '^(read live from /proc/kcore: a snapshot of memory that moved while it was read)$' \
+		"$dir/live/kstack-waits.txt"; then
+		pass "live: the section says its locks are a snapshot of moving memory"
+	else
+		fail "live: the section does not say it was read from moving memory:" \
+			"$(sed -n '/^== waits/,+1p' "$dir/live/kstack-waits.txt" | tail -1)"
+	fi
+else
+	not_applicable "no live/kstack-waits.{json,txt} in $dir (a locks dump made before the guest ran kstack --waits)"
+fi
 
 # inside crash
 if [ ! -s "$so" ]; then

@@ -7,7 +7,9 @@
 # ABBA deadlock, two readers behind an rwsem's writer, a semaphore, and a
 # mutex in a slab cache of its own (kslock_cache).
 # Its "kslock:" lines are copied to the console, whence console.log keeps
-# them for tests/vmcore/test_waits.sh to compare kstack --waits with.
+# them for tests/vmcore/test_waits.sh to compare kstack --waits with; the
+# guest's own kstack --waits, live through /proc/kcore, is kept in
+# live/kstack-waits.{txt,json}.
 # Runs as busybox sh inside the guest; see vmcores/README.md.
 #
 #@ memory: 1024
@@ -24,4 +26,8 @@ done
 # lets each thread's last switch settle.
 sleep 1
 dmesg | grep 'kslock: '
+# kstack --waits on the running kernel (/proc/kcore), kept with the capture
+mkdir -p /capture
+/bin/kstack -a -H --waits >/capture/kstack-waits.txt 2>/capture/kstack-waits.err
+/bin/kstack -a -H --waits --json >/capture/kstack-waits.json 2>>/capture/kstack-waits.err
 scenario_ready
