@@ -88,7 +88,8 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	check-more bench demo install install-live install-extension deps \
 	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb \
 	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
-	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins
+	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
+	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks
 
 all: live extension
 
@@ -272,6 +273,21 @@ vmcore-72-hooks: static
 # kstack --snoop in the guest: kprobes with stacks, cleanup after SIGKILL
 vmcore-snoop: static
 	vmcores/make-vmcore default snoop cache/vmcores/snoop
+
+# --waits: threads the kslock module blocks on locks, a chain, a deadlock
+# (tests/vmcore/test_waits.sh); 7.x's locks keep a first_waiter and
+# task->blocker; PREEMPT_RT's are rt_mutexes.
+vmcore-locks: static
+	vmcores/make-vmcore default locks cache/vmcores/locks
+
+vmcore-612-locks: static
+	vmcores/make-vmcore 6.12 locks cache/vmcores/612-locks
+
+vmcore-72-locks: static
+	vmcores/make-vmcore 7.2 locks cache/vmcores/72-locks
+
+vmcore-rt-locks: static
+	vmcores/make-vmcore rt locks cache/vmcores/rt-locks
 
 install: install-live install-extension
 

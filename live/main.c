@@ -17,6 +17,7 @@
 #include "format.h"
 #include "help.h"
 #include "hooks_live.h"
+#include "kcore_waits.h"
 #include "kdump_run.h"
 #include "live_sample.h"
 #include "options.h"
@@ -82,6 +83,8 @@ static int one_sample(const struct ks_options *opts)
 			KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
+	if (opts->waits)
+		ks_kcore_waits(&s, opts);
 	if (opts->lines && ks_decode_sample(&s, opts, true))
 		fprintf(stderr, "kstack: out of memory adding lines\n");
 	if (ks_output_write(&out, &s, opts))

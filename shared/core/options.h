@@ -149,6 +149,7 @@ struct ks_options {
 	bool ftrace;		/* -F */
 	bool touched;		/* -F --touched: touched_functions (6.4+) */
 	bool verbose;		/* -v */
+	bool waits;		/* --waits: who blocks whom (a dump only) */
 
 	/* live only */
 	bool background;	/* -b */

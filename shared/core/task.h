@@ -52,6 +52,20 @@ struct ks_task {
 	 */
 	bool has_last_ran;
 	uint64_t last_ran_ns;
+	/*
+	 * --waits, a dump only: the lock it waits for, as the kernel linked
+	 * it (shared/kernel/waits/).
+	 */
+	bool has_wait;
+	struct ks_task_wait {
+		const char *kind;	/* static: "mutex", "rwsem", ... */
+		uint64_t addr;		/* the lock */
+		uint64_t owner;		/* its owner's task_struct, 0: none */
+		int32_t owner_pid;	/* 0: the owner is no task of the dump */
+		bool readers;		/* an rwsem held by nr_readers readers */
+		uint64_t nr_readers;
+		char where[64];		/* the symbol it lies in, or "" */
+	} wait;
 };
 
 /* One sample: every selected task at one moment on one host. */
@@ -59,6 +73,12 @@ struct ks_sample {
 	time_t when;
 	char host[KS_HOST_LEN];
 	char kernel[KS_RELEASE_LEN];	/* uname -r of the sampled kernel, or "" */
+	/*
+	 * --waits: a line under "== waits" on how they were read, or NULL;
+	 * waits_unread: they could not be, so no chain means nothing.
+	 */
+	const char *waits_note;
+	bool waits_unread;
 	struct ks_task *tasks;
 	size_t nr_tasks;
 	size_t cap;

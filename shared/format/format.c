@@ -28,5 +28,8 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 		f = KS_FMT_TEXT;
 	ret = writers[f](out, s, &g, opts);
 	ks_group_release(&g);
+	if (!ret && opts->waits &&
+	    (f == KS_FMT_TEXT || f == KS_FMT_SUMMARY))
+		ret = ks_format_waits(out, s);
 	return ret;
 }

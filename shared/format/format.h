@@ -27,6 +27,12 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 int ks_format_folded(FILE *out, const struct ks_sample *s,
 		     const struct ks_groups *g, const struct ks_options *opts);
 
+/*
+ * --waits after the text or -c: the "== waits" section, chains and
+ * deadlocks of the tasks' waits_for (format_waits.c).
+ */
+int ks_format_waits(FILE *out, const struct ks_sample *s);
+
 /* Groups s and writes it in the format opts asks for; -errno on failure. */
 int ks_format_sample(FILE *out, const struct ks_sample *s,
 		     const struct ks_options *opts);

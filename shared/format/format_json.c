@@ -94,6 +94,28 @@ void ks_json_frames(FILE *out, const char *stack)
 	fputc(']', out);
 }
 
+/* --waits: "waits_for":{"kind","addr","owner","readers","where"}. */
+static void json_wait(FILE *out, const struct ks_task_wait *w)
+{
+	fputs(",\"waits_for\":{\"kind\":", out);
+	ks_json_str(out, w->kind);
+	fprintf(out, ",\"addr\":\"%#llx\",\"owner\":",
+		(unsigned long long)w->addr);
+	if (w->owner_pid)
+		fprintf(out, "%d", w->owner_pid);
+	else
+		fputs("null", out);
+	if (w->readers)
+		fprintf(out, ",\"readers\":%llu",
+			(unsigned long long)w->nr_readers);
+	fputs(",\"where\":", out);
+	if (*w->where)
+		ks_json_str(out, w->where);
+	else
+		fputs("null", out);
+	fputc('}', out);
+}
+
 static void json_task(FILE *out, const struct ks_task *t)
 {
 	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":", t->pid, t->tgid);
@@ -125,6 +147,8 @@ static void json_task(FILE *out, const struct ks_task *t)
 	if (t->has_last_ran)
 		fprintf(out, ",\"last_ran_ns\":%llu",
 			(unsigned long long)t->last_ran_ns);
+	if (t->has_wait)
+		json_wait(out, &t->wait);
 	fputc('}', out);
 }
 

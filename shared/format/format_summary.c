@@ -8,7 +8,9 @@
  *
  * With --all the line names every task of the group ("all: 12 (sleep),
  * ...") in place of three examples, still one line, so that grep finds
- * a PID with its stack below.
+ * a PID with its stack below.  With --waits (a dump) the line gives the
+ * group's oldest and youngest wait, the time since each task last ran,
+ * after its states.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -57,13 +59,43 @@ static void print_states(FILE *out, const struct ks_sample *s,
 		}
 }
 
+/* -c --waits: the oldest and the youngest wait of the group, as pykdump. */
+static void print_waits(FILE *out, const struct ks_sample *s,
+			const struct ks_group *grp)
+{
+	const struct ks_task *old = NULL, *young = NULL;
+
+	for (size_t j = 0; j < grp->nr_members; j++) {
+		const struct ks_task *t = &s->tasks[grp->members[j]];
+
+		if (!t->has_last_ran)
+			continue;
+		if (!old || t->last_ran_ns > old->last_ran_ns)
+			old = t;
+		if (!young || t->last_ran_ns < young->last_ran_ns)
+			young = t;
+	}
+	if (!old)
+		return;
+	fprintf(out, "   oldest %llu.%03llus (%d), youngest %llu.%03llus (%d)",
+		(unsigned long long)(old->last_ran_ns / 1000000000),
+		(unsigned long long)(old->last_ran_ns / 1000000 % 1000),
+		old->pid,
+		(unsigned long long)(young->last_ran_ns / 1000000000),
+		(unsigned long long)(young->last_ran_ns / 1000000 % 1000),
+		young->pid);
+}
+
 static void print_group(FILE *out, const struct ks_sample *s,
-			const struct ks_group *grp, size_t examples)
+			const struct ks_group *grp, size_t examples,
+			bool waits)
 {
 	size_t n = grp->nr_members;
 
 	fprintf(out, "%zu task%s", n, n == 1 ? "" : "s");
 	print_states(out, s, grp);
+	if (waits)
+		print_waits(out, s, grp);
 	fputs(examples == SIZE_MAX ? "   all:" : "   e.g.", out);
 	for (size_t j = 0; j < n && j < examples; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];
@@ -76,7 +108,7 @@ static void print_group(FILE *out, const struct ks_sample *s,
 }
 
 static int summary(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g, size_t examples)
+		   const struct ks_groups *g, size_t examples, bool waits)
 {
 	char header[KS_HOST_LEN + 160];
 	size_t *order;
@@ -94,7 +126,7 @@ static int summary(FILE *out, const struct ks_sample *s,
 	fprintf(out, "%s\n%zu tasks, %zu distinct stacks\n\n", header,
 		s->nr_tasks, g->nr_groups);
 	for (size_t i = 0; i < g->nr_groups; i++)
-		print_group(out, s, &g->groups[order[i]], examples);
+		print_group(out, s, &g->groups[order[i]], examples, waits);
 	free(order);
 	return ferror(out) ? -EIO : 0;
 }
@@ -103,5 +135,6 @@ static int summary(FILE *out, const struct ks_sample *s,
 int ks_format_summary(FILE *out, const struct ks_sample *s,
 		      const struct ks_groups *g, const struct ks_options *opts)
 {
-	return summary(out, s, g, opts->summary_all ? SIZE_MAX : EXAMPLES);
+	return summary(out, s, g, opts->summary_all ? SIZE_MAX : EXAMPLES,
+		       opts->waits);
 }

@@ -363,7 +363,7 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		ks_report(report_fn, arg, "%s", k->orc->problems[i]);
 	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
-	w.threads = opts->threads || opts->nr_pids;
+	w.threads = opts->threads || opts->nr_pids || opts->waits;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
 			"the task list (init_task.tasks)", process_node, NULL);
 	if (ret)
@@ -371,6 +371,8 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 	if (w.nr)	/* w.e is NULL for an empty list: qsort() wants a pointer */
 		qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
 	ret = ks_select_pids_only(opts) ? emit_pids(&w) : emit_all(&w);
+	if (!ret && opts->waits)
+		ret = ks_task_waits(&w);
 out:
 	free(w.cmd_buf);
 	free(w.e);

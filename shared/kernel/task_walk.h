@@ -78,6 +78,11 @@ void ks_task_last_ran(struct ks_walk *w, const uint8_t *tb, struct ks_task *t);
 void ks_task_last_ran_release(struct ks_walk *w);
 /* Why the kernel gives no task a time since last ran, or NULL. */
 const char *ks_task_last_ran_missing(const struct ks_kernel_layout *l);
+/*
+ * task_waits.c: --waits, each D task's lock after the walk (w->e lists
+ * every task).  0, or -ENOMEM; a kernel without lock types is reported.
+ */
+int ks_task_waits(struct ks_walk *w);
 /* task_cmdline.c: the Cmd of the record, from /proc/PID/cmdline's text. */
 char *ks_task_cmd(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		  const struct ks_task *t);

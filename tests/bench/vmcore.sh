@@ -7,8 +7,8 @@
 # (python3-drgn: for_each_task + stack_trace) on the same dump; and the
 # standalone `kstack --vmcore`, with and without the vmlinux.  Targets:
 # under 3 s, ahead of drgn, crash within 1.2x of the standalone, first run
-# and again, and the same bytes, and the dump alone no slower than with the
-# vmlinux.
+# and again, and the same bytes, the dump alone no slower than with the
+# vmlinux, and --waits (who blocks whom) within 1.3x of plain -a -H.
 #
 # drgn 0.0.22 cannot translate addresses in QEMU's plain ELF dumps, so the
 # dump is taken with paging (-p) from a nokaslr guest: a scenario made here
@@ -131,10 +131,13 @@ if [ -x "$build/kstack" ]; then
 	[ "$knsum" = "$kdsum" ] && same="the same bytes"
 	echo "kstack --vmcore -a -H (no vmlinux): $kne s in all, peak RSS $((knm / 1024)) MiB, $knn tasks, $same as with it"
 	ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+	read -r kwe kwm kwn _ <<<"$(standalone --vmlinux "$dir/vmlinux" --waits)"
+	echo "kstack --vmcore --vmlinux -a -H --waits: $kwe s in all, peak RSS $((kwm / 1024)) MiB, $kwn tasks"
 	target "crash kstack -a -H on many, first run" "$first" '<' 3 s
 	target "crash / standalone -a -H on many, first run" "$(ratio "$first" "$kde")" '<=' 1.2
 	target "crash / standalone -a -H on many, again" "$(ratio "$second" "$kde")" '<=' 1.2
 	target "--vmcore without / with the vmlinux on many" "$(ratio "$kne" "$kde")" '<' 1
+	target "--waits / plain -a -H with the vmlinux on many" "$(ratio "$kwe" "$kde")" '<=' 1.3
 	target "crash and --vmcore print the same bytes (1: yes)" \
 		"$(cmp -s "$tmp/crash.out" "$tmp/kd.out" && echo 1 || echo 0)" = 1
 	[ -n "${dwalk:-}" ] && awk -v d="$dwalk" -v n="$kne" \

@@ -200,6 +200,29 @@ static void test_layout_6_4(void **state)
 	ks_fake_destroy(f);
 }
 
+/*
+ * 6.4: a lock in the module's own data (mem[MOD_DATA]), as --waits asks
+ * for it: named within its part, sized to the part's end; the gap
+ * between the parts is no module's.
+ */
+static void test_layout_6_4_data(void **state)
+{
+	struct ks_fake *f = image(true);
+	struct ks_module_syms *ms;
+	struct ks_sym s;
+
+	(void)state;
+	ks_fake_write_u64(f, MOD1 + O_MEM + 1 * MEM_ESIZE, CORE + 0x800);
+	put32(f, MOD1 + O_MEM + 1 * MEM_ESIZE + 8, 0x100);
+	ms = load(f);
+	expect(ms, CORE + 0x808, "data_obj", CORE + 0x800, 0x100);
+	expect(ms, CORE + 0x3ff, "alias_b", CORE + 0x100, 0x300);
+	assert_int_equal(ks_module_syms_lookup(ms, CORE + 0x400, &s), -ENOENT);
+	assert_int_equal(ks_module_syms_lookup(ms, CORE + 0x900, &s), -ENOENT);
+	ks_module_syms_free(ms);
+	ks_fake_destroy(f);
+}
+
 static void test_broken(void **state)
 {
 	struct ks_fake *f = image(false);
@@ -335,6 +358,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_6_1),
 		cmocka_unit_test(test_layout_6_4),
+		cmocka_unit_test(test_layout_6_4_data),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_one_walk),

@@ -34,6 +34,9 @@ struct mod {
 	char name[KS_MODULE_NAME_LEN];
 	/* core and init: all of it (within_module) and its text */
 	uint64_t base[2], size[2], text_size[2];
+	/* 6.4+: each of mem[] (within_module()), for data addresses */
+	struct ks_range mem[KS_MODULE_RANGES];
+	int nr_mem;
 	struct msym *syms;
 	uint32_t nr_syms;
 	char *pool;
@@ -77,6 +80,10 @@ static void mod_ranges(const struct ks_module_layout *l,
 		m->text_size[i] = km->text[i].end - km->text[i].start;
 		m->size[i] = all->end - all->start;
 	}
+	if (!l->mem || km->ranges_err)
+		return;
+	for (int i = 0; i < km->nr_all && i < KS_MODULE_RANGES; i++)
+		m->mem[m->nr_mem++] = km->all[i];
 }
 
 static int pool_add(struct mod *m, const char *s, size_t *pool_cap,
@@ -284,6 +291,51 @@ static bool within(const struct mod *m, int which, uint64_t addr)
 	return m->base[which] && addr - m->base[which] < m->size[which];
 }
 
+/*
+ * An address in a 6.4+ module's data (a lock in its .data, --waits'
+ * "where"), outside the text the loop below knows: the symbol at or
+ * below it in the same mem[] part, sized to the next symbol or the
+ * part's end, as within_module() finds the module.
+ */
+static int data_lookup(const struct ks_module_syms *ms, uint64_t addr,
+		       struct ks_sym *sym_ret)
+{
+	for (size_t k = 0; k < ms->nr_mods; k++) {
+		const struct mod *m = &ms->mods[k];
+
+		for (int r = 0; r < m->nr_mem; r++) {
+			const struct ks_range *p = &m->mem[r];
+			uint64_t nextval = p->end, bestval = 0;
+			uint32_t i, best = 0;
+
+			if (addr < p->start || addr >= p->end)
+				continue;
+			for (i = 1; i < m->nr_syms; i++) {
+				const struct msym *s = &m->syms[i];
+				const char *name = m->pool + s->name;
+
+				if (s->undef || !*name || is_mapping_symbol(name) ||
+				    s->value < p->start || s->value >= p->end)
+					continue;
+				if (s->value <= addr && s->value >= bestval) {
+					best = i;
+					bestval = s->value;
+				}
+				if (s->value > addr && s->value < nextval)
+					nextval = s->value;
+			}
+			if (!best)
+				return -ENOENT;
+			sym_ret->name = m->pool + m->syms[best].name;
+			sym_ret->addr = bestval;
+			sym_ret->size = nextval - bestval;
+			sym_ret->module = m->name;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int ks_module_syms_lookup(const struct ks_module_syms *ms, uint64_t addr,
 			  struct ks_sym *sym_ret)
 {
@@ -329,5 +381,5 @@ int ks_module_syms_lookup(const struct ks_module_syms *ms, uint64_t addr,
 		sym_ret->module = m->name;
 		return 0;
 	}
-	return -ENOENT;
+	return data_lookup(ms, addr, sym_ret);
 }

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --waits: the "== waits" section after the grouped stacks, who blocks
+ * whom.  Deadlocks first, then chains, the longest wait first; one line
+ * per edge, the waiter and the lock it waits for, and then the owner:
+ *
+ *   == waits
+ *   deadlock 1, 2 tasks:
+ *     301 abba_a D 12.345s waits for mutex 0xffffffffc0a02000 ks_m1, held by 302
+ *     302 abba_b D 12.301s waits for mutex 0xffffffffc0a02040 ks_m2, held by 301
+ *   chain 1, 3 tasks:
+ *     201 chain_a D 10.000s waits for mutex 0xffff888003a1c000, held by 202
+ *     202 chain_b D 9.000s waits for rwsem 0xffff888003a1c100, held by 203
+ *     203 chain_c S 9.500s holds it
+ *
+ * The time is how long ago the task last ran ("?" where the dump does
+ * not tell); "held by readers (N)" for an rwsem its readers hold, "no
+ * owner" for a semaphore or a lock between owners; "no task waits for
+ * a lock" when none does, so the section is always there to be read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "format.h"
+#include "text_escape.h"
+#include "wait_chains.h"
+
+static void task_head(FILE *out, const struct ks_task *t)
+{
+	fprintf(out, "  %d ", t->pid);
+	ks_fputs_escaped(t->comm, out);
+	fprintf(out, " %c ", t->state);
+	if (t->has_last_ran)
+		fprintf(out, "%llu.%03llus",
+			(unsigned long long)(t->last_ran_ns / 1000000000),
+			(unsigned long long)(t->last_ran_ns / 1000000 % 1000));
+	else
+		fputc('?', out);
+}
+
+static void edge(FILE *out, const struct ks_task *t)
+{
+	const struct ks_task_wait *w = &t->wait;
+
+	task_head(out, t);
+	fprintf(out, " waits for %s %#llx", w->kind,
+		(unsigned long long)w->addr);
+	if (*w->where)
+		fprintf(out, " %s", w->where);
+	if (w->readers)
+		fprintf(out, ", held by readers (%llu)\n",
+			(unsigned long long)w->nr_readers);
+	else if (w->owner_pid)
+		fprintf(out, ", held by %d\n", w->owner_pid);
+	else if (w->owner)
+		fprintf(out, ", held by %#llx, no task of the dump\n",
+			(unsigned long long)w->owner);
+	else
+		fputs(", no owner\n", out);
+}
+
+static void chain(FILE *out, const struct ks_sample *s,
+		  const struct ks_wait_chain *c, size_t n)
+{
+	fprintf(out, "%s %zu, %zu task%s:\n", c->deadlock ? "deadlock" : "chain",
+		n, c->nr, c->nr == 1 ? "" : "s");
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct ks_task *t = &s->tasks[c->task[i]];
+		bool last = i + 1 == c->nr;
+
+		if (last && c->into_deadlock) {
+			task_head(out, t);
+			fprintf(out, " in deadlock %zu\n", c->deadlock_of + 1);
+		} else if (t->has_wait) {
+			edge(out, t);
+		} else {
+			task_head(out, t);
+			fputs(" holds it\n", out);
+		}
+	}
+}
+
+/*
+ * The sample index of each task's owner, as wait_chains.h wants it, by
+ * PID: a live sample knows no task_struct.
+ */
+static void owners(const struct ks_sample *s, size_t *next)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++) {
+		const struct ks_task *t = &s->tasks[i];
+
+		next[i] = t->has_wait ? KS_WAIT_END : KS_WAIT_NONE;
+		if (!t->has_wait || t->wait.readers || !t->wait.owner_pid)
+			continue;
+		for (size_t j = 0; j < s->nr_tasks; j++)
+			if (s->tasks[j].pid == t->wait.owner_pid) {
+				next[i] = j;
+				break;
+			}
+	}
+}
+
+int ks_format_waits(FILE *out, const struct ks_sample *s)
+{
+	size_t n = s->nr_tasks ? s->nr_tasks : 1, dl = 0, ch = 0;
+	size_t *next = malloc(n * sizeof(*next));
+	uint64_t *age = calloc(n, sizeof(*age));
+	struct ks_wait_chains c = { 0 };
+	int ret = -ENOMEM;
+
+	if (!next || !age)
+		goto out;
+	owners(s, next);
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		age[i] = s->tasks[i].has_last_ran ? s->tasks[i].last_ran_ns : 0;
+	ret = ks_wait_chains_build(next, age, s->nr_tasks, &c);
+	if (ret)
+		goto out;
+	fputs("== waits\n", out);
+	if (s->waits_note)
+		fprintf(out, "(%s)\n", s->waits_note);
+	for (size_t i = 0; i < c.nr; i++)
+		chain(out, s, &c.v[i], c.v[i].deadlock ? ++dl : ++ch);
+	if (!c.nr && !s->waits_unread)
+		fputs("no task waits for a lock\n", out);
+	ret = ferror(out) ? -EIO : 0;
+out:
+	ks_wait_chains_release(&c);
+	free(next);
+	free(age);
+	return ret;
+}

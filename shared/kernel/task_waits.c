@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --waits: the lock each blocked (D) task of the sample waits for, its
+ * owner as a PID of the dump and the symbol or slab cache the lock lies
+ * in, from shared/kernel/waits/.  Every task of the dump is listed for it (the
+ * owner may be a task not selected, and a waiter's list node is told
+ * from the lock's head by lying on some task's stack), so the walk lists
+ * threads with --waits even without -H.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lock_wait.h"
+#include "lock_where.h"
+#include "task_walk.h"
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct ks_walk_entry *x = a, *y = b;
+
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+static void fill(struct ks_walk *w, const struct ks_walk_entry *by_task,
+		 const struct ks_lock_where *where, struct ks_task *t,
+		 const struct ks_lock_wait *lw)
+{
+	struct ks_walk_entry key = { .task = lw->owner };
+	const struct ks_walk_entry *o;
+
+	t->has_wait = true;
+	t->wait.kind = ks_lock_kind_name(lw->kind);
+	t->wait.addr = lw->lock;
+	t->wait.owner = lw->owner;
+	t->wait.readers = lw->readers;
+	t->wait.nr_readers = lw->nr_readers;
+	o = lw->owner ? bsearch(&key, by_task, w->nr, sizeof(*by_task),
+				cmp_task) : NULL;
+	t->wait.owner_pid = o ? o->pid : 0;
+	ks_lock_where(where, lw->lock, t->wait.where, sizeof(t->wait.where));
+}
+
+int ks_task_waits(struct ks_walk *w)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	ks_report_fn report = w->opts->verbose ? w->report : NULL;
+	struct ks_wait_task *tasks = malloc((w->nr ? w->nr : 1) * sizeof(*tasks));
+	struct ks_walk_entry *by_task = malloc((w->nr ? w->nr : 1) *
+					       sizeof(*by_task));
+	struct ks_lock_waits *lw = NULL;
+	struct ks_lock_where *where = NULL;
+	size_t i, n = 0;
+	int ret = -ENOMEM;
+
+	if (!tasks || !by_task)
+		goto out;
+	for (i = 0; i < w->nr; i++) {
+		uint64_t stack;
+
+		if (ks_field_read(w->k->t, w->e[i].task, &l->stack, 8, &stack))
+			continue;
+		tasks[n].task = w->e[i].task;
+		tasks[n++].stack = stack;
+	}
+	memcpy(by_task, w->e, w->nr * sizeof(*by_task));
+	qsort(by_task, w->nr, sizeof(*by_task), cmp_task);
+	ret = ks_lock_waits_open(w->k->t, l->thread_size, tasks, n, &lw,
+				 w->report, w->arg);
+	if (!ret)
+		ret = ks_lock_where_open(w->k->t, &where);
+	if (ret)
+		goto out;
+	for (i = 0; i < w->s->nr_tasks; i++) {
+		struct ks_task *t = &w->s->tasks[i];
+		struct ks_lock_wait found;
+		int r;
+
+		if (t->state != 'D' || !t->task_addr)
+			continue;
+		r = ks_lock_wait_find(lw, t->task_addr, &found, report, w->arg);
+		if (r == 1)
+			fill(w, by_task, where, t, &found);
+		else if (r < 0)
+			ks_report(report, w->arg, "PID %d: its stack cannot be "
+				  "read for --waits: %s", t->pid, strerror(-r));
+	}
+out:
+	ks_lock_where_close(where);
+	ks_lock_waits_close(lw);
+	free(tasks);
+	free(by_task);
+	return ret == -ENOENT ? 0 : ret;
+}

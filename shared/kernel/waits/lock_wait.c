@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One blocked task's lock, found as the kernel links it (lock_wait.h).
+ * In order: task->blocker names the lock (hung_task.h), then
+ * task->pi_blocked_on names an rt_mutex_waiter (rtmutex.c), then the
+ * waiter records of mutex.c, rwsem.c and semaphore.c are looked for on
+ * the task's own stack: a struct whose task member is the task and
+ * whose list node is on a ring that holds exactly one node off every
+ * task's stack, the lock's wait_list, or (7.x, whose locks keep only a
+ * first_waiter) a ring of stack nodes only, whose first waiter a lock
+ * the stack holds names.  The lock is believed only when its own state
+ * agrees (the waiters flag of a mutex or an rwsem, a semaphore's count
+ * of 0) and, for a lock found on the stack alone, when its address is
+ * on that stack too: the waiting function keeps it live across
+ * schedule().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lock_wait.h"
+#include "list_walk.h"
+#include "member_table.h"
+
+/* __mutex_owner(): mutex.owner's low bits are MUTEX_FLAG_*. */
+#define MUTEX_FLAGS		0x07ULL
+#define MUTEX_FLAG_WAITERS	0x01ULL
+/* rwsem.c: owner's RWSEM_OWNER_FLAGS_MASK and count's bits. */
+#define RWSEM_READER_OWNED	0x01ULL
+#define RWSEM_OWNER_FLAGS	0x03ULL
+#define RWSEM_WRITER_LOCKED	0x01ULL
+#define RWSEM_FLAG_WAITERS	0x02ULL
+#define RWSEM_READER_SHIFT	8
+#define RWSEM_READER_BITS	55	/* below RWSEM_FLAG_READFAIL, bit 63 */
+/* rtmutex.c: RT_MUTEX_HAS_WAITERS in owner's low bit. */
+#define RT_MUTEX_HAS_WAITERS	0x01ULL
+/* hung_task.h: BLOCKER_TYPE_* in blocker's two low bits. */
+#define BLOCKER_TYPE_MASK	0x03ULL
+enum { BLOCKER_MUTEX, BLOCKER_SEM, BLOCKER_RWSEM_READER, BLOCKER_RWSEM_WRITER };
+
+/* More waiters on one lock than this is a damaged list. */
+#define MAX_WAITERS	65536
+/* An rb tree deeper than this is damaged (2 log2 of 2^63 nodes). */
+#define MAX_RB_DEPTH	128
+
+/*
+ * A lock whose waiters sit on their stacks, on a ring of list links: in
+ * the lock's wait_list, or (7.x) a ring of their own whose first waiter
+ * the lock's first_waiter names.
+ */
+struct list_lock {
+	enum ks_lock_kind kind;
+	const char *type, *waiter;
+	struct ks_field wait_list, first_waiter, owner, count;
+	struct ks_field w_list, w_task;
+	bool ok;
+};
+
+enum { L_MUTEX, L_RWSEM, L_SEM, NR_LIST_LOCKS };
+
+struct ks_lock_waits {
+	const struct ks_target *t;
+	uint64_t thread_size;
+	struct list_lock ll[NR_LIST_LOCKS];
+	struct ks_field t_stack, t_blocker, t_pi_blocked_on;
+	struct ks_field rt_owner, rt_waiters, rt_w_task, rt_w_lock, rt_w_tree;
+	struct ks_field rb_left, rb_right, rb_parent;
+	bool rt_ok;
+	struct ks_wait_task *by_stack;	/* sorted by stack */
+	uint64_t *by_task;		/* sorted */
+	size_t nr;
+	uint64_t *buf;			/* one stack */
+};
+
+const char *ks_lock_kind_name(enum ks_lock_kind kind)
+{
+	switch (kind) {
+	case KS_LOCK_MUTEX:
+		return "mutex";
+	case KS_LOCK_RWSEM:
+		return "rwsem";
+	case KS_LOCK_SEMAPHORE:
+		return "semaphore";
+	case KS_LOCK_RT_MUTEX:
+		return "rt_mutex";
+	default:
+		return "none";
+	}
+}
+
+static void list_lock_resolve(const struct ks_target *t, struct list_lock *l,
+			      enum ks_lock_kind kind, const char *type,
+			      const char *waiter, const char *count)
+{
+	const struct ks_field_spec specs[] = {
+		KS_OPTIONAL(&l->wait_list, type, "wait_list"),
+		KS_OPTIONAL(&l->first_waiter, type, "first_waiter"),
+		KS_OPTIONAL(&l->owner, type, "owner"),
+		KS_OPTIONAL(&l->count, type, count),
+		KS_OPTIONAL(&l->w_list, waiter, "list"),
+		KS_OPTIONAL(&l->w_task, waiter, "task"),
+	};
+
+	l->kind = kind;
+	l->type = type;
+	l->waiter = waiter;
+	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
+	/* a PREEMPT_RT mutex or rwsem is an rt_mutex and has neither */
+	l->ok = (ks_field_ok(&l->wait_list) || ks_field_ok(&l->first_waiter)) &&
+		ks_field_ok(&l->w_list) &&
+		ks_field_ok(&l->w_task) && l->w_task.size == 8 &&
+		(kind == KS_LOCK_SEMAPHORE ? ks_field_ok(&l->count)
+					   : ks_field_ok(&l->owner)) &&
+		(kind != KS_LOCK_RWSEM || ks_field_ok(&l->count));
+}
+
+static void rt_resolve(const struct ks_target *t, struct ks_lock_waits *lw)
+{
+	struct ks_field f = ks_field_find(t, "rt_mutex_base", "owner");
+	/* struct rt_mutex_base of 5.15+, struct rt_mutex before */
+	const char *base = ks_field_ok(&f) ? "rt_mutex_base" : "rt_mutex";
+	const struct ks_field_spec specs[] = {
+		KS_OPTIONAL(&lw->rt_owner, base, "owner"),
+		KS_OPTIONAL(&lw->rt_waiters, base, "waiters"),
+		KS_OPTIONAL(&lw->rt_w_task, "rt_mutex_waiter", "task"),
+		KS_OPTIONAL(&lw->rt_w_lock, "rt_mutex_waiter", "lock"),
+		/* 6.6's struct rt_waiter_node begins with its rb_node */
+		KS_OPTIONAL_AS(&lw->rt_w_tree, "rt_mutex_waiter", "tree",
+			       "tree_entry"),
+		KS_OPTIONAL(&lw->rb_parent, "rb_node", "__rb_parent_color"),
+		KS_OPTIONAL(&lw->rb_right, "rb_node", "rb_right"),
+		KS_OPTIONAL(&lw->rb_left, "rb_node", "rb_left"),
+	};
+
+	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
+	lw->rt_ok = ks_field_ok(&lw->t_pi_blocked_on) &&
+		    ks_field_ok(&lw->rt_owner) && ks_field_ok(&lw->rt_waiters) &&
+		    ks_field_ok(&lw->rt_w_task) && ks_field_ok(&lw->rt_w_lock) &&
+		    ks_field_ok(&lw->rt_w_tree) && ks_field_ok(&lw->rb_parent) &&
+		    ks_field_ok(&lw->rb_right) && ks_field_ok(&lw->rb_left);
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct ks_wait_task *x = a, *y = b;
+
+	return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
+		       const struct ks_wait_task *tasks, size_t nr,
+		       struct ks_lock_waits **ret, ks_report_fn report,
+		       void *arg)
+{
+	struct ks_lock_waits *lw = calloc(1, sizeof(*lw));
+	const struct ks_field_spec specs[] = {
+		KS_NEED(&lw->t_stack, "task_struct", "stack"),
+	};
+	size_t i;
+
+	if (!lw)
+		return -ENOMEM;
+	lw->t = t;
+	lw->thread_size = thread_size;
+	if (ks_field_table_report(t, specs, 1, report, arg))
+		goto enoent;
+	lw->t_blocker = ks_field_find(t, "task_struct", "blocker");
+	lw->t_pi_blocked_on = ks_field_find(t, "task_struct", "pi_blocked_on");
+	list_lock_resolve(t, &lw->ll[L_MUTEX], KS_LOCK_MUTEX, "mutex",
+			  "mutex_waiter", "count");
+	list_lock_resolve(t, &lw->ll[L_RWSEM], KS_LOCK_RWSEM, "rw_semaphore",
+			  "rwsem_waiter", "count");
+	list_lock_resolve(t, &lw->ll[L_SEM], KS_LOCK_SEMAPHORE, "semaphore",
+			  "semaphore_waiter", "count");
+	rt_resolve(t, lw);
+	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok &&
+	    !lw->rt_ok) {
+		ks_report(report, arg, "no lock's waiters in this kernel's "
+			  "types (mutex_waiter, rwsem_waiter, "
+			  "semaphore_waiter, rt_mutex_waiter)");
+		goto enoent;
+	}
+	lw->by_stack = malloc((nr ? nr : 1) * sizeof(*lw->by_stack));
+	lw->by_task = malloc((nr ? nr : 1) * sizeof(*lw->by_task));
+	lw->buf = malloc(thread_size);
+	if (!lw->by_stack || !lw->by_task || !lw->buf) {
+		ks_lock_waits_close(lw);
+		return -ENOMEM;
+	}
+	memcpy(lw->by_stack, tasks, nr * sizeof(*tasks));
+	for (i = 0; i < nr; i++)
+		lw->by_task[i] = tasks[i].task;
+	lw->nr = nr;
+	qsort(lw->by_stack, nr, sizeof(*lw->by_stack), cmp_stack);
+	qsort(lw->by_task, nr, sizeof(*lw->by_task), cmp_u64);
+	*ret = lw;
+	return 0;
+enoent:
+	ks_lock_waits_close(lw);
+	return -ENOENT;
+}
+
+void ks_lock_waits_close(struct ks_lock_waits *lw)
+{
+	if (!lw)
+		return;
+	free(lw->by_stack);
+	free(lw->by_task);
+	free(lw->buf);
+	free(lw);
+}
+
+bool ks_lock_waits_is_task(const struct ks_lock_waits *lw, uint64_t task)
+{
+	return task && bsearch(&task, lw->by_task, lw->nr,
+			       sizeof(*lw->by_task), cmp_u64);
+}
+
+/* Whether addr lies on one of the sample's task stacks. */
+static bool on_a_stack(const struct ks_lock_waits *lw, uint64_t addr)
+{
+	size_t lo = 0, hi = lw->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lw->by_stack[mid].stack <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && addr - lw->by_stack[lo - 1].stack < lw->thread_size;
+}
+
+/* The owner of the lock l at lock, from its owner and count words. */
+static int list_lock_owner(struct ks_lock_waits *lw, const struct list_lock *l,
+			   uint64_t lock, struct ks_lock_wait *w,
+			   const char **why)
+{
+	uint64_t owner = 0, count = 0;
+
+	if ((ks_field_ok(&l->owner) &&
+	     ks_field_read(lw->t, lock, &l->owner, 8, &owner)) ||
+	    (ks_field_ok(&l->count) &&
+	     ks_field_read(lw->t, lock, &l->count, 8, &count))) {
+		*why = "cannot be read";
+		return -EFAULT;
+	}
+	switch (l->kind) {
+	case KS_LOCK_MUTEX:
+		/* __mutex_add_waiter() sets it with the first waiter */
+		if (!(owner & MUTEX_FLAG_WAITERS)) {
+			*why = "has no MUTEX_FLAG_WAITERS in its owner";
+			return -EINVAL;
+		}
+		w->owner = owner & ~MUTEX_FLAGS;
+		break;
+	case KS_LOCK_RWSEM:
+		if (!(count & RWSEM_FLAG_WAITERS)) {
+			*why = "has no RWSEM_FLAG_WAITERS in its count";
+			return -EINVAL;
+		}
+		w->nr_readers = (count >> RWSEM_READER_SHIFT) &
+				((1ULL << RWSEM_READER_BITS) - 1);
+		/* rwsem_owner_flags(): a writer is recorded, readers not */
+		if (count & RWSEM_WRITER_LOCKED)
+			w->owner = owner & ~RWSEM_OWNER_FLAGS;
+		else
+			w->readers = w->nr_readers > 0 ||
+				     (owner & RWSEM_READER_OWNED);
+		break;
+	case KS_LOCK_SEMAPHORE:
+		/* down() queues only at 0; __up() hands over, not counts */
+		if ((uint32_t)count) {
+			*why = "has waiters but a count of its own";
+			return -EINVAL;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+struct ring {
+	const struct ks_lock_waits *lw;
+	uint64_t head;
+	size_t heads;
+	uint64_t want_task, task_off;	/* for the walk from the lock */
+	bool found;
+	/* a headless ring's nodes, sorted once it is whole */
+	uint64_t *nodes;
+	size_t nr, cap;
+};
+
+static int ring_keep(struct ring *r, uint64_t node)
+{
+	if (r->nr == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		uint64_t *n = realloc(r->nodes, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->nodes = n;
+		r->cap = cap;
+	}
+	r->nodes[r->nr++] = node;
+	return 0;
+}
+
+/* A node off every task's stack is the lock's head, not a waiter. */
+static int ring_node(void *arg, uint64_t node)
+{
+	struct ring *r = arg;
+
+	if (on_a_stack(r->lw, node))
+		return ring_keep(r, node);
+	r->head = node;
+	return ++r->heads > 1 ? -EINVAL : 0;
+}
+
+/* A node of the lock's wait_list whose waiter is the task. */
+static int wait_list_node(void *arg, uint64_t node)
+{
+	struct ring *r = arg;
+	uint64_t task;
+
+	if (ks_read_u64(r->lw->t, node + r->task_off, &task))
+		return 0;
+	if (task != r->want_task)
+		return 0;
+	r->found = true;
+	return 1;
+}
+
+/* Whether the word val is on the stack read into lw->buf. */
+static bool on_stack(const struct ks_lock_waits *lw, uint64_t val)
+{
+	size_t i;
+
+	for (i = 0; i < lw->thread_size / 8; i++)
+		if (lw->buf[i] == val)
+			return true;
+	return false;
+}
+
+/*
+ * The waiter candidate of l whose list node is at node, on the stack at
+ * base: 0 and *w when it leads to a lock that checks out, else -errno
+ * with the reason in *why.
+ */
+/*
+ * The lock of a headless ring (7.x): a word of the stack whose
+ * first_waiter is a waiter of the ring, or 0.
+ */
+static uint64_t lock_from_stack(const struct ks_lock_waits *lw,
+				const struct list_lock *l, const struct ring *r)
+{
+	for (size_t i = 0; i < lw->thread_size / 8; i++) {
+		uint64_t v = lw->buf[i], fw, node;
+
+		if (v < KS_KERNEL_HALF || (i && v == lw->buf[i - 1]) ||
+		    on_a_stack(lw, v) ||
+		    ks_read_u64(lw->t, v + (uint64_t)l->first_waiter.off, &fw) ||
+		    !fw)
+			continue;
+		node = fw + (uint64_t)l->w_list.off;
+		if (bsearch(&node, r->nodes, r->nr, sizeof(*r->nodes), cmp_u64))
+			return v;
+	}
+	return 0;
+}
+
+/* The lock of the ring through node: its head's, or a headless ring's. */
+static int ring_lock(struct ks_lock_waits *lw, const struct list_lock *l,
+		     uint64_t node, uint64_t *lock, const char **why)
+{
+	struct ring r = { .lw = lw };
+	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	bool headless = !ks_field_ok(&l->wait_list);
+	int ret = ks_list_for_each(&st, node, ring_node, &r);
+
+	*lock = 0;
+	if (ret == -ENOMEM)
+		goto out;
+	ret = -EINVAL;
+	if (st.stop != KS_LIST_END || r.heads > 1)
+		*why = r.heads > 1 ? "lies on a ring with two nodes off the "
+				     "tasks' stacks"
+				   : "lies on no ring of list links";
+	else if (!headless && !r.heads)
+		*why = "lies on a ring of stack nodes only, with no lock";
+	else if (headless && r.heads)
+		*why = "lies on a ring with a node off the tasks' stacks, "
+		       "where the lock keeps no list head";
+	else if (!headless)
+		*lock = r.head - (uint64_t)l->wait_list.off;
+	else if (ring_keep(&r, node))
+		ret = -ENOMEM;
+	else {
+		qsort(r.nodes, r.nr, sizeof(*r.nodes), cmp_u64);
+		*lock = lock_from_stack(lw, l, &r);
+		if (!*lock)
+			*why = "is the first_waiter of no lock the stack holds";
+	}
+	if (*lock)
+		ret = 0;
+out:
+	free(r.nodes);
+	return ret;
+}
+
+/*
+ * The waiter candidate of l whose list node is at node, on the stack
+ * read into lw->buf: 0 and *w when it leads to a lock that checks out,
+ * else -errno with the reason in *why.
+ */
+static int stack_candidate(struct ks_lock_waits *lw, const struct list_lock *l,
+			   uint64_t node, struct ks_lock_wait *w,
+			   const char **why)
+{
+	uint64_t lock;
+	int ret = ring_lock(lw, l, node, &lock, why);
+
+	if (ret == -ENOMEM)
+		*why = "cannot be followed: out of memory";
+	if (ret)
+		return ret;
+	memset(w, 0, sizeof(*w));
+	w->kind = l->kind;
+	w->lock = lock;
+	w->found = "stack";
+	if (!on_stack(lw, lock)) {
+		*why = "leads to a lock whose address is not on the stack";
+		return -EINVAL;
+	}
+	return list_lock_owner(lw, l, lock, w, why);
+}
+
+static void drop(ks_report_fn report, void *arg, uint64_t task,
+		 const char *what, uint64_t addr, const char *why)
+{
+	ks_report(report, arg, "task 0x%llx: %s at 0x%llx dropped: it %s",
+		  (unsigned long long)task, what, (unsigned long long)addr,
+		  why);
+}
+
+/*
+ * Whether node's neighbours link back to it: list_del() has not run.
+ * A lone waiter of a lock without a list head (7.x) is a ring of one.
+ */
+static bool linked(const struct ks_lock_waits *lw, const struct list_lock *l,
+		   uint64_t node, uint64_t base)
+{
+	uint64_t next = lw->buf[(node - base) / 8];
+	uint64_t prev = lw->buf[(node - base) / 8 + 1], back;
+
+	if (next == node && prev == node)
+		return !ks_field_ok(&l->wait_list);
+	if (next < KS_KERNEL_HALF || next == node || prev < KS_KERNEL_HALF)
+		return false;
+	if (ks_read_u64(lw->t, next + 8, &back) || back != node)
+		return false;
+	return !ks_read_u64(lw->t, prev, &back) && back == node;
+}
+
+/*
+ * The waiter at word i of the stack, tried as each lock's waiter: 1 and
+ * *ret for the first that checks out, else 0 with each reason reported.
+ */
+static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
+		      uint64_t i, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg)
+{
+	const char *why[NR_LIST_LOCKS] = { NULL };
+	uint64_t node[NR_LIST_LOCKS];
+	int k;
+
+	for (k = 0; k < NR_LIST_LOCKS; k++) {
+		const struct list_lock *l = &lw->ll[k];
+		uint64_t at = i * 8;
+
+		if (!l->ok || at < (uint64_t)l->w_task.off)
+			continue;
+		node[k] = base + at - (uint64_t)l->w_task.off +
+			  (uint64_t)l->w_list.off;
+		if (node[k] < base || node[k] - base + 16 > lw->thread_size ||
+		    (node[k] - base) % 8 || !linked(lw, l, node[k], base))
+			continue;
+		if (!stack_candidate(lw, l, node[k], ret, &why[k]))
+			return 1;
+	}
+	for (k = 0; k < NR_LIST_LOCKS; k++) {
+		char what[64];
+
+		if (!why[k])
+			continue;
+		snprintf(what, sizeof(what), "a %s candidate",
+			 lw->ll[k].waiter);
+		drop(report, arg, task, what, node[k], why[k]);
+	}
+	return 0;
+}
+
+/* The waiter record of the task on its stack, as each lock lays it out. */
+static int from_stack(struct ks_lock_waits *lw, uint64_t task,
+		      struct ks_lock_wait *ret, ks_report_fn report, void *arg)
+{
+	uint64_t base, i;
+	int err;
+
+	err = ks_field_read(lw->t, task, &lw->t_stack, 8, &base);
+	if (!err)
+		err = ks_read(lw->t, base, lw->buf, lw->thread_size);
+	if (err)
+		return err;
+	for (i = 0; i < lw->thread_size / 8; i++)
+		if (lw->buf[i] == task &&
+		    stack_word(lw, task, base, i, ret, report, arg))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the task waits on l's lock at lock: its wait_list, or (7.x)
+ * the ring of its first_waiter.
+ */
+static bool task_on_lock(struct ks_lock_waits *lw, const struct list_lock *l,
+			 uint64_t lock, uint64_t task)
+{
+	struct ring r = { .lw = lw, .want_task = task };
+	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	uint64_t head, fw, wtask;
+
+	r.task_off = (uint64_t)(l->w_task.off - l->w_list.off);
+	if (ks_field_ok(&l->wait_list)) {
+		head = lock + (uint64_t)l->wait_list.off;
+	} else {
+		if (ks_read_u64(lw->t, lock + (uint64_t)l->first_waiter.off, &fw) ||
+		    !fw)
+			return false;
+		head = fw + (uint64_t)l->w_list.off;
+		if (!ks_read_u64(lw->t, head + r.task_off, &wtask) &&
+		    wtask == task)
+			return true;
+	}
+	ks_list_for_each(&st, head, wait_list_node, &r);
+	return r.found;
+}
+
+/* The lock named by task->blocker, checked against its waiters. */
+static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
+			struct ks_lock_wait *ret, ks_report_fn report,
+			void *arg)
+{
+	static const int kind_of[] = {
+		[BLOCKER_MUTEX] = L_MUTEX, [BLOCKER_SEM] = L_SEM,
+		[BLOCKER_RWSEM_READER] = L_RWSEM,
+		[BLOCKER_RWSEM_WRITER] = L_RWSEM,
+	};
+	const struct list_lock *l;
+	uint64_t blocker, lock;
+	const char *why = "";
+
+	if (ks_field_read(lw->t, task, &lw->t_blocker, 8, &blocker) || !blocker)
+		return 0;
+	l = &lw->ll[kind_of[blocker & BLOCKER_TYPE_MASK]];
+	lock = blocker & ~BLOCKER_TYPE_MASK;
+	if (!l->ok)
+		return 0;
+	memset(ret, 0, sizeof(*ret));
+	ret->kind = l->kind;
+	ret->lock = lock;
+	ret->found = "blocker";
+	if (!task_on_lock(lw, l, lock, task))
+		why = "has no waiter of the task among its waiters";
+	else if (!list_lock_owner(lw, l, lock, ret, &why))
+		return 1;
+	drop(report, arg, task, l->type, lock, why);
+	return 0;
+}
+
+/* Whether the rb_node at node hangs, parent by parent, from root. */
+static bool in_rb_tree(const struct ks_lock_waits *lw, uint64_t node,
+		       uint64_t root)
+{
+	int depth;
+
+	for (depth = 0; depth < MAX_RB_DEPTH; depth++) {
+		uint64_t pc, parent, left, right;
+
+		if (node == root)
+			return true;
+		if (ks_field_read(lw->t, node, &lw->rb_parent, 8, &pc))
+			return false;
+		parent = pc & ~3ULL;	/* rb_parent(): color in the low bits */
+		if (!parent ||
+		    ks_field_read(lw->t, parent, &lw->rb_left, 8, &left) ||
+		    ks_field_read(lw->t, parent, &lw->rb_right, 8, &right) ||
+		    (left != node && right != node))
+			return false;
+		node = parent;
+	}
+	return false;
+}
+
+/* task->pi_blocked_on: the rt_mutex_waiter, in its lock's waiter tree. */
+static int from_pi_blocked_on(struct ks_lock_waits *lw, uint64_t task,
+			      struct ks_lock_wait *ret, ks_report_fn report,
+			      void *arg)
+{
+	uint64_t waiter, wtask, lock, root, owner;
+	const char *why;
+
+	if (ks_field_read(lw->t, task, &lw->t_pi_blocked_on, 8, &waiter) ||
+	    !waiter)
+		return 0;
+	if (ks_field_read(lw->t, waiter, &lw->rt_w_task, 8, &wtask) ||
+	    ks_field_read(lw->t, waiter, &lw->rt_w_lock, 8, &lock)) {
+		why = "cannot be read";
+		goto drop;
+	}
+	if (wtask != task) {
+		why = "names another task";
+		goto drop;
+	}
+	/* rb_root_cached begins with the rb_root, the root node */
+	if (ks_read_u64(lw->t, lock + (uint64_t)lw->rt_waiters.off, &root) ||
+	    ks_field_read(lw->t, lock, &lw->rt_owner, 8, &owner) ||
+	    !root || !in_rb_tree(lw, waiter + (uint64_t)lw->rt_w_tree.off,
+				 root)) {
+		why = "is not in its lock's waiter tree";
+		goto drop;
+	}
+	memset(ret, 0, sizeof(*ret));
+	ret->kind = KS_LOCK_RT_MUTEX;
+	ret->lock = lock;
+	ret->owner = owner & ~RT_MUTEX_HAS_WAITERS;
+	ret->found = "pi_blocked_on";
+	return 1;
+drop:
+	drop(report, arg, task, "rt_mutex_waiter", waiter, why);
+	return 0;
+}
+
+int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task,
+		      struct ks_lock_wait *ret, ks_report_fn report, void *arg)
+{
+	if (ks_field_ok(&lw->t_blocker) &&
+	    from_blocker(lw, task, ret, report, arg))
+		return 1;
+	if (lw->rt_ok && from_pi_blocked_on(lw, task, ret, report, arg))
+		return 1;
+	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok)
+		return 0;
+	return from_stack(lw, task, ret, report, arg);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a blocked task waits for, found as the kernel links it: the
+ * waiter record on the task's own stack (struct mutex_waiter,
+ * rwsem_waiter, semaphore_waiter) on the lock's wait_list, the
+ * rt_mutex_waiter of task->pi_blocked_on in the lock's waiter tree, or
+ * the lock of task->blocker (CONFIG_DETECT_HUNG_TASK_BLOCKER).  Every
+ * candidate is checked against the lock's own links before it is
+ * believed; one that fails is dropped with its reason through the
+ * report callback.  lock_wait.c finds one task's lock, wait_chains.c
+ * follows owners from lock to lock.
+ */
+#ifndef KS_LOCK_WAIT_H
+#define KS_LOCK_WAIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+#include "target.h"
+
+enum ks_lock_kind {
+	KS_LOCK_NONE,
+	KS_LOCK_MUTEX,
+	KS_LOCK_RWSEM,
+	KS_LOCK_SEMAPHORE,
+	KS_LOCK_RT_MUTEX,	/* every sleeping lock of a PREEMPT_RT kernel */
+};
+
+/* "mutex", "rwsem", "semaphore", "rt_mutex". */
+const char *ks_lock_kind_name(enum ks_lock_kind kind);
+
+/* What one task waits for. */
+struct ks_lock_wait {
+	enum ks_lock_kind kind;
+	uint64_t lock;		/* the lock's address */
+	uint64_t owner;		/* its owner's task_struct, or 0: none recorded */
+	bool readers;		/* an rwsem held by nr_readers readers */
+	uint64_t nr_readers;
+	const char *found;	/* "blocker", "pi_blocked_on" or "stack" */
+};
+
+/* A task of the sample: its task_struct and the base of its stack. */
+struct ks_wait_task {
+	uint64_t task;
+	uint64_t stack;
+};
+
+struct ks_lock_waits;
+
+/*
+ * The lock layouts of one kernel, from its types, and the tasks of the
+ * sample (copied), which tell a waiter's list node, on some task's
+ * stack, from the lock's head.  -ENOENT with a report when the kernel
+ * has none of the lock types; -ENOMEM.
+ */
+int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
+		       const struct ks_wait_task *tasks, size_t nr,
+		       struct ks_lock_waits **ret, ks_report_fn report,
+		       void *arg);
+void ks_lock_waits_close(struct ks_lock_waits *lw);
+
+/* Whether task is one of the sample's tasks. */
+bool ks_lock_waits_is_task(const struct ks_lock_waits *lw, uint64_t task);
+
+/*
+ * What the task at task waits for: 1 and *ret, 0 when it waits on no
+ * lock that checks out (each dropped candidate reported with its
+ * reason), or -errno when its stack cannot be read.
+ */
+int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task,
+		      struct ks_lock_wait *ret, ks_report_fn report, void *arg);
+
+#endif /* KS_LOCK_WAIT_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Chains and deadlocks of waits (wait_chains.h).  Each task waits for at
+ * most one lock, and a lock records at most one owner, so the waits form
+ * a graph where every task has at most one edge out: a cycle is found by
+ * walking on from each task until a task of this walk comes back (a
+ * deadlock) or one of an earlier walk or the end is reached.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wait_chains.h"
+
+enum { UNSEEN, ON_PATH, DONE };
+
+static bool waits(size_t next)
+{
+	return next != KS_WAIT_NONE;
+}
+
+static bool is_task(size_t next)
+{
+	return next != KS_WAIT_NONE && next != KS_WAIT_END;
+}
+
+static struct ks_wait_chain *chain_add(struct ks_wait_chains *c, size_t cap_nr)
+{
+	struct ks_wait_chain *v = realloc(c->v, (c->nr + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	c->v = v;
+	v += c->nr;
+	memset(v, 0, sizeof(*v));
+	v->task = malloc(cap_nr * sizeof(*v->task));
+	if (!v->task)
+		return NULL;
+	c->nr++;
+	return v;
+}
+
+/* The cycle through start, begun at its oldest waiter: cycle_of marks it. */
+static int add_cycle(const size_t *next, const uint64_t *age, size_t start,
+		     size_t *cycle_of, struct ks_wait_chains *c)
+{
+	size_t oldest = start, i = start, n = 0;
+	struct ks_wait_chain *ch;
+
+	do {
+		if (age[i] > age[oldest])
+			oldest = i;
+		n++;
+		i = next[i];
+	} while (i != start);
+	ch = chain_add(c, n);
+	if (!ch)
+		return -ENOMEM;
+	ch->deadlock = true;
+	i = oldest;
+	do {
+		cycle_of[i] = c->nr - 1;
+		ch->task[ch->nr++] = i;
+		if (age[i] > ch->age)
+			ch->age = age[i];
+		i = next[i];
+	} while (i != oldest);
+	return 0;
+}
+
+static int find_cycles(const size_t *next, const uint64_t *age, size_t nr,
+		       size_t *cycle_of, struct ks_wait_chains *c)
+{
+	unsigned char *mark = calloc(nr ? nr : 1, 1);
+	size_t i, j;
+	int ret = 0;
+
+	if (!mark)
+		return -ENOMEM;
+	for (i = 0; i < nr && !ret; i++) {
+		for (j = i; j < nr && mark[j] == UNSEEN; j = next[j]) {
+			mark[j] = ON_PATH;
+			if (!is_task(next[j]))
+				break;
+		}
+		if (j < nr && mark[j] == ON_PATH && is_task(next[j]) &&
+		    cycle_of[j] == KS_WAIT_NONE)
+			ret = add_cycle(next, age, j, cycle_of, c);
+		for (j = i; j < nr && mark[j] == ON_PATH; j = next[j]) {
+			mark[j] = DONE;
+			if (!is_task(next[j]))
+				break;
+		}
+	}
+	free(mark);
+	return ret;
+}
+
+/* The chain from head, a waiter nobody waits for, owner to owner. */
+static int add_chain(const size_t *next, const uint64_t *age, size_t nr,
+		     size_t head, const size_t *cycle_of,
+		     struct ks_wait_chains *c)
+{
+	struct ks_wait_chain *ch = chain_add(c, nr);
+	size_t i = head;
+
+	if (!ch)
+		return -ENOMEM;
+	ch->age = age[head];
+	for (;;) {
+		ch->task[ch->nr++] = i;
+		if (cycle_of[i] != KS_WAIT_NONE) {
+			ch->into_deadlock = true;
+			ch->deadlock_of = cycle_of[i];
+			return 0;
+		}
+		if (waits(next[i]) && age[i] > ch->age)
+			ch->age = age[i];
+		if (!is_task(next[i]) || ch->nr == nr)
+			return 0;
+		i = next[i];
+	}
+}
+
+static int by_age(const void *a, const void *b)
+{
+	const struct ks_wait_chain *x = a, *y = b;
+
+	return x->age > y->age ? -1 : x->age < y->age;
+}
+
+/* Deadlocks first, each group longest first; chains keep their deadlock. */
+static int sort_chains(struct ks_wait_chains *c, size_t nr_deadlocks)
+{
+	size_t *where = malloc((nr_deadlocks ? nr_deadlocks : 1) * sizeof(*where));
+	size_t i, j;
+
+	if (!where)
+		return -ENOMEM;
+	if (!c->nr)	/* c->v is NULL: qsort() wants a pointer */
+		goto out;
+	for (i = 0; i < nr_deadlocks; i++)
+		c->v[i].deadlock_of = i;
+	qsort(c->v, nr_deadlocks, sizeof(*c->v), by_age);
+	for (i = 0; i < nr_deadlocks; i++)
+		where[c->v[i].deadlock_of] = i;
+	for (i = 0; i < nr_deadlocks; i++)
+		c->v[i].deadlock_of = i;
+	for (j = nr_deadlocks; j < c->nr; j++)
+		if (c->v[j].into_deadlock)
+			c->v[j].deadlock_of = where[c->v[j].deadlock_of];
+	qsort(c->v + nr_deadlocks, c->nr - nr_deadlocks, sizeof(*c->v), by_age);
+out:
+	free(where);
+	return 0;
+}
+
+int ks_wait_chains_build(const size_t *next, const uint64_t *age, size_t nr,
+			 struct ks_wait_chains *ret)
+{
+	size_t *cycle_of = malloc((nr ? nr : 1) * sizeof(*cycle_of));
+	bool *waited = calloc(nr ? nr : 1, sizeof(*waited));
+	size_t i, nr_deadlocks;
+	int err = -ENOMEM;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!cycle_of || !waited)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		cycle_of[i] = KS_WAIT_NONE;
+		if (is_task(next[i]) && next[i] < nr)
+			waited[next[i]] = true;
+	}
+	err = find_cycles(next, age, nr, cycle_of, ret);
+	nr_deadlocks = ret->nr;
+	for (i = 0; i < nr && !err; i++)
+		if (waits(next[i]) && !waited[i] && cycle_of[i] == KS_WAIT_NONE)
+			err = add_chain(next, age, nr, i, cycle_of, ret);
+	if (!err)
+		err = sort_chains(ret, nr_deadlocks);
+out:
+	free(cycle_of);
+	free(waited);
+	if (err)
+		ks_wait_chains_release(ret);
+	return err;
+}
+
+void ks_wait_chains_release(struct ks_wait_chains *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->v[i].task);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}

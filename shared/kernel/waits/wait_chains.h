@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Who blocks whom: from each task's owner (the task holding the lock it
+ * waits for), the chains of waits, owner to owner, and the cycles among
+ * them, which are deadlocks.  It knows tasks by index only; lock_wait.c
+ * finds what each one waits for.
+ */
+#ifndef KS_WAIT_CHAINS_H
+#define KS_WAIT_CHAINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* next[i] of a task that waits for no lock, or for one of no known owner. */
+#define KS_WAIT_NONE	((size_t)-1)
+#define KS_WAIT_END	((size_t)-2)
+
+struct ks_wait_chain {
+	size_t *task;		/* each waits for the next's lock */
+	size_t nr;
+	/*
+	 * A deadlock: the last waits for a lock the first holds.  Else the
+	 * last waits for nothing known, or into_deadlock: it is a task of
+	 * the deadlock chains[deadlock].
+	 */
+	bool deadlock, into_deadlock;
+	size_t deadlock_of;
+	uint64_t age;		/* the longest wait of its waiters */
+};
+
+struct ks_wait_chains {
+	struct ks_wait_chain *v;	/* deadlocks, then chains, longest first */
+	size_t nr;
+};
+
+/*
+ * The chains of nr tasks: next[i] is the index of the owner of the lock
+ * task i waits for, KS_WAIT_END when it waits for a lock of no known
+ * owner, KS_WAIT_NONE when it waits for none; age[i] how long it has
+ * waited.  Each chain starts at a waiter nobody waits for; each cycle is
+ * one deadlock, begun at its oldest waiter.  0 or -ENOMEM.
+ */
+int ks_wait_chains_build(const size_t *next, const uint64_t *age, size_t nr,
+			 struct ks_wait_chains *ret);
+void ks_wait_chains_release(struct ks_wait_chains *c);
+
+#endif /* KS_WAIT_CHAINS_H */
