@@ -42,6 +42,7 @@ struct ks_fake {
 	struct fake_seg *phys;		/* physical memory, for read_phys */
 	size_t nr_phys, cap_phys;
 	struct ks_user_walk uw;		/* read_user's paging facts */
+	const char *arch;		/* what the target says it is */
 	struct fake_sym *syms;
 	size_t nr_syms, cap_syms;
 	struct fake_member *members;
@@ -76,7 +77,11 @@ static void *grow(void *arr_p, size_t *nr, size_t *cap, size_t esize)
 
 struct ks_fake *ks_fake_create(void)
 {
-	return calloc(1, sizeof(struct ks_fake));
+	struct ks_fake *f = calloc(1, sizeof(struct ks_fake));
+
+	if (f)
+		f->arch = "x86_64";	/* the images the tests forge are */
+	return f;
 }
 
 void ks_fake_destroy(struct ks_fake *f)
@@ -463,6 +468,12 @@ void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
 {
 	t_ret->ops = &fake_ops;
 	t_ret->ctx = f;
+	t_ret->arch = f->arch;
+}
+
+void ks_fake_set_arch(struct ks_fake *f, const char *arch)
+{
+	f->arch = arch;
 }
 
 int ks_fake_use_kallsyms(struct ks_fake *f)

@@ -316,6 +316,7 @@ void ks_image_target(struct ks_image *im, const struct ks_target *mem,
 	im->mem = mem;
 	t_ret->ops = &image_ops;
 	t_ret->ctx = im;
+	t_ret->arch = mem->arch;
 }
 
 size_t ks_image_nr_symbols(const struct ks_image *im)
