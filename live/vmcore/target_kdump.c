@@ -156,6 +156,7 @@ static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_re
 
 
 static const struct ks_target_ops kdump_ops;
+static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len);
 
 /* User memory of a task, through task->mm->pgd and physical reads. */
 static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
@@ -210,6 +211,7 @@ static const struct ks_target_ops kdump_ops = {
 	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
 	.cpu_regs = kd_cpu_regs,
+	.vmcoreinfo = kd_vmcoreinfo_line,
 };
 
 void ks_kdump_close(struct ks_kdump *kt)
@@ -620,6 +622,12 @@ static void find_paging(struct ks_kdump *kt)
 	struct ks_paging *pg = &kt->uw.pg;
 	uint64_t addr;
 
+	/* arm64 says all it needs in VMCOREINFO; without it, no user memory */
+	if (kt->arch == &ks_arch_arm64) {
+		if (ks_vmcoreinfo_arm64_paging(&vi, pg))
+			pg->page_offset = 0;
+		return;
+	}
 	ks_vmcoreinfo_paging(&vi, pg);
 	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
 	if (vmlinux_addr(kt, "page_offset_base", &addr) ||

@@ -86,7 +86,8 @@ struct ks_kernel_layout {
 };
 
 /*
- * Fills l from t.  Returns 0, or -ENOENT after reporting "what is missing
+ * Fills l from t, and the fields where arch's context switch leaves a
+ * sleeping task's registers (l->sw) from arch.  Returns 0, or -ENOENT after reporting "what is missing
  * (file:line)" for a member or symbol no walk can do without, -EFAULT
  * when init_task or the timekeeper cannot be read; report may be NULL.
  */

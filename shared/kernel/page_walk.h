@@ -23,9 +23,12 @@ struct ks_paging {
 	/* the linear (direct) map's start, for __pa(): x86_64 page_offset_base */
 	uint64_t page_offset;
 	uint64_t me_mask;	/* x86_64 sme_me_mask: set in entries, in no address */
-	/* arm64, from VMCOREINFO: NUMBER(VA_BITS), PAGESIZE, NUMBER(PHYS_OFFSET) */
+	/*
+	 * arm64, from VMCOREINFO: NUMBER(VA_BITS), PAGESIZE,
+	 * NUMBER(PHYS_OFFSET), NUMBER(kimage_voffset) (0: unknown)
+	 */
 	unsigned int va_bits, page_shift;
-	uint64_t phys_offset;
+	uint64_t phys_offset, kimage_voffset;
 };
 
 /*

@@ -55,6 +55,12 @@ struct ks_target_ops {
 	long (*member_size)(void *ctx, const char *type, const char *member);
 	/* registers saved for the task running on cpu; -ENOENT if none */
 	int (*cpu_regs)(void *ctx, int cpu, struct ks_regs *regs_ret);
+	/*
+	 * The value of the dump's VMCOREINFO line key ("NUMBER(VA_BITS)"),
+	 * NUL-terminated into buf; -ENOENT without it.  NULL for a target
+	 * that has no VMCOREINFO.
+	 */
+	int (*vmcoreinfo)(void *ctx, const char *key, char *buf, size_t len);
 };
 
 struct ks_target {

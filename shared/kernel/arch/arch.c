@@ -9,6 +9,7 @@
 
 static const struct ks_arch *const arches[] = {
 	&ks_arch_x86_64,
+	&ks_arch_arm64,
 };
 
 #define NR_ARCHES	(sizeof(arches) / sizeof(arches[0]))

@@ -100,6 +100,7 @@ struct ks_arch {
 };
 
 extern const struct ks_arch ks_arch_x86_64;
+extern const struct ks_arch ks_arch_arm64;
 
 /* The table of name or one of its aliases; NULL for one not known here. */
 const struct ks_arch *ks_arch_find(const char *name);
