@@ -62,9 +62,15 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	k->t = t;
 	/* the one place an architecture is chosen */
 	k->arch = ks_arch_find(t->arch);
+	if (!k->arch && !t->arch) {
+		ks_report(report, arg, "the image does not say which architecture "
+			  "it is of: kstack reads x86_64 and arm64");
+		ret = -EPROTONOSUPPORT;
+		goto fail;
+	}
 	if (!k->arch) {
 		ks_report(report, arg, "the image is of architecture %s: kstack "
-			  "reads x86_64 and arm64", t->arch ? t->arch : "(not said)");
+			  "reads x86_64 and arm64", t->arch);
 		ret = -EPROTONOSUPPORT;
 		goto fail;
 	}

@@ -403,7 +403,7 @@ static void test_unknown_arch_refused(void **state)
 	ks_fake_set_arch(e->f, NULL);
 	ks_fake_target(e->f, &e->t);
 	assert_int_equal(ks_kernel_open(&e->t, &k, said, msg), -EPROTONOSUPPORT);
-	assert_non_null(strstr(msg, "not said"));
+	assert_non_null(strstr(msg, "does not say"));
 }
 
 int main(void)

@@ -21,7 +21,6 @@
  * The text is stack_text.c's: the same sched/lock skip and 64 frames.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
