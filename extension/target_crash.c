@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "btf.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
@@ -21,9 +22,6 @@
 #include "sym_finders.h"
 #include "target_crash.h"
 
-/* struct elf_prstatus on x86_64: pr_reg (user_regs_struct) is at 112. */
-#define PRSTATUS_PR_REG	112
-#define PRSTATUS_WORDS	27		/* user_regs_struct: 27 longs */
 #define NT_PRSTATUS_TYPE 1
 
 struct crash_ctx {
@@ -271,30 +269,24 @@ static void *prstatus_note(int cpu)
 	return NULL;
 }
 
-/* Registers of the task on cpu when the dump was taken, from NT_PRSTATUS. */
+/*
+ * Registers of the task on cpu when the dump was taken, from NT_PRSTATUS:
+ * the descriptor is the arch's struct elf_prstatus.
+ */
 static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
-	uint64_t reg[PRSTATUS_WORDS];
+	const struct ks_arch *arch = ks_arch_find(target.arch);
 	const Elf64_Nhdr *nh;
 	size_t desc;
 
 	(void)ctx;
-	if (cpu < 0 || cpu >= NR_CPUS)
+	if (cpu < 0 || cpu >= NR_CPUS || !arch)
 		return -ENOENT;
 	nh = prstatus_note(cpu);
-	if (!nh || nh->n_type != NT_PRSTATUS_TYPE ||
-	    nh->n_descsz < PRSTATUS_PR_REG + PRSTATUS_WORDS * 8)
+	if (!nh || nh->n_type != NT_PRSTATUS_TYPE)
 		return -ENOENT;
 	desc = sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
-	/* Notes are 4-byte aligned: copy the words out, never load them in place. */
-	memcpy(reg, (const char *)nh + desc + PRSTATUS_PR_REG, sizeof(reg));
-	memset(regs_ret, 0, sizeof(*regs_ret));
-	/* user_regs_struct starts with pt_regs' order: r15 ... orig_ax */
-	memcpy(regs_ret->r, reg, sizeof(regs_ret->r));
-	regs_ret->bp = reg[4];
-	regs_ret->ip = reg[16];
-	regs_ret->sp = reg[19];
-	return 0;
+	return arch->prstatus_regs((const char *)nh + desc, nh->n_descsz, regs_ret);
 }
 
 static const struct ks_target_ops crash_ops = {
@@ -334,6 +326,9 @@ const struct ks_target *ks_crash_target(void)
 	if (target_ready)
 		return &target;
 	memset(&cctx, 0, sizeof(cctx));
+	/* crash's machine type ("X86_64") names the arch; the core judges it */
+	target.arch = MACHINE_TYPE;
+	cctx.uw.pg.arch = ks_arch_find(MACHINE_TYPE);
 	/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
 	cctx.uw.pg.levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
 	cctx.uw.pg.page_offset = PAGE_OFFSET;

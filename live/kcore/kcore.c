@@ -29,6 +29,7 @@ struct ks_kcore {
 	struct seg *segs;
 	size_t nr_segs;
 	char *vmcoreinfo;	/* the note's text, NUL-terminated */
+	unsigned int machine;	/* e_machine: the running kernel's arch */
 };
 
 static int pread_all(int fd, void *buf, size_t len, uint64_t off)
@@ -105,6 +106,7 @@ static int read_headers(struct ks_kcore *kc)
 	    eh.e_phentsize != sizeof(Elf64_Phdr) || !eh.e_phnum ||
 	    eh.e_phnum > MAX_PHDRS)
 		return -ENOEXEC;
+	kc->machine = eh.e_machine;
 	ph = calloc(eh.e_phnum, sizeof(*ph));
 	kc->segs = calloc(eh.e_phnum, sizeof(*kc->segs));
 	if (!ph || !kc->segs) {
@@ -206,4 +208,9 @@ int ks_kcore_vmcoreinfo_line(void *kc, const char *key, char *buf, size_t len)
 		return -ENOENT;
 	snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
 	return 0;
+}
+
+unsigned int ks_kcore_machine(const struct ks_kcore *kc)
+{
+	return kc->machine;
 }

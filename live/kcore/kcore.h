@@ -27,6 +27,9 @@ void ks_kcore_close(struct ks_kcore *kc);
 int ks_kcore_read(const struct ks_kcore *kc, uint64_t kaddr, void *buf,
 		  size_t len);
 
+/* The ELF header's e_machine: which architecture the kernel is. */
+unsigned int ks_kcore_machine(const struct ks_kcore *kc);
+
 /*
  * The value of a VMCOREINFO line ("OSRELEASE", "SYMBOL(_stext)", ...): a
  * pointer to its first character, the value ending at a newline; NULL when

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kcore.h"
+#include "arch.h"
 #include "kcore_target.h"
 #include "kernel_image.h"
 #include "page_walk.h"
@@ -97,7 +98,8 @@ static void find_page_tables(struct ks_kcore_target *kt,
 	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt"), pob, base;
 	int64_t phys_base;
 
-	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
+	/* the kernel's own tables are found the x86_64 way only */
+	if (kt->uw.pg.arch != &ks_arch_x86_64 || !pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
 	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
 	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
 		return;
@@ -162,6 +164,9 @@ int ks_kcore_target_open(const char *kcore, const char *btf,
 		goto fail;
 	}
 	kt->mem = (struct ks_target){ .ops = &kcore_ops, .ctx = kt };
+	/* the ELF header says which machine the running kernel is */
+	kt->uw.pg.arch = ks_arch_of_machine(ks_kcore_machine(kt->kc));
+	kt->mem.arch = kt->uw.pg.arch ? kt->uw.pg.arch->name : NULL;
 	ks_image_target(&kt->im, &kt->mem, &kt->t);
 	*t_ret = kt->t;
 	ret = load_image(kt, &kt->t, btf, report, arg);

@@ -35,6 +35,7 @@
 #include "kernel_image.h"
 #include "lines.h"
 #include "orc.h"
+#include "arch.h"
 #include "page_walk.h"
 #include "target_kdump.h"
 #include "vmcoreinfo.h"
@@ -57,6 +58,7 @@ struct ks_kdump {
 	int64_t kaslr;
 	char kaslr_from[160];		/* where kaslr came from, for -v */
 	struct ks_user_walk uw;		/* paging facts, for read_user */
+	const struct ks_arch *arch;	/* of libkdumpfile's arch.name, or NULL */
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
 	/*
@@ -154,6 +156,7 @@ static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_re
 
 
 static const struct ks_target_ops kdump_ops;
+static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len);
 
 /* User memory of a task, through task->mm->pgd and physical reads. */
 static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
@@ -178,37 +181,29 @@ static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 	return 0;
 }
 
-/* The NT_PRSTATUS registers libkdumpfile names cpu.N.reg.*, in pt_regs order. */
+struct note_regs {
+	struct ks_kdump *kt;
+	int note;
+};
+
+static int note_reg(void *arg, const char *name, uint64_t *val_ret)
+{
+	struct note_regs *nr = arg;
+
+	return cpu_reg(nr->kt, nr->note, name, val_ret);
+}
+
+/* The NT_PRSTATUS registers libkdumpfile names cpu.N.reg.*: the arch's names. */
 static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
-	static const char *const names[16] = {
-		[KS_PT_R15] = "r15", [KS_PT_R14] = "r14", [KS_PT_R13] = "r13",
-		[KS_PT_R12] = "r12", [KS_PT_BP] = "rbp", [KS_PT_BX] = "rbx",
-		[KS_PT_R11] = "r11", [KS_PT_R10] = "r10", [KS_PT_R9] = "r9",
-		[KS_PT_R8] = "r8", [KS_PT_AX] = "rax", [KS_PT_CX] = "rcx",
-		[KS_PT_DX] = "rdx", [KS_PT_SI] = "rsi", [KS_PT_DI] = "rdi",
-		[KS_PT_ORIG_AX] = "orig_rax",
-	};
 	struct ks_kdump *kt = ctx;
-	struct ks_regs r;
-	int i, ret, note = cpu;
+	struct note_regs nr = { kt, cpu };
 
 	if (kt->note_of_cpu)
-		note = cpu >= 0 && cpu < kt->nr_cpu_map ? kt->note_of_cpu[cpu] : -1;
-	if (note < 0)
+		nr.note = cpu >= 0 && cpu < kt->nr_cpu_map ? kt->note_of_cpu[cpu] : -1;
+	if (nr.note < 0 || !kt->arch)
 		return -ENOENT;
-	memset(&r, 0, sizeof(r));
-	ret = cpu_reg(kt, note, "rip", &r.ip);
-	if (!ret)
-		ret = cpu_reg(kt, note, "rsp", &r.sp);
-	if (!ret)
-		ret = cpu_reg(kt, note, "rbp", &r.bp);
-	for (i = 0; !ret && i < 16; i++)
-		ret = cpu_reg(kt, note, names[i], &r.r[i]);
-	if (ret)
-		return ret;
-	*regs_ret = r;
-	return 0;
+	return kt->arch->named_regs(note_reg, &nr, regs_ret);
 }
 
 static const struct ks_target_ops kdump_ops = {
@@ -216,6 +211,7 @@ static const struct ks_target_ops kdump_ops = {
 	.read_phys = kd_read_phys,
 	.read_user = kd_read_user,
 	.cpu_regs = kd_cpu_regs,
+	.vmcoreinfo = kd_vmcoreinfo_line,
 };
 
 void ks_kdump_close(struct ks_kdump *kt)
@@ -605,12 +601,33 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 	return ret;
 }
 
+/*
+ * The machine libkdumpfile found in the dump's header: the target says
+ * it, and the core refuses one it does not know by this name.
+ */
+static void find_arch(struct ks_kdump *kt)
+{
+	const char *name = NULL;
+
+	if (kdump_get_string_attr(kt->kd, KDUMP_ATTR_ARCH_NAME, &name) != KDUMP_OK)
+		name = NULL;
+	kt->mem.arch = name;
+	kt->arch = ks_arch_find(name);
+	kt->uw.pg.arch = kt->arch;
+}
+
 static void find_paging(struct ks_kdump *kt)
 {
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
 	struct ks_paging *pg = &kt->uw.pg;
 	uint64_t addr;
 
+	/* arm64 says all it needs in VMCOREINFO; without it, no user memory */
+	if (kt->arch == &ks_arch_arm64) {
+		if (ks_vmcoreinfo_arm64_paging(&vi, pg))
+			pg->page_offset = 0;
+		return;
+	}
 	ks_vmcoreinfo_paging(&vi, pg);
 	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
 	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
@@ -784,6 +801,7 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 		ret = load_btf(kt, vmlinux);
 	if (ret)
 		return ret;
+	find_arch(kt);
 	find_paging(kt);
 	map_cpu_notes(kt);
 	ks_image_target(&kt->im, &kt->mem, &kt->t);

@@ -18,6 +18,7 @@ static const char default_letters[] = "RSDTtXZPI";
 
 struct lookup {
 	const struct ks_target *t;
+	const struct ks_arch *arch;
 	ks_report_fn report;
 	void *arg;
 	int ret;
@@ -68,7 +69,7 @@ static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
 static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
-	struct ks_field thread, sp, ti, cpu;
+	struct ks_field thread, ti, cpu;
 
 	l->task_size = t->ops->type_size(t->ctx, "task_struct");
 	if (l->task_size <= 0)
@@ -89,7 +90,6 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	      KS_OPTIONAL(&l->stack_refcount, "task_struct", "stack_refcount"),
 	      KS_NEED(&l->mm, "task_struct", "mm"),
 	      KS_NEED(&thread, "task_struct", "thread"),
-	      KS_NEED(&sp, "thread_struct", "sp"),
 	      KS_OPTIONAL(&l->on_cpu, "task_struct", "on_cpu"),
 	      /* 4.9 moved cpu into task_struct, 5.16 back into thread_info. */
 	      KS_OPTIONAL(&l->cpu, "task_struct", "cpu"),
@@ -99,8 +99,9 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	      KS_OPTIONAL(&l->cgroups, "task_struct", "cgroups"),
 	      KS_OPTIONAL(&l->nvcsw, "task_struct", "nvcsw"),
 	      KS_OPTIONAL(&l->nivcsw, "task_struct", "nivcsw"));
-	l->thread_sp.off = thread.off + sp.off;
-	l->thread_sp.size = 8;
+	/* thread_struct is the arch's: where its switch left the registers */
+	if (ks_field_ok(&thread))
+		lk->arch->switch_layout(t, thread.off, &l->sw, table_fail, lk);
 	if (ks_field_ok(&l->cpu))
 		return;
 	ti = ks_field_find(t, "task_struct", "thread_info");
@@ -331,7 +332,7 @@ static long task_read_size(const struct ks_kernel_layout *l)
 	const struct ks_field *f[] = {
 		&l->tasks, &l->pid, &l->tgid, &l->state, &l->exit_state,
 		&l->flags, &l->comm, &l->start_boottime, &l->stack,
-		&l->stack_refcount, &l->thread_sp, &l->mm, &l->on_cpu, &l->cpu,
+		&l->stack_refcount, &l->sw.sp, &l->sw.fp, &l->sw.pc, &l->mm, &l->on_cpu, &l->cpu,
 		&l->worker_private, &l->cgroups, &l->signal, &l->thread_node,
 		&l->thread_group, &l->nvcsw, &l->nivcsw, &l->last_arrival,
 	};
@@ -343,10 +344,10 @@ static long task_read_size(const struct ks_kernel_layout *l)
 	return end < l->task_size ? end : l->task_size;
 }
 
-int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
-		   ks_report_fn report, void *arg)
+int ks_layout_init(const struct ks_target *t, const struct ks_arch *arch,
+		   struct ks_kernel_layout *l, ks_report_fn report, void *arg)
 {
-	struct lookup lk = { .t = t, .report = report, .arg = arg };
+	struct lookup lk = { .t = t, .arch = arch, .report = report, .arg = arg };
 	long tu;
 
 	memset(l, 0, sizeof(*l));
@@ -363,7 +364,7 @@ int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
 		return lk.ret;
 	/* union thread_union is exactly THREAD_SIZE (16 KiB, 32 KiB with KASAN). */
 	tu = t->ops->type_size(t->ctx, "thread_union");
-	l->thread_size = tu > 0 ? (uint64_t)tu : 16384;
+	l->thread_size = tu > 0 ? (uint64_t)tu : arch->thread_size;
 	l->task_read_size = task_read_size(l);
 	state_letters(t, l);
 	return 0;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "member_table.h"
 #include "target.h"
 
@@ -35,7 +36,7 @@ struct ks_kernel_layout {
 	struct ks_field start_boottime;	/* or real_start_time (< 5.5) */
 	struct ks_field stack;
 	struct ks_field stack_refcount;	/* optional */
-	struct ks_field thread_sp;	/* thread.sp */
+	struct ks_switch_layout sw;	/* the arch's: thread.sp, thread.cpu_context */
 	struct ks_field mm;
 	struct ks_field on_cpu;		/* optional (!SMP) */
 	struct ks_field cpu;		/* task_struct.cpu or thread_info.cpu */
@@ -85,12 +86,13 @@ struct ks_kernel_layout {
 };
 
 /*
- * Fills l from t.  Returns 0, or -ENOENT after reporting "what is missing
+ * Fills l from t, and the fields where arch's context switch leaves a
+ * sleeping task's registers (l->sw) from arch.  Returns 0, or -ENOENT after reporting "what is missing
  * (file:line)" for a member or symbol no walk can do without, -EFAULT
  * when init_task or the timekeeper cannot be read; report may be NULL.
  */
-int ks_layout_init(const struct ks_target *t, struct ks_kernel_layout *l,
-		   ks_report_fn report, void *arg);
+int ks_layout_init(const struct ks_target *t, const struct ks_arch *arch,
+		   struct ks_kernel_layout *l, ks_report_fn report, void *arg);
 
 /* Reads an unsigned member of 1, 2, 4 or 8 bytes out of a copied struct. */
 uint64_t ks_field_get(const void *obj, const struct ks_field *f);

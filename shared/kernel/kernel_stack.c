@@ -9,79 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
 #include "kernel_stack.h"
-#include "symbolize.h"
+#include "stack_text.h"
 
 /* The top half of the address space is the kernel's. */
 #define KERNEL_HALF	0xffff800000000000ULL
 
-/* stacktrace_cookie plus the text being built. */
+/* The shared text (stack_text.c) and the ORC tables it walks with. */
 struct walk {
-	const struct ks_target *t;
+	struct ks_stack_text out;
 	const struct ks_orc *orc;
-	unsigned int len;		/* frames stored */
-	char *text;
-	size_t used, cap;
-	int err;
 };
 
-static bool in_range(const struct ks_range *r, uint64_t addr)
-{
-	return addr >= r->start && addr < r->end;
-}
-
-/* in_sched_functions(): in_lock_functions() or the scheduler's text. */
-static bool in_sched_functions(const struct ks_orc *orc, uint64_t addr)
-{
-	return in_range(&orc->lock_text, addr) || in_range(&orc->sched_text, addr);
-}
-
-static int text_append(struct walk *w, const char *s, size_t n)
-{
-	char *text = ks_grow_min(w->text, &w->cap, w->used + n + 1, 1, 1024);
-
-	if (!text)
-		return -ENOMEM;
-	w->text = text;
-	memcpy(w->text + w->used, s, n);
-	w->used += n;
-	w->text[w->used] = '\0';
-	return 0;
-}
-
-/* proc_pid_stack(): seq_printf(m, "[<0>] %pB\n", entry) */
-static int print_frame(struct walk *w, uint64_t addr)
-{
-	char sym[KS_SYM_PB_LEN];
-	int ret;
-
-	ret = ks_sym_format_pB(w->t, addr, sym, sizeof(sym));
-	if (ret < 0)
-		return ret;
-	ret = text_append(w, "[<0>] ", 6);
-	if (!ret)
-		ret = text_append(w, sym, strnlen(sym, sizeof(sym)));
-	if (!ret)
-		ret = text_append(w, "\n", 1);
-	return ret;
-}
-
-/*
- * stack_trace_consume_entry_nosched(), then stack_trace_consume_entry()
- * with skip 0 (the task is never current in an image): false stops.
- */
 static bool consume_entry(struct walk *w, uint64_t addr)
 {
-	if (in_sched_functions(w->orc, addr))
-		return true;
-	if (w->len >= KS_STACK_MAX_FRAMES)
-		return false;
-	w->err = print_frame(w, addr);
-	if (w->err)
-		return false;
-	w->len++;
-	return w->len < KS_STACK_MAX_FRAMES;
+	return ks_stack_text_consume(&w->out, addr);
 }
 
 /* The first 21 words of pt_regs from what the caller knows. */
@@ -114,9 +56,9 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 			memset(s, 0, sizeof(*s));
 			return;
 		}
-		ks_unwind_start_regs(s, w->t, w->orc, st->task, stack, pt);
+		ks_unwind_start_regs(s, w->out.t, w->orc, st->task, stack, pt);
 	} else {
-		ks_unwind_start_blocked(s, w->t, w->orc, st->task, stack, st->thread_sp);
+		ks_unwind_start_blocked(s, w->out.t, w->orc, st->task, stack, st->thread_sp);
 	}
 
 	for (; !ks_unwind_done(s); ks_unwind_next_frame(s)) {
@@ -130,7 +72,7 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 			 */
 			if (s->ip >= KERNEL_HALF)
 				s->note = "return address outside known kernel text";
-			else if (w->len && !ks_unwind_at_user_regs(s))
+			else if (w->out.len && !ks_unwind_at_user_regs(s))
 				s->note = "the unwind met a user address before "
 					  "the task's saved user registers "
 					  "(task_pt_regs)";
@@ -165,7 +107,7 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 		  const struct ks_stack_start *st, char **text_ret,
 		  const char **note_ret)
 {
-	struct walk w = { .t = t, .orc = orc };
+	struct walk w = { .out = { .t = t }, .orc = orc };
 	struct ks_unwind_state s;
 	int ret;
 
@@ -176,7 +118,9 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 	ret = ks_orc_prepare_walk(t, orc);
 	if (ret)
 		return ret;
-	ret = text_append(&w, "", 0);
+	w.out.sched_text = orc->sched_text;
+	w.out.lock_text = orc->lock_text;
+	ret = ks_stack_text_begin(&w.out);
 	if (ret)
 		return ret;
 
@@ -185,18 +129,18 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 	 * and the kernel prints nothing for it, which is no failure.
 	 */
 	if (!st->stack_base) {
-		*text_ret = w.text;
+		*text_ret = w.out.text;
 		return 0;
 	}
 
 	stack_walk(&w, st, &s);
 	ks_unwind_release(&s);
-	if (w.err) {
-		free(w.text);
-		return w.err;
+	if (w.out.err) {
+		free(w.out.text);
+		return w.out.err;
 	}
 	if (note_ret)
-		*note_ret = w.len || s.note ? s.note : empty_reason(st);
-	*text_ret = w.text;
+		*note_ret = w.out.len || s.note ? s.note : empty_reason(st);
+	*text_ret = w.out.text;
 	return 0;
 }

@@ -2,7 +2,8 @@
 /*
  * The text /proc/PID/stack would print for a task in a kernel image:
  * fs/proc/base.c proc_pid_stack() -> stack_trace_save_tsk() ->
- * arch_stack_walk() with the ORC unwinder, Linux 6.1, x86_64.
+ * arch_stack_walk() with the ORC unwinder, Linux 6.1, x86_64: the
+ * unwinder of ks_arch_x86_64 (arch/x86_64.c).
  */
 #ifndef KS_KERNEL_STACK_H
 #define KS_KERNEL_STACK_H
@@ -10,35 +11,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "orc.h"
+#include "stack_text.h"
 #include "target.h"
-
-/* MAX_STACK_TRACE_DEPTH in fs/proc/base.c */
-#define KS_STACK_MAX_FRAMES	64
 
 /* THREAD_SIZE on x86_64 without KASAN: 16 KiB. */
 #define KS_THREAD_SIZE_X86_64	16384
 
 /*
- * Where a walk starts.  For on_cpu, regs.r[] holds the first 16 words of
- * struct pt_regs in the kernel's order (r15 r14 r13 r12 bp bx r11 r10 r9
- * r8 ax cx dx si di orig_ax: index with KS_PT_* from orc.h); ip, sp and
- * bp are taken from their own fields.
+ * struct ks_stack_start (arch.h) on x86_64: for on_cpu, regs.r[] holds
+ * the first 16 words of struct pt_regs in the kernel's order (r15 r14
+ * r13 r12 bp bx r11 r10 r9 r8 ax cx dx si di orig_ax: index with KS_PT_*
+ * from orc.h); ip, sp and bp are taken from their own fields.  A blocked
+ * task starts at thread_sp.
  */
-struct ks_stack_start {
-	uint64_t stack_base;	/* task->stack */
-	uint64_t stack_size;	/* THREAD_SIZE */
-	uint64_t thread_sp;	/* task->thread.sp, for a blocked task */
-	bool on_cpu;		/* use regs instead */
-	struct ks_regs regs;
-	/*
-	 * The task_struct, or 0.  Needed only to recover return addresses
-	 * that a kretprobe or the function-graph tracer replaced (the
-	 * kernel keeps the real ones in the task); without it those frames
-	 * print as the trampoline and a note says so.
-	 */
-	uint64_t task;
-};
 
 /*
  * The text /proc/PID/stack would print: "[<0>] %pB\n" per frame, at most

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The kernel handle of kernel_tasks.h: its layout, its ORC tables and the
+ * The kernel handle of kernel_tasks.h: its architecture, layout and
+ * unwinder tables (ORC on x86_64) and the
  * few values of the whole image (time, host, release).  The walk of its
  * tasks is task_walk.c's.
  */
@@ -59,17 +60,31 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	if (!k)
 		return -ENOMEM;
 	k->t = t;
-	ret = ks_layout_init(t, &k->l, report, arg);
+	/* the one place an architecture is chosen */
+	k->arch = ks_arch_find(t->arch);
+	if (!k->arch && !t->arch) {
+		ks_report(report, arg, "the image does not say which architecture "
+			  "it is of: kstack reads x86_64 and arm64");
+		ret = -EPROTONOSUPPORT;
+		goto fail;
+	}
+	if (!k->arch) {
+		ks_report(report, arg, "the image is of architecture %s: kstack "
+			  "reads x86_64 and arm64", t->arch);
+		ret = -EPROTONOSUPPORT;
+		goto fail;
+	}
+	ret = ks_layout_init(t, k->arch, &k->l, report, arg);
 	if (ret)
 		goto fail;
 	ret = -ENOMEM;
 	k->tbuf = malloc((size_t)k->l.task_size);
 	if (!k->tbuf)
 		goto fail;
-	/* Without ORC the tasks are still worth listing; each stack says why. */
-	k->orc_err = ks_orc_load(t, &k->orc);
-	if (k->orc_err)
-		k->orc = NULL;
+	/* Without an unwinder the tasks are still worth listing; each stack says why. */
+	k->unw_err = k->arch->unwind_open(t, &k->unw);
+	if (k->unw_err)
+		k->unw = NULL;
 	*k_ret = k;
 	return 0;
 fail:
@@ -81,8 +96,8 @@ void ks_kernel_close(struct ks_kernel *k)
 {
 	if (!k)
 		return;
-	if (k->orc)
-		ks_orc_free(k->orc);
+	if (k->unw)
+		k->arch->unwind_close(k->unw);
 	free(k->tbuf);
 	free(k);
 }

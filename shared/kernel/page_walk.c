@@ -1,98 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The x86-64 page-table walk of arch/x86/include/asm/pgtable*.h: 9 bits
- * of index per level from bit 12 up, 5 levels with LA57 and 4 without
- * (the p4d folded into the pgd).  A PUD or PMD entry with _PAGE_PSE maps
- * a 1 GiB or 2 MiB page.  Present is what the kernel's helpers say, so a
- * _PAGE_PROTNONE page (in memory, only not accessible) reads as it does
- * for access_remote_vm().  Every translation reads at most five entries,
- * so tables that point at themselves end the walk, never hang it.
+ * The page walk every target reads user memory with: the translation is
+ * the architecture's (struct ks_arch's translate: x86_64_page_walk.c,
+ * arm64_page_walk.c), the copy page by page and the way from a task to
+ * its page tables are the same for all.
  */
 #include <errno.h>
 
+#include "arch.h"
 #include "page_walk.h"
-
-#define PAGE_SHIFT		12
-#define PAGE_PRESENT		(1ull << 0)
-#define PAGE_PSE		(1ull << 7)
-#define PAGE_PROTNONE		(1ull << 8)
-/* Bits 12..51: the frame, without NX (63) or the software bits above 51. */
-#define PTE_PFN_MASK		0x000ffffffffff000ull
-
-static int read_entry(const struct ks_target *t, uint64_t table,
-		      unsigned int idx, uint64_t *entry_ret)
-{
-	if (!t->ops->read_phys)
-		return -ENOSYS;
-	return t->ops->read_phys(t->ctx, table + idx * 8ull, entry_ret,
-				 sizeof(*entry_ret));
-}
-
-/*
- * pte_present() counts _PAGE_PROTNONE, pmd_present() also _PAGE_PSE alone
- * (a huge pmd that split_huge_page() has invalidated); pud_present(),
- * p4d_present() and pgd_present() want _PAGE_PRESENT.  A huge pud or pmd
- * is a leaf, and a leaf is present as a pte is.
- */
-static bool entry_present(uint64_t e, int level, bool leaf)
-{
-	if (e & PAGE_PRESENT)
-		return true;
-	if (leaf && (e & PAGE_PROTNONE))
-		return true;
-	return level == 2 && (e & PAGE_PSE);
-}
-
-/*
- * pte_pfn(): a not-present entry keeps its frame inverted
- * (pgtable-invert.h, the L1TF mitigation), and the SME encryption bit
- * is no part of the address (__PHYSICAL_MASK leaves sme_me_mask out).
- */
-static uint64_t entry_frame(uint64_t e, const struct ks_paging *pg)
-{
-	if (!(e & PAGE_PRESENT))
-		e = ~e;
-	return e & PTE_PFN_MASK & ~pg->me_mask;
-}
-
-static bool canonical(uint64_t vaddr, int levels)
-{
-	unsigned int bits = levels == 5 ? 57 : 48;
-	int64_t s = (int64_t)(vaddr << (64 - bits)) >> (64 - bits);
-
-	return (uint64_t)s == vaddr;
-}
 
 int ks_page_translate(const struct ks_target *t, const struct ks_paging *pg,
 		      uint64_t pgd, uint64_t vaddr, uint64_t *paddr_ret,
 		      uint64_t *left_ret)
 {
-	uint64_t table = pgd, e = 0;
-	int level, ret;
-
-	if ((pg->levels != 4 && pg->levels != 5) || !canonical(vaddr, pg->levels))
+	if (!pg->arch)
 		return -EINVAL;
-	for (level = pg->levels; level >= 1; level--) {
-		unsigned int shift = PAGE_SHIFT + 9 * (level - 1);
-		uint64_t page_size = 1ull << shift;
-		bool leaf;
-
-		ret = read_entry(t, table, (vaddr >> shift) & 0x1ff, &e);
-		if (ret)
-			return ret;
-		leaf = level == 1 || ((level == 2 || level == 3) && (e & PAGE_PSE));
-		if (!entry_present(e, level, leaf))
-			return -EFAULT;
-		if (leaf) {
-			uint64_t off = vaddr & (page_size - 1);
-
-			*paddr_ret = (entry_frame(e, pg) & ~(page_size - 1)) + off;
-			*left_ret = page_size - off;
-			return 0;
-		}
-		table = entry_frame(e, pg);
-	}
-	return -EFAULT;
+	return pg->arch->translate(t, pg, pgd, vaddr, paddr_ret, left_ret);
 }
 
 int ks_page_read(const struct ks_target *t, const struct ks_paging *pg,
@@ -119,16 +43,10 @@ int ks_page_read(const struct ks_target *t, const struct ks_paging *pg,
 	return 0;
 }
 
-/* MAXMEM: the direct map spans 2^46 bytes with 4 levels, 2^52 with 5. */
-static uint64_t direct_map_size(int levels)
-{
-	return 1ull << (levels == 5 ? 52 : 46);
-}
-
 int ks_page_read_user(const struct ks_target *t, struct ks_user_walk *uw,
 		      uint64_t task, uint64_t uaddr, void *buf, size_t len)
 {
-	uint64_t mm, pgd, base = uw->pg.page_offset;
+	uint64_t mm, pgd, pgd_pa;
 	int ret;
 
 	if (!uw->offsets_known) {
@@ -136,7 +54,8 @@ int ks_page_read_user(const struct ks_target *t, struct ks_user_walk *uw,
 		uw->mm_pgd = t->ops->member_offset(t->ctx, "mm_struct", "pgd");
 		uw->offsets_known = true;
 	}
-	if (uw->task_mm < 0 || uw->mm_pgd < 0 || !base)
+	if (uw->task_mm < 0 || uw->mm_pgd < 0 || !uw->pg.page_offset ||
+	    !uw->pg.arch)
 		return -ENOENT;
 	ret = ks_read_u64(t, task + (uint64_t)uw->task_mm, &mm);
 	if (ret)
@@ -147,10 +66,11 @@ int ks_page_read_user(const struct ks_target *t, struct ks_user_walk *uw,
 	if (ret)
 		return ret;
 	/*
-	 * A pgd comes from the page allocator, so it is in the direct map,
-	 * where __pa() is a subtraction; anything else is a corrupt mm.
+	 * A pgd comes from the page allocator, so it is in the linear map,
+	 * where __pa() is arithmetic; anything else is a corrupt mm.
 	 */
-	if (pgd < base || pgd - base >= direct_map_size(uw->pg.levels))
-		return -EFAULT;
-	return ks_page_read(t, &uw->pg, pgd - base, uaddr, buf, len);
+	ret = uw->pg.arch->linear_pa(&uw->pg, pgd, &pgd_pa);
+	if (ret)
+		return ret;
+	return ks_page_read(t, &uw->pg, pgd_pa, uaddr, buf, len);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The x86-64 page-table walk, one for every target: a task's user memory
+ * The page-table walk, one for every target: a task's user memory
  * through its mm->pgd (the command line, as /proc/PID/cmdline reads it
  * with access_remote_vm()), and kernel memory through the kernel's own
- * tables (init_top_pgt, for /proc/kcore).  Physical memory comes through
- * the target's read_phys op; a target without one gets -ENOSYS.
+ * tables (init_top_pgt, for /proc/kcore).  The translation is the
+ * architecture's (pg->arch); physical memory comes through the target's
+ * read_phys op, and a target without one gets -ENOSYS.
  */
 #ifndef KS_PAGE_WALK_H
 #define KS_PAGE_WALK_H
@@ -17,17 +18,25 @@
 
 /* The paging facts of one kernel image, found by its target. */
 struct ks_paging {
-	int levels;		/* 4, or 5 with pgtable_l5_enabled */
-	uint64_t page_offset;	/* page_offset_base: the direct map, for __pa() */
-	uint64_t me_mask;	/* sme_me_mask: set in entries, in no address */
+	const struct ks_arch *arch;	/* NULL: no walk (-EINVAL, -ENOENT) */
+	int levels;		/* x86_64: 4, or 5 with pgtable_l5_enabled */
+	/* the linear (direct) map's start, for __pa(): x86_64 page_offset_base */
+	uint64_t page_offset;
+	uint64_t me_mask;	/* x86_64 sme_me_mask: set in entries, in no address */
+	/*
+	 * arm64, from VMCOREINFO: NUMBER(VA_BITS), PAGESIZE,
+	 * NUMBER(PHYS_OFFSET), NUMBER(kimage_voffset) (0: unknown)
+	 */
+	unsigned int va_bits, page_shift;
+	uint64_t phys_offset, kimage_voffset;
 };
 
 /*
  * The physical address of vaddr in the tables at pgd (physical) and the
- * bytes left in its page (4 KiB, 2 MiB or 1 GiB).  -EFAULT when a level
- * is not present (a page never touched, or swapped out: a dump cannot
- * fault it in) or a table is not in memory, -EINVAL for an address that
- * is not canonical or levels that are neither 4 nor 5.
+ * bytes left in its page (or block).  -EFAULT when a level is not
+ * present (a page never touched, or swapped out: a dump cannot fault it
+ * in) or a table is not in memory, -EINVAL for an address the tables
+ * cannot map, paging facts the arch does not know or no arch.
  */
 int ks_page_translate(const struct ks_target *t, const struct ks_paging *pg,
 		      uint64_t pgd, uint64_t vaddr, uint64_t *paddr_ret,
@@ -47,9 +56,9 @@ struct ks_user_walk {
 /*
  * User memory of the task whose task_struct is at task, through
  * task->mm->pgd: the body of every target's read_user op.  -ENOENT
- * without the offsets or the direct map, -EFAULT for a task without an
+ * without the offsets, the linear map or the arch, -EFAULT for a task without an
  * mm (a kernel thread: access_remote_vm() would give nothing) or a pgd
- * outside the direct map, else as ks_page_read().
+ * outside the linear map, else as ks_page_read().
  */
 int ks_page_read_user(const struct ks_target *t, struct ks_user_walk *uw,
 		      uint64_t task, uint64_t uaddr, void *buf, size_t len);

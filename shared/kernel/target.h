@@ -22,10 +22,14 @@ struct ks_sym {
 	const char *module;	/* NULL for vmlinux text */
 };
 
-/* Registers of a task that was on a CPU when the image was taken. */
+/*
+ * Registers of a task: a CPU's when the image was taken, or what a
+ * context switch saved.  bp is the frame pointer (rbp, x29); r[] is the
+ * arch's own (x86_64: pt_regs' first 16 words; arm64: r[0] is lr, x30).
+ */
 struct ks_regs {
 	uint64_t ip, sp, bp;
-	uint64_t r[16];		/* pt_regs order is up to the unwinder's arch code */
+	uint64_t r[16];
 };
 
 struct ks_target_ops {
@@ -51,11 +55,23 @@ struct ks_target_ops {
 	long (*member_size)(void *ctx, const char *type, const char *member);
 	/* registers saved for the task running on cpu; -ENOENT if none */
 	int (*cpu_regs)(void *ctx, int cpu, struct ks_regs *regs_ret);
+	/*
+	 * The value of the dump's VMCOREINFO line key ("NUMBER(VA_BITS)"),
+	 * NUL-terminated into buf; -ENOENT without it.  NULL for a target
+	 * that has no VMCOREINFO.
+	 */
+	int (*vmcoreinfo)(void *ctx, const char *key, char *buf, size_t len);
 };
 
 struct ks_target {
 	const struct ks_target_ops *ops;
 	void *ctx;
+	/*
+	 * The machine the image is of, as its source names it ("x86_64",
+	 * "aarch64"...): shared/kernel/arch/ picks its table by it, and
+	 * refuses a NULL or unknown one by name.
+	 */
+	const char *arch;
 };
 
 static inline int ks_read(const struct ks_target *t, uint64_t addr, void *buf,

@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "grow.h"
-#include "kernel_stack.h"
 #include "task_walk.h"
-
-/* The top half of the address space is the kernel's (x86_64). */
-#define KERNEL_HALF	0xffff800000000000ULL
 
 /*
  * Each task has a stack of its own (dup_task_struct() allocates it): a
@@ -72,7 +68,12 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 
 	st.stack_base = ks_field_get(tb, &l->stack);
 	st.stack_size = l->thread_size;
-	st.thread_sp = ks_field_get(tb, &l->thread_sp);
+	/* what the task's last switch saved (thread.sp, thread.cpu_context) */
+	st.regs.sp = st.thread_sp = ks_field_get(tb, &l->sw.sp);
+	if (ks_field_ok(&l->sw.fp))
+		st.regs.bp = ks_field_get(tb, &l->sw.fp);
+	if (ks_field_ok(&l->sw.pc))
+		st.regs.ip = ks_field_get(tb, &l->sw.pc);
 	/* where kretprobes and the graph tracer keep the return addresses they replaced */
 	st.task = task;
 	/* try_get_task_stack(): a dead task's stack is already freed. */
@@ -91,21 +92,17 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 				 "on CPU %d; its registers are not in the image", cpu);
 			goto unusual;
 		}
-		if (st.regs.ip < KERNEL_HALF) {
+		if (!ks_arch_kernel_addr(w->k->arch, st.regs.ip)) {
 			snprintf(buf, sizeof(buf), "in user mode on CPU %d", cpu);
 			goto empty;
 		}
 		st.on_cpu = true;
 	}
-	if (!w->k->orc) {
-		snprintf(buf, sizeof(buf), "no ORC unwind tables: %s",
-			 w->k->orc_err == -ENOENT ? "the kernel has none "
-			 "(CONFIG_UNWINDER_FRAME_POINTER?)" :
-			 w->k->orc_err == -EPROTONOSUPPORT ? "their format is "
-			 "not one kstack knows" : strerror(-w->k->orc_err));
+	if (!w->k->unw) {
+		w->k->arch->unwind_missing(w->k->unw_err, buf, sizeof(buf));
 		goto empty;
 	}
-	ret = ks_stack_text(tg, w->k->orc, &st, &t->stack, &note);
+	ret = w->k->arch->stack_text(tg, w->k->unw, &st, &t->stack, &note);
 	if (ret)
 		return ret;
 	if (note && st.stack_base) {

@@ -313,32 +313,6 @@ static int sample_setup(struct ks_walk *w)
 }
 
 
-/*
- * Stacks are walked with ORC only: a kernel without its tables, or with
- * tables in a format not known here, is named with the reason.
- */
-static void no_orc(const struct ks_kernel *k, ks_report_fn report_fn, void *arg)
-{
-	switch (k->orc_err) {
-	case -ENOENT:
-		ks_report(report_fn, arg, "no ORC unwind tables in this kernel (no "
-			  "symbol __start_orc_unwind_ip: built without "
-			  "CONFIG_UNWINDER_ORC, e.g. with "
-			  "CONFIG_UNWINDER_FRAME_POINTER; kstack unwinds with ORC "
-			  "only): every stack is empty");
-		break;
-	case -EPROTONOSUPPORT:
-		ks_report(report_fn, arg, "this kernel's ORC format (its "
-			  ".orc_header hash) is not one kstack knows: every stack "
-			  "is empty");
-		break;
-	default:
-		ks_report(report_fn, arg, "no ORC unwind tables in this kernel "
-			  "(%s): every stack is empty", strerror(-k->orc_err));
-		break;
-	}
-}
-
 int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report_fn, void *arg)
@@ -353,15 +327,8 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 	ret = sample_setup(&w);
 	if (ret)
 		return ret;
-	/* A truncated dump may keep the kernel's text and lose its tables. */
-	if (!k->orc && k->orc_err == -EFAULT)
-		ks_report(report_fn, arg, "the ORC unwind tables cannot be read (the image lacks "
-			  "their memory): every stack is empty");
-	else if (!k->orc)
-		no_orc(k, report_fn, arg);
-	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
-		ks_report(report_fn, arg, "%s", k->orc->problems[i]);
-	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;
+	st->nr_module_errors = k->arch->unwind_report(k->unw, k->unw_err,
+						      report_fn, arg);
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
 	w.threads = opts->threads || opts->nr_pids || opts->waits;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,

@@ -14,7 +14,7 @@
 
 #include "kernel_tasks.h"
 #include "list_walk.h"
-#include "orc.h"
+#include "arch.h"
 
 /* proc_task_name()'s buffer: char tcomm[64]. */
 #define KS_TCOMM_LEN	64
@@ -22,8 +22,9 @@
 struct ks_kernel {
 	const struct ks_target *t;
 	struct ks_kernel_layout l;
-	struct ks_orc *orc;
-	int orc_err;
+	const struct ks_arch *arch;	/* chosen once, from t->arch */
+	void *unw;		/* the arch's unwinder tables, or NULL */
+	int unw_err;		/* why there are none */
 	uint8_t *tbuf;		/* one task_struct */
 };
 

@@ -69,3 +69,41 @@ void ks_vmcoreinfo_paging(const struct ks_vmcoreinfo *vi, struct ks_paging *pg)
 	if (!ks_vmcoreinfo_number(vi, "NUMBER(sme_mask)", 10, &me))
 		pg->me_mask = (uint64_t)me;
 }
+
+/* An unsigned NUMBER(): kimage_voffset has the top bit set. */
+static int number_u64(const struct ks_vmcoreinfo *vi, const char *key, int base,
+		      uint64_t *val_ret)
+{
+	char val[VALUE_MAX], *end;
+	unsigned long long v;
+
+	if (vi->line(vi->arg, key, val, sizeof(val)))
+		return -ENOENT;
+	errno = 0;
+	v = strtoull(val, &end, base);
+	if (errno || end == val)
+		return -ENOENT;
+	*val_ret = v;
+	return 0;
+}
+
+int ks_vmcoreinfo_arm64_paging(const struct ks_vmcoreinfo *vi,
+			       struct ks_paging *pg)
+{
+	uint64_t va_bits, page_size, phys_offset;
+
+	if (number_u64(vi, "NUMBER(VA_BITS)", 10, &va_bits) ||
+	    number_u64(vi, "PAGESIZE", 10, &page_size) ||
+	    number_u64(vi, "NUMBER(PHYS_OFFSET)", 16, &phys_offset) ||
+	    va_bits < 36 || va_bits > 52 ||
+	    (page_size != 4096 && page_size != 16384 && page_size != 65536))
+		return -ENOENT;
+	pg->va_bits = (unsigned int)va_bits;
+	pg->page_shift = page_size == 4096 ? 12 : page_size == 16384 ? 14 : 16;
+	pg->phys_offset = phys_offset;
+	/* _PAGE_OFFSET(VA_BITS) of 5.4+: -(1 << VA_BITS) */
+	pg->page_offset = ~0ull << va_bits;
+	if (number_u64(vi, "NUMBER(kimage_voffset)", 16, &pg->kimage_voffset))
+		pg->kimage_voffset = 0;
+	return 0;
+}

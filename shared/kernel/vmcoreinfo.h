@@ -50,4 +50,13 @@ void ks_vmcoreinfo_kallsyms(const struct ks_vmcoreinfo *vi,
  */
 void ks_vmcoreinfo_paging(const struct ks_vmcoreinfo *vi, struct ks_paging *pg);
 
+/*
+ * arm64's arch_crash_save_vmcoreinfo(): NUMBER(VA_BITS), PAGESIZE,
+ * NUMBER(PHYS_OFFSET) and NUMBER(kimage_voffset), and PAGE_OFFSET from
+ * VA_BITS (the 5.4+ layout).  -ENOENT when one of the first three is
+ * missing or not a value arm64 has; pg is then left alone.
+ */
+int ks_vmcoreinfo_arm64_paging(const struct ks_vmcoreinfo *vi,
+			       struct ks_paging *pg);
+
 #endif /* KS_VMCOREINFO_H */

@@ -42,6 +42,8 @@ struct ks_fake {
 	struct fake_seg *phys;		/* physical memory, for read_phys */
 	size_t nr_phys, cap_phys;
 	struct ks_user_walk uw;		/* read_user's paging facts */
+	const char *arch;		/* what the target says it is */
+	char *vmcoreinfo;		/* KEY=VALUE lines, or NULL: no op */
 	struct fake_sym *syms;
 	size_t nr_syms, cap_syms;
 	struct fake_member *members;
@@ -76,7 +78,11 @@ static void *grow(void *arr_p, size_t *nr, size_t *cap, size_t esize)
 
 struct ks_fake *ks_fake_create(void)
 {
-	return calloc(1, sizeof(struct ks_fake));
+	struct ks_fake *f = calloc(1, sizeof(struct ks_fake));
+
+	if (f)
+		f->arch = "x86_64";	/* the images the tests forge are */
+	return f;
 }
 
 void ks_fake_destroy(struct ks_fake *f)
@@ -105,6 +111,7 @@ void ks_fake_destroy(struct ks_fake *f)
 	free(f->max_end);
 	free(f->members);
 	free(f->regs);
+	free(f->vmcoreinfo);
 	free(f);
 }
 
@@ -447,6 +454,33 @@ static int fake_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	return -ENOENT;
 }
 
+/* VMCOREINFO's lines as the kernel writes them: KEY=VALUE, one a line. */
+static int fake_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	struct ks_fake *f = ctx;
+	size_t klen = strlen(key), n;
+	const char *p = f->vmcoreinfo, *end;
+
+	for (; p && *p; p = end + (*end == '\n')) {
+		end = p + strcspn(p, "\n");
+		if ((size_t)(end - p) <= klen || strncmp(p, key, klen) || p[klen] != '=')
+			continue;
+		p += klen + 1;
+		n = (size_t)(end - p) < len - 1 ? (size_t)(end - p) : len - 1;
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int ks_fake_set_vmcoreinfo(struct ks_fake *f, const char *text)
+{
+	free(f->vmcoreinfo);
+	f->vmcoreinfo = text ? strdup(text) : NULL;
+	return text && !f->vmcoreinfo ? -ENOMEM : 0;
+}
+
 static const struct ks_target_ops fake_ops = {
 	.read = fake_read,
 	.read_phys = fake_read_phys,
@@ -457,12 +491,19 @@ static const struct ks_target_ops fake_ops = {
 	.type_size = fake_type_size,
 	.member_size = fake_member_size,
 	.cpu_regs = fake_cpu_regs,
+	.vmcoreinfo = fake_vmcoreinfo,
 };
 
 void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
 {
 	t_ret->ops = &fake_ops;
 	t_ret->ctx = f;
+	t_ret->arch = f->arch;
+}
+
+void ks_fake_set_arch(struct ks_fake *f, const char *arch)
+{
+	f->arch = arch;
 }
 
 int ks_fake_use_kallsyms(struct ks_fake *f)

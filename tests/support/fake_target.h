@@ -50,6 +50,12 @@ int ks_fake_add_member(struct ks_fake *f, const char *type, const char *member,
 int ks_fake_add_type(struct ks_fake *f, const char *type, long size);
 int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs);
 
+/* The dump's VMCOREINFO text ("NUMBER(VA_BITS)=48\n..."); -ENOMEM. */
+int ks_fake_set_vmcoreinfo(struct ks_fake *f, const char *text);
+
+/* What the target says it is: "x86_64" until set; NULL says nothing. */
+void ks_fake_set_arch(struct ks_fake *f, const char *arch);
+
 /* The target view; valid while f lives. */
 void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret);
 /*

@@ -794,6 +794,7 @@ static int setup(void **state)
 	}
 	target.ops = &damage_ops;
 	target.ctx = &dmg;
+	target.arch = dmg.real.arch;
 	opened = true;
 	record_clean();
 	return 0;

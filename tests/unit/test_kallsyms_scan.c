@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "arch.h"
 #include "fake_target.h"
 #include "kallsyms_scan.h"
 #include "kernel_image.h"
@@ -480,7 +481,7 @@ static void test_no_btf(void **state)
 	assert_int_equal(ks_image_type_size(&im_, "task_struct"), -ENOENT);
 	/* the image as --vmcore's target: the task walk names what it lacks */
 	ks_image_target(&im_, &mem, &t);
-	assert_int_equal(ks_layout_init(&t, &l, said_collect, &layout), -ENOENT);
+	assert_int_equal(ks_layout_init(&t, &ks_arch_x86_64, &l, said_collect, &layout), -ENOENT);
 	assert_true(layout.calls > 0);
 	assert_int_equal(d.calls, 0);
 	ks_image_release(&im_);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The one x86-64 page walk (shared/kernel/page_walk.c) on page tables built here
+ * The x86-64 page walk (shared/kernel/arch/x86_64_page_walk.c) on page tables built here
  * in the fake target's physical memory: 4 KiB, 2 MiB and 1 GiB pages,
  * reads that cross pages, absent levels, _PAGE_PROTNONE pages (present,
  * with the frame inverted as the kernel writes it), 5-level paging, the
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "arch.h"
 #include "fake_target.h"
 #include "page_walk.h"
 
@@ -57,8 +58,10 @@ static int counting_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return counted_ops->read_phys(ctx, paddr, buf, len);
 }
 
-static const struct ks_paging pg4 = { .levels = 4, .page_offset = PAGE_OFFSET };
-static const struct ks_paging pg5 = { .levels = 5, .page_offset = PAGE_OFFSET };
+static const struct ks_paging pg4 = { .arch = &ks_arch_x86_64, .levels = 4,
+					     .page_offset = PAGE_OFFSET };
+static const struct ks_paging pg5 = { .arch = &ks_arch_x86_64, .levels = 5,
+					     .page_offset = PAGE_OFFSET };
 
 static void set_entry(struct env *e, uint64_t table, unsigned int idx,
 		      uint64_t val)
@@ -242,7 +245,8 @@ static void test_5level(void **state)
 /* sme_me_mask is set in every entry and is no part of an address. */
 static void test_sme(void **state)
 {
-	const struct ks_paging sme = { .levels = 4, .me_mask = C_BIT };
+	const struct ks_paging sme = { .arch = &ks_arch_x86_64, .levels = 4,
+					  .me_mask = C_BIT };
 	struct env *e = *state;
 	uint64_t paddr, left;
 
@@ -257,7 +261,7 @@ static void test_sme(void **state)
 
 static void test_bad_address(void **state)
 {
-	const struct ks_paging bad = { .levels = 3 };
+	const struct ks_paging bad = { .arch = &ks_arch_x86_64, .levels = 3 };
 	struct env *e = *state;
 	uint64_t paddr, left;
 

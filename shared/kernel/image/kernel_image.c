@@ -273,6 +273,15 @@ static int im_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	return im->mem->ops->cpu_regs(im->mem->ctx, cpu, regs_ret);
 }
 
+static int im_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	const struct ks_image *im = ctx;
+
+	if (!im->mem->ops->vmcoreinfo)
+		return -ENOENT;
+	return im->mem->ops->vmcoreinfo(im->mem->ctx, key, buf, len);
+}
+
 static int im_symbol(void *ctx, const char *name, uint64_t *addr_ret)
 {
 	return ks_image_symbol(ctx, name, addr_ret);
@@ -308,6 +317,7 @@ static const struct ks_target_ops image_ops = {
 	.type_size = im_type_size,
 	.member_size = im_member_size,
 	.cpu_regs = im_cpu_regs,
+	.vmcoreinfo = im_vmcoreinfo,
 };
 
 void ks_image_target(struct ks_image *im, const struct ks_target *mem,
@@ -316,6 +326,7 @@ void ks_image_target(struct ks_image *im, const struct ks_target *mem,
 	im->mem = mem;
 	t_ret->ops = &image_ops;
 	t_ret->ctx = im;
+	t_ret->arch = mem->arch;
 }
 
 size_t ks_image_nr_symbols(const struct ks_image *im)

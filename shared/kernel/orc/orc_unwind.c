@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "orc.h"
+#include "stack_text.h"
 
 #define PAGE_SIZE	4096ULL
 /* Far more steps than a 16 KiB stack can hold; a guard, not a rule. */
@@ -592,16 +593,6 @@ static uint64_t sym_or_zero(const struct ks_target *t, const char *name)
 	return t->ops->symbol(t->ctx, name, &addr) ? 0 : addr;
 }
 
-static struct ks_range sym_range(const struct ks_target *t, const char *start,
-				 const char *end)
-{
-	struct ks_range r = { sym_or_zero(t, start), sym_or_zero(t, end) };
-
-	if (!r.start || r.end < r.start)
-		r.start = r.end = 0;
-	return r;
-}
-
 /* struct ks_ret_layout from type data; -1 where a member is missing. */
 static void ret_layout(const struct ks_target *t, struct ks_ret_layout *l)
 {
@@ -634,8 +625,7 @@ int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc)
 	if (orc->walk_ready)
 		return 0;
 	/* in_sched_functions(): in_lock_functions() or the sched text. */
-	orc->sched_text = sym_range(t, "__sched_text_start", "__sched_text_end");
-	orc->lock_text = sym_range(t, "__lock_text_start", "__lock_text_end");
+	ks_stack_text_ranges(t, &orc->sched_text, &orc->lock_text);
 	/* 6.5+ names the assembly entry ret_from_fork_asm, beside a C ret_from_fork */
 	orc->ret_from_fork = sym_or_zero(t, "ret_from_fork_asm");
 	if (!orc->ret_from_fork)

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What differs between the architectures kstack reads, behind one small
+ * table: the page walk, where the context switch left a sleeping task's
+ * registers, a CPU's registers in the dump's notes, the unwinder of
+ * /proc/PID/stack and the few constants they need.  A target says which
+ * architecture it is (struct ks_target's arch); ks_kernel_open() picks the
+ * table once, and every walker asks the table, never the machine's name.
+ *
+ * One file per architecture: x86_64.c (ORC, shared/kernel/orc/), arm64.c
+ * (frame records, arm64_unwind.c).  A third one is a third file and a row
+ * of arches[] in arch.c.
+ */
+#ifndef KS_ARCH_H
+#define KS_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "member_table.h"
+#include "report.h"
+#include "target.h"
+
+struct ks_paging;
+
+/*
+ * Where a walk starts.  For a blocked task regs is what its last context
+ * switch saved (x86_64: sp alone, thread.sp; arm64: thread.cpu_context's
+ * sp, fp and pc); for on_cpu it is the CPU's registers from the dump's
+ * notes, in the arch's own order (struct ks_regs).
+ */
+struct ks_stack_start {
+	uint64_t stack_base;	/* task->stack */
+	uint64_t stack_size;	/* THREAD_SIZE */
+	uint64_t thread_sp;	/* the saved stack pointer of a blocked task */
+	bool on_cpu;		/* use regs as a CPU's, not as the switch's */
+	struct ks_regs regs;
+	/*
+	 * The task_struct, or 0.  Needed only to recover return addresses
+	 * that a kretprobe or the function-graph tracer replaced (the
+	 * kernel keeps the real ones in the task), and to find the final
+	 * frame record at task_pt_regs() on arm64.
+	 */
+	uint64_t task;
+};
+
+/* The task_struct fields the switch saved registers in: sp, fp, pc. */
+struct ks_switch_layout {
+	struct ks_field sp, fp, pc;	/* not ok: the arch keeps none there */
+};
+
+/* One register of a CPU by the name its note reader gives it. */
+typedef int (*ks_reg_fn)(void *arg, const char *name, uint64_t *val_ret);
+
+struct ks_arch {
+	const char *name;		/* as messages print it */
+	const char *const *aliases;	/* other names sources give: NULL-ended */
+	unsigned int elf_machine;	/* e_machine of its dumps and kcore */
+	uint64_t kernel_start;		/* the lowest kernel virtual address */
+	uint64_t thread_size;		/* THREAD_SIZE without KASAN */
+
+	/* The page walk: as ks_page_translate() (page_walk.h). */
+	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,
+			 uint64_t pgd, uint64_t vaddr, uint64_t *paddr_ret,
+			 uint64_t *left_ret);
+	/* __pa() of a linear-map address; -EFAULT outside the linear map. */
+	int (*linear_pa)(const struct ks_paging *pg, uint64_t vaddr,
+			 uint64_t *paddr_ret);
+
+	/*
+	 * The switch's registers: finds the fields in the task_struct's
+	 * thread (at thread_off) once, a missing one named through report.
+	 */
+	int (*switch_layout)(const struct ks_target *t, long thread_off,
+			     struct ks_switch_layout *sw, ks_report_fn report,
+			     void *arg);
+	/* A CPU's registers from an NT_PRSTATUS note's descriptor. */
+	int (*prstatus_regs)(const void *desc, size_t len,
+			     struct ks_regs *regs_ret);
+	/* The same from a reader that names each register (libkdumpfile). */
+	int (*named_regs)(ks_reg_fn get, void *arg, struct ks_regs *regs_ret);
+
+	/*
+	 * The unwinder: its tables read once (NULL state is fine), freed,
+	 * and the text of /proc/PID/stack for one task (as ks_stack_text()
+	 * in kernel_stack.h says).  open's error is kept: without an
+	 * unwinder the tasks are still listed, and unwind_missing() says
+	 * why each stack is empty, unwind_report() why all of them are.
+	 */
+	int (*unwind_open)(const struct ks_target *t, void **unw_ret);
+	void (*unwind_close)(void *unw);
+	int (*stack_text)(const struct ks_target *t, void *unw,
+			  const struct ks_stack_start *st, char **text_ret,
+			  const char **note_ret);
+	void (*unwind_missing)(int err, char *buf, size_t len);
+	/* The whole kernel's notes; returns how many parts lack data. */
+	size_t (*unwind_report)(void *unw, int err, ks_report_fn report,
+				void *arg);
+};
+
+extern const struct ks_arch ks_arch_x86_64;
+extern const struct ks_arch ks_arch_arm64;
+
+/* The table of name or one of its aliases; NULL for one not known here. */
+const struct ks_arch *ks_arch_find(const char *name);
+/* The table of an ELF e_machine; NULL for one not known here. */
+const struct ks_arch *ks_arch_of_machine(unsigned int e_machine);
+
+static inline bool ks_arch_kernel_addr(const struct ks_arch *a, uint64_t addr)
+{
+	return addr >= a->kernel_start;
+}
+
+#endif /* KS_ARCH_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arm64 behind struct ks_arch: the page walk of arm64_page_walk.c, the
+ * frame-record unwinder of arm64_unwind.c, thread.cpu_context that
+ * cpu_switch_to() fills (x19..x28, fp, sp, pc) and the registers of
+ * struct elf_prstatus (user_pt_regs: x0..x30, sp, pc, pstate).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm64.h"
+
+/* struct elf_prstatus on arm64: pr_reg (user_pt_regs) is at 112. */
+#define PRSTATUS_PR_REG	112
+#define PRSTATUS_WORDS	34		/* x0..x30, sp, pc, pstate */
+
+static int switch_layout(const struct ks_target *t, long thread_off,
+			 struct ks_switch_layout *sw, ks_report_fn report,
+			 void *arg)
+{
+	struct ks_field ctx, sp, fp, pc;
+	const struct ks_field_spec s[] = {
+		KS_NEED(&ctx, "thread_struct", "cpu_context"),
+		KS_NEED(&sp, "cpu_context", "sp"),
+		KS_NEED(&fp, "cpu_context", "fp"),
+		KS_NEED(&pc, "cpu_context", "pc"),
+	};
+	int ret;
+
+	ret = ks_field_table_report(t, s, sizeof(s) / sizeof(s[0]), report, arg);
+	if (ret) {
+		sw->sp = sw->fp = sw->pc = (struct ks_field){ -1, -1 };
+		return ret;
+	}
+	sw->sp = (struct ks_field){ thread_off + ctx.off + sp.off, 8 };
+	sw->fp = (struct ks_field){ thread_off + ctx.off + fp.off, 8 };
+	sw->pc = (struct ks_field){ thread_off + ctx.off + pc.off, 8 };
+	return 0;
+}
+
+static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
+{
+	uint64_t reg[PRSTATUS_WORDS];
+
+	if (len < PRSTATUS_PR_REG + sizeof(reg))
+		return -ENOENT;
+	/* Notes are 4-byte aligned: copy the words out, never load them in place. */
+	memcpy(reg, (const char *)desc + PRSTATUS_PR_REG, sizeof(reg));
+	memset(regs_ret, 0, sizeof(*regs_ret));
+	regs_ret->bp = reg[29];
+	regs_ret->r[0] = reg[30];
+	regs_ret->sp = reg[31];
+	regs_ret->ip = reg[32];
+	return 0;
+}
+
+/* libkdumpfile's names of the same registers (cpu.N.reg.x29, ...) */
+static int named_regs(ks_reg_fn get, void *arg, struct ks_regs *regs_ret)
+{
+	struct ks_regs r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = get(arg, "pc", &r.ip);
+	if (!ret)
+		ret = get(arg, "sp", &r.sp);
+	if (!ret)
+		ret = get(arg, "x29", &r.bp);
+	if (!ret)
+		ret = get(arg, "lr", &r.r[0]);
+	if (ret)
+		return ret;
+	*regs_ret = r;
+	return 0;
+}
+
+static int unwind_open(const struct ks_target *t, void **unw_ret)
+{
+	struct ks_arm64_unwind *u = malloc(sizeof(*u));
+	int ret;
+
+	*unw_ret = NULL;
+	if (!u)
+		return -ENOMEM;
+	ret = ks_arm64_unwind_load(t, u);
+	if (ret) {
+		free(u);
+		return ret;
+	}
+	*unw_ret = u;
+	return 0;
+}
+
+static void unwind_close(void *unw)
+{
+	free(unw);
+}
+
+static int stack_text(const struct ks_target *t, void *unw,
+		      const struct ks_stack_start *st, char **text_ret,
+		      const char **note_ret)
+{
+	return ks_arm64_stack_text(t, unw, st, text_ret, note_ret);
+}
+
+static void unwind_missing(int err, char *buf, size_t len)
+{
+	snprintf(buf, len, "no frame-record unwind: %s",
+		 err == -ENOENT ? "struct pt_regs lacks stackframe, pc or regs" :
+		 strerror(-err));
+}
+
+static size_t unwind_report(void *unw, int err, ks_report_fn report, void *arg)
+{
+	if (!unw)
+		ks_report(report, arg, "arm64 stacks cannot be walked (%s): "
+			  "every stack is empty", err == -ENOENT ?
+			  "no struct pt_regs with stackframe, pc and regs in "
+			  "this kernel's types" : strerror(-err));
+	return 0;
+}
+
+static const char *const aliases[] = { "aarch64", "ARM64", NULL };
+
+const struct ks_arch ks_arch_arm64 = {
+	.name = "arm64",
+	.aliases = aliases,
+	.elf_machine = EM_AARCH64,
+	/*
+	 * TTBR1's half: the top 12 bits set covers every VA_BITS (36..52);
+	 * a user address never has them (TTBR0 maps below 2^VA_BITS).
+	 */
+	.kernel_start = 0xfff0000000000000ull,
+	/* THREAD_SIZE: 16 KiB without KASAN, whatever the page size */
+	.thread_size = 16384,
+	.translate = ks_arm64_translate,
+	.linear_pa = ks_arm64_linear_pa,
+	.switch_layout = switch_layout,
+	.prstatus_regs = prstatus_regs,
+	.named_regs = named_regs,
+	.unwind_open = unwind_open,
+	.unwind_close = unwind_close,
+	.stack_text = stack_text,
+	.unwind_missing = unwind_missing,
+	.unwind_report = unwind_report,
+};

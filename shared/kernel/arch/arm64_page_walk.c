@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The arm64 stage-1 walk of a task's user half (TTBR0, what
+ * access_remote_vm() reads through mm->pgd), as arch/arm64/include/asm/
+ * pgtable-hwdef.h lays it out: a granule of 4, 16 or 64 KiB (PAGESIZE),
+ * PAGE_SHIFT - 3 bits of index per level, ARM64_HW_PGTABLE_LEVELS(VA_BITS)
+ * levels, the top one taking the bits left over.  A descriptor with
+ * bits[1:0] 0b01 above the last level is a block (a 2 MiB or 1 GiB
+ * block with 4 KiB pages), 0b11 a table or, at the last level, a page.
+ * Only valid descriptors are present: a PROT_NONE page reads as absent.
+ * Every translation reads at most four entries, so a loop in the tables
+ * ends the walk.
+ */
+#include <errno.h>
+
+#include "arm64.h"
+
+#define DESC_VALID	(1ull << 0)
+#define DESC_TABLE	(1ull << 1)	/* table or page; clear: block */
+/* bits 47..12: the output address (48-bit PA) */
+#define DESC_OA_MASK	0x0000fffffffff000ull
+/* with 64 KiB pages and 52-bit PAs, bits 15..12 are PA bits 51..48 */
+#define DESC_OA_HI_64K	0x000000000000f000ull
+
+static int read_entry(const struct ks_target *t, uint64_t table,
+		      uint64_t idx, uint64_t *entry_ret)
+{
+	if (!t->ops->read_phys)
+		return -ENOSYS;
+	return t->ops->read_phys(t->ctx, table + idx * 8ull, entry_ret,
+				 sizeof(*entry_ret));
+}
+
+/* ARM64_HW_PGTABLE_LEVELS(va_bits) */
+static int levels_of(const struct ks_paging *pg)
+{
+	return (int)((pg->va_bits - 4) / (pg->page_shift - 3));
+}
+
+/* __pte_to_phys(): the address a descriptor points at, granule-aligned */
+static uint64_t desc_addr(uint64_t e, const struct ks_paging *pg)
+{
+	uint64_t pa = e & DESC_OA_MASK & ~((1ull << pg->page_shift) - 1);
+
+	if (pg->page_shift == 16)
+		pa |= (e & DESC_OA_HI_64K) << 36;
+	return pa;
+}
+
+static bool paging_known(const struct ks_paging *pg)
+{
+	return (pg->page_shift == 12 || pg->page_shift == 14 ||
+		pg->page_shift == 16) && pg->va_bits >= 36 && pg->va_bits <= 52;
+}
+
+int ks_arm64_translate(const struct ks_target *t, const struct ks_paging *pg,
+		       uint64_t pgd, uint64_t vaddr, uint64_t *paddr_ret,
+		       uint64_t *left_ret)
+{
+	unsigned int bits;
+	uint64_t table = pgd, e = 0;
+	int level, ret;
+
+	/* the user half only: TTBR0 maps [0, 2^VA_BITS) */
+	if (!paging_known(pg) || (vaddr >> pg->va_bits))
+		return -EINVAL;
+	bits = pg->page_shift - 3;
+	for (level = levels_of(pg); level >= 1; level--) {
+		unsigned int shift = pg->page_shift + bits * (unsigned int)(level - 1);
+		uint64_t size = 1ull << shift, idx = vaddr >> shift;
+		bool leaf;
+
+		/* the top level indexes what the lower ones leave */
+		if (shift + bits < pg->va_bits)
+			idx &= (1ull << bits) - 1;
+		ret = read_entry(t, table, idx, &e);
+		if (ret)
+			return ret;
+		if (!(e & DESC_VALID))
+			return -EFAULT;
+		leaf = level == 1 || !(e & DESC_TABLE);
+		/* a block is only allowed at the PMD and PUD levels */
+		if (leaf && level != 1 && level > 3)
+			return -EFAULT;
+		if (level == 1 && !(e & DESC_TABLE))
+			return -EFAULT;	/* 0b01 at the last level is reserved */
+		if (leaf) {
+			uint64_t off = vaddr & (size - 1);
+
+			*paddr_ret = (desc_addr(e, pg) & ~(size - 1)) + off;
+			*left_ret = size - off;
+			return 0;
+		}
+		table = desc_addr(e, pg);
+	}
+	return -EFAULT;
+}
+
+/*
+ * __virt_to_phys() (5.4+): __lm_to_phys() in the linear map, the first
+ * half of the kernel's VA_BITS space from PAGE_OFFSET, where PHYS_OFFSET
+ * is where memory starts; __kimg_to_phys() above it, for the kernel
+ * image (swapper_pg_dir, init_mm), when kimage_voffset is known.
+ */
+int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
+		       uint64_t *paddr_ret)
+{
+	uint64_t base = pg->page_offset;
+
+	if (!paging_known(pg) || vaddr < base)
+		return -EFAULT;
+	if (vaddr - base < (1ull << (pg->va_bits - 1))) {
+		*paddr_ret = vaddr - base + pg->phys_offset;
+		return 0;
+	}
+	if (!pg->kimage_voffset || vaddr < pg->kimage_voffset)
+		return -EFAULT;
+	*paddr_ret = vaddr - pg->kimage_voffset;
+	return 0;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86_64 behind struct ks_arch: the page walk of x86_64_page_walk.c, the
+ * ORC unwinder (shared/kernel/orc/, entered by kernel_stack.c), thread.sp
+ * that __switch_to_asm() leaves at the task's inactive_task_frame, and
+ * the registers of struct elf_prstatus (user_regs_struct, in pt_regs'
+ * order).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch.h"
+#include "kernel_stack.h"
+#include "orc.h"
+#include "x86_64.h"
+
+/* struct elf_prstatus on x86_64: pr_reg (user_regs_struct) is at 112. */
+#define PRSTATUS_PR_REG	112
+#define PRSTATUS_WORDS	27		/* user_regs_struct: 27 longs */
+
+static int switch_layout(const struct ks_target *t, long thread_off,
+			 struct ks_switch_layout *sw, ks_report_fn report,
+			 void *arg)
+{
+	struct ks_field sp;
+	const struct ks_field_spec s[] = {
+		KS_NEED(&sp, "thread_struct", "sp"),
+	};
+	int ret;
+
+	ret = ks_field_table_report(t, s, 1, report, arg);
+	sw->sp = (struct ks_field){ thread_off + sp.off, 8 };
+	sw->fp = sw->pc = (struct ks_field){ -1, -1 };
+	return ret;
+}
+
+static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
+{
+	uint64_t reg[PRSTATUS_WORDS];
+
+	if (len < PRSTATUS_PR_REG + sizeof(reg))
+		return -ENOENT;
+	/* Notes are 4-byte aligned: copy the words out, never load them in place. */
+	memcpy(reg, (const char *)desc + PRSTATUS_PR_REG, sizeof(reg));
+	memset(regs_ret, 0, sizeof(*regs_ret));
+	/* user_regs_struct starts with pt_regs' order: r15 ... orig_ax */
+	memcpy(regs_ret->r, reg, sizeof(regs_ret->r));
+	regs_ret->bp = reg[4];
+	regs_ret->ip = reg[16];
+	regs_ret->sp = reg[19];
+	return 0;
+}
+
+/* The NT_PRSTATUS registers as libkdumpfile names them, in pt_regs order. */
+static int named_regs(ks_reg_fn get, void *arg, struct ks_regs *regs_ret)
+{
+	static const char *const names[16] = {
+		[KS_PT_R15] = "r15", [KS_PT_R14] = "r14", [KS_PT_R13] = "r13",
+		[KS_PT_R12] = "r12", [KS_PT_BP] = "rbp", [KS_PT_BX] = "rbx",
+		[KS_PT_R11] = "r11", [KS_PT_R10] = "r10", [KS_PT_R9] = "r9",
+		[KS_PT_R8] = "r8", [KS_PT_AX] = "rax", [KS_PT_CX] = "rcx",
+		[KS_PT_DX] = "rdx", [KS_PT_SI] = "rsi", [KS_PT_DI] = "rdi",
+		[KS_PT_ORIG_AX] = "orig_rax",
+	};
+	struct ks_regs r;
+	int i, ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = get(arg, "rip", &r.ip);
+	if (!ret)
+		ret = get(arg, "rsp", &r.sp);
+	if (!ret)
+		ret = get(arg, "rbp", &r.bp);
+	for (i = 0; !ret && i < 16; i++)
+		ret = get(arg, names[i], &r.r[i]);
+	if (ret)
+		return ret;
+	*regs_ret = r;
+	return 0;
+}
+
+static int unwind_open(const struct ks_target *t, void **unw_ret)
+{
+	struct ks_orc *orc;
+	int ret = ks_orc_load(t, &orc);
+
+	*unw_ret = ret ? NULL : orc;
+	return ret;
+}
+
+static void unwind_close(void *unw)
+{
+	if (unw)
+		ks_orc_free(unw);
+}
+
+static int stack_text(const struct ks_target *t, void *unw,
+		      const struct ks_stack_start *st, char **text_ret,
+		      const char **note_ret)
+{
+	return ks_stack_text(t, unw, st, text_ret, note_ret);
+}
+
+static void unwind_missing(int err, char *buf, size_t len)
+{
+	snprintf(buf, len, "no ORC unwind tables: %s",
+		 err == -ENOENT ? "the kernel has none "
+		 "(CONFIG_UNWINDER_FRAME_POINTER?)" :
+		 err == -EPROTONOSUPPORT ? "their format is "
+		 "not one kstack knows" : strerror(-err));
+}
+
+/*
+ * Stacks are walked with ORC only: a kernel without its tables, or with
+ * tables in a format not known here, is named with the reason.
+ */
+static void no_orc(int err, ks_report_fn report_fn, void *arg)
+{
+	switch (err) {
+	case -ENOENT:
+		ks_report(report_fn, arg, "no ORC unwind tables in this kernel (no "
+			  "symbol __start_orc_unwind_ip: built without "
+			  "CONFIG_UNWINDER_ORC, e.g. with "
+			  "CONFIG_UNWINDER_FRAME_POINTER; kstack unwinds with ORC "
+			  "only): every stack is empty");
+		break;
+	case -EPROTONOSUPPORT:
+		ks_report(report_fn, arg, "this kernel's ORC format (its "
+			  ".orc_header hash) is not one kstack knows: every stack "
+			  "is empty");
+		break;
+	default:
+		ks_report(report_fn, arg, "no ORC unwind tables in this kernel "
+			  "(%s): every stack is empty", strerror(-err));
+		break;
+	}
+}
+
+static size_t unwind_report(void *unw, int err, ks_report_fn report_fn,
+			    void *arg)
+{
+	const struct ks_orc *orc = unw;
+
+	/* A truncated dump may keep the kernel's text and lose its tables. */
+	if (!orc && err == -EFAULT)
+		ks_report(report_fn, arg, "the ORC unwind tables cannot be read (the image lacks "
+			  "their memory): every stack is empty");
+	else if (!orc)
+		no_orc(err, report_fn, arg);
+	for (size_t i = 0; orc && i < orc->nr_problems; i++)
+		ks_report(report_fn, arg, "%s", orc->problems[i]);
+	return orc ? orc->nr_problems : 0;
+}
+
+static const char *const aliases[] = { "x86-64", "X86_64", NULL };
+
+/*
+ * The unwinder is ORC's; a kernel built with CONFIG_UNWINDER_FRAME_POINTER
+ * would choose another unwind_open/stack_text pair here.
+ */
+const struct ks_arch ks_arch_x86_64 = {
+	.name = "x86_64",
+	.aliases = aliases,
+	.elf_machine = EM_X86_64,
+	/* the top half of the address space is the kernel's */
+	.kernel_start = 0xffff800000000000ull,
+	.thread_size = KS_THREAD_SIZE_X86_64,
+	.translate = ks_x86_64_translate,
+	.linear_pa = ks_x86_64_linear_pa,
+	.switch_layout = switch_layout,
+	.prstatus_regs = prstatus_regs,
+	.named_regs = named_regs,
+	.unwind_open = unwind_open,
+	.unwind_close = unwind_close,
+	.stack_text = stack_text,
+	.unwind_missing = unwind_missing,
+	.unwind_report = unwind_report,
+};
