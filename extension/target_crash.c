@@ -26,6 +26,13 @@
 #define PRSTATUS_WORDS	27		/* user_regs_struct: 27 longs */
 #define NT_PRSTATUS_TYPE 1
 
+/* One CPU's NT_PRSTATUS registers, once asked. */
+struct cpu_regs_seen {
+	struct ks_regs regs;
+	int ret;
+	bool asked;
+};
+
 struct crash_ctx {
 	struct ks_elf_symtab *vmlinux;	/* NULL: crash's symbols only */
 	struct ks_btf *btf;		/* the vmlinux's .BTF, or NULL */
@@ -35,6 +42,7 @@ struct crash_ctx {
 	struct ks_user_walk uw;		/* paging facts, for read_user */
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
+	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
 };
 
 /* 16 MiB of 4 KiB pages: more than the neighbouring reads of a walk of
@@ -272,15 +280,12 @@ static void *prstatus_note(int cpu)
 }
 
 /* Registers of the task on cpu when the dump was taken, from NT_PRSTATUS. */
-static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+static int prstatus_regs(int cpu, struct ks_regs *regs_ret)
 {
 	uint64_t reg[PRSTATUS_WORDS];
 	const Elf64_Nhdr *nh;
 	size_t desc;
 
-	(void)ctx;
-	if (cpu < 0 || cpu >= NR_CPUS)
-		return -ENOENT;
 	nh = prstatus_note(cpu);
 	if (!nh || nh->n_type != NT_PRSTATUS_TYPE ||
 	    nh->n_descsz < PRSTATUS_PR_REG + PRSTATUS_WORDS * 8)
@@ -294,6 +299,35 @@ static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	regs_ret->bp = reg[4];
 	regs_ret->ip = reg[16];
 	regs_ret->sp = reg[19];
+	return 0;
+}
+
+/*
+ * crash's netdump_get_prstatus_percpu() counts the online CPUs on every
+ * call, and that asks gdb for the size of cpumask_t: about 20 ms each
+ * time on a 6.1 vmlinux.  The notes never change, so each CPU's answer
+ * is asked once for the session.
+ */
+static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
+{
+	struct crash_ctx *c = ctx;
+	struct cpu_regs_seen *r;
+
+	if (cpu < 0 || cpu >= NR_CPUS)
+		return -ENOENT;
+	if (!c->cpu_regs) {
+		c->cpu_regs = calloc(NR_CPUS, sizeof(*c->cpu_regs));
+		if (!c->cpu_regs)
+			return prstatus_regs(cpu, regs_ret);
+	}
+	r = &c->cpu_regs[cpu];
+	if (!r->asked) {
+		r->ret = prstatus_regs(cpu, &r->regs);
+		r->asked = true;
+	}
+	if (r->ret)
+		return r->ret;
+	*regs_ret = r->regs;
 	return 0;
 }
 
@@ -370,6 +404,7 @@ void ks_crash_target_release(void)
 	ks_elf_symtab_free(cctx.vmlinux);
 	ks_btf_free(cctx.btf);
 	ks_kallsyms_free(cctx.ksyms);
+	free(cctx.cpu_regs);
 	memset(&cctx, 0, sizeof(cctx));
 	target_ready = false;
 }
