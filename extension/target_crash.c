@@ -350,8 +350,8 @@ static void open_vmlinux(struct crash_ctx *c)
 
 	if (!pc->namelist || ks_elf_symtab_open(pc->namelist, &c->vmlinux))
 		return;
-	if (!symbol_exists("_stext") ||
-	    ks_elf_symtab_addr(c->vmlinux, "_stext", &link)) {
+	link = ks_elf_symtab_stext(c->vmlinux);
+	if (!symbol_exists("_stext") || !link) {
 		ks_elf_symtab_free(c->vmlinux);
 		c->vmlinux = NULL;
 		return;
