@@ -45,9 +45,13 @@ struct crash_ctx {
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
 };
 
-/* 16 MiB of 4 KiB pages: more than the neighbouring reads of a walk of
- * 100,000 threads reuse, and a miss costs what every read cost before */
-#define PAGE_CACHE_PAGES 4096
+/*
+ * 1 MiB of 4 KiB pages.  What a walk reuses is near in time (a task's
+ * pages between its fields, its stack, its neighbours in the same slab):
+ * on 10,000 threads 256 slots hit as often as 4,096 did (10,575 hits,
+ * 41,268 misses), and a first command no longer faults in 16 MiB.
+ */
+#define PAGE_CACHE_PAGES 256
 
 static struct crash_ctx cctx;
 static struct ks_target target;
