@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "btf.h"
+#include "crash_notes.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
 #include "kernel_image.h"
@@ -43,6 +44,8 @@ struct crash_ctx {
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
+	struct ks_crash_notes *notes;	/* a QEMU dump's, from its file */
+	bool notes_tried;
 };
 
 /*
@@ -273,9 +276,32 @@ static long crash_type_size(void *ctx, const char *type)
 	return size < 0 ? -ENOENT : size;
 }
 
-/* The NT_PRSTATUS note crash kept for cpu, or NULL. */
-static void *prstatus_note(int cpu)
+/*
+ * A QEMU ELF dump has a note for every vCPU, in CPU order, and crash
+ * keeps that order (map_cpus_to_prstatus() leaves such a dump alone;
+ * target_kdump.c reads it so too): its notes are read from the file, and
+ * netdump_get_prstatus_percpu(), which asks gdb on every call (see
+ * crash_cpu_regs()), is left for the dumps crash may remap.
+ */
+static const Elf64_Nhdr *qemu_note(struct crash_ctx *c, int cpu)
 {
+	if (!(pc->flags2 & QEMU_MEM_DUMP_ELF) || !pc->dumpfile)
+		return NULL;
+	if (!c->notes_tried) {
+		c->notes_tried = true;
+		if (ks_crash_notes_read(pc->dumpfile, &c->notes))
+			c->notes = NULL;
+	}
+	return ks_crash_notes_prstatus(c->notes, (size_t)cpu);
+}
+
+/* The NT_PRSTATUS note crash kept for cpu, or NULL. */
+static const void *prstatus_note(struct crash_ctx *c, int cpu)
+{
+	const Elf64_Nhdr *nh = qemu_note(c, cpu);
+
+	if (nh)
+		return nh;
 	if (NETDUMP_DUMPFILE() || KDUMP_DUMPFILE())
 		return netdump_get_prstatus_percpu(cpu);
 	if (DISKDUMP_DUMPFILE())
@@ -284,13 +310,13 @@ static void *prstatus_note(int cpu)
 }
 
 /* Registers of the task on cpu when the dump was taken, from NT_PRSTATUS. */
-static int prstatus_regs(int cpu, struct ks_regs *regs_ret)
+static int prstatus_regs(struct crash_ctx *c, int cpu, struct ks_regs *regs_ret)
 {
 	uint64_t reg[PRSTATUS_WORDS];
 	const Elf64_Nhdr *nh;
 	size_t desc;
 
-	nh = prstatus_note(cpu);
+	nh = prstatus_note(c, cpu);
 	if (!nh || nh->n_type != NT_PRSTATUS_TYPE ||
 	    nh->n_descsz < PRSTATUS_PR_REG + PRSTATUS_WORDS * 8)
 		return -ENOENT;
@@ -310,7 +336,7 @@ static int prstatus_regs(int cpu, struct ks_regs *regs_ret)
  * crash's netdump_get_prstatus_percpu() counts the online CPUs on every
  * call, and that asks gdb for the size of cpumask_t: about 20 ms each
  * time on a 6.1 vmlinux.  The notes never change, so each CPU's answer
- * is asked once for the session.
+ * is asked once for the session (and of the file, for a QEMU dump).
  */
 static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
@@ -322,11 +348,11 @@ static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	if (!c->cpu_regs) {
 		c->cpu_regs = calloc(NR_CPUS, sizeof(*c->cpu_regs));
 		if (!c->cpu_regs)
-			return prstatus_regs(cpu, regs_ret);
+			return prstatus_regs(c, cpu, regs_ret);
 	}
 	r = &c->cpu_regs[cpu];
 	if (!r->asked) {
-		r->ret = prstatus_regs(cpu, &r->regs);
+		r->ret = prstatus_regs(c, cpu, &r->regs);
 		r->asked = true;
 	}
 	if (r->ret)
@@ -409,6 +435,7 @@ void ks_crash_target_release(void)
 	ks_btf_free(cctx.btf);
 	ks_kallsyms_free(cctx.ksyms);
 	free(cctx.cpu_regs);
+	ks_crash_notes_free(cctx.notes);
 	memset(&cctx, 0, sizeof(cctx));
 	target_ready = false;
 }
