@@ -319,6 +319,17 @@ static void test_find_sized(void **state)
 	ks_elf_symtab_free(tab);
 }
 
+/* _stext for a KASLR offset, link-time, with no name sorted for it. */
+static void test_stext(void **state)
+{
+	struct ks_elf_symtab *tab = load(*state);
+
+	assert_int_equal(ks_elf_symtab_stext(tab), TEXT);
+	ks_elf_symtab_set_offset(tab, KASLR);
+	assert_int_equal(ks_elf_symtab_stext(tab), TEXT);
+	ks_elf_symtab_free(tab);
+}
+
 static void test_kaslr(void **state)
 {
 	struct ks_elf_symtab *tab = load(*state);
@@ -437,6 +448,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sizes_and_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_global_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_sized, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stext, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kaslr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sections, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),

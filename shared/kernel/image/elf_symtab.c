@@ -60,9 +60,19 @@ struct ks_elf_symtab {
 	size_t nr_syms;
 	struct sym_ent **by_addr;	/* listed ones, kallsyms order */
 	size_t nr_listed;
-	struct sym_ent **by_name;	/* every one, by name, globals first */
+	/*
+	 * Every one, by name, globals first: sorted on the first lookup by
+	 * name, which a reader that names symbols elsewhere (crash) never
+	 * makes.  Behind a pointer, as lookups get a const table.
+	 */
+	struct name_index *names;
 	int64_t offset;
 	uint64_t stext, end;		/* link-time _stext and _end, or 0 */
+};
+
+struct name_index {
+	struct sym_ent **by_name;	/* NULL until sorted */
+	bool failed;			/* out of memory: no names */
 };
 
 /* scripts/kallsyms.c: is_ignored_symbol(), the names that apply to x86. */
@@ -284,32 +294,56 @@ static int build_indexes(struct ks_elf_symtab *tab)
 	size_t i, n = tab->nr_syms ? tab->nr_syms : 1;
 
 	tab->by_addr = calloc(n, sizeof(*tab->by_addr));
-	tab->by_name = calloc(n, sizeof(*tab->by_name));
-	if (!tab->by_addr || !tab->by_name)
+	tab->names = calloc(1, sizeof(*tab->names));
+	if (!tab->by_addr || !tab->names)
 		return -ENOMEM;
-	for (i = 0; i < tab->nr_syms; i++) {
-		tab->by_name[i] = &tab->syms[i];
+	for (i = 0; i < tab->nr_syms; i++)
 		if (tab->syms[i].flags & SYM_LISTED)
 			tab->by_addr[tab->nr_listed++] = &tab->syms[i];
-	}
 	qsort(tab->by_addr, tab->nr_listed, sizeof(*tab->by_addr), cmp_kallsyms);
-	qsort(tab->by_name, tab->nr_syms, sizeof(*tab->by_name), cmp_name);
 	return 0;
 }
 
-/* The index of the first entry with this name: the global one if there is. */
+/* The symbols by name, sorted now if they were not: NULL without memory. */
+static struct sym_ent *const *by_name(const struct ks_elf_symtab *tab)
+{
+	struct name_index *ni = tab->names;
+	size_t i;
+
+	if (ni->by_name || ni->failed)
+		return ni->by_name;
+	ni->by_name = calloc(tab->nr_syms ? tab->nr_syms : 1, sizeof(*ni->by_name));
+	if (!ni->by_name) {
+		ni->failed = true;
+		return NULL;
+	}
+	for (i = 0; i < tab->nr_syms; i++)
+		ni->by_name[i] = &tab->syms[i];
+	qsort(ni->by_name, tab->nr_syms, sizeof(*ni->by_name), cmp_name);
+	return ni->by_name;
+}
+
+/*
+ * The index of the first entry with this name: the global one if there
+ * is; tab->nr_syms when there is none (or no memory to sort them).
+ */
 static size_t first_named(const struct ks_elf_symtab *tab, const char *name)
 {
+	struct sym_ent *const *names = by_name(tab);
 	size_t lo = 0, hi = tab->nr_syms;
 
+	if (!names)
+		return tab->nr_syms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(tab->by_name[mid]->name, name) < 0)
+		if (strcmp(names[mid]->name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	if (lo < tab->nr_syms && strcmp(names[lo]->name, name))
+		return tab->nr_syms;
 	return lo;
 }
 
@@ -318,9 +352,31 @@ static const struct sym_ent *find_name(const struct ks_elf_symtab *tab,
 {
 	size_t i = first_named(tab, name);
 
-	if (i < tab->nr_syms && !strcmp(tab->by_name[i]->name, name))
-		return tab->by_name[i];
-	return NULL;
+	return i < tab->nr_syms ? tab->names->by_name[i] : NULL;
+}
+
+/*
+ * The entry find_name() would give, by one pass over the symbols: the
+ * load needs two names, and sorting every name for them would cost a
+ * reader that never asks for another (crash) more than the rest of the
+ * load.
+ */
+static const struct sym_ent *scan_name(const struct ks_elf_symtab *tab,
+				       const char *name)
+{
+	const struct sym_ent *found = NULL;
+
+	for (size_t i = 0; i < tab->nr_syms; i++) {
+		const struct sym_ent *e = &tab->syms[i];
+
+		if (strcmp(e->name, name))
+			continue;
+		if (e->flags & SYM_GLOBAL)
+			return e;	/* the first global, by .symtab order */
+		if (!found)
+			found = e;
+	}
+	return found;
 }
 
 int ks_elf_symtab_load(const void *image, size_t size,
@@ -344,9 +400,9 @@ int ks_elf_symtab_load(const void *image, size_t size,
 		ks_elf_symtab_free(tab);
 		return ret;
 	}
-	e = find_name(tab, "_stext");
+	e = scan_name(tab, "_stext");
 	tab->stext = e ? e->addr : 0;
-	e = find_name(tab, "_end");
+	e = scan_name(tab, "_end");
 	tab->end = e ? e->addr : 0;
 	*tab_ret = tab;
 	return 0;
@@ -392,9 +448,16 @@ void ks_elf_symtab_free(struct ks_elf_symtab *tab)
 	if (tab->mapped)
 		munmap((void *)tab->image, tab->size);
 	free(tab->by_addr);
-	free(tab->by_name);
+	if (tab->names)
+		free(tab->names->by_name);
+	free(tab->names);
 	free(tab->syms);
 	free(tab);
+}
+
+uint64_t ks_elf_symtab_stext(const struct ks_elf_symtab *tab)
+{
+	return tab->stext;
 }
 
 void ks_elf_symtab_set_offset(struct ks_elf_symtab *tab, int64_t offset)
@@ -532,8 +595,8 @@ int ks_elf_symtab_find_nth(const struct ks_elf_symtab *tab, const char *name,
 	size_t i = first_named(tab, name);
 	int ret = -ENOENT;
 
-	for (; i < tab->nr_syms && !strcmp(tab->by_name[i]->name, name); i++) {
-		const struct sym_ent *e = tab->by_name[i];
+	for (; i < tab->nr_syms && !strcmp(tab->names->by_name[i]->name, name); i++) {
+		const struct sym_ent *e = tab->names->by_name[i];
 		struct ks_sym sym;
 
 		if (!(e->flags & SYM_LISTED))

@@ -32,6 +32,12 @@ int ks_elf_symtab_load(const void *image, size_t size,
 		       struct ks_elf_symtab **tab_ret);
 void ks_elf_symtab_free(struct ks_elf_symtab *tab);
 
+/*
+ * The link-time address of _stext, found while loading (0: none): what
+ * a KASLR offset is measured from, without sorting every name to ask.
+ */
+uint64_t ks_elf_symtab_stext(const struct ks_elf_symtab *tab);
+
 /* KASLR: the runtime address minus the link-time address of _stext. */
 void ks_elf_symtab_set_offset(struct ks_elf_symtab *tab, int64_t offset);
 

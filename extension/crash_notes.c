@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The NT_PRSTATUS notes of crash_notes.h: the PT_NOTE segments of an
+ * ELF64 core file read whole, their NT_PRSTATUS notes named "CORE" listed
+ * in file order, which is the order crash's netdump.c lists them in.
+ * Nothing here knows crash: the file is all it reads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crash_notes.h"
+
+/* A note segment larger than this is not a dump's: one per CPU is ~1 KiB. */
+#define MAX_NOTE_BYTES	(64u << 20)
+/* CPUs are at most 8192 in Linux's NR_CPUS. */
+#define MAX_PRSTATUS	8192
+
+struct ks_crash_notes {
+	uint8_t **segs;			/* each PT_NOTE segment, as read */
+	size_t nr_segs;
+	const Elf64_Nhdr **prstatus;	/* into segs */
+	size_t nr_prstatus;
+};
+
+static int read_at(int fd, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ENOEXEC;	/* a header past the end */
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* e_phnum, or for PN_XNUM the count section 0's sh_info holds. */
+static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
+{
+	Elf64_Shdr sh0;
+	int ret;
+
+	if (eh->e_phnum != PN_XNUM) {
+		*nr_ret = eh->e_phnum;
+		return 0;
+	}
+	if (!eh->e_shoff || eh->e_shentsize != sizeof(sh0))
+		return -ENOEXEC;
+	ret = read_at(fd, eh->e_shoff, &sh0, sizeof(sh0));
+	if (ret)
+		return ret;
+	*nr_ret = sh0.sh_info;
+	return 0;
+}
+
+static int add_prstatus(struct ks_crash_notes *n, const Elf64_Nhdr *nh)
+{
+	const Elf64_Nhdr **p;
+
+	if (n->nr_prstatus >= MAX_PRSTATUS)
+		return -ENOEXEC;
+	p = realloc(n->prstatus, (n->nr_prstatus + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	n->prstatus = p;
+	n->prstatus[n->nr_prstatus++] = nh;
+	return 0;
+}
+
+/* The NT_PRSTATUS notes of one segment; a note that overruns it ends it. */
+static int scan_segment(struct ks_crash_notes *n, const uint8_t *seg,
+			size_t len)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(Elf64_Nhdr)) {
+		const Elf64_Nhdr *nh = (const Elf64_Nhdr *)(seg + off);
+		uint64_t name = (nh->n_namesz + 3ull) & ~3ull;
+		uint64_t desc = (nh->n_descsz + 3ull) & ~3ull;
+		uint64_t size = sizeof(*nh) + name + desc;
+		int ret;
+
+		if (size > len - off)
+			break;
+		if (nh->n_type == NT_PRSTATUS && nh->n_namesz == 5 &&
+		    !memcmp(seg + off + sizeof(*nh), "CORE", 5)) {
+			ret = add_prstatus(n, nh);
+			if (ret)
+				return ret;
+		}
+		off += (size_t)size;
+	}
+	return 0;
+}
+
+static int read_segment(struct ks_crash_notes *n, int fd, const Elf64_Phdr *ph)
+{
+	uint8_t **segs, *seg;
+	int ret;
+
+	if (!ph->p_filesz || ph->p_filesz > MAX_NOTE_BYTES)
+		return 0;
+	segs = realloc(n->segs, (n->nr_segs + 1) * sizeof(*segs));
+	if (!segs)
+		return -ENOMEM;
+	n->segs = segs;
+	seg = malloc(ph->p_filesz);
+	if (!seg)
+		return -ENOMEM;
+	n->segs[n->nr_segs++] = seg;
+	ret = read_at(fd, ph->p_offset, seg, ph->p_filesz);
+	return ret ? ret : scan_segment(n, seg, ph->p_filesz);
+}
+
+static int read_notes(struct ks_crash_notes *n, int fd)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	size_t nr, i;
+	int ret;
+
+	ret = read_at(fd, 0, &eh, sizeof(eh));
+	if (ret)
+		return ret;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
+	    eh.e_phentsize != sizeof(ph))
+		return -ENOEXEC;
+	ret = phnum(fd, &eh, &nr);
+	for (i = 0; !ret && i < nr; i++) {
+		ret = read_at(fd, eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph));
+		if (!ret && ph.p_type == PT_NOTE)
+			ret = read_segment(n, fd, &ph);
+	}
+	return ret;
+}
+
+int ks_crash_notes_read(const char *path, struct ks_crash_notes **notes_ret)
+{
+	struct ks_crash_notes *n;
+	int fd, ret;
+
+	*notes_ret = NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = read_notes(n, fd);
+	close(fd);
+out:
+	if (ret) {
+		ks_crash_notes_free(n);
+		return ret;
+	}
+	*notes_ret = n;
+	return 0;
+}
+
+size_t ks_crash_notes_count(const struct ks_crash_notes *n)
+{
+	return n ? n->nr_prstatus : 0;
+}
+
+const Elf64_Nhdr *ks_crash_notes_prstatus(const struct ks_crash_notes *n,
+					  size_t nth)
+{
+	return n && nth < n->nr_prstatus ? n->prstatus[nth] : NULL;
+}
+
+void ks_crash_notes_free(struct ks_crash_notes *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nr_segs; i++)
+		free(n->segs[i]);
+	free(n->segs);
+	free(n->prstatus);
+	free(n);
+}
