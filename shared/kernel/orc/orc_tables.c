@@ -527,6 +527,34 @@ int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret)
 	return 0;
 }
 
+/*
+ * A kernel built without CONFIG_UNWINDER_ORC: no table to read, but the
+ * frame-pointer walk asks __kernel_text_address() the same questions, so
+ * the text ranges and the modules are read as for ORC.  A module's ORC
+ * pointers are optional members such a kernel lacks: its table is empty.
+ */
+int ks_orc_load_text(const struct ks_target *t, struct ks_orc **orc_ret)
+{
+	struct ks_orc *orc;
+	int ret;
+
+	orc = calloc(1, sizeof(*orc));
+	if (!orc)
+		return -ENOMEM;
+	orc->frame_pointers = true;
+	ret = sym_range(t, "_stext", "_etext", &orc->stext);
+	if (!ret) {
+		sym_range(t, "_sinittext", "_einittext", &orc->inittext);
+		ret = load_modules(t, orc);
+	}
+	if (ret) {
+		ks_orc_free(orc);
+		return ret;
+	}
+	*orc_ret = orc;
+	return 0;
+}
+
 void ks_orc_free(struct ks_orc *orc)
 {
 	size_t i;
