@@ -54,6 +54,7 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 		   ks_report_fn report, void *arg)
 {
 	struct ks_kernel *k = calloc(1, sizeof(*k));
+	uint64_t addr;
 	int ret;
 
 	if (!k)
@@ -69,6 +70,15 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	/* Without ORC the tasks are still worth listing; each stack says why. */
 	k->orc_err = ks_orc_load(t, &k->orc);
 	if (k->orc_err)
+		k->orc = NULL;
+	/*
+	 * No __start_orc_unwind_ip: a kernel built without
+	 * CONFIG_UNWINDER_ORC, whose own unwinder follows frame pointers.
+	 * An ORC format not known here is no such kernel: it stays refused.
+	 */
+	if (k->orc_err == -ENOENT &&
+	    t->ops->symbol(t->ctx, "__start_orc_unwind_ip", &addr) &&
+	    ks_orc_load_text(t, &k->orc))
 		k->orc = NULL;
 	*k_ret = k;
 	return 0;

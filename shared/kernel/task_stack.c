@@ -99,8 +99,8 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 	}
 	if (!w->k->orc) {
 		snprintf(buf, sizeof(buf), "no ORC unwind tables: %s",
-			 w->k->orc_err == -ENOENT ? "the kernel has none "
-			 "(CONFIG_UNWINDER_FRAME_POINTER?)" :
+			 w->k->orc_err == -ENOENT ? "the kernel has none, "
+			 "nor the _stext/_etext a frame-pointer walk needs" :
 			 w->k->orc_err == -EPROTONOSUPPORT ? "their format is "
 			 "not one kstack knows" : strerror(-w->k->orc_err));
 		goto empty;

@@ -314,18 +314,17 @@ static int sample_setup(struct ks_walk *w)
 
 
 /*
- * Stacks are walked with ORC only: a kernel without its tables, or with
- * tables in a format not known here, is named with the reason.
+ * Stacks are walked with ORC, or with frame pointers in a kernel that has
+ * no ORC tables (kernel_tasks.c chooses); a kernel whose tables cannot be
+ * used, or that lacks even its text range, is named with the reason.
  */
 static void no_orc(const struct ks_kernel *k, ks_report_fn report_fn, void *arg)
 {
 	switch (k->orc_err) {
 	case -ENOENT:
 		ks_report(report_fn, arg, "no ORC unwind tables in this kernel (no "
-			  "symbol __start_orc_unwind_ip: built without "
-			  "CONFIG_UNWINDER_ORC, e.g. with "
-			  "CONFIG_UNWINDER_FRAME_POINTER; kstack unwinds with ORC "
-			  "only): every stack is empty");
+			  "symbol __start_orc_unwind_ip), and no _stext/_etext "
+			  "for the frame-pointer walk: every stack is empty");
 		break;
 	case -EPROTONOSUPPORT:
 		ks_report(report_fn, arg, "this kernel's ORC format (its "
@@ -359,6 +358,9 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 			  "their memory): every stack is empty");
 	else if (!k->orc)
 		no_orc(k, report_fn, arg);
+	else if (k->orc->frame_pointers)
+		st->unwinder = "no ORC tables: unwinding with frame pointers, "
+			       "as CONFIG_UNWINDER_FRAME_POINTER kernels do";
 	for (size_t i = 0; k->orc && i < k->orc->nr_problems; i++)
 		ks_report(report_fn, arg, "%s", k->orc->problems[i]);
 	st->nr_module_errors = k->orc ? k->orc->nr_problems : 0;

@@ -4,7 +4,7 @@
  * fake target: init_task and a few processes linked in a scrambled
  * order, a threaded process, a kworker and a long-named kernel thread,
  * command lines in "user memory", a timekeeper and a nodename.  The
- * fake has no ORC tables, so every stack is empty with a note: the
+ * fake has no ORC tables nor _stext, so every stack is empty with a note: the
  * unwinder has tests of its own.  Also the hard cases: a task list that
  * loops, a task that cannot be read, a layout without a needed member.
  */
@@ -399,10 +399,14 @@ static void test_processes(void **state)
 	assert_true(find(&s, 7)->has_switches);
 	assert_int_equal(find(&s, 7)->nvcsw, 1007);
 	assert_int_equal(find(&s, 7)->nivcsw, 2007);
-	/* no ORC tables in the fake: every stack is empty and says why */
+	/*
+	 * no ORC tables in the fake, nor the _stext a frame-pointer walk
+	 * needs: every stack is empty and says why
+	 */
 	assert_string_equal(find(&s, 1)->stack, "");
 	assert_non_null(find(&s, 1)->note);
 	assert_non_null(strstr(e->msgs, "no ORC unwind tables"));
+	assert_null(st.unwinder);
 	ks_sample_release(&s);
 }
 
@@ -498,6 +502,28 @@ static void test_orc_unreadable(void **state)
 	assert_string_equal(find(&s, 1)->stack, "");
 	assert_non_null(strstr(e->msgs, "the ORC unwind tables cannot be read"));
 	assert_null(strstr(e->msgs, "no ORC unwind tables in this kernel"));
+	ks_sample_release(&s);
+}
+
+/*
+ * A kernel without __start_orc_unwind_ip but with its text range is one
+ * built with CONFIG_UNWINDER_FRAME_POINTER: its stacks are walked with
+ * frame pointers, which -v's notes say once, and no line says that every
+ * stack is empty.
+ */
+static void test_frame_pointers_chosen(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	ks_fake_add_symbol(e->f, "_stext", 0xffffffff81000000ULL, 0, NULL);
+	ks_fake_add_symbol(e->f, "_etext", 0xffffffff82000000ULL, 0, NULL);
+	assert_int_equal(sample(e, "-p 1", &s, &st), 0);
+	assert_non_null(st.unwinder);
+	assert_non_null(strstr(st.unwinder, "unwinding with frame pointers"));
+	assert_null(strstr(e->msgs, "no ORC unwind tables"));
+	assert_null(strstr(e->msgs, "every stack is empty"));
 	ks_sample_release(&s);
 }
 
@@ -897,6 +923,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comm_select, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rescuer_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_pointers_chosen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orc_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pids_in_order, setup, teardown),
