@@ -127,19 +127,36 @@ void add_module_types(struct ks_fake *f)
 	ks_fake_add_member(f, "mod_arch_specific", "orc_unwind", 16, 8);
 }
 
-void orc_add_types(struct ks_fake *f)
+/*
+ * inactive_task_frame and the 6.1 module layout; with orc, orc_entry and
+ * mod_arch_specific's table pointers, which a kernel built without
+ * CONFIG_UNWINDER_ORC lacks (its mod->arch is empty).
+ */
+static void add_types(struct ks_fake *f, bool orc)
 {
-	ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
-	ks_fake_add_member(f, "orc_entry", "end", 4, -1);
 	ks_fake_add_type(f, "inactive_task_frame", 56);
 	ks_fake_add_member(f, "inactive_task_frame", "bp", 40, 8);
 	ks_fake_add_member(f, "inactive_task_frame", "ret_addr", 48, 8);
-	add_module_types(f);
+	if (orc) {
+		ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
+		ks_fake_add_member(f, "orc_entry", "end", 4, -1);
+		add_module_types(f);
+	} else {
+		ks_fake_add_member(f, "module", "state", M_STATE, 4);
+		ks_fake_add_member(f, "module", "list", M_LIST, 16);
+		ks_fake_add_member(f, "module", "name", M_NAME, 56);
+		ks_fake_add_member(f, "module", "arch", M_ARCH, 0);
+	}
 	ks_fake_add_member(f, "module", "core_layout", M_CORE, 48);
 	ks_fake_add_member(f, "module", "init_layout", M_INIT, 48);
 	ks_fake_add_member(f, "module_layout", "base", 0, 8);
 	ks_fake_add_member(f, "module_layout", "size", 8, 4);
 	ks_fake_add_member(f, "module_layout", "text_size", 12, 4);
+}
+
+void orc_add_types(struct ks_fake *f)
+{
+	add_types(f, true);
 }
 
 void put_module_sized(struct ks_fake *f, uint64_t mod, const char *name,
@@ -211,7 +228,7 @@ static int setup_kernel(void **state, uint64_t from, bool orc)
 	fx->f = ks_fake_create();
 	must(fx->f);
 	ks_fake_target(fx->f, &fx->t);
-	orc_add_types(fx->f);
+	add_types(fx->f, orc);
 	add_symbols(fx->f, orc);
 	add_modules(fx->f);
 	must(!(ks_fake_add_memory(fx->f, STACK + from, NULL,

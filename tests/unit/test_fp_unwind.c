@@ -35,12 +35,16 @@ static void switched_out(struct fixture *fx, uint64_t next_bp)
 	frame(fx, THREAD_SP + 40, next_bp, AT(F_SCHED, 0x50));
 }
 
+/* ks_orc_load_text(): the text ranges and modules, no table. */
 static void test_frame_pointers_chosen(void **state)
 {
 	struct fixture *fx = *state;
 
 	assert_true(fx->orc->frame_pointers);
 	assert_int_equal(fx->orc->vmlinux.num, 0);
+	/* both modules read, and no complaint that they lack ORC tables */
+	assert_int_equal(fx->orc->nr_mods, 2);
+	assert_int_equal(fx->orc->nr_problems, 0);
 }
 
 /*

@@ -469,7 +469,8 @@ static int module_node(void *arg, const struct ks_module *km)
 	ret = module_head(mw->orc, km, &m);
 	if (ret)		/* said: the walk goes on without it */
 		return ret == -ENOMEM ? ret : 0;
-	ret = module_table(mw->t, mw->orc, km, &m);
+	/* a kernel without ORC has no mod->arch tables to miss */
+	ret = mw->orc->frame_pointers ? 0 : module_table(mw->t, mw->orc, km, &m);
 	if (ret == -ENOMEM)
 		return ret;
 	snprintf(who, sizeof(who), "module %s", m.name);
