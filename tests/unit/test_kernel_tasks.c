@@ -528,6 +528,37 @@ static void test_frame_pointers_chosen(void **state)
 }
 
 /*
+ * ORC tables in a format not known here (an .orc_header that is no
+ * known hash) are refused by name: no frame-pointer guess is printed for
+ * such a kernel, and every task says why its stack is empty.
+ */
+static void test_orc_unknown_format(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+	const uint64_t ip = 0xffffffff82e00000ULL, hdr = 0xffffffff82f00000ULL;
+
+	ks_fake_add_symbol(e->f, "_stext", 0xffffffff81000000ULL, 0, NULL);
+	ks_fake_add_symbol(e->f, "_etext", 0xffffffff82000000ULL, 0, NULL);
+	ks_fake_add_symbol(e->f, "__start_orc_unwind_ip", ip, 0, NULL);
+	ks_fake_add_symbol(e->f, "__stop_orc_unwind_ip", ip + 8, 0, NULL);
+	/* a header of 21 bytes: no SHA-1 of any known layout */
+	ks_fake_add_symbol(e->f, "__start_orc_header", hdr, 0, NULL);
+	ks_fake_add_symbol(e->f, "__stop_orc_header", hdr + 21, 0, NULL);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_non_null(strstr(e->msgs, "ORC format"));
+	assert_null(st.unwinder);
+	assert_true(s.nr_tasks > 0);
+	for (size_t i = 0; i < s.nr_tasks; i++) {
+		assert_string_equal(s.tasks[i].stack, "");
+		assert_non_null(s.tasks[i].note);
+		assert_non_null(strstr(s.tasks[i].note, "not one kstack knows"));
+	}
+	ks_sample_release(&s);
+}
+
+/*
  * 6.10+ format_worker_id(): a rescuer's comm holds the first 15 bytes of
  * "kworker/R-" and its workqueue's name; /proc prints the whole name.
  */
@@ -924,6 +955,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_comm_select, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rescuer_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_pointers_chosen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orc_unknown_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orc_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pids_in_order, setup, teardown),
