@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
+#include "kernel_sample.h"
 #include "kernel_tasks.h"
 #include "options.h"
 #include "said.h"
@@ -514,6 +515,8 @@ static void test_orc_unreadable(void **state)
 static void test_frame_pointers_chosen(void **state)
 {
 	struct env *e = *state;
+	const struct ks_sample_say say = { .report = collect, .arg = e, .quiet = true };
+	const struct ks_options verbose = { .verbose = true }, quiet = { 0 };
 	struct ks_kernel_status st;
 	struct ks_sample s;
 
@@ -524,6 +527,12 @@ static void test_frame_pointers_chosen(void **state)
 	assert_non_null(strstr(st.unwinder, "unwinding with frame pointers"));
 	assert_null(strstr(e->msgs, "no ORC unwind tables"));
 	assert_null(strstr(e->msgs, "every stack is empty"));
+	/* said once, among -v's notes, and not without -v */
+	e->msgs[0] = '\0';
+	ks_kernel_status_say(&quiet, &s, &st, &say);
+	assert_null(strstr(e->msgs, "frame pointers"));
+	ks_kernel_status_say(&verbose, &s, &st, &say);
+	assert_non_null(strstr(e->msgs, "no ORC tables: unwinding with frame pointers"));
 	ks_sample_release(&s);
 }
 
