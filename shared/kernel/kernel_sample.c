@@ -99,6 +99,8 @@ void ks_kernel_status_say(const struct ks_options *opts,
 		if (s->tasks[i].note)
 			ks_report(say->report, say->arg, "PID %d: %s",
 				  s->tasks[i].pid, s->tasks[i].note);
+	if (st->unwinder)
+		ks_report(say->report, say->arg, "%s", st->unwinder);
 	if (st->no_last_ran)
 		ks_report(say->report, say->arg, "no time since last ran "
 			  "(--json's last_ran_ns): %s", st->no_last_ran);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fp_unwind.h"
 #include "kernel_stack.h"
 #include "stack_text.h"
 
@@ -38,11 +39,19 @@ static void regs_to_pt(const struct ks_regs *regs, uint64_t pt[KS_PT_WORDS])
 	pt[KS_PT_CS] = regs->ip >= KERNEL_HALF ? 0x10 : 0x33;
 }
 
+/* unwind_next_frame() of the unwinder the kernel was built with */
+static bool next_frame(const struct walk *w, struct ks_unwind_state *s)
+{
+	return w->orc->frame_pointers ? ks_fp_unwind_next_frame(s) :
+					ks_unwind_next_frame(s);
+}
+
 /* arch_stack_walk() */
 static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 		       struct ks_unwind_state *s)
 {
 	struct ks_range stack = { st->stack_base, st->stack_base + st->stack_size };
+	bool fp = w->orc->frame_pointers;
 	uint64_t pt[KS_PT_WORDS], addr;
 
 	if (st->on_cpu) {
@@ -56,12 +65,14 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 			memset(s, 0, sizeof(*s));
 			return;
 		}
-		ks_unwind_start_regs(s, w->out.t, w->orc, st->task, stack, pt);
+		(fp ? ks_fp_unwind_start_regs : ks_unwind_start_regs)
+			(s, w->out.t, w->orc, st->task, stack, pt);
 	} else {
-		ks_unwind_start_blocked(s, w->out.t, w->orc, st->task, stack, st->thread_sp);
+		(fp ? ks_fp_unwind_start_blocked : ks_unwind_start_blocked)
+			(s, w->out.t, w->orc, st->task, stack, st->thread_sp);
 	}
 
-	for (; !ks_unwind_done(s); ks_unwind_next_frame(s)) {
+	for (; !ks_unwind_done(s); next_frame(w, s)) {
 		addr = ks_unwind_get_return_address(s);
 		if (!addr) {
 			/*

@@ -2,7 +2,8 @@
 /*
  * The text /proc/PID/stack would print for a task in a kernel image:
  * fs/proc/base.c proc_pid_stack() -> stack_trace_save_tsk() ->
- * arch_stack_walk() with the ORC unwinder, Linux 6.1, x86_64: the
+ * arch_stack_walk() with the ORC unwinder, or the frame-pointer one for a
+ * kernel without ORC tables (orc->frame_pointers), Linux 6.1, x86_64: the
  * unwinder of ks_arch_x86_64 (arch/x86_64.c).
  */
 #ifndef KS_KERNEL_STACK_H

@@ -29,6 +29,7 @@ struct ks_kernel_status {
 	size_t nr_on_cpu;	/* tasks that were on a CPU */
 	size_t nr_module_errors;	/* modules (or their list) without ORC data */
 	const char *no_last_ran;	/* why no task has last_ran_ns, or NULL */
+	const char *unwinder;	/* -v's note on an unwinder other than ORC, or NULL */
 	double start;		/* CLOCK_MONOTONIC seconds when the sample began */
 };
 
@@ -36,7 +37,8 @@ struct ks_kernel_status {
  * Reads the layout and, when the kernel has one, the ORC tables.  Returns 0
  * or -errno, the reason (a member this walk cannot do without, an
  * unreadable init_task, ...) through report (may be NULL) when there is
- * one to say.  Without ORC tables the tasks are still listed, each with
+ * one to say.  A kernel without ORC tables is unwound with frame pointers;
+ * one whose tables cannot be used still has its tasks listed, each with
  * an empty stack and a note.
  */
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,

@@ -329,6 +329,8 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 		return ret;
 	st->nr_module_errors = k->arch->unwind_report(k->unw, k->unw_err,
 						      report_fn, arg);
+	if (k->unw && k->arch->unwinder_note)
+		st->unwinder = k->arch->unwinder_note(k->unw);
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
 	w.threads = opts->threads || opts->nr_pids || opts->waits;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,

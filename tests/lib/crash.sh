@@ -28,12 +28,14 @@ crash_refused() {
 	local out=$1 dir=$2 release version
 	release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
 	version=$("$CRASH" --version 2>/dev/null | awk '/^crash / { print $2; exit }')
-	# crash 9.0.2 stops on 7.x's struct module (measured on 7.2.13)
-	if grep -q 'invalid structure member offset: module_num_gpl_syms' "$out" &&
-		[ "${release%%.*}" -ge 7 ] 2>/dev/null; then
-		echo "SKIP: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
-			"(invalid structure member offset: module_num_gpl_syms; 7.x needs a" \
-			"crash newer than 9.0.2); kstack --vmcore reads it"
+	# crash 9.0.2 stops on 7.x's struct module (measured on 7.2.13:
+	# "crash: invalid structure member offset: module_num_gpl_syms"): the
+	# dump is there, crash cannot read its kind, so N/A with crash's words.
+	local why
+	why=$(sed -n 's/^crash: \(invalid structure member offset: .*\)$/\1/p' "$out" | head -n 1)
+	if [ -n "$why" ] && [ "${release%%.*}" -ge 7 ] 2>/dev/null; then
+		echo "N/A: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
+			"(crash: $why; 7.x needs a crash newer than 9.0.2); kstack --vmcore reads it"
 		return 0
 	fi
 	grep -qE '^crash: (.* do not match!|cannot determine base kernel version)$' "$out" ||

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The fake ORC kernel of orc_fixture.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,19 +127,36 @@ void add_module_types(struct ks_fake *f)
 	ks_fake_add_member(f, "mod_arch_specific", "orc_unwind", 16, 8);
 }
 
-void orc_add_types(struct ks_fake *f)
+/*
+ * inactive_task_frame and the 6.1 module layout; with orc, orc_entry and
+ * mod_arch_specific's table pointers, which a kernel built without
+ * CONFIG_UNWINDER_ORC lacks (its mod->arch is empty).
+ */
+static void add_types(struct ks_fake *f, bool orc)
 {
-	ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
-	ks_fake_add_member(f, "orc_entry", "end", 4, -1);
 	ks_fake_add_type(f, "inactive_task_frame", 56);
 	ks_fake_add_member(f, "inactive_task_frame", "bp", 40, 8);
 	ks_fake_add_member(f, "inactive_task_frame", "ret_addr", 48, 8);
-	add_module_types(f);
+	if (orc) {
+		ks_fake_add_type(f, "orc_entry", KS_ORC_ENTRY_SIZE);
+		ks_fake_add_member(f, "orc_entry", "end", 4, -1);
+		add_module_types(f);
+	} else {
+		ks_fake_add_member(f, "module", "state", M_STATE, 4);
+		ks_fake_add_member(f, "module", "list", M_LIST, 16);
+		ks_fake_add_member(f, "module", "name", M_NAME, 56);
+		ks_fake_add_member(f, "module", "arch", M_ARCH, 0);
+	}
 	ks_fake_add_member(f, "module", "core_layout", M_CORE, 48);
 	ks_fake_add_member(f, "module", "init_layout", M_INIT, 48);
 	ks_fake_add_member(f, "module_layout", "base", 0, 8);
 	ks_fake_add_member(f, "module_layout", "size", 8, 4);
 	ks_fake_add_member(f, "module_layout", "text_size", 12, 4);
+}
+
+void orc_add_types(struct ks_fake *f)
+{
+	add_types(f, true);
 }
 
 void put_module_sized(struct ks_fake *f, uint64_t mod, const char *name,
@@ -180,7 +198,7 @@ static void add_modules(struct ks_fake *f)
 	add_orc_table(f, MOD_ORC_IP, MOD_ORC, mod_orc, n);
 }
 
-static void add_symbols(struct ks_fake *f)
+static void add_symbols(struct ks_fake *f, bool orc)
 {
 	int i;
 
@@ -193,11 +211,16 @@ static void add_symbols(struct ks_fake *f)
 	ks_fake_add_symbol(f, "__sched_text_end", FN(0x81000), 0, NULL);
 	ks_fake_add_symbol(f, "__lock_text_start", FN(0x90000), 0, NULL);
 	ks_fake_add_symbol(f, "__lock_text_end", FN(0x91000), 0, NULL);
-	add_vmlinux_orc(f, ORC_IP_ADDR, ORC_ADDR, vmlinux_orc, nr_vmlinux_orc);
+	if (orc)
+		add_vmlinux_orc(f, ORC_IP_ADDR, ORC_ADDR, vmlinux_orc, nr_vmlinux_orc);
 }
 
-/* The kernel with the part [STACK + from, STACK + STACK_SIZE) of the stack. */
-static int setup_stack_from(void **state, uint64_t from)
+/*
+ * The kernel with the part [STACK + from, STACK + STACK_SIZE) of the
+ * stack; without orc, a CONFIG_UNWINDER_FRAME_POINTER kernel (no vmlinux
+ * table) loaded as kernel_tasks.c loads one.
+ */
+static int setup_kernel(void **state, uint64_t from, bool orc)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
 
@@ -205,25 +228,33 @@ static int setup_stack_from(void **state, uint64_t from)
 	fx->f = ks_fake_create();
 	must(fx->f);
 	ks_fake_target(fx->f, &fx->t);
-	orc_add_types(fx->f);
-	add_symbols(fx->f);
+	add_types(fx->f, orc);
+	add_symbols(fx->f, orc);
 	add_modules(fx->f);
 	must(!(ks_fake_add_memory(fx->f, STACK + from, NULL,
 					    STACK_SIZE - from)));
-	must(!(ks_orc_load(&fx->t, &fx->orc)));
+	if (orc)
+		must(!(ks_orc_load(&fx->t, &fx->orc)));
+	else
+		must(!(ks_orc_load_text(&fx->t, &fx->orc)));
 	*state = fx;
 	return 0;
 }
 
 int orc_setup(void **state)
 {
-	return setup_stack_from(state, 0);
+	return setup_kernel(state, 0, true);
+}
+
+int orc_setup_fp(void **state)
+{
+	return setup_kernel(state, 0, false);
 }
 
 /* A dump that left out the unused bottom of the stack (filtered pages). */
 int orc_setup_upper_half(void **state)
 {
-	return setup_stack_from(state, STACK_SIZE / 2);
+	return setup_kernel(state, STACK_SIZE / 2, true);
 }
 
 int orc_teardown(void **state)

@@ -95,6 +95,8 @@ void put_module_sized(struct ks_fake *f, uint64_t mod, const char *name,
 /* cmocka setups and orc_teardown: the whole stack, or its upper half. */
 int orc_setup(void **state);
 int orc_setup_upper_half(void **state);
+/* The same kernel without ORC tables: orc->frame_pointers. */
+int orc_setup_fp(void **state);
 int orc_teardown(void **state);
 
 /* A CALL frame of size bytes above sp, returning to ret: the next sp. */

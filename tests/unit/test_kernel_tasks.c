@@ -4,7 +4,7 @@
  * fake target: init_task and a few processes linked in a scrambled
  * order, a threaded process, a kworker and a long-named kernel thread,
  * command lines in "user memory", a timekeeper and a nodename.  The
- * fake has no ORC tables, so every stack is empty with a note: the
+ * fake has no ORC tables nor _stext, so every stack is empty with a note: the
  * unwinder has tests of its own.  Also the hard cases: a task list that
  * loops, a task that cannot be read, a layout without a needed member.
  */
@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
+#include "kernel_sample.h"
 #include "kernel_tasks.h"
 #include "options.h"
 #include "said.h"
@@ -399,10 +400,14 @@ static void test_processes(void **state)
 	assert_true(find(&s, 7)->has_switches);
 	assert_int_equal(find(&s, 7)->nvcsw, 1007);
 	assert_int_equal(find(&s, 7)->nivcsw, 2007);
-	/* no ORC tables in the fake: every stack is empty and says why */
+	/*
+	 * no ORC tables in the fake, nor the _stext a frame-pointer walk
+	 * needs: every stack is empty and says why
+	 */
 	assert_string_equal(find(&s, 1)->stack, "");
 	assert_non_null(find(&s, 1)->note);
 	assert_non_null(strstr(e->msgs, "no ORC unwind tables"));
+	assert_null(st.unwinder);
 	ks_sample_release(&s);
 }
 
@@ -498,6 +503,67 @@ static void test_orc_unreadable(void **state)
 	assert_string_equal(find(&s, 1)->stack, "");
 	assert_non_null(strstr(e->msgs, "the ORC unwind tables cannot be read"));
 	assert_null(strstr(e->msgs, "no ORC unwind tables in this kernel"));
+	ks_sample_release(&s);
+}
+
+/*
+ * A kernel without __start_orc_unwind_ip but with its text range is one
+ * built with CONFIG_UNWINDER_FRAME_POINTER: its stacks are walked with
+ * frame pointers, which -v's notes say once, and no line says that every
+ * stack is empty.
+ */
+static void test_frame_pointers_chosen(void **state)
+{
+	struct env *e = *state;
+	const struct ks_sample_say say = { .report = collect, .arg = e, .quiet = true };
+	const struct ks_options verbose = { .verbose = true }, quiet = { 0 };
+	struct ks_kernel_status st;
+	struct ks_sample s;
+
+	ks_fake_add_symbol(e->f, "_stext", 0xffffffff81000000ULL, 0, NULL);
+	ks_fake_add_symbol(e->f, "_etext", 0xffffffff82000000ULL, 0, NULL);
+	assert_int_equal(sample(e, "-p 1", &s, &st), 0);
+	assert_non_null(st.unwinder);
+	assert_non_null(strstr(st.unwinder, "unwinding with frame pointers"));
+	assert_null(strstr(e->msgs, "no ORC unwind tables"));
+	assert_null(strstr(e->msgs, "every stack is empty"));
+	/* said once, among -v's notes, and not without -v */
+	e->msgs[0] = '\0';
+	ks_kernel_status_say(&quiet, &s, &st, &say);
+	assert_null(strstr(e->msgs, "frame pointers"));
+	ks_kernel_status_say(&verbose, &s, &st, &say);
+	assert_non_null(strstr(e->msgs, "no ORC tables: unwinding with frame pointers"));
+	ks_sample_release(&s);
+}
+
+/*
+ * ORC tables in a format not known here (an .orc_header that is no
+ * known hash) are refused by name: no frame-pointer guess is printed for
+ * such a kernel, and every task says why its stack is empty.
+ */
+static void test_orc_unknown_format(void **state)
+{
+	struct env *e = *state;
+	struct ks_kernel_status st;
+	struct ks_sample s;
+	const uint64_t ip = 0xffffffff82e00000ULL, hdr = 0xffffffff82f00000ULL;
+
+	ks_fake_add_symbol(e->f, "_stext", 0xffffffff81000000ULL, 0, NULL);
+	ks_fake_add_symbol(e->f, "_etext", 0xffffffff82000000ULL, 0, NULL);
+	ks_fake_add_symbol(e->f, "__start_orc_unwind_ip", ip, 0, NULL);
+	ks_fake_add_symbol(e->f, "__stop_orc_unwind_ip", ip + 8, 0, NULL);
+	/* a header of 21 bytes: no SHA-1 of any known layout */
+	ks_fake_add_symbol(e->f, "__start_orc_header", hdr, 0, NULL);
+	ks_fake_add_symbol(e->f, "__stop_orc_header", hdr + 21, 0, NULL);
+	assert_int_equal(sample(e, "-a", &s, &st), 0);
+	assert_non_null(strstr(e->msgs, "ORC format"));
+	assert_null(st.unwinder);
+	assert_true(s.nr_tasks > 0);
+	for (size_t i = 0; i < s.nr_tasks; i++) {
+		assert_string_equal(s.tasks[i].stack, "");
+		assert_non_null(s.tasks[i].note);
+		assert_non_null(strstr(s.tasks[i].note, "not one kstack knows"));
+	}
 	ks_sample_release(&s);
 }
 
@@ -897,6 +963,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comm_select, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rescuer_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_pointers_chosen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orc_unknown_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orc_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pids_in_order, setup, teardown),

@@ -94,6 +94,8 @@ struct ks_arch {
 			  const struct ks_stack_start *st, char **text_ret,
 			  const char **note_ret);
 	void (*unwind_missing)(int err, char *buf, size_t len);
+	/* -v's note on the unwinder unwind_open() chose, or NULL (optional) */
+	const char *(*unwinder_note)(void *unw);
 	/* The whole kernel's notes; returns how many parts lack data. */
 	size_t (*unwind_report)(void *unw, int err, ks_report_fn report,
 				void *arg);

@@ -81,13 +81,32 @@ static int named_regs(ks_reg_fn get, void *arg, struct ks_regs *regs_ret)
 	return 0;
 }
 
+/*
+ * ORC tables, or, in a kernel without __start_orc_unwind_ip (built
+ * without CONFIG_UNWINDER_ORC), the frame-pointer walk of fp_unwind.c
+ * over its text range.  An ORC format not known here is no such kernel:
+ * it stays refused.
+ */
 static int unwind_open(const struct ks_target *t, void **unw_ret)
 {
-	struct ks_orc *orc;
+	struct ks_orc *orc = NULL;
+	uint64_t addr;
 	int ret = ks_orc_load(t, &orc);
 
+	if (ret == -ENOENT &&
+	    t->ops->symbol(t->ctx, "__start_orc_unwind_ip", &addr) &&
+	    !ks_orc_load_text(t, &orc))
+		ret = 0;
 	*unw_ret = ret ? NULL : orc;
 	return ret;
+}
+
+static const char *unwinder_note(void *unw)
+{
+	const struct ks_orc *orc = unw;
+
+	return orc->frame_pointers ? "no ORC tables: unwinding with frame "
+	       "pointers, as CONFIG_UNWINDER_FRAME_POINTER kernels do" : NULL;
 }
 
 static void unwind_close(void *unw)
@@ -106,25 +125,24 @@ static int stack_text(const struct ks_target *t, void *unw,
 static void unwind_missing(int err, char *buf, size_t len)
 {
 	snprintf(buf, len, "no ORC unwind tables: %s",
-		 err == -ENOENT ? "the kernel has none "
-		 "(CONFIG_UNWINDER_FRAME_POINTER?)" :
+		 err == -ENOENT ? "the kernel has none, "
+		 "nor the _stext/_etext a frame-pointer walk needs" :
 		 err == -EPROTONOSUPPORT ? "their format is "
 		 "not one kstack knows" : strerror(-err));
 }
 
 /*
- * Stacks are walked with ORC only: a kernel without its tables, or with
- * tables in a format not known here, is named with the reason.
+ * Stacks are walked with ORC, or with frame pointers in a kernel that has
+ * no ORC tables (unwind_open() chooses); a kernel whose tables cannot be
+ * used, or that lacks even its text range, is named with the reason.
  */
 static void no_orc(int err, ks_report_fn report_fn, void *arg)
 {
 	switch (err) {
 	case -ENOENT:
 		ks_report(report_fn, arg, "no ORC unwind tables in this kernel (no "
-			  "symbol __start_orc_unwind_ip: built without "
-			  "CONFIG_UNWINDER_ORC, e.g. with "
-			  "CONFIG_UNWINDER_FRAME_POINTER; kstack unwinds with ORC "
-			  "only): every stack is empty");
+			  "symbol __start_orc_unwind_ip), and no _stext/_etext "
+			  "for the frame-pointer walk: every stack is empty");
 		break;
 	case -EPROTONOSUPPORT:
 		ks_report(report_fn, arg, "this kernel's ORC format (its "
@@ -157,8 +175,8 @@ static size_t unwind_report(void *unw, int err, ks_report_fn report_fn,
 static const char *const aliases[] = { "x86-64", "X86_64", NULL };
 
 /*
- * The unwinder is ORC's; a kernel built with CONFIG_UNWINDER_FRAME_POINTER
- * would choose another unwind_open/stack_text pair here.
+ * The unwinder is ORC's, or the frame-pointer walk where the kernel has
+ * no ORC tables: one unwind state, kernel_stack.c steps it either way.
  */
 const struct ks_arch ks_arch_x86_64 = {
 	.name = "x86_64",
@@ -173,6 +191,7 @@ const struct ks_arch ks_arch_x86_64 = {
 	.prstatus_regs = prstatus_regs,
 	.named_regs = named_regs,
 	.unwind_open = unwind_open,
+	.unwinder_note = unwinder_note,
 	.unwind_close = unwind_close,
 	.stack_text = stack_text,
 	.unwind_missing = unwind_missing,

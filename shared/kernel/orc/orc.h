@@ -112,6 +112,11 @@ struct ks_ret_layout {
 
 struct ks_orc {
 	enum ks_orc_layout layout;
+	/*
+	 * No ORC tables (ks_orc_load_text()): the kernel unwinds with frame
+	 * pointers, and so does kstack (shared/kernel/fp/fp_unwind.c).
+	 */
+	bool frame_pointers;
 	struct ks_orc_table vmlinux;
 	/* core_kernel_text() and is_kernel_inittext() */
 	struct ks_range stext, inittext;
@@ -131,6 +136,7 @@ struct ks_orc {
 	uint64_t ret_from_fork;
 	uint64_t return_to_handler, rethook_trampoline;
 	bool fgraph_shadow_stack;	/* 6.9+ ret_stack: not recovered */
+	bool fred;			/* CONFIG_X86_FRED: pt_regs may sit 16 bytes lower */
 	uint64_t frame_size, frame_bp, frame_ret_addr;	/* inactive_task_frame */
 	struct ks_ret_layout ret;
 };
@@ -144,6 +150,12 @@ struct ks_orc {
  * list that cannot be read fails nothing: it is in orc->problems.
  */
 int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret);
+/*
+ * For a kernel without ORC tables: the same struct with the kernel's and
+ * the modules' text ranges only (__kernel_text_address() and the sched
+ * text need them) and frame_pointers set.  -ENOENT without _stext.
+ */
+int ks_orc_load_text(const struct ks_target *t, struct ks_orc **orc_ret);
 void ks_orc_free(struct ks_orc *orc);
 
 /* orc_find(): the entry for ip, or NULL where the kernel has none. */
@@ -182,6 +194,8 @@ struct ks_unwind_state {
 	uint64_t regs_buf[KS_PT_WORDS], prev_buf[KS_PT_WORDS];
 	uint64_t regs_addr;		/* where regs_buf's pt_regs is, or 0 */
 	unsigned long steps;
+	/* the frame-pointer unwinder's: struct unwind_state's next_bp, orig_sp */
+	uint64_t next_bp, orig_sp;
 	const char *note;		/* why error was set */
 	bool note_is_cause;		/* note names a frame known to be wrong */
 };
@@ -208,6 +222,20 @@ uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s);
  */
 bool ks_unwind_at_user_regs(const struct ks_unwind_state *s);
 void ks_unwind_release(struct ks_unwind_state *s);
+
+/*
+ * Shared with the frame-pointer unwinder (fp_unwind.c): the state over a
+ * copy of the stack from sp up, a read of it, and
+ * unwind_recover_ret_addr(): the real return address behind a
+ * function-graph or kretprobe trampoline in the slot at addr_p.
+ */
+void ks_unwind_state_init(struct ks_unwind_state *s, const struct ks_target *t,
+			  const struct ks_orc *orc, uint64_t task,
+			  struct ks_range stack, uint64_t sp);
+bool ks_unwind_stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
+			  size_t len);
+uint64_t ks_unwind_recover_ret_addr(struct ks_unwind_state *s, uint64_t addr,
+				    uint64_t addr_p);
 
 static inline bool ks_unwind_done(const struct ks_unwind_state *s)
 {

@@ -469,7 +469,8 @@ static int module_node(void *arg, const struct ks_module *km)
 	ret = module_head(mw->orc, km, &m);
 	if (ret)		/* said: the walk goes on without it */
 		return ret == -ENOMEM ? ret : 0;
-	ret = module_table(mw->t, mw->orc, km, &m);
+	/* a kernel without ORC has no mod->arch tables to miss */
+	ret = mw->orc->frame_pointers ? 0 : module_table(mw->t, mw->orc, km, &m);
 	if (ret == -ENOMEM)
 		return ret;
 	snprintf(who, sizeof(who), "module %s", m.name);
@@ -519,6 +520,34 @@ int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret)
 		ret = check_sorted(orc, "vmlinux", &orc->vmlinux);
 	if (!ret)
 		ret = load_modules(t, orc);
+	if (ret) {
+		ks_orc_free(orc);
+		return ret;
+	}
+	*orc_ret = orc;
+	return 0;
+}
+
+/*
+ * A kernel built without CONFIG_UNWINDER_ORC: no table to read, but the
+ * frame-pointer walk asks __kernel_text_address() the same questions, so
+ * the text ranges and the modules are read as for ORC.  A module's ORC
+ * pointers are optional members such a kernel lacks: its table is empty.
+ */
+int ks_orc_load_text(const struct ks_target *t, struct ks_orc **orc_ret)
+{
+	struct ks_orc *orc;
+	int ret;
+
+	orc = calloc(1, sizeof(*orc));
+	if (!orc)
+		return -ENOMEM;
+	orc->frame_pointers = true;
+	ret = sym_range(t, "_stext", "_etext", &orc->stext);
+	if (!ret) {
+		sym_range(t, "_sinittext", "_einittext", &orc->inittext);
+		ret = load_modules(t, orc);
+	}
 	if (ret) {
 		ks_orc_free(orc);
 		return ret;

@@ -89,8 +89,8 @@ static bool stack_access_ok(struct ks_unwind_state *s, uint64_t addr, size_t len
 	return false;
 }
 
-static bool stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
-		       size_t len)
+bool ks_unwind_stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
+			  size_t len)
 {
 	if (s->copy && addr >= s->copy_start && addr + len <= s->stack.end) {
 		memcpy(buf, s->copy + (addr - s->copy_start), len);
@@ -106,7 +106,7 @@ static bool stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
 static bool deref_stack_reg(struct ks_unwind_state *s, uint64_t addr,
 			    uint64_t *val)
 {
-	return stack_access_ok(s, addr, 8) && stack_read(s, addr, val, 8);
+	return stack_access_ok(s, addr, 8) && ks_unwind_stack_read(s, addr, val, 8);
 }
 
 /* deref_stack_regs(): a full struct pt_regs at addr. */
@@ -115,7 +115,7 @@ static bool deref_stack_regs(struct ks_unwind_state *s, uint64_t addr)
 	uint64_t buf[KS_PT_WORDS];
 
 	if (!stack_access_ok(s, addr, KS_PT_REGS_SIZE) ||
-	    !stack_read(s, addr, buf, sizeof(buf)))
+	    !ks_unwind_stack_read(s, addr, buf, sizeof(buf)))
 		return false;
 	memcpy(s->regs_buf, buf, sizeof(buf));
 	s->ip = buf[KS_PT_IP];
@@ -133,7 +133,7 @@ static bool deref_stack_iret_regs(struct ks_unwind_state *s, uint64_t addr)
 	uint64_t buf[KS_PT_WORDS - KS_PT_IP];
 
 	if (!stack_access_ok(s, addr, KS_IRET_FRAME_SIZE) ||
-	    !stack_read(s, addr, buf, sizeof(buf)))
+	    !ks_unwind_stack_read(s, addr, buf, sizeof(buf)))
 		return false;
 	if (s->full_regs) {
 		s->prev_regs = s->regs;
@@ -327,6 +327,13 @@ static uint64_t rethook_ret_addr(struct ks_unwind_state *s, uint64_t addr,
 	return ret;
 }
 
+/* unwind_recover_ret_addr() */
+uint64_t ks_unwind_recover_ret_addr(struct ks_unwind_state *s, uint64_t addr,
+				    uint64_t addr_p)
+{
+	return rethook_ret_addr(s, graph_ret_addr(s, addr, addr_p), addr_p);
+}
+
 /*
  * unwind_next_frame() for UNWIND_HINT_TYPE_REGS (a whole pt_regs at sp)
  * and REGS_PARTIAL (only its iret frame).
@@ -359,9 +366,7 @@ static bool find_prev_frame(struct ks_unwind_state *s, const struct ks_orc_entry
 	case KS_ORC_TYPE_CALL:
 		if (!deref_stack_reg(s, sp - 8, &s->ip))
 			return false;
-		/* unwind_recover_ret_addr() */
-		s->ip = graph_ret_addr(s, s->ip, sp - 8);
-		s->ip = rethook_ret_addr(s, s->ip, sp - 8);
+		s->ip = ks_unwind_recover_ret_addr(s, s->ip, sp - 8);
 		s->sp = sp;
 		s->regs = false;
 		s->prev_regs = false;
@@ -485,9 +490,9 @@ static void find_stack(struct ks_unwind_state *s)
  * threads.  Reads below sp (a corrupt bp) and a copy that cannot be read
  * go to the target word by word, so the bytes are the same either way.
  */
-static void state_init(struct ks_unwind_state *s, const struct ks_target *t,
-		       const struct ks_orc *orc, uint64_t task, struct ks_range stack,
-		       uint64_t sp)
+void ks_unwind_state_init(struct ks_unwind_state *s, const struct ks_target *t,
+			  const struct ks_orc *orc, uint64_t task,
+			  struct ks_range stack, uint64_t sp)
 {
 	uint64_t from = stack.start;
 	size_t len;
@@ -517,7 +522,7 @@ void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *
 	uint64_t frame_size = FRAME_SIZE_DFLT, off_bp = FRAME_BP_DFLT;
 	uint64_t off_ret = FRAME_RET_ADDR_DFLT, first_frame = thread_sp;
 
-	state_init(s, t, orc, task, stack, thread_sp);
+	ks_unwind_state_init(s, t, orc, task, stack, thread_sp);
 	if (orc->walk_ready) {
 		frame_size = orc->frame_size;
 		off_bp = orc->frame_bp;
@@ -529,8 +534,8 @@ void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *
 	 * after the call from __schedule, so the frame's own sp is above it.
 	 */
 	s->sp = thread_sp + frame_size;
-	if (!stack_read(s, thread_sp + off_bp, &s->bp, 8) ||
-	    !stack_read(s, thread_sp + off_ret, &s->ip, 8)) {
+	if (!ks_unwind_stack_read(s, thread_sp + off_bp, &s->bp, 8) ||
+	    !ks_unwind_stack_read(s, thread_sp + off_ret, &s->ip, 8)) {
 		s->error = true;
 		return;
 	}
@@ -548,7 +553,7 @@ void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
 			  const struct ks_orc *orc, uint64_t task,
 			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS])
 {
-	state_init(s, t, orc, task, stack, regs[KS_PT_SP]);
+	ks_unwind_state_init(s, t, orc, task, stack, regs[KS_PT_SP]);
 	if (user_mode(regs))
 		return;
 	memcpy(s->regs_buf, regs, sizeof(s->regs_buf));
@@ -633,6 +638,7 @@ int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc)
 	/* 6.9 made ret_stack a shadow stack of words: not this layout */
 	orc->fgraph_shadow_stack = sym_or_zero(t, "fgraph_array") != 0;
 	orc->return_to_handler = sym_or_zero(t, "return_to_handler");
+	orc->fred = sym_or_zero(t, "asm_fred_entrypoint_user") != 0;
 	orc->rethook_trampoline = sym_or_zero(t, "arch_rethook_trampoline");
 	orc->frame_size = layout_or(t->ops->type_size(t->ctx, "inactive_task_frame"),
 				    FRAME_SIZE_DFLT);
