@@ -3,14 +3,16 @@
 #
 # make check-more: the vmcore tests against more kernels than `make check`
 # reads: other flavours exercise other configs, module sets and layouts.
-# By default the 6.1 generic kernel, the 6.12 PREEMPT_RT kernel and the
-# 6.12 cloud kernel.  The cloud kernel has no qemu_fw_cfg, so only the kdump
+# By default the 6.1 generic kernel, the 6.12 PREEMPT_RT kernel, the
+# 6.12 cloud kernel, 7.2's locks (first_waiter, task->blocker) and
+# trixie's 6.12.  The cloud kernel has no qemu_fw_cfg, so only the kdump
 # path can give its dump a VMCOREINFO, and as a copy of /proc/vmcore
 # ("elf"): Debian 12's makedumpfile 1.7.2 does not know 6.12's page types
 # and leaves pages in use out of its dump.
 #
 # KSTACK_MORE        "FLAVOUR:SCENARIO[:DUMP_LEVEL] ..." (default
-#                    "generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf");
+#                    "generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf
+#                    7.2:locks 6.12+deb13:basic");
 #                    FLAVOUR is any
 #                    make-vmcore KERNEL_PACKAGE, DUMP_LEVEL makedumpfile's -d
 #                    or "elf" (a copy of /proc/vmcore) for a kdump scenario
@@ -22,7 +24,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ -n "${KSTACK_MORE_FLAVOUR:-}" ]; then
 	pairs="$KSTACK_MORE_FLAVOUR:basic"
 else
-	pairs=${KSTACK_MORE:-"generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf"}
+	pairs=${KSTACK_MORE:-"generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf 7.2:locks 6.12+deb13:basic"}
 fi
 
 # The guest's live capture needs the static tool; a missing one only costs
