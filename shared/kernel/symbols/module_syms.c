@@ -292,9 +292,44 @@ static bool within(const struct mod *m, int which, uint64_t addr)
 }
 
 /*
+ * find_kallsyms_symbol()'s search among m's symbols in [lo, hi): the one
+ * at or below addr (past bestval, which the kernel starts at symbol 0's
+ * value), sized to the next one or to nextval.
+ */
+static int best_symbol(const struct mod *m, uint64_t addr, uint64_t lo,
+		       uint64_t hi, uint64_t bestval, uint64_t nextval,
+		       struct ks_sym *sym_ret)
+{
+	uint32_t i, best = 0;
+
+	/* ELF starts real symbols at 1. */
+	for (i = 1; i < m->nr_syms; i++) {
+		const struct msym *s = &m->syms[i];
+		const char *name = m->pool + s->name;
+
+		if (s->undef || !*name || is_mapping_symbol(name) ||
+		    s->value < lo || s->value >= hi)
+			continue;
+		if (s->value <= addr && s->value > bestval) {
+			best = i;
+			bestval = s->value;
+		}
+		if (s->value > addr && s->value < nextval)
+			nextval = s->value;
+	}
+	if (!best)
+		return -ENOENT;
+	sym_ret->name = m->pool + m->syms[best].name;
+	sym_ret->addr = bestval;
+	sym_ret->size = nextval - bestval;
+	sym_ret->module = m->name;
+	return 0;
+}
+
+/*
  * An address in a 6.4+ module's data (a lock in its .data, --waits'
- * "where"), outside the text the loop below knows: the symbol at or
- * below it in the same mem[] part, sized to the next symbol or the
+ * "where"), outside the text ks_module_syms_lookup() knows: the symbol
+ * at or below it in the same mem[] part, sized to the next symbol or the
  * part's end, as within_module() finds the module.
  */
 static int data_lookup(const struct ks_module_syms *ms, uint64_t addr,
@@ -305,32 +340,10 @@ static int data_lookup(const struct ks_module_syms *ms, uint64_t addr,
 
 		for (int r = 0; r < m->nr_mem; r++) {
 			const struct ks_range *p = &m->mem[r];
-			uint64_t nextval = p->end, bestval = 0;
-			uint32_t i, best = 0;
 
-			if (addr < p->start || addr >= p->end)
-				continue;
-			for (i = 1; i < m->nr_syms; i++) {
-				const struct msym *s = &m->syms[i];
-				const char *name = m->pool + s->name;
-
-				if (s->undef || !*name || is_mapping_symbol(name) ||
-				    s->value < p->start || s->value >= p->end)
-					continue;
-				if (s->value <= addr && s->value >= bestval) {
-					best = i;
-					bestval = s->value;
-				}
-				if (s->value > addr && s->value < nextval)
-					nextval = s->value;
-			}
-			if (!best)
-				return -ENOENT;
-			sym_ret->name = m->pool + m->syms[best].name;
-			sym_ret->addr = bestval;
-			sym_ret->size = nextval - bestval;
-			sym_ret->module = m->name;
-			return 0;
+			if (addr >= p->start && addr < p->end)
+				return best_symbol(m, addr, p->start, p->end,
+						   0, p->end, sym_ret);
 		}
 	}
 	return -ENOENT;
@@ -344,8 +357,7 @@ int ks_module_syms_lookup(const struct ks_module_syms *ms, uint64_t addr,
 	for (k = 0; k < ms->nr_mods; k++) {
 		const struct mod *m = &ms->mods[k];
 		int which = within(m, 1, addr) ? 1 : 0;
-		uint64_t nextval, bestval;
-		uint32_t i, best = 0;
+		uint64_t nextval;
 
 		if (!within(m, 0, addr) && !within(m, 1, addr))
 			continue;
@@ -358,28 +370,9 @@ int ks_module_syms_lookup(const struct ks_module_syms *ms, uint64_t addr,
 		nextval = m->base[which] + m->text_size[which];
 		if (addr >= nextval)
 			nextval = m->base[which] + m->size[which];
-		bestval = m->nr_syms ? m->syms[0].value : 0;
-		/* ELF starts real symbols at 1. */
-		for (i = 1; i < m->nr_syms; i++) {
-			const struct msym *s = &m->syms[i];
-			const char *name = m->pool + s->name;
-
-			if (s->undef || !*name || is_mapping_symbol(name))
-				continue;
-			if (s->value <= addr && s->value > bestval) {
-				best = i;
-				bestval = s->value;
-			}
-			if (s->value > addr && s->value < nextval)
-				nextval = s->value;
-		}
-		if (!best)
-			return -ENOENT;
-		sym_ret->name = m->pool + m->syms[best].name;
-		sym_ret->addr = bestval;
-		sym_ret->size = nextval - bestval;
-		sym_ret->module = m->name;
-		return 0;
+		return best_symbol(m, addr, 0, UINT64_MAX,
+				   m->nr_syms ? m->syms[0].value : 0, nextval,
+				   sym_ret);
 	}
 	return data_lookup(ms, addr, sym_ret);
 }
