@@ -14,7 +14,7 @@
 
 #include "arch.h"
 #include "btf.h"
-#include "crash_notes.h"
+#include "elf_notes.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
 #include "kernel_image.h"
@@ -42,7 +42,7 @@ struct crash_ctx {
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
-	struct ks_crash_notes *notes;	/* a QEMU dump's, from its file */
+	struct ks_elf_notes *notes;	/* a QEMU dump's, from its file */
 	bool notes_tried;
 };
 
@@ -287,10 +287,10 @@ static const Elf64_Nhdr *qemu_note(struct crash_ctx *c, int cpu)
 		return NULL;
 	if (!c->notes_tried) {
 		c->notes_tried = true;
-		if (ks_crash_notes_read(pc->dumpfile, &c->notes))
+		if (ks_elf_notes_read(pc->dumpfile, &c->notes))
 			c->notes = NULL;
 	}
-	return ks_crash_notes_prstatus(c->notes, (size_t)cpu);
+	return ks_elf_notes_prstatus(c->notes, (size_t)cpu);
 }
 
 /* The NT_PRSTATUS note crash kept for cpu, or NULL. */
@@ -432,7 +432,7 @@ void ks_crash_target_release(void)
 	ks_btf_free(cctx.btf);
 	ks_kallsyms_free(cctx.ksyms);
 	free(cctx.cpu_regs);
-	ks_crash_notes_free(cctx.notes);
+	ks_elf_notes_free(cctx.notes);
 	memset(&cctx, 0, sizeof(cctx));
 	target_ready = false;
 }

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The NT_PRSTATUS notes of crash_notes.h: the PT_NOTE segments of an
- * ELF64 core file read whole, their NT_PRSTATUS notes named "CORE" listed
- * in file order, which is the order crash's netdump.c lists them in.
- * Nothing here knows crash: the file is all it reads.
+ * The NT_PRSTATUS notes of elf_notes.h: the PT_NOTE segments of an ELF64
+ * core file read whole, their NT_PRSTATUS notes named "CORE" listed in
+ * file order.  The file is all it reads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crash_notes.h"
+#include "elf_notes.h"
 
 /* A note segment larger than this is not a dump's: one per CPU is ~1 KiB. */
 #define MAX_NOTE_BYTES	(64u << 20)
 /* CPUs are at most 8192 in Linux's NR_CPUS. */
 #define MAX_PRSTATUS	8192
 
-struct ks_crash_notes {
+struct ks_elf_notes {
 	uint8_t **segs;			/* each PT_NOTE segment, as read */
 	size_t nr_segs;
 	const Elf64_Nhdr **prstatus;	/* into segs */
@@ -66,7 +65,7 @@ static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
 	return 0;
 }
 
-static int add_prstatus(struct ks_crash_notes *n, const Elf64_Nhdr *nh)
+static int add_prstatus(struct ks_elf_notes *n, const Elf64_Nhdr *nh)
 {
 	const Elf64_Nhdr **p;
 
@@ -81,7 +80,7 @@ static int add_prstatus(struct ks_crash_notes *n, const Elf64_Nhdr *nh)
 }
 
 /* The NT_PRSTATUS notes of one segment; a note that overruns it ends it. */
-static int scan_segment(struct ks_crash_notes *n, const uint8_t *seg,
+static int scan_segment(struct ks_elf_notes *n, const uint8_t *seg,
 			size_t len)
 {
 	size_t off = 0;
@@ -106,7 +105,7 @@ static int scan_segment(struct ks_crash_notes *n, const uint8_t *seg,
 	return 0;
 }
 
-static int read_segment(struct ks_crash_notes *n, int fd, const Elf64_Phdr *ph)
+static int read_segment(struct ks_elf_notes *n, int fd, const Elf64_Phdr *ph)
 {
 	uint8_t **segs, *seg;
 	int ret;
@@ -125,7 +124,7 @@ static int read_segment(struct ks_crash_notes *n, int fd, const Elf64_Phdr *ph)
 	return ret ? ret : scan_segment(n, seg, ph->p_filesz);
 }
 
-static int read_notes(struct ks_crash_notes *n, int fd)
+static int read_notes(struct ks_elf_notes *n, int fd)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -149,9 +148,9 @@ static int read_notes(struct ks_crash_notes *n, int fd)
 	return ret;
 }
 
-int ks_crash_notes_read(const char *path, struct ks_crash_notes **notes_ret)
+int ks_elf_notes_read(const char *path, struct ks_elf_notes **notes_ret)
 {
-	struct ks_crash_notes *n;
+	struct ks_elf_notes *n;
 	int fd, ret;
 
 	*notes_ret = NULL;
@@ -167,25 +166,25 @@ int ks_crash_notes_read(const char *path, struct ks_crash_notes **notes_ret)
 	close(fd);
 out:
 	if (ret) {
-		ks_crash_notes_free(n);
+		ks_elf_notes_free(n);
 		return ret;
 	}
 	*notes_ret = n;
 	return 0;
 }
 
-size_t ks_crash_notes_count(const struct ks_crash_notes *n)
+size_t ks_elf_notes_count(const struct ks_elf_notes *n)
 {
 	return n ? n->nr_prstatus : 0;
 }
 
-const Elf64_Nhdr *ks_crash_notes_prstatus(const struct ks_crash_notes *n,
+const Elf64_Nhdr *ks_elf_notes_prstatus(const struct ks_elf_notes *n,
 					  size_t nth)
 {
 	return n && nth < n->nr_prstatus ? n->prstatus[nth] : NULL;
 }
 
-void ks_crash_notes_free(struct ks_crash_notes *n)
+void ks_elf_notes_free(struct ks_elf_notes *n)
 {
 	if (!n)
 		return;
