@@ -73,7 +73,8 @@ static void sleep_forever(void)
 static int simple_hold(void *unused)
 {
 	mutex_lock(&kslock_simple);
-	complete(&simple_held);
+	/* two wait for it: simple_wait in D, simple_intr in S */
+	complete_all(&simple_held);
 	sleep_forever();
 	return 0;
 }
