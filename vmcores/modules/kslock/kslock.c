@@ -10,6 +10,9 @@
  *   - an ABBA deadlock between two threads over two mutexes;
  *   - two readers waiting behind an rwsem's writer;
  *   - a thread waiting on a semaphore (no owner);
+ *   - a thread waiting on a semaphore a sleeping thread took, whose
+ *     owner the kernel records (semaphore.last_holder) only with
+ *     CONFIG_DETECT_HUNG_TASK_BLOCKER;
  *   - a thread in D on a mutex in a slab cache of its own (kslock_cache,
  *     not merged with another: it has a constructor), held by a sleeping
  *     thread;
@@ -48,6 +51,7 @@ static DEFINE_MUTEX(kslock_ab);
 static DEFINE_MUTEX(kslock_ba);
 static DECLARE_RWSEM(kslock_readers);
 static struct semaphore kslock_sem;
+static struct semaphore kslock_sem_held;
 static struct kmem_cache *kslock_cache;
 static struct mutex *kslock_heap;
 static DECLARE_COMPLETION(kslock_never);
@@ -62,6 +66,7 @@ static DECLARE_COMPLETION(ba_held);
 static DECLARE_COMPLETION(writer_held);
 static DECLARE_COMPLETION(heap_held);
 static DECLARE_COMPLETION(page_held);
+static DECLARE_COMPLETION(sem_held);
 
 /* A holder sleeps in S for good, its lock held. */
 static void sleep_forever(void)
@@ -157,6 +162,21 @@ static int sem_wait(void *unused)
 	return 0;
 }
 
+static int sem_hold(void *unused)
+{
+	down(&kslock_sem_held);
+	complete(&sem_held);
+	sleep_forever();
+	return 0;
+}
+
+static int sem_wait_held(void *unused)
+{
+	wait_for_completion(&sem_held);
+	down(&kslock_sem_held);
+	return 0;
+}
+
 static int heap_hold(void *unused)
 {
 	mutex_lock(kslock_heap);
@@ -206,7 +226,7 @@ static void kslock_ctor(void *obj)
 
 enum { SIMPLE_H, SIMPLE_W, CHAIN_A, CHAIN_B, CHAIN_C, ABBA_X, ABBA_Y,
        RW_WRITER, RW_READER1, RW_READER2, SEM_WAIT, HEAP_H, HEAP_W,
-       SIMPLE_I, COMPL_W, WQ_W, PAGE_H, PAGE_W, NR_THREADS };
+       SIMPLE_I, COMPL_W, WQ_W, PAGE_H, PAGE_W, SEM_H, SEM_W2, NR_THREADS };
 
 static const struct {
 	int (*fn)(void *);
@@ -230,6 +250,8 @@ static const struct {
 	[WQ_W] = { wq_wait, "ksl_wq_wait" },
 	[PAGE_H] = { page_hold, "ksl_page_hold" },
 	[PAGE_W] = { page_wait, "ksl_page_wait" },
+	[SEM_H] = { sem_hold, "ksl_sem_hold" },
+	[SEM_W2] = { sem_wait_held, "ksl_sem_wait2" },
 };
 
 static pid_t pid[NR_THREADS];
@@ -250,6 +272,7 @@ static int __init kslock_init(void)
 	int i;
 
 	sema_init(&kslock_sem, 0);
+	sema_init(&kslock_sem_held, 1);
 	kslock_cache = kmem_cache_create("kslock_cache", sizeof(struct mutex),
 					 0, 0, kslock_ctor);
 	if (!kslock_cache)
@@ -281,6 +304,8 @@ static int __init kslock_init(void)
 	edge(COMPL_W, "completion", &kslock_never, "kslock_never", -1);
 	edge(WQ_W, "wait_queue", &kslock_wq, "kslock_wq", -1);
 	edge(PAGE_W, "folio_lock", page_folio(kslock_page), "-", -1);
+	edge(SEM_W2, "semaphore", &kslock_sem_held, "kslock_sem_held",
+	     IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER) ? SEM_H : -1);
 	pr_info("kslock: deadlock %d %d\n", pid[ABBA_X], pid[ABBA_Y]);
 	pr_info("kslock: ready\n");
 	return 0;
