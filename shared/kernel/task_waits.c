@@ -46,6 +46,20 @@ static void fill(struct ks_walk *w, const struct ks_walk_entry *by_task,
 	ks_lock_where(where, lw->lock, t->wait.where, sizeof(t->wait.where));
 }
 
+/* thread.sp of a task off every CPU, else 0: its whole stack is read. */
+static uint64_t saved_sp(const struct ks_walk *w, uint64_t task)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	uint64_t on_cpu = 0, sp;
+
+	if ((ks_field_ok(&l->on_cpu) &&
+	     ks_field_read(w->k->t, task, &l->on_cpu, 4, &on_cpu)) || on_cpu ||
+	    !ks_field_ok(&l->sw.sp) ||
+	    ks_field_read(w->k->t, task, &l->sw.sp, 8, &sp))
+		return 0;
+	return sp;
+}
+
 int ks_task_waits(struct ks_walk *w)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
@@ -83,8 +97,9 @@ int ks_task_waits(struct ks_walk *w)
 
 		if ((t->state != 'D' && t->state != 'S') || !t->task_addr)
 			continue;
-		r = ks_lock_wait_find(lw, t->task_addr, t->state == 'D', &found,
-				      report, w->arg);
+		r = ks_lock_wait_find(lw, t->task_addr,
+				      saved_sp(w, t->task_addr),
+				      t->state == 'D', &found, report, w->arg);
 		if (r == 1)
 			fill(w, by_task, where, t, &found);
 		else if (r < 0)

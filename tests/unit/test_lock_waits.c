@@ -217,7 +217,7 @@ static int teardown(void **state)
 static int find(struct fixture *x, int task, struct ks_lock_wait *w)
 {
 	memset(&x->said, 0, sizeof(x->said));
-	return ks_lock_wait_find(x->lw, TASK(task), true, w, said_collect, &x->said);
+	return ks_lock_wait_find(x->lw, TASK(task), 0, true, w, said_collect, &x->said);
 }
 
 static void test_mutex(void **state)
@@ -231,6 +231,26 @@ static void test_mutex(void **state)
 	assert_int_equal(w.owner, TASK(B));
 	assert_string_equal(w.found, "stack");
 	assert_string_equal(ks_lock_kind_name(w.kind), "mutex");
+}
+
+/*
+ * Only the stack above the saved sp is read: a record there is found,
+ * one below it (a frame already returned from) is not.
+ */
+static void test_above_saved_sp(void **state)
+{
+	struct fixture *x = *state;
+	struct ks_lock_wait w;
+
+	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A), STACK(A) + 0x3000,
+					   false, &w, said_collect, &x->said), 1);
+	assert_int_equal(w.lock, LOCK(L_M));
+	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A),
+					   node_of(A) + 0x20, false, &w,
+					   said_collect, &x->said), 0);
+	/* an sp off the stack is no bound: all of it is read */
+	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A), 0x1000, false, &w,
+					   said_collect, &x->said), 1);
 }
 
 static void test_rwsem_writer_and_readers(void **state)
@@ -437,17 +457,17 @@ static void test_first_waiter_ring(void **state)
 	ks_fake_target(f, &t);
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 3, &lw,
 					    said_collect, &said), 0);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_int_equal(w.lock, LOCK(0));
 	assert_int_equal(w.owner, TASK(C));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_int_equal(w.lock, LOCK(1));
 	assert_int_equal(w.owner, TASK(A));
 	/* a lock the stack holds whose first waiter is someone else's */
 	ks_fake_write_u64(f, LOCK(0) + 16, node_of(C));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
 					   &said), 0);
 	assert_non_null(strstr(said.text, "first_waiter of no lock"));
 	ks_lock_waits_close(lw);
@@ -480,6 +500,10 @@ static void queue_layout(struct ks_fake *f)
 	ks_fake_add_member(f, "mutex", "wait_list", M_WAIT_LIST, 16);
 	ks_fake_add_member(f, "mutex_waiter", "list", 0, 16);
 	ks_fake_add_member(f, "mutex_waiter", "task", 16, 8);
+	ks_fake_add_member(f, "semaphore", "count", 4, 4);
+	ks_fake_add_member(f, "semaphore", "wait_list", S_WAIT_LIST, 16);
+	ks_fake_add_member(f, "semaphore_waiter", "list", 0, 16);
+	ks_fake_add_member(f, "semaphore_waiter", "task", 16, 8);
 	ks_fake_add_member(f, "wait_queue_entry", "private", WQE_PRIVATE, 8);
 	ks_fake_add_member(f, "wait_queue_entry", "func", WQE_FUNC, 8);
 	ks_fake_add_member(f, "wait_queue_entry", "entry", WQE_ENTRY, 16);
@@ -495,6 +519,8 @@ static void queue_layout(struct ks_fake *f)
 	ks_fake_add_member(f, "wait_page_queue", "bit_nr", WPQ_BIT, 4);
 	ks_fake_add_member(f, "wait_page_queue", "wait", WPQ_WAIT, 40);
 	ks_fake_add_symbol(f, "wake_page_function", WAKE_PAGE, 0x80, NULL);
+	ks_fake_add_symbol(f, "autoremove_wake_function", AUTOREMOVE, 0x80,
+			   NULL);
 	ks_fake_add_symbol(f, "folio_wait_table", TABLE, 256 * WQH_SIZE, NULL);
 	ks_fake_add_symbol(f, "ks_done", LOCK(1), C_SIZE, NULL);
 }
@@ -525,7 +551,7 @@ static uint64_t folio_slot(uint64_t folio)
 static void test_queues(void **state)
 {
 	struct ks_fake *f = ks_fake_create();
-	struct ks_wait_task tasks[4];
+	struct ks_wait_task tasks[5];
 	struct ks_lock_waits *lw = NULL;
 	struct ks_lock_wait w;
 	struct ks_target t;
@@ -535,7 +561,7 @@ static void test_queues(void **state)
 
 	(void)state;
 	queue_layout(f);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		ks_fake_add_memory(f, TASK(i), NULL, 0x100);
 		ks_fake_add_memory(f, STACK(i), NULL, THREAD_SIZE);
 		ks_fake_write_u64(f, TASK(i) + T_STACK, STACK(i));
@@ -553,55 +579,77 @@ static void test_queues(void **state)
 	n = STACK(D) + WAITER_AT + SWQ_LIST;
 	ks_fake_write_u64(f, STACK(D) + WAITER_AT + SWQ_TASK, TASK(D));
 	ring(f, LOCK(3) + SWH_LIST, &n, 1);
+	/*
+	 * E waits for the semaphore LOCK(2), a copy of its task pointer 16
+	 * bytes below its waiter and a function's address 8 below: there
+	 * its waiter's node looks like a wait_queue_entry's on a head at
+	 * the semaphore's wait_list, which the semaphore's waiter wins.
+	 */
+	n = node_of(E);
+	ring(f, LOCK(2) + S_WAIT_LIST, &n, 1);
+	waiter(f, E, LOCK(2));
+	ks_fake_write_u64(f, node_of(E) - 16, TASK(E));
+	ks_fake_write_u64(f, node_of(E) - 8, AUTOREMOVE);
 	ks_fake_target(f, &t);
-	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 4, &lw,
+	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 5, &lw,
 					    said_collect, &said), 0);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(E), 0, true, &w,
+					   said_collect, &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "semaphore");
+	assert_int_equal(w.lock, LOCK(2));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "wait queue");
 	assert_int_equal(w.lock, LOCK(0));
 	assert_int_equal(w.owner, 0);
 	assert_true(ks_lock_kind_ownerless(w.kind));
 	assert_false(ks_lock_kind_ownerless(KS_LOCK_SEMAPHORE));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "completion");
 	assert_int_equal(w.lock, LOCK(1));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(C), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "folio lock");
 	assert_int_equal(w.lock, FOLIO);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(D), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(D), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "swait queue");
 	assert_int_equal(w.lock, LOCK(3));
 	/* a task in S: locks only, its queues are how it sleeps */
 	for (i = 0; i < 4; i++)
-		assert_int_equal(ks_lock_wait_find(lw, TASK(i), false, &w,
+		assert_int_equal(ks_lock_wait_find(lw, TASK(i), 0, false, &w,
 						   said_collect, &said), 0);
 	/* a completion already done is no wait on it: a swait queue */
 	ks_fake_write(f, LOCK(1), "\x01\0\0\0", 4);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "swait queue");
 	assert_int_equal(w.lock, LOCK(1) + C_WAIT);
 	/* PG_writeback's waiter is no lock's */
 	ks_fake_write(f, wpq + WPQ_BIT, "\x0f\0\0\0", 4);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(C), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "folio bit");
 	/* a folio hashed to another slot than the head it is on: dropped */
 	ks_fake_write_u64(f, wpq, FOLIO + 0x40);
 	assert_true(folio_slot(FOLIO + 0x40) != slot);
 	memset(&said, 0, sizeof(said));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(C), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
 					   &said), 0);
 	assert_non_null(strstr(said.text, "wait_queue_entry candidate"));
 	assert_non_null(strstr(said.text, "not its folio's slot"));
+	/* an entry whose func is no function's start is no entry */
+	ks_fake_write_u64(f, STACK(A) + WAITER_AT + WQE_FUNC, AUTOREMOVE + 4);
+	memset(&said, 0, sizeof(said));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
+					   said_collect, &said), 0);
+	assert_non_null(strstr(said.text, "no function's address"));
+	ks_fake_write_u64(f, STACK(A) + WAITER_AT + WQE_FUNC, AUTOREMOVE);
 	/* an entry taken off its head (list_del()): nothing */
 	ks_fake_write_u64(f, LOCK(0) + WQH_HEAD, LOCK(0) + WQH_HEAD);
 	ks_fake_write_u64(f, LOCK(0) + WQH_HEAD + 8, LOCK(0) + WQH_HEAD);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), true, &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
 					   &said), 0);
 	ks_lock_waits_close(lw);
 	ks_fake_destroy(f);
@@ -644,14 +692,14 @@ static void test_semaphore_last_holder(void **state)
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 2, &lw,
 					    said_collect, &said), 0);
 	/* a semaphore's waiter in S (down_interruptible()) is found too */
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), false, &w,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, false, &w,
 					   said_collect, &said), 1);
 	assert_int_equal(w.kind, KS_LOCK_SEMAPHORE);
 	assert_int_equal(w.owner, TASK(B));
 	assert_true(w.last_holder);
 	/* up() by its holder clears it: no owner */
 	ks_fake_write_u64(f, LOCK(0) + 24, 0);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), false, &w,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, false, &w,
 					   said_collect, &said), 1);
 	assert_int_equal(w.owner, 0);
 	assert_false(w.last_holder);
@@ -679,6 +727,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_mutex, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_above_saved_sp, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_rwsem_writer_and_readers,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_semaphore, setup, teardown),

@@ -104,7 +104,7 @@ struct ks_lock_waits {
 	struct ks_field c_done, c_wait;
 	uint64_t wake_page_function, folio_wait_table;
 	long wqh_size, completion_size;
-	bool queues;			/* this find's: queues too */
+	bool pass_queues;		/* this pass of the stack: queues */
 	struct ks_wait_task *by_stack;	/* sorted by stack */
 	uint64_t *by_task;		/* sorted */
 	size_t nr;
@@ -567,6 +567,15 @@ static void completion_of(struct ks_lock_waits *lw, struct ks_lock_wait *w)
 	w->lock = c;
 }
 
+/* Whether func is a function's address, as a wait_queue_entry's is. */
+static bool is_function(const struct ks_target *t, uint64_t func)
+{
+	struct ks_sym sym;
+
+	return t->ops->lookup && !t->ops->lookup(t->ctx, func, &sym) &&
+	       sym.addr == func;
+}
+
 /* What a queue's record at node, on the head at head, waits for. */
 static int queue_wait(struct ks_lock_waits *lw, const struct list_lock *l,
 		      uint64_t node, struct ks_lock_wait *w, const char **why)
@@ -577,9 +586,15 @@ static int queue_wait(struct ks_lock_waits *lw, const struct list_lock *l,
 		completion_of(lw, w);
 		return 0;
 	}
+	/* a wait_queue_entry's func is the start of a function */
+	if (ks_field_ok(&lw->wq_func) &&
+	    (ks_read_u64(lw->t, node - (uint64_t)l->w_list.off +
+				    (uint64_t)lw->wq_func.off, &func) ||
+	     !is_function(lw->t, func))) {
+		*why = "has a func that is no function's address";
+		return -EINVAL;
+	}
 	if (!lw->wake_page_function || !ks_field_ok(&lw->wq_func) ||
-	    ks_read_u64(lw->t, node - (uint64_t)l->w_list.off +
-				   (uint64_t)lw->wq_func.off, &func) ||
 	    func != lw->wake_page_function)
 		return 0;
 	return folio_wait(lw, l, node, head, w, why);
@@ -659,7 +674,7 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 		uint64_t at = i * 8;
 
 		if (!l->ok || at < (uint64_t)l->w_task.off ||
-		    (l->queue && !lw->queues))
+		    l->queue != lw->pass_queues)
 			continue;
 		node[k] = base + at - (uint64_t)l->w_task.off +
 			  (uint64_t)l->w_list.off;
@@ -681,22 +696,39 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 	return 0;
 }
 
-/* The waiter record of the task on its stack, as each lock lays it out. */
-static int from_stack(struct ks_lock_waits *lw, uint64_t task,
-		      struct ks_lock_wait *ret, ks_report_fn report, void *arg)
+/*
+ * The waiter record of the task on its stack, as each lock lays it out:
+ * above sp only, where the frames of a sleeping task live (the rest of
+ * the buffer zeroed), which spares most of the stack of most tasks.
+ */
+static int from_stack(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
+		      bool queues, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg)
 {
-	uint64_t base, i;
+	uint64_t base, i, off = 0;
 	int err;
 
 	err = ks_field_read(lw->t, task, &lw->t_stack, 8, &base);
-	if (!err)
-		err = ks_read(lw->t, base, lw->buf, lw->thread_size);
 	if (err)
 		return err;
-	for (i = 0; i < lw->thread_size / 8; i++)
-		if (lw->buf[i] == task &&
-		    stack_word(lw, task, base, i, ret, report, arg))
-			return 1;
+	if (sp > base && sp - base < lw->thread_size)
+		off = (sp - base) & ~7ULL;
+	memset(lw->buf, 0, off);
+	err = ks_read(lw->t, base + off, (char *)lw->buf + off,
+		      lw->thread_size - off);
+	if (err)
+		return err;
+	/*
+	 * Locks first, over the whole stack: a lock's wait_list looks like
+	 * a queue's head to a copy of the task pointer below its waiter.
+	 */
+	for (int pass = 0; pass < (queues ? 2 : 1); pass++) {
+		lw->pass_queues = pass;
+		for (i = off / 8; i < lw->thread_size / 8; i++)
+			if (lw->buf[i] == task &&
+			    stack_word(lw, task, base, i, ret, report, arg))
+				return 1;
+	}
 	return 0;
 }
 
@@ -827,10 +859,10 @@ bool ks_lock_kind_ownerless(enum ks_lock_kind kind)
 	return kind >= KS_LOCK_WAITQ;
 }
 
-int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, bool queues,
-		      struct ks_lock_wait *ret, ks_report_fn report, void *arg)
+int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
+		      bool queues, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg)
 {
-	lw->queues = queues;
 	if (ks_field_ok(&lw->t_blocker) &&
 	    from_blocker(lw, task, ret, report, arg))
 		return 1;
@@ -839,5 +871,5 @@ int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, bool queues,
 	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok &&
 	    !(queues && (lw->ll[L_WAITQ].ok || lw->ll[L_SWAIT].ok)))
 		return 0;
-	return from_stack(lw, task, ret, report, arg);
+	return from_stack(lw, task, sp, queues, ret, report, arg);
 }

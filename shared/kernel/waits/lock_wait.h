@@ -81,11 +81,15 @@ bool ks_lock_waits_is_task(const struct ks_lock_waits *lw, uint64_t task);
 /*
  * What the task at task waits for: 1 and *ret, 0 when it waits on no
  * lock that checks out (each dropped candidate reported with its
- * reason), or -errno when its stack cannot be read.  queues: wait
+ * reason), or -errno when its stack cannot be read.  sp: the stack
+ * pointer its last switch saved (thread.sp), above which its live
+ * frames and so its waiter lie, or 0 to read its whole stack (a task
+ * on a CPU, whose saved sp is stale).  queues: wait
  * queues, completions and folios too, not only locks (a task in S
  * sleeps in a wait queue as a matter of course: poll, a pipe).
  */
-int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, bool queues,
-		      struct ks_lock_wait *ret, ks_report_fn report, void *arg);
+int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
+		      bool queues, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg);
 
 #endif /* KS_LOCK_WAIT_H */
