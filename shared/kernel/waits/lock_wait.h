@@ -4,7 +4,10 @@
  * waiter record on the task's own stack (struct mutex_waiter,
  * rwsem_waiter, semaphore_waiter) on the lock's wait_list, the
  * rt_mutex_waiter of task->pi_blocked_on in the lock's waiter tree, or
- * the lock of task->blocker (CONFIG_DETECT_HUNG_TASK_BLOCKER).  Every
+ * the lock of task->blocker (CONFIG_DETECT_HUNG_TASK_BLOCKER); or the
+ * queue a task sleeps in: its wait_queue_entry or swait_queue on the
+ * head's list, told a completion or a folio's lock where the kernel's
+ * links say so.  Every
  * candidate is checked against the lock's own links before it is
  * believed; one that fails is dropped with its reason through the
  * report callback.  lock_wait.c finds one task's lock, wait_chains.c
