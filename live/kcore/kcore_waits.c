@@ -2,7 +2,7 @@
 /*
  * --waits on the running kernel (kcore_waits.h): the task walk of a dump
  * over /proc/kcore (kcore_target.c, as -K -v reads hooks), for the D
- * tasks, and each one's lock copied by PID into the sample read from
+ * and S tasks, and each one's lock copied by PID into the sample read from
  * /proc.  The kernel runs while its memory is read: the locks are a
  * snapshot of memory that moves, and the section says so.
  */
@@ -33,7 +33,8 @@ static void copy_waits(struct ks_sample *s, const struct ks_sample *mem)
 
 void ks_kcore_waits(struct ks_sample *s, const struct ks_options *opts)
 {
-	struct ks_options o = { .states = KS_ST_BIT('D'), .threads = true,
+	struct ks_options o = { .states = KS_ST_BIT('D') | KS_ST_BIT('S'),
+				.threads = true,
 				.waits = true, .verbose = opts->verbose };
 	ks_report_fn report = opts->verbose ? ks_report_file : NULL;
 	struct ks_kcore_target *kt;

@@ -61,6 +61,8 @@ struct ks_task {
 		const char *kind;	/* static: "mutex", "rwsem", ... */
 		uint64_t addr;		/* the lock */
 		uint64_t owner;		/* its owner's task_struct, 0: none */
+		bool last_holder;	/* owner: a semaphore's last_holder */
+		bool ownerless;		/* a queue: the kernel records none */
 		int32_t owner_pid;	/* 0: the owner is no task of the dump */
 		bool readers;		/* an rwsem held by nr_readers readers */
 		uint64_t nr_readers;

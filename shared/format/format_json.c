@@ -94,7 +94,10 @@ void ks_json_frames(FILE *out, const char *stack)
 	fputc(']', out);
 }
 
-/* --waits: "waits_for":{"kind","addr","owner","readers","where"}. */
+/*
+ * --waits: "waits_for":{"kind","addr","owner","last_holder","readers",
+ * "where"}.
+ */
 static void json_wait(FILE *out, const struct ks_task_wait *w)
 {
 	fputs(",\"waits_for\":{\"kind\":", out);
@@ -105,6 +108,8 @@ static void json_wait(FILE *out, const struct ks_task_wait *w)
 		fprintf(out, "%d", w->owner_pid);
 	else
 		fputs("null", out);
+	if (w->last_holder)
+		fputs(",\"last_holder\":true", out);
 	if (w->readers)
 		fprintf(out, ",\"readers\":%llu",
 			(unsigned long long)w->nr_readers);

@@ -14,9 +14,12 @@
  *     203 chain_c S 9.500s holds it
  *
  * The time is how long ago the task last ran ("?" where the dump does
- * not tell); "held by readers (N)" for an rwsem its readers hold, "no
- * owner" for a semaphore or a lock between owners; "no task waits for
- * a lock" when none does, so the section is always there to be read.
+ * not tell); "held by readers (N)" for an rwsem its readers hold, "held
+ * by N (last holder)" for a semaphore whose last_holder is kept (7.x),
+ * "no owner" for a semaphore or a lock between owners, "no owner
+ * recorded" for a wait queue, a completion or a folio's lock, whose
+ * kernel keeps none; "no task waits for a lock" when none does, so the
+ * section is always there to be read.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,10 +54,13 @@ static void edge(FILE *out, const struct ks_task *t)
 		fprintf(out, ", held by readers (%llu)\n",
 			(unsigned long long)w->nr_readers);
 	else if (w->owner_pid)
-		fprintf(out, ", held by %d\n", w->owner_pid);
+		fprintf(out, ", held by %d%s\n", w->owner_pid,
+			w->last_holder ? " (last holder)" : "");
 	else if (w->owner)
 		fprintf(out, ", held by %#llx, no task of the dump\n",
 			(unsigned long long)w->owner);
+	else if (w->ownerless)
+		fputs(", no owner recorded\n", out);
 	else
 		fputs(", no owner\n", out);
 }

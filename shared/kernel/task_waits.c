@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --waits: the lock each blocked (D) task of the sample waits for, its
+ * --waits: the lock each blocked task of the sample waits for, its
  * owner as a PID of the dump and the symbol or slab cache the lock lies
  * in, from shared/kernel/waits/.  Every task of the dump is listed for it (the
  * owner may be a task not selected, and a waiter's list node is told
  * from the lock's head by lying on some task's stack), so the walk lists
- * threads with --waits even without -H.
+ * threads with --waits even without -H.  A task in D may wait in a
+ * queue (a wait queue, a completion, a folio's lock); one in S is looked
+ * at for the locks of mutex_lock_interruptible() and down_*_killable()
+ * only, as one in S sleeps in a queue as a matter of course.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,12 +36,28 @@ static void fill(struct ks_walk *w, const struct ks_walk_entry *by_task,
 	t->wait.kind = ks_lock_kind_name(lw->kind);
 	t->wait.addr = lw->lock;
 	t->wait.owner = lw->owner;
+	t->wait.last_holder = lw->last_holder;
+	t->wait.ownerless = ks_lock_kind_ownerless(lw->kind);
 	t->wait.readers = lw->readers;
 	t->wait.nr_readers = lw->nr_readers;
 	o = lw->owner ? bsearch(&key, by_task, w->nr, sizeof(*by_task),
 				cmp_task) : NULL;
 	t->wait.owner_pid = o ? o->pid : 0;
 	ks_lock_where(where, lw->lock, t->wait.where, sizeof(t->wait.where));
+}
+
+/* thread.sp of a task off every CPU, else 0: its whole stack is read. */
+static uint64_t saved_sp(const struct ks_walk *w, uint64_t task)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	uint64_t on_cpu = 0, sp;
+
+	if ((ks_field_ok(&l->on_cpu) &&
+	     ks_field_read(w->k->t, task, &l->on_cpu, 4, &on_cpu)) || on_cpu ||
+	    !ks_field_ok(&l->sw.sp) ||
+	    ks_field_read(w->k->t, task, &l->sw.sp, 8, &sp))
+		return 0;
+	return sp;
 }
 
 int ks_task_waits(struct ks_walk *w)
@@ -76,9 +95,11 @@ int ks_task_waits(struct ks_walk *w)
 		struct ks_lock_wait found;
 		int r;
 
-		if (t->state != 'D' || !t->task_addr)
+		if ((t->state != 'D' && t->state != 'S') || !t->task_addr)
 			continue;
-		r = ks_lock_wait_find(lw, t->task_addr, &found, report, w->arg);
+		r = ks_lock_wait_find(lw, t->task_addr,
+				      saved_sp(w, t->task_addr),
+				      t->state == 'D', &found, report, w->arg);
 		if (r == 1)
 			fill(w, by_task, where, t, &found);
 		else if (r < 0)

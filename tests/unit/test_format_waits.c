@@ -190,6 +190,47 @@ static void test_json_waits_for(void **state)
 	ks_sample_release(&s);
 }
 
+/*
+ * A queue's waiter: "no owner recorded", as its kernel keeps none; a
+ * semaphore's last_holder: "(last holder)" in the text, "last_holder"
+ * in --json.
+ */
+static void test_ownerless_and_last_holder(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	ks_sample_init(&s, 100, "h");
+	add(&s, 601, 'D', "q", 3 * NS);
+	add(&s, 602, 'S', "h", 1 * NS);
+	add(&s, 603, 'S', "w", 2 * NS);
+	waits(&s, 0, "folio lock", 0xffffea0000040000ULL, 0, "");
+	s.tasks[0].wait.ownerless = true;
+	waits(&s, 2, "semaphore", 0xffffffffc0a020c0ULL, 602, "ks_sem");
+	s.tasks[2].wait.last_holder = true;
+	out = render(&s, KS_FMT_TEXT, true);
+	assert_non_null(strstr(out, "\n== waits\n"
+		"chain 1, 1 task:\n"
+		"  601 q D 3.000s waits for folio lock 0xffffea0000040000, "
+		"no owner recorded\n"
+		"chain 2, 2 tasks:\n"
+		"  603 w S 2.000s waits for semaphore 0xffffffffc0a020c0 ks_sem, "
+		"held by 602 (last holder)\n"
+		"  602 h S 1.000s holds it\n"));
+	free(out);
+	out = render(&s, KS_FMT_JSON, true);
+	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"semaphore\","
+				    "\"addr\":\"0xffffffffc0a020c0\","
+				    "\"owner\":602,\"last_holder\":true,"
+				    "\"where\":\"ks_sem\"}}"));
+	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"folio lock\","
+				    "\"addr\":\"0xffffea0000040000\","
+				    "\"owner\":null,\"where\":null}}"));
+	free(out);
+	ks_sample_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_summary_oldest_youngest),
 		cmocka_unit_test(test_json_waits_for),
+		cmocka_unit_test(test_ownerless_and_last_holder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

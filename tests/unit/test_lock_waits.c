@@ -217,7 +217,7 @@ static int teardown(void **state)
 static int find(struct fixture *x, int task, struct ks_lock_wait *w)
 {
 	memset(&x->said, 0, sizeof(x->said));
-	return ks_lock_wait_find(x->lw, TASK(task), w, said_collect, &x->said);
+	return ks_lock_wait_find(x->lw, TASK(task), 0, true, w, said_collect, &x->said);
 }
 
 static void test_mutex(void **state)
@@ -231,6 +231,26 @@ static void test_mutex(void **state)
 	assert_int_equal(w.owner, TASK(B));
 	assert_string_equal(w.found, "stack");
 	assert_string_equal(ks_lock_kind_name(w.kind), "mutex");
+}
+
+/*
+ * Only the stack above the saved sp is read: a record there is found,
+ * one below it (a frame already returned from) is not.
+ */
+static void test_above_saved_sp(void **state)
+{
+	struct fixture *x = *state;
+	struct ks_lock_wait w;
+
+	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A), STACK(A) + 0x3000,
+					   false, &w, said_collect, &x->said), 1);
+	assert_int_equal(w.lock, LOCK(L_M));
+	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A),
+					   node_of(A) + 0x20, false, &w,
+					   said_collect, &x->said), 0);
+	/* an sp off the stack is no bound: all of it is read */
+	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A), 0x1000, false, &w,
+					   said_collect, &x->said), 1);
 }
 
 static void test_rwsem_writer_and_readers(void **state)
@@ -437,19 +457,252 @@ static void test_first_waiter_ring(void **state)
 	ks_fake_target(f, &t);
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 3, &lw,
 					    said_collect, &said), 0);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_int_equal(w.lock, LOCK(0));
 	assert_int_equal(w.owner, TASK(C));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
 					   &said), 1);
 	assert_int_equal(w.lock, LOCK(1));
 	assert_int_equal(w.owner, TASK(A));
 	/* a lock the stack holds whose first waiter is someone else's */
 	ks_fake_write_u64(f, LOCK(0) + 16, node_of(C));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), &w, said_collect,
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
 					   &said), 0);
 	assert_non_null(strstr(said.text, "first_waiter of no lock"));
+	ks_lock_waits_close(lw);
+	ks_fake_destroy(f);
+}
+
+/* wait.h, swait.h, completion.h, pagemap.h as 6.1 lays them out */
+#define WQE_PRIVATE	8
+#define WQE_FUNC	16
+#define WQE_ENTRY	24
+#define WQH_HEAD	8
+#define WQH_SIZE	24
+#define SWQ_TASK	0
+#define SWQ_LIST	8
+#define SWH_LIST	8
+#define C_WAIT		8
+#define C_SIZE		32
+#define WPQ_BIT		8
+#define WPQ_WAIT	16
+#define TABLE		0xffffffff82000000ULL
+#define WAKE_PAGE	0xffffffff81234560ULL
+#define AUTOREMOVE	0xffffffff81234000ULL
+#define FOLIO		0xffffea0000040000ULL
+
+static void queue_layout(struct ks_fake *f)
+{
+	ks_fake_add_member(f, "task_struct", "stack", T_STACK, 8);
+	/* a lock too, so that a task in S has its stack read */
+	ks_fake_add_member(f, "mutex", "owner", 0, 8);
+	ks_fake_add_member(f, "mutex", "wait_list", M_WAIT_LIST, 16);
+	ks_fake_add_member(f, "mutex_waiter", "list", 0, 16);
+	ks_fake_add_member(f, "mutex_waiter", "task", 16, 8);
+	ks_fake_add_member(f, "semaphore", "count", 4, 4);
+	ks_fake_add_member(f, "semaphore", "wait_list", S_WAIT_LIST, 16);
+	ks_fake_add_member(f, "semaphore_waiter", "list", 0, 16);
+	ks_fake_add_member(f, "semaphore_waiter", "task", 16, 8);
+	ks_fake_add_member(f, "wait_queue_entry", "private", WQE_PRIVATE, 8);
+	ks_fake_add_member(f, "wait_queue_entry", "func", WQE_FUNC, 8);
+	ks_fake_add_member(f, "wait_queue_entry", "entry", WQE_ENTRY, 16);
+	ks_fake_add_member(f, "wait_queue_head", "head", WQH_HEAD, 16);
+	ks_fake_add_type(f, "wait_queue_head", WQH_SIZE);
+	ks_fake_add_member(f, "swait_queue", "task", SWQ_TASK, 8);
+	ks_fake_add_member(f, "swait_queue", "task_list", SWQ_LIST, 16);
+	ks_fake_add_member(f, "swait_queue_head", "task_list", SWH_LIST, 16);
+	ks_fake_add_member(f, "completion", "done", 0, 4);
+	ks_fake_add_member(f, "completion", "wait", C_WAIT, 24);
+	ks_fake_add_type(f, "completion", C_SIZE);
+	ks_fake_add_member(f, "wait_page_queue", "folio", 0, 8);
+	ks_fake_add_member(f, "wait_page_queue", "bit_nr", WPQ_BIT, 4);
+	ks_fake_add_member(f, "wait_page_queue", "wait", WPQ_WAIT, 40);
+	ks_fake_add_symbol(f, "wake_page_function", WAKE_PAGE, 0x80, NULL);
+	ks_fake_add_symbol(f, "autoremove_wake_function", AUTOREMOVE, 0x80,
+			   NULL);
+	ks_fake_add_symbol(f, "folio_wait_table", TABLE, 256 * WQH_SIZE, NULL);
+	ks_fake_add_symbol(f, "ks_done", LOCK(1), C_SIZE, NULL);
+}
+
+/* A wait_queue_entry of task at rec on its stack, on the head at head. */
+static void wq_entry(struct ks_fake *f, int task, uint64_t rec, uint64_t head,
+		     uint64_t func)
+{
+	uint64_t n = rec + WQE_ENTRY;
+
+	ks_fake_write_u64(f, rec + WQE_PRIVATE, TASK(task));
+	ks_fake_write_u64(f, rec + WQE_FUNC, func);
+	ring(f, head, &n, 1);
+}
+
+/* folio_waitqueue(): hash_ptr(folio, 8) */
+static uint64_t folio_slot(uint64_t folio)
+{
+	return TABLE + ((folio * 0x61C8864680B583EBULL) >> 56) * WQH_SIZE;
+}
+
+/*
+ * A in wait_event() on a wait queue head, B in wait_for_completion() on
+ * a completion a symbol names, C in folio_lock(), D on a swait head no
+ * symbol begins: each found by its record on its stack, and only when
+ * queues are asked for, as for a task in D.
+ */
+static void test_queues(void **state)
+{
+	struct ks_fake *f = ks_fake_create();
+	struct ks_wait_task tasks[5];
+	struct ks_lock_waits *lw = NULL;
+	struct ks_lock_wait w;
+	struct ks_target t;
+	struct said said = { { 0 }, 0 };
+	uint64_t n, wpq = STACK(C) + WAITER_AT, slot = folio_slot(FOLIO);
+	int i;
+
+	(void)state;
+	queue_layout(f);
+	for (i = 0; i < 5; i++) {
+		ks_fake_add_memory(f, TASK(i), NULL, 0x100);
+		ks_fake_add_memory(f, STACK(i), NULL, THREAD_SIZE);
+		ks_fake_write_u64(f, TASK(i) + T_STACK, STACK(i));
+		tasks[i].task = TASK(i);
+		tasks[i].stack = STACK(i);
+	}
+	ks_fake_add_memory(f, LOCK(0), NULL, 0x400);
+	ks_fake_add_memory(f, TABLE, NULL, 256 * WQH_SIZE);
+	wq_entry(f, A, STACK(A) + WAITER_AT, LOCK(0) + WQH_HEAD, AUTOREMOVE);
+	n = STACK(B) + WAITER_AT + SWQ_LIST;
+	ks_fake_write_u64(f, STACK(B) + WAITER_AT + SWQ_TASK, TASK(B));
+	ring(f, LOCK(1) + C_WAIT + SWH_LIST, &n, 1);
+	ks_fake_write_u64(f, wpq, FOLIO);
+	wq_entry(f, C, wpq + WPQ_WAIT, slot + WQH_HEAD, WAKE_PAGE);
+	n = STACK(D) + WAITER_AT + SWQ_LIST;
+	ks_fake_write_u64(f, STACK(D) + WAITER_AT + SWQ_TASK, TASK(D));
+	ring(f, LOCK(3) + SWH_LIST, &n, 1);
+	/*
+	 * E waits for the semaphore LOCK(2), a copy of its task pointer 16
+	 * bytes below its waiter and a function's address 8 below: there
+	 * its waiter's node looks like a wait_queue_entry's on a head at
+	 * the semaphore's wait_list, which the semaphore's waiter wins.
+	 */
+	n = node_of(E);
+	ring(f, LOCK(2) + S_WAIT_LIST, &n, 1);
+	waiter(f, E, LOCK(2));
+	ks_fake_write_u64(f, node_of(E) - 16, TASK(E));
+	ks_fake_write_u64(f, node_of(E) - 8, AUTOREMOVE);
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 5, &lw,
+					    said_collect, &said), 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(E), 0, true, &w,
+					   said_collect, &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "semaphore");
+	assert_int_equal(w.lock, LOCK(2));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
+					   &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "wait queue");
+	assert_int_equal(w.lock, LOCK(0));
+	assert_int_equal(w.owner, 0);
+	assert_true(ks_lock_kind_ownerless(w.kind));
+	assert_false(ks_lock_kind_ownerless(KS_LOCK_SEMAPHORE));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
+					   &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "completion");
+	assert_int_equal(w.lock, LOCK(1));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
+					   &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "folio lock");
+	assert_int_equal(w.lock, FOLIO);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(D), 0, true, &w, said_collect,
+					   &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "swait queue");
+	assert_int_equal(w.lock, LOCK(3));
+	/* a task in S: locks only, its queues are how it sleeps */
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ks_lock_wait_find(lw, TASK(i), 0, false, &w,
+						   said_collect, &said), 0);
+	/* a completion already done is no wait on it: a swait queue */
+	ks_fake_write(f, LOCK(1), "\x01\0\0\0", 4);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
+					   &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "swait queue");
+	assert_int_equal(w.lock, LOCK(1) + C_WAIT);
+	/* PG_writeback's waiter is no lock's */
+	ks_fake_write(f, wpq + WPQ_BIT, "\x0f\0\0\0", 4);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
+					   &said), 1);
+	assert_string_equal(ks_lock_kind_name(w.kind), "folio bit");
+	/* a folio hashed to another slot than the head it is on: dropped */
+	ks_fake_write_u64(f, wpq, FOLIO + 0x40);
+	assert_true(folio_slot(FOLIO + 0x40) != slot);
+	memset(&said, 0, sizeof(said));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
+					   &said), 0);
+	assert_non_null(strstr(said.text, "wait_queue_entry candidate"));
+	assert_non_null(strstr(said.text, "not its folio's slot"));
+	/* an entry whose func is no function's start is no entry */
+	ks_fake_write_u64(f, STACK(A) + WAITER_AT + WQE_FUNC, AUTOREMOVE + 4);
+	memset(&said, 0, sizeof(said));
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
+					   said_collect, &said), 0);
+	assert_non_null(strstr(said.text, "no function's address"));
+	ks_fake_write_u64(f, STACK(A) + WAITER_AT + WQE_FUNC, AUTOREMOVE);
+	/* an entry taken off its head (list_del()): nothing */
+	ks_fake_write_u64(f, LOCK(0) + WQH_HEAD, LOCK(0) + WQH_HEAD);
+	ks_fake_write_u64(f, LOCK(0) + WQH_HEAD + 8, LOCK(0) + WQH_HEAD);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
+					   &said), 0);
+	ks_lock_waits_close(lw);
+	ks_fake_destroy(f);
+}
+
+/*
+ * 7.x's semaphore.last_holder (CONFIG_DETECT_HUNG_TASK_BLOCKER): the
+ * task that took it last is its owner; without the member, none.
+ */
+static void test_semaphore_last_holder(void **state)
+{
+	struct ks_fake *f = ks_fake_create();
+	struct ks_wait_task tasks[2];
+	struct ks_lock_waits *lw = NULL;
+	struct ks_lock_wait w;
+	struct ks_target t;
+	struct said said = { { 0 }, 0 };
+	uint64_t n = node_of(A);
+	int i;
+
+	(void)state;
+	ks_fake_add_member(f, "task_struct", "stack", T_STACK, 8);
+	ks_fake_add_member(f, "semaphore", "count", 4, 4);
+	ks_fake_add_member(f, "semaphore", "wait_list", S_WAIT_LIST, 16);
+	ks_fake_add_member(f, "semaphore", "last_holder", 24, 8);
+	ks_fake_add_member(f, "semaphore_waiter", "list", 0, 16);
+	ks_fake_add_member(f, "semaphore_waiter", "task", 16, 8);
+	for (i = 0; i < 2; i++) {
+		ks_fake_add_memory(f, TASK(i), NULL, 0x100);
+		ks_fake_add_memory(f, STACK(i), NULL, THREAD_SIZE);
+		ks_fake_write_u64(f, TASK(i) + T_STACK, STACK(i));
+		tasks[i].task = TASK(i);
+		tasks[i].stack = STACK(i);
+	}
+	ks_fake_add_memory(f, LOCK(0), NULL, 0x100);
+	ring(f, LOCK(0) + S_WAIT_LIST, &n, 1);
+	waiter(f, A, LOCK(0));
+	ks_fake_write_u64(f, LOCK(0) + 24, TASK(B));
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 2, &lw,
+					    said_collect, &said), 0);
+	/* a semaphore's waiter in S (down_interruptible()) is found too */
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, false, &w,
+					   said_collect, &said), 1);
+	assert_int_equal(w.kind, KS_LOCK_SEMAPHORE);
+	assert_int_equal(w.owner, TASK(B));
+	assert_true(w.last_holder);
+	/* up() by its holder clears it: no owner */
+	ks_fake_write_u64(f, LOCK(0) + 24, 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, false, &w,
+					   said_collect, &said), 1);
+	assert_int_equal(w.owner, 0);
+	assert_false(w.last_holder);
 	ks_lock_waits_close(lw);
 	ks_fake_destroy(f);
 }
@@ -474,6 +727,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_mutex, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_above_saved_sp, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_rwsem_writer_and_readers,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_semaphore, setup, teardown),
@@ -486,6 +741,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test(test_chain_into_deadlock),
 		cmocka_unit_test(test_first_waiter_ring),
+		cmocka_unit_test(test_queues),
+		cmocka_unit_test(test_semaphore_last_holder),
 		cmocka_unit_test(test_no_types),
 	};
 

@@ -5,7 +5,11 @@
 # the locks scenario) printed on the guest's console before the dump: each
 # "kslock: edge WAITER KIND 0xLOCK SYMBOL OWNER|none" must be the
 # waits_for of that task in --json (kind, address, owner's PID, the symbol
-# the lock lies in), and an edge of the "== waits" text; the ABBA pair of
+# the lock lies in; KIND wait_queue and folio_lock are kstack's "wait
+# queue" and "folio lock", SYMBOL "-" none), and an edge of the "== waits"
+# text, a queue's ending in "no owner recorded", a semaphore's owner (its
+# last_holder, where the kernel keeps one) "(last holder)"; the mutex waiter in S
+# (mutex_lock_interruptible) must be found as those in D are; the ABBA pair of
 # "kslock: deadlock" must be the one deadlock reported and nothing else a
 # deadlock; the chain of three one chain, in order.  Checked with the
 # vmlinux, from the dump alone, and inside crash where crash opens the
@@ -45,7 +49,10 @@ edges, deadlock = {}, None
 for line in open(sys.argv[1], errors='replace'):
     m = re.search(r'kslock: edge (\d+) (\S+) 0x([0-9a-f]+) (\S+) (\d+|none)', line)
     if m:
-        edges[int(m.group(1))] = (m.group(2), int(m.group(3), 16), m.group(4),
+        kind = {'wait_queue': 'wait queue', 'folio_lock': 'folio lock'}.get(
+            m.group(2), m.group(2))
+        edges[int(m.group(1))] = (kind, int(m.group(3), 16),
+                                  '' if m.group(4) == '-' else m.group(4),
                                   None if m.group(5) == 'none' else int(m.group(5)))
     m = re.search(r'kslock: deadlock (\d+) (\d+)', line)
     if m:
@@ -73,7 +80,8 @@ for w, (kind, lock, sym, owner) in sorted(edges.items()):
         continue
     got = (wf['kind'], int(wf['addr'], 16), wf['where'], wf['owner'])
     ok = (same_kind(kind, got[0], lock, got[1]) and got[3] == owner and
-          (got[2] or '').split('+')[0] == sym)
+          (got[2] or '').split('+')[0] == sym and
+          wf.get('last_holder', False) == (kind == 'semaphore' and owner is not None))
     print('%s: %s: waits_for %s' % ('PASS' if ok else 'FAIL', what, wf))
 extra = sorted(p for p, t in tasks.items() if 'waits_for' in t and p not in edges)
 print('%s: waits_for only on the tasks the module blocked%s' %
@@ -103,13 +111,33 @@ for k, b in blocks:
     for (p, rest), nxt in zip(b, b[1:] + ([b[0]] if k == 'deadlock' else [None])):
         if p in edges and edges[p][3] is not None:
             want = ', held by %d' % edges[p][3]
+            # a semaphore's owner is its last_holder (7.x)
+            if edges[p][0] == 'semaphore':
+                want += ' (last holder)'
             if not rest.endswith(want):
                 bad.append('%d: %s' % (p, rest))
 print('%s: every edge of the text names the owner the module set%s' %
       ('PASS' if not bad else 'FAIL', '' if not bad else ': ' + '; '.join(bad[:3])))
+queues = [p for p, e in edges.items() if e[0] in ('completion', 'wait queue', 'folio lock')]
+said = {p: rest for k, b in blocks for p, rest in b}
+bad = ['%d: %s' % (p, said.get(p)) for p in queues
+       if not (said.get(p) or '').endswith(', no owner recorded')]
+if not queues:
+    print('N/A: no queue among the edges: a kslock of before its completion')
+else:
+    print('%s: the queues\' waiters (%d) end in "no owner recorded"%s' %
+          ('PASS' if not bad else 'FAIL', len(queues),
+           '' if not bad else ': ' + '; '.join(bad[:3])))
 by_comm = {}
 for p, t in tasks.items():
     by_comm[t['comm']] = p
+intr = tasks.get(by_comm.get('ksl_simple_intr'))
+if intr is None:
+    print('N/A: no ksl_simple_intr: a kslock of before its waiter in S')
+else:
+    print('%s: ksl_simple_intr waits in S, found as a waiter in D is (state %s, %s)' %
+          ('PASS' if intr['state'] == 'S' and 'waits_for' in intr else 'FAIL',
+           intr['state'], intr.get('waits_for')))
 chain3 = [by_comm.get(c) for c in ('ksl_chain_a', 'ksl_chain_b', 'ksl_chain_c')]
 found = any(k == 'chain' and [p for p, _ in b] == chain3 for k, b in blocks)
 print('%s: the chain of three is one chain, a -> b -> c %s' %

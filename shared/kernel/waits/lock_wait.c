@@ -12,7 +12,14 @@
  * agrees (the waiters flag of a mutex or an rwsem, a semaphore's count
  * of 0) and, for a lock found on the stack alone, when its address is
  * on that stack too: the waiting function keeps it live across
- * schedule().
+ * schedule().  With them, for a task in D, the queues it may sleep in
+ * as the same kind of record: a wait_queue_entry (wait.h) whose private
+ * is the task on a wait_queue_head's ring, a swait_queue (swait.h) on a
+ * swait_queue_head's.  The entry of a folio's lock is recognised by its
+ * func, wake_page_function(), and its head by the slot of
+ * folio_wait_table that folio_waitqueue() hashes the folio to; a swait
+ * head is a completion's when a symbol begins at the struct completion
+ * around it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +44,11 @@
 #define RT_MUTEX_HAS_WAITERS	0x01ULL
 /* hung_task.h: BLOCKER_TYPE_* in blocker's two low bits. */
 #define BLOCKER_TYPE_MASK	0x03ULL
+/* filemap.c: PAGE_WAIT_TABLE_BITS; hash_64()'s GOLDEN_RATIO_64 */
+#define PAGE_WAIT_TABLE_BITS	8
+#define GOLDEN_RATIO_64		0x61C8864680B583EBULL
+/* page-flags.h: PG_locked is bit 0 */
+#define PG_LOCKED		0
 enum { BLOCKER_MUTEX, BLOCKER_SEM, BLOCKER_RWSEM_READER, BLOCKER_RWSEM_WRITER };
 
 /* More waiters on one lock than this is a damaged list. */
@@ -52,12 +64,32 @@ enum { BLOCKER_MUTEX, BLOCKER_SEM, BLOCKER_RWSEM_READER, BLOCKER_RWSEM_WRITER };
 struct list_lock {
 	enum ks_lock_kind kind;
 	const char *type, *waiter;
-	struct ks_field wait_list, first_waiter, owner, count;
+	struct ks_field wait_list, first_waiter, owner, count, last_holder;
 	struct ks_field w_list, w_task;
+	bool queue;	/* no owner, no state, no address kept on the stack */
 	bool ok;
 };
 
-enum { L_MUTEX, L_RWSEM, L_SEM, NR_LIST_LOCKS };
+enum { L_MUTEX, L_RWSEM, L_SEM, L_WAITQ, L_SWAIT, NR_LIST_LOCKS };
+
+/* The names of one list_lock's type, its list head and its waiter's. */
+struct list_names {
+	enum ks_lock_kind kind;
+	const char *type, *head, *waiter, *list, *task, *count;
+};
+
+static const struct list_names list_names[NR_LIST_LOCKS] = {
+	[L_MUTEX] = { KS_LOCK_MUTEX, "mutex", "wait_list", "mutex_waiter",
+		      "list", "task", "count" },
+	[L_RWSEM] = { KS_LOCK_RWSEM, "rw_semaphore", "wait_list",
+		      "rwsem_waiter", "list", "task", "count" },
+	[L_SEM] = { KS_LOCK_SEMAPHORE, "semaphore", "wait_list",
+		    "semaphore_waiter", "list", "task", "count" },
+	[L_WAITQ] = { KS_LOCK_WAITQ, "wait_queue_head", "head",
+		      "wait_queue_entry", "entry", "private", NULL },
+	[L_SWAIT] = { KS_LOCK_SWAIT, "swait_queue_head", "task_list",
+		      "swait_queue", "task_list", "task", NULL },
+};
 
 struct ks_lock_waits {
 	const struct ks_target *t;
@@ -67,6 +99,12 @@ struct ks_lock_waits {
 	struct ks_field rt_owner, rt_waiters, rt_w_task, rt_w_lock, rt_w_tree;
 	struct ks_field rb_left, rb_right, rb_parent;
 	bool rt_ok;
+	/* folio locks and completions, from the queues' records */
+	struct ks_field wq_func, wpq_wait, wpq_folio, wpq_bit;
+	struct ks_field c_done, c_wait;
+	uint64_t wake_page_function, folio_wait_table;
+	long wqh_size, completion_size;
+	bool pass_queues;		/* this pass of the stack: queues */
 	struct ks_wait_task *by_stack;	/* sorted by stack */
 	uint64_t *by_task;		/* sorted */
 	size_t nr;
@@ -84,35 +122,83 @@ const char *ks_lock_kind_name(enum ks_lock_kind kind)
 		return "semaphore";
 	case KS_LOCK_RT_MUTEX:
 		return "rt_mutex";
+	case KS_LOCK_WAITQ:
+		return "wait queue";
+	case KS_LOCK_SWAIT:
+		return "swait queue";
+	case KS_LOCK_COMPLETION:
+		return "completion";
+	case KS_LOCK_FOLIO:
+		return "folio lock";
+	case KS_LOCK_FOLIO_BIT:
+		return "folio bit";
 	default:
 		return "none";
 	}
 }
 
 static void list_lock_resolve(const struct ks_target *t, struct list_lock *l,
-			      enum ks_lock_kind kind, const char *type,
-			      const char *waiter, const char *count)
+			      const struct list_names *n)
 {
 	const struct ks_field_spec specs[] = {
-		KS_OPTIONAL(&l->wait_list, type, "wait_list"),
-		KS_OPTIONAL(&l->first_waiter, type, "first_waiter"),
-		KS_OPTIONAL(&l->owner, type, "owner"),
-		KS_OPTIONAL(&l->count, type, count),
-		KS_OPTIONAL(&l->w_list, waiter, "list"),
-		KS_OPTIONAL(&l->w_task, waiter, "task"),
+		KS_OPTIONAL(&l->wait_list, n->type, n->head),
+		KS_OPTIONAL(&l->first_waiter, n->type, "first_waiter"),
+		KS_OPTIONAL(&l->owner, n->type, "owner"),
+		/* 7.x, CONFIG_DETECT_HUNG_TASK_BLOCKER: semaphore's */
+		KS_OPTIONAL(&l->last_holder, n->type, "last_holder"),
+		KS_OPTIONAL(&l->w_list, n->waiter, n->list),
+		KS_OPTIONAL(&l->w_task, n->waiter, n->task),
 	};
 
-	l->kind = kind;
-	l->type = type;
-	l->waiter = waiter;
+	l->kind = n->kind;
+	l->type = n->type;
+	l->waiter = n->waiter;
+	l->queue = !n->count;
 	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
+	if (n->count)
+		l->count = ks_field_find(t, n->type, n->count);
 	/* a PREEMPT_RT mutex or rwsem is an rt_mutex and has neither */
 	l->ok = (ks_field_ok(&l->wait_list) || ks_field_ok(&l->first_waiter)) &&
 		ks_field_ok(&l->w_list) &&
 		ks_field_ok(&l->w_task) && l->w_task.size == 8 &&
-		(kind == KS_LOCK_SEMAPHORE ? ks_field_ok(&l->count)
-					   : ks_field_ok(&l->owner)) &&
-		(kind != KS_LOCK_RWSEM || ks_field_ok(&l->count));
+		(l->queue || (n->kind == KS_LOCK_SEMAPHORE
+				      ? ks_field_ok(&l->count)
+				      : ks_field_ok(&l->owner))) &&
+		(n->kind != KS_LOCK_RWSEM || ks_field_ok(&l->count));
+	if (l->queue)
+		l->ok = l->ok && ks_field_ok(&l->wait_list);
+	if (!ks_field_ok(&l->last_holder) || l->last_holder.size != 8)
+		l->last_holder.off = -1;
+}
+
+/*
+ * What tells a folio's lock and a completion from another queue:
+ * wait_page_queue around a wait_queue_entry whose func is
+ * wake_page_function(), on folio_wait_table (page_wait_table before
+ * 5.16); struct completion around a swait_queue_head.
+ */
+static void queue_resolve(const struct ks_target *t, struct ks_lock_waits *lw)
+{
+	const struct ks_field_spec specs[] = {
+		KS_OPTIONAL(&lw->wq_func, "wait_queue_entry", "func"),
+		KS_OPTIONAL(&lw->wpq_wait, "wait_page_queue", "wait"),
+		/* struct page *page before 5.16's folios */
+		KS_OPTIONAL_AS(&lw->wpq_folio, "wait_page_queue", "folio",
+			       "page"),
+		KS_OPTIONAL(&lw->wpq_bit, "wait_page_queue", "bit_nr"),
+		KS_OPTIONAL(&lw->c_done, "completion", "done"),
+		KS_OPTIONAL(&lw->c_wait, "completion", "wait"),
+	};
+
+	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
+	lw->wqh_size = t->ops->type_size(t->ctx, "wait_queue_head");
+	lw->completion_size = t->ops->type_size(t->ctx, "completion");
+	if (t->ops->symbol(t->ctx, "wake_page_function",
+			   &lw->wake_page_function))
+		lw->wake_page_function = 0;
+	if (t->ops->symbol(t->ctx, "folio_wait_table", &lw->folio_wait_table) &&
+	    t->ops->symbol(t->ctx, "page_wait_table", &lw->folio_wait_table))
+		lw->folio_wait_table = 0;
 }
 
 static void rt_resolve(const struct ks_target *t, struct ks_lock_waits *lw)
@@ -174,18 +260,17 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 		goto enoent;
 	lw->t_blocker = ks_field_find(t, "task_struct", "blocker");
 	lw->t_pi_blocked_on = ks_field_find(t, "task_struct", "pi_blocked_on");
-	list_lock_resolve(t, &lw->ll[L_MUTEX], KS_LOCK_MUTEX, "mutex",
-			  "mutex_waiter", "count");
-	list_lock_resolve(t, &lw->ll[L_RWSEM], KS_LOCK_RWSEM, "rw_semaphore",
-			  "rwsem_waiter", "count");
-	list_lock_resolve(t, &lw->ll[L_SEM], KS_LOCK_SEMAPHORE, "semaphore",
-			  "semaphore_waiter", "count");
+	for (i = 0; i < NR_LIST_LOCKS; i++)
+		list_lock_resolve(t, &lw->ll[i], &list_names[i]);
+	queue_resolve(t, lw);
 	rt_resolve(t, lw);
-	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok &&
-	    !lw->rt_ok) {
+	for (i = 0; i < NR_LIST_LOCKS && !lw->ll[i].ok; i++)
+		;
+	if (i == NR_LIST_LOCKS && !lw->rt_ok) {
 		ks_report(report, arg, "no lock's waiters in this kernel's "
 			  "types (mutex_waiter, rwsem_waiter, "
-			  "semaphore_waiter, rt_mutex_waiter)");
+			  "semaphore_waiter, rt_mutex_waiter, "
+			  "wait_queue_entry, swait_queue)");
 		goto enoent;
 	}
 	lw->by_stack = malloc((nr ? nr : 1) * sizeof(*lw->by_stack));
@@ -282,6 +367,13 @@ static int list_lock_owner(struct ks_lock_waits *lw, const struct list_lock *l,
 		if ((uint32_t)count) {
 			*why = "has waiters but a count of its own";
 			return -EINVAL;
+		}
+		/* hung_task_sem_set_holder(): the task that took it last */
+		if (ks_field_ok(&l->last_holder) &&
+		    !ks_field_read(lw->t, lock, &l->last_holder, 8, &owner) &&
+		    owner) {
+			w->owner = owner;
+			w->last_holder = true;
 		}
 		break;
 	default:
@@ -419,6 +511,96 @@ out:
 }
 
 /*
+ * A folio's lock: the wait_page_queue around the entry at node names
+ * the folio, and the head is the slot of folio_wait_table that
+ * folio_waitqueue() hashes it to (hash_ptr(folio, PAGE_WAIT_TABLE_BITS)).
+ */
+static int folio_wait(struct ks_lock_waits *lw, const struct list_lock *l,
+		      uint64_t node, uint64_t head, struct ks_lock_wait *w,
+		      const char **why)
+{
+	uint64_t wpq = node - (uint64_t)l->w_list.off -
+		       (uint64_t)lw->wpq_wait.off;
+	uint64_t folio, bit = 0, slot;
+
+	if (!ks_field_ok(&lw->wpq_wait) || !ks_field_ok(&lw->wpq_folio) ||
+	    !lw->folio_wait_table || lw->wqh_size <= 0) {
+		*why = "is a page's waiter, in a kernel without wait_page_queue "
+		       "or folio_wait_table";
+		return -EINVAL;
+	}
+	if (ks_field_read(lw->t, wpq, &lw->wpq_folio, 8, &folio) ||
+	    (ks_field_ok(&lw->wpq_bit) &&
+	     ks_field_read(lw->t, wpq, &lw->wpq_bit, 4, &bit))) {
+		*why = "is a wait_page_queue that cannot be read";
+		return -EFAULT;
+	}
+	slot = (folio * GOLDEN_RATIO_64) >> (64 - PAGE_WAIT_TABLE_BITS);
+	if (head != lw->folio_wait_table + slot * (uint64_t)lw->wqh_size) {
+		*why = "is a page's waiter on a head that is not its folio's "
+		       "slot of folio_wait_table";
+		return -EINVAL;
+	}
+	w->kind = bit == PG_LOCKED ? KS_LOCK_FOLIO : KS_LOCK_FOLIO_BIT;
+	w->lock = folio;
+	return 0;
+}
+
+/*
+ * A swait head is a completion's when a symbol begins at the struct
+ * completion around it and spans one, and its done is 0, as
+ * do_wait_for_common() sleeps only then.
+ */
+static void completion_of(struct ks_lock_waits *lw, struct ks_lock_wait *w)
+{
+	const struct ks_target *t = lw->t;
+	uint64_t c = w->lock - (uint64_t)lw->c_wait.off, done;
+	struct ks_sym sym;
+
+	if (!ks_field_ok(&lw->c_wait) || !ks_field_ok(&lw->c_done) ||
+	    lw->completion_size <= 0 || !t->ops->lookup ||
+	    t->ops->lookup(t->ctx, c, &sym) || sym.addr != c ||
+	    sym.size < (uint64_t)lw->completion_size ||
+	    ks_field_read(t, c, &lw->c_done, 4, &done) || done)
+		return;
+	w->kind = KS_LOCK_COMPLETION;
+	w->lock = c;
+}
+
+/* Whether func is a function's address, as a wait_queue_entry's is. */
+static bool is_function(const struct ks_target *t, uint64_t func)
+{
+	struct ks_sym sym;
+
+	return t->ops->lookup && !t->ops->lookup(t->ctx, func, &sym) &&
+	       sym.addr == func;
+}
+
+/* What a queue's record at node, on the head at head, waits for. */
+static int queue_wait(struct ks_lock_waits *lw, const struct list_lock *l,
+		      uint64_t node, struct ks_lock_wait *w, const char **why)
+{
+	uint64_t head = w->lock, func;
+
+	if (l->kind == KS_LOCK_SWAIT) {
+		completion_of(lw, w);
+		return 0;
+	}
+	/* a wait_queue_entry's func is the start of a function */
+	if (ks_field_ok(&lw->wq_func) &&
+	    (ks_read_u64(lw->t, node - (uint64_t)l->w_list.off +
+				    (uint64_t)lw->wq_func.off, &func) ||
+	     !is_function(lw->t, func))) {
+		*why = "has a func that is no function's address";
+		return -EINVAL;
+	}
+	if (!lw->wake_page_function || !ks_field_ok(&lw->wq_func) ||
+	    func != lw->wake_page_function)
+		return 0;
+	return folio_wait(lw, l, node, head, w, why);
+}
+
+/*
  * The waiter candidate of l whose list node is at node, on the stack
  * read into lw->buf: 0 and *w when it leads to a lock that checks out,
  * else -errno with the reason in *why.
@@ -438,6 +620,9 @@ static int stack_candidate(struct ks_lock_waits *lw, const struct list_lock *l,
 	w->kind = l->kind;
 	w->lock = lock;
 	w->found = "stack";
+	/* a queue's head may be gone from the stack: its ring is the proof */
+	if (l->queue)
+		return queue_wait(lw, l, node, w, why);
 	if (!on_stack(lw, lock)) {
 		*why = "leads to a lock whose address is not on the stack";
 		return -EINVAL;
@@ -488,7 +673,8 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 		const struct list_lock *l = &lw->ll[k];
 		uint64_t at = i * 8;
 
-		if (!l->ok || at < (uint64_t)l->w_task.off)
+		if (!l->ok || at < (uint64_t)l->w_task.off ||
+		    l->queue != lw->pass_queues)
 			continue;
 		node[k] = base + at - (uint64_t)l->w_task.off +
 			  (uint64_t)l->w_list.off;
@@ -510,22 +696,39 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 	return 0;
 }
 
-/* The waiter record of the task on its stack, as each lock lays it out. */
-static int from_stack(struct ks_lock_waits *lw, uint64_t task,
-		      struct ks_lock_wait *ret, ks_report_fn report, void *arg)
+/*
+ * The waiter record of the task on its stack, as each lock lays it out:
+ * above sp only, where the frames of a sleeping task live (the rest of
+ * the buffer zeroed), which spares most of the stack of most tasks.
+ */
+static int from_stack(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
+		      bool queues, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg)
 {
-	uint64_t base, i;
+	uint64_t base, i, off = 0;
 	int err;
 
 	err = ks_field_read(lw->t, task, &lw->t_stack, 8, &base);
-	if (!err)
-		err = ks_read(lw->t, base, lw->buf, lw->thread_size);
 	if (err)
 		return err;
-	for (i = 0; i < lw->thread_size / 8; i++)
-		if (lw->buf[i] == task &&
-		    stack_word(lw, task, base, i, ret, report, arg))
-			return 1;
+	if (sp > base && sp - base < lw->thread_size)
+		off = (sp - base) & ~7ULL;
+	memset(lw->buf, 0, off);
+	err = ks_read(lw->t, base + off, (char *)lw->buf + off,
+		      lw->thread_size - off);
+	if (err)
+		return err;
+	/*
+	 * Locks first, over the whole stack: a lock's wait_list looks like
+	 * a queue's head to a copy of the task pointer below its waiter.
+	 */
+	for (int pass = 0; pass < (queues ? 2 : 1); pass++) {
+		lw->pass_queues = pass;
+		for (i = off / 8; i < lw->thread_size / 8; i++)
+			if (lw->buf[i] == task &&
+			    stack_word(lw, task, base, i, ret, report, arg))
+				return 1;
+	}
 	return 0;
 }
 
@@ -651,15 +854,22 @@ drop:
 	return 0;
 }
 
-int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task,
-		      struct ks_lock_wait *ret, ks_report_fn report, void *arg)
+bool ks_lock_kind_ownerless(enum ks_lock_kind kind)
+{
+	return kind >= KS_LOCK_WAITQ;
+}
+
+int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
+		      bool queues, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg)
 {
 	if (ks_field_ok(&lw->t_blocker) &&
 	    from_blocker(lw, task, ret, report, arg))
 		return 1;
 	if (lw->rt_ok && from_pi_blocked_on(lw, task, ret, report, arg))
 		return 1;
-	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok)
+	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok &&
+	    !(queues && (lw->ll[L_WAITQ].ok || lw->ll[L_SWAIT].ok)))
 		return 0;
-	return from_stack(lw, task, ret, report, arg);
+	return from_stack(lw, task, sp, queues, ret, report, arg);
 }

@@ -4,7 +4,10 @@
  * waiter record on the task's own stack (struct mutex_waiter,
  * rwsem_waiter, semaphore_waiter) on the lock's wait_list, the
  * rt_mutex_waiter of task->pi_blocked_on in the lock's waiter tree, or
- * the lock of task->blocker (CONFIG_DETECT_HUNG_TASK_BLOCKER).  Every
+ * the lock of task->blocker (CONFIG_DETECT_HUNG_TASK_BLOCKER); or the
+ * queue a task sleeps in: its wait_queue_entry or swait_queue on the
+ * head's list, told a completion or a folio's lock where the kernel's
+ * links say so.  Every
  * candidate is checked against the lock's own links before it is
  * believed; one that fails is dropped with its reason through the
  * report callback.  lock_wait.c finds one task's lock, wait_chains.c
@@ -26,16 +29,30 @@ enum ks_lock_kind {
 	KS_LOCK_RWSEM,
 	KS_LOCK_SEMAPHORE,
 	KS_LOCK_RT_MUTEX,	/* every sleeping lock of a PREEMPT_RT kernel */
+	/* queues: no owner is recorded */
+	KS_LOCK_WAITQ,		/* a wait_queue_head */
+	KS_LOCK_SWAIT,		/* a swait_queue_head */
+	KS_LOCK_COMPLETION,	/* a swait_queue_head that is a completion's */
+	KS_LOCK_FOLIO,		/* a folio's PG_locked, in folio_wait_table */
+	KS_LOCK_FOLIO_BIT,	/* another bit of a folio (PG_writeback) */
 };
 
-/* "mutex", "rwsem", "semaphore", "rt_mutex". */
+/*
+ * "mutex", "rwsem", "semaphore", "rt_mutex", "wait queue", "swait
+ * queue", "completion", "folio lock", "folio bit".
+ */
 const char *ks_lock_kind_name(enum ks_lock_kind kind);
+
+/* Whether the kernel records no owner of what kind is: a queue. */
+bool ks_lock_kind_ownerless(enum ks_lock_kind kind);
 
 /* What one task waits for. */
 struct ks_lock_wait {
 	enum ks_lock_kind kind;
-	uint64_t lock;		/* the lock's address */
+	/* the lock's address; a queue's head, a completion's, a folio's */
+	uint64_t lock;
 	uint64_t owner;		/* its owner's task_struct, or 0: none recorded */
+	bool last_holder;	/* owner is a semaphore's last_holder (7.x) */
 	bool readers;		/* an rwsem held by nr_readers readers */
 	uint64_t nr_readers;
 	const char *found;	/* "blocker", "pi_blocked_on" or "stack" */
@@ -67,9 +84,15 @@ bool ks_lock_waits_is_task(const struct ks_lock_waits *lw, uint64_t task);
 /*
  * What the task at task waits for: 1 and *ret, 0 when it waits on no
  * lock that checks out (each dropped candidate reported with its
- * reason), or -errno when its stack cannot be read.
+ * reason), or -errno when its stack cannot be read.  sp: the stack
+ * pointer its last switch saved (thread.sp), above which its live
+ * frames and so its waiter lie, or 0 to read its whole stack (a task
+ * on a CPU, whose saved sp is stale).  queues: wait
+ * queues, completions and folios too, not only locks (a task in S
+ * sleeps in a wait queue as a matter of course: poll, a pipe).
  */
-int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task,
-		      struct ks_lock_wait *ret, ks_report_fn report, void *arg);
+int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
+		      bool queues, struct ks_lock_wait *ret,
+		      ks_report_fn report, void *arg);
 
 #endif /* KS_LOCK_WAIT_H */
