@@ -45,7 +45,11 @@ def main(name, kind, text_path, json_path):
         return
     # an ftrace record's direct line is a text line of its own
     n_text = len([l for l in lines if not l.startswith('\tdirect-->')])
-    if len(objs) != n_text or not objs:
+    if not objs and not n_text:
+        # a scenario that hooked nothing (locks): nothing to rebuild
+        print('N/A: %s: the dump has no such hooks, and no object says otherwise' % name)
+        return
+    if len(objs) != n_text:
         print('FAIL: %s: %d JSON objects, %d records in the text' % (name, len(objs), n_text))
         return
     i, wrong = 0, []
