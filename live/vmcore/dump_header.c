@@ -248,7 +248,20 @@ static int check_vmcoreinfo(const char *text, size_t tlen, const struct who *w)
 {
 	static const char key[] = "PAGESIZE";
 	const char *p = text, *end = text + tlen;
+	const char *nul = memchr(text, '\0', tlen);
 	int ret = 0;
+
+	/*
+	 * The kernel writes one text and pads it with NULs.  Text after a
+	 * NUL made libkdumpfile 0.5.1 read a string it had freed
+	 * (kdump_open_fdset(), SIGSEGV under ASan: fuzz_dump_open).
+	 */
+	for (const char *q = nul; q && q < end; q++)
+		if (*q)
+			return refuse(w, "VMCOREINFO has text after a NUL byte "
+				      "at offset %zu of its note: the kernel "
+				      "writes one text, padded with NULs",
+				      (size_t)(nul - text));
 
 	/* every line, NULs or not: libkdumpfile splits the whole note */
 	while (!ret && p < end) {

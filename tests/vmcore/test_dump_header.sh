@@ -93,6 +93,10 @@ if [ -n "$off" ]; then
 	printf '\012\0\0\0' | dd of="$tmp/key-dot-namesz10" bs=1 seek=$((name - 12)) \
 		conv=notrunc status=none
 	refused key-dot-namesz10 'VMCOREINFO has the line ".SRELEASE='
+	# a NUL inside the text, text after it: libkdumpfile read freed
+	# memory (SIGSEGV under ASan: fuzz_dump_open)
+	damaged text-after-nul $((off + 3)) '\0'
+	refused text-after-nul 'VMCOREINFO has text after a NUL byte at offset 3 '
 fi
 # Elf64_Ehdr: e_phentsize at 54, e_phnum at 56, e_shoff at 40
 damaged phentsize0 54 '\0\0'
