@@ -55,7 +55,8 @@ done
 # against its defs.h, on the dumps crash 8.0.2 cannot open and on those it
 # can (the README's crash 9 column). Where crash 9 cannot open one either
 # (7.2), the crash tests say N/A with crash's own reason.
-crash_dirs=${KSTACK_CRASH9_DIRS:-"basic hooks 510-basic 510-hooks 612-basic 612-hooks 72-basic 72-hooks"}
+crash_dirs=${KSTACK_CRASH9_DIRS:-"basic hooks 510-basic 510-hooks 612-basic 612-hooks 72-basic 72-hooks
+	locks 612-locks"}
 # The make target that makes cache/vmcores/DIR.
 vmcore_target() {
 	case $1 in
@@ -77,7 +78,8 @@ if [ "${KSTACK_CRASH9:-1}" != 0 ]; then
 			make -s -C "$top" "$(vmcore_target "$d")" >/dev/null ||
 				{ failed=$((failed + 1)); continue; }
 			for t in test_crash_kstack.sh test_crash_hooks.sh test_kdump_standalone.sh \
-				test_last_ran.sh test_hooks_json.sh test_vmcore_pipeline.sh; do
+				test_last_ran.sh test_hooks_json.sh test_vmcore_pipeline.sh \
+				test_waits.sh; do
 				echo "=== $t on $d with crash 9.0.2"
 				ran=$((ran + 1))
 				if ! CRASH=$tree/crash KSTACK_SO=$so \
