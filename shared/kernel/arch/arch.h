@@ -59,6 +59,7 @@ struct ks_arch {
 	unsigned int elf_machine;	/* e_machine of its dumps and kcore */
 	uint64_t kernel_start;		/* the lowest kernel virtual address */
 	uint64_t thread_size;		/* THREAD_SIZE without KASAN */
+	uint64_t page_sizes;		/* each page size it is built with, a bit */
 
 	/* The page walk: as ks_page_translate() (page_walk.h). */
 	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,
