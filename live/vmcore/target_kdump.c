@@ -590,7 +590,8 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
 	else if (ret == -ENOENT)
 		say(kt, "the dump's kernel keeps no BTF (no __start_BTF among "
-		    "its symbols: built without CONFIG_DEBUG_INFO_BTF), so its "
+		    "its symbols, no BTF header between _etext and _sinittext: "
+		    "built without CONFIG_DEBUG_INFO_BTF), so its "
 		    "types are missing and no layout is guessed: --vmlinux "
 		    "VMLINUX supplies them from its .BTF; without one, crash "
 		    "with kstack.so reads them from the debug vmlinux");
