@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "hooks_walk.h"
 #include "kernel_string.h"
 #include "list_walk.h"
@@ -334,6 +335,17 @@ static bool ops_traces(const struct ks_ftrace_ops *o, uint64_t ip)
 	       (!o->nr_notrace || !ips_contain(o->notrace, o->nr_notrace, ip));
 }
 
+/*
+ * The architecture's arch_ftrace_trampoline_func(), x86's unless the
+ * target names another architecture: the weak default names nothing.
+ */
+static bool has_tramp_func(const struct ks_target *t)
+{
+	const struct ks_arch *a = ks_arch_find(t->arch);
+
+	return !a || a->ftrace_tramp_func;
+}
+
 /* The target of the call instruction at site, as %pS text ("" if unread). */
 static void call_target(const struct ks_target *t, uint64_t site, char *buf,
 			size_t len)
@@ -342,7 +354,7 @@ static void call_target(const struct ks_target *t, uint64_t site, char *buf,
 	int32_t rel;
 
 	buf[0] = '\0';
-	if (ks_read(t, site, insn, sizeof(insn)))
+	if (!has_tramp_func(t) || ks_read(t, site, insn, sizeof(insn)))
 		return;
 	/* the kernel decodes it as a call without checking the opcode */
 	memcpy(&rel, insn + 1, sizeof(rel));

@@ -60,6 +60,12 @@ struct ks_arch {
 	uint64_t kernel_start;		/* the lowest kernel virtual address */
 	uint64_t thread_size;		/* THREAD_SIZE without KASAN */
 	uint64_t page_sizes;		/* each page size it is built with, a bit */
+	/*
+	 * Whether it has an arch_ftrace_trampoline_func() (x86's decodes the
+	 * call in ftrace_caller or a trampoline); the weak default of the
+	 * others names no target, so t_show() prints no "->".
+	 */
+	bool ftrace_tramp_func;
 
 	/* The page walk: as ks_page_translate() (page_walk.h). */
 	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,
