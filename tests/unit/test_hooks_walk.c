@@ -505,9 +505,14 @@ static void test_ftrace_6_4_layout(void **state)
 	/* func_b: IPMODIFY, MODIFIED, a count of 1 with bit 20 (TOUCHED) set */
 	w64(recs1 + 24, 1ull << 31 | 1ull << 30 | 1ull << 26 | 1ull << 27 |
 			1ull << 20 | 1ull << 19 | 1);
+	/* func_a: CALL_OPS and CALL_OPS_EN, the call site's own ops (arm64) */
+	w64(recs1 + 8, 1ull << 31 | 1ull << 22 | 1ull << 21 | 1);
 	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
 	assert_int_equal(ks_ftrace_walk(walker(&t, stderr), &ops, &l), 0);
 	assert_int_equal(l.n, 3);
+	ks_ftrace_format(&l.v[0], line, sizeof(line));
+	assert_string_equal(line, "func_a (1)       O   \tops: global_ops+0x0/0xc0 (function_trace_call+0x0/0x120)");
+	w64(recs1 + 8, 1ull << 31 | 1ull << 27 | 1);	/* as ftrace_image() */
 	ks_ftrace_format(&l.v[1], line, sizeof(line));
 	assert_string_equal(line, "func_b (1) R I     M \ttramp: 0xffffffffc0200000 (kshook_ftrace_func+0x0/0x40 [kshook]) ->kshook_ftrace_func+0x0/0x40 [kshook]");
 	ks_ftrace_format(&l.v[2], line, sizeof(line));
