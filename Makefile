@@ -90,7 +90,7 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
 	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks \
-	static-arm64 vmcore-arm64
+	static-arm64 vmcore-arm64 vmcore-arm64-612
 
 all: live extension
 
@@ -305,6 +305,11 @@ vmcore-rt-locks: static
 # -M virt), its capture taken by the cross-built kstack
 vmcore-arm64: static-arm64
 	vmcores/make-vmcore cloud-arm64 basic cache/vmcores/arm64-basic
+
+# The 6.12 LTS for arm64 (+deb12): its kallsyms lists data symbols
+# (CONFIG_KALLSYMS_ALL), so --vmcore reads it without the vmlinux too
+vmcore-arm64-612: static-arm64
+	vmcores/make-vmcore 6.12-cloud-arm64 basic cache/vmcores/arm64-612-basic
 
 install: install-live install-extension
 
