@@ -66,6 +66,12 @@ struct ks_arch {
 	 * others names no target, so t_show() prints no "->".
 	 */
 	bool ftrace_tramp_func;
+	/*
+	 * _stext's link address where the kernel has one default (x86-64:
+	 * __START_KERNEL_map + CONFIG_PHYSICAL_START's 16 MiB), for the KASLR
+	 * offset of a dump without KERNELOFFSET or a vmlinux; 0 for none.
+	 */
+	uint64_t default_stext;
 
 	/* The page walk: as ks_page_translate() (page_walk.h). */
 	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,
