@@ -775,6 +775,12 @@ static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 	} else if (ret) {
 		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
 		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
+	} else if (!ks_kallsyms_mem_has_data(kt->im.kmem)) {
+		say(kt, "the dump's kallsyms tables list text symbols only "
+		    "(a kernel built without CONFIG_KALLSYMS_ALL): no "
+		    "init_task, kprobe_table or ftrace_ops_list to start "
+		    "from; --vmlinux VMLINUX supplies them");
+		ret = -ENOENT;
 	}
 	return ret;
 }
