@@ -89,13 +89,23 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb \
 	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
-	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks
+	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks \
+	static-arm64 vmcore-arm64 vmcore-arm64-612
 
 all: live extension
 
 live: $(BUILD)/kstack
 extension: $(BUILD)/kstack.so
 static: $(BUILD)/kstack-static
+
+# The arm64 guests' kstack, cross-built into $(BUILD)/arm64 with arm64's
+# static zlib from an apt list of its own (vmcores/arm64-zlib.sh).
+ARM64_CC ?= aarch64-linux-gnu-gcc
+static-arm64:
+	zlib=$$(vmcores/arm64-zlib.sh) && \
+	$(MAKE) CC=$(ARM64_CC) BUILD=$(BUILD)/arm64 SAN= \
+		CPPFLAGS="$(CPPFLAGS) -isystem $$zlib/usr/include" \
+		LIBS="$$zlib/usr/lib/aarch64-linux-gnu/libz.a" $(BUILD)/arm64/kstack-static
 
 # The live tool sees its own headers; the core sees only its own.
 $(BUILD)/live/%.o $(BUILD)/static/live/%.o: TREE_INC := $(LIVE_INC)
@@ -290,6 +300,16 @@ vmcore-72-locks: static
 
 vmcore-rt-locks: static
 	vmcores/make-vmcore rt locks cache/vmcores/rt-locks
+
+# Debian 12's 6.1 cloud kernel for arm64 in qemu-system-aarch64 (TCG,
+# -M virt), its capture taken by the cross-built kstack
+vmcore-arm64: static-arm64
+	vmcores/make-vmcore cloud-arm64 basic cache/vmcores/arm64-basic
+
+# The 6.12 LTS for arm64 (+deb12): its kallsyms lists data symbols
+# (CONFIG_KALLSYMS_ALL), so --vmcore reads it without the vmlinux too
+vmcore-arm64-612: static-arm64
+	vmcores/make-vmcore 6.12-cloud-arm64 basic cache/vmcores/arm64-612-basic
 
 install: install-live install-extension
 

@@ -27,8 +27,12 @@ export KSTACK_SO="$top/$build/kstack.so"
 export KSTACK_BUILD="$top/$build"
 # ASan's leak checker cannot run under ptrace-less sandboxes reliably and
 # the tools exit right after their work: leaks are checked in unit tests.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+# fast_unwind_on_malloc=0: a leak inside a library without frame pointers
+# (libaddrxlat) then shows the library's frames, which tests/lsan.supp names.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Leaks inside libraries (libaddrxlat's aarch64 setup), named one by one.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/lsan.supp}
 
 passed=0
 failed=0

@@ -27,8 +27,12 @@ prepare_headers() {
 		if ! apt_cache show "$d=$v" >/dev/null 2>&1; then
 			v=$(apt_cache policy "$d" | awk '$1 == "Candidate:" { print $2 }')
 		fi
-		download "$d" "$v"
-		dpkg-deb -x "$(deb_file "$d" "$v")" "$hdir.tmp"
+		case $guest_arch:$d in
+		arm64:linux-kbuild-*) host_kbuild "$d" "$v" "$hdir.tmp" ;;
+		*)
+			download "$d" "$v"
+			dpkg-deb -x "$(deb_file "$d" "$v")" "$hdir.tmp" ;;
+		esac
 	done
 	# 7.x's flavour Makefile also names its own folder in KBUILD_OUTPUT.
 	sed -i -e "s|^include /usr/src/|include $hdir/usr/src/|" \
@@ -41,6 +45,20 @@ prepare_headers() {
 	# The include line names the final folder, which exists only now.
 	[ -f "$hdir/usr/src/linux-headers-$release/Makefile" ] ||
 		die "no linux-headers-$release in the headers package"
+}
+
+# An arm64 guest's headers run kbuild's programs (fixdep, modpost) here:
+# linux-kbuild of the host's architecture and the same version, from the
+# system's own list, in place of arm64's.  The headers' Makefile says
+# ARCH=arm64; make is told CROSS_COMPILE.
+host_kbuild() { # package version dest
+	local opts=("${apt_suite_opts[@]}") arch=$deb_arch
+	apt_suite_opts=()
+	deb_arch=$(dpkg --print-architecture)
+	download "$1" "$2"
+	dpkg-deb -x "$(deb_file "$1" "$2")" "$3"
+	apt_suite_opts=("${opts[@]}")
+	deb_arch=$arch
 }
 
 # The headers' host programs (objtool, modpost) of a newer suite may need a
@@ -113,6 +131,7 @@ build_project_modules() {
 			# shellcheck disable=SC2046 # no override or one word
 			if make -s -C "$hdir/usr/src/linux-headers-$release" M="$out/build" \
 				${cc:+CC="$cc"} $([ -z "$cc" ] || kernel_cc_overrides) \
+				${cross_compile:+CROSS_COMPILE="$cross_compile"} \
 				CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$out/build.log" 2>&1; then
 				find "$out/build" -name '*.ko' -exec cp {} "$out/" \;
 				echo "$sum" >"$out/.sum"

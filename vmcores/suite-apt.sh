@@ -12,6 +12,9 @@
 suite=
 suite_dir=
 apt_suite_opts=()
+# The Debian architecture of the packages a suite's list holds ("" = the
+# system's); another one (arm64 on an x86-64 host) has a list of its own.
+suite_arch=
 
 # The suite whose archive holds a kernel named like $1 ("" = the system's).
 # Debian's ABI names say it: 5.10.0-NN is Debian 11's, +debNN the others.
@@ -34,12 +37,15 @@ system_mirror() {
 	echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# suite_use SUITE: later apt_cache/apt_get calls read that suite's list.
+# suite_use SUITE [ARCH]: later apt_cache/apt_get calls read that suite's
+# list, of ARCH's packages when ARCH is given (never dpkg's own list of
+# architectures: the system installs nothing of ARCH).
 suite_use() {
 	suite=$1
+	suite_arch=${2:-}
 	apt_suite_opts=()
 	[ -n "$suite" ] || return 0
-	suite_dir=$cache/apt/$suite
+	suite_dir=$cache/apt/$suite${suite_arch:+-$suite_arch}
 	mkdir -p "$suite_dir/lists/partial" "$suite_dir/cache/archives/partial"
 	local key=/usr/share/keyrings/debian-archive-keyring.gpg mirror
 	mirror=$(system_mirror)
@@ -47,6 +53,12 @@ suite_use() {
 		echo "deb [signed-by=$key] $mirror $suite main"
 		# crash's newer releases are built from sid's source package.
 		[ "$suite" != sid ] || echo "deb-src [signed-by=$key] $mirror $suite main"
+		# A stable suite's kernels of another architecture: its point
+		# releases and security updates, as the system's sources have them.
+		if [ -n "$suite_arch" ] && [ "$suite" != sid ]; then
+			echo "deb [signed-by=$key] $mirror $suite-updates main"
+			echo "deb [signed-by=$key] ${mirror%/debian}/debian-security $suite-security main"
+		fi
 	} >"$suite_dir/sources.list.new"
 	if ! cmp -s "$suite_dir/sources.list.new" "$suite_dir/sources.list" 2>/dev/null; then
 		mv "$suite_dir/sources.list.new" "$suite_dir/sources.list"
@@ -58,6 +70,8 @@ suite_use() {
 		-o Dir::Etc::sourceparts=/nonexistent
 		-o "Dir::State::Lists=$suite_dir/lists"
 		-o "Dir::Cache=$suite_dir/cache")
+	[ -z "$suite_arch" ] || apt_suite_opts+=(-o "APT::Architecture=$suite_arch"
+		-o "APT::Architectures=$suite_arch")
 	# A list never read yet is read now; an old one is refreshed only when
 	# a package is missing from it (apt_refresh).
 	compgen -G "$suite_dir/lists/*_Packages*" >/dev/null || apt_refresh

@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "dump_header.h"
 
 #define MAX_NOTES_SIZE	(64u << 20)	/* 8192 CPUs' notes take about 3 MiB */
-#define X86_PAGE_SIZE	4096ul		/* kstack reads x86-64 dumps only */
 #define NOTE_ALIGN(n)	(((uint64_t)(n) + 3) & ~3ull)
 
 /* Who is told of a refusal, and of which file. */
@@ -29,6 +29,7 @@ struct who {
 	const char *path;
 	ks_report_fn report;
 	void *arg;
+	const struct ks_arch *arch;	/* of e_machine, once it is checked */
 };
 
 static int refuse(const struct who *w, const char *fmt, ...)
@@ -111,14 +112,15 @@ static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
 		return refuse(w, "e_ident says class %u, data %u: not "
-			      "a little-endian ELF64 dump (x86-64)",
+			      "a little-endian ELF64 dump",
 			      eh->e_ident[EI_CLASS], eh->e_ident[EI_DATA]);
 	if (eh->e_type != ET_CORE)
 		return refuse(w, "e_type is %u, not ET_CORE (4): not a "
 			      "dump", eh->e_type);
-	if (eh->e_machine != EM_X86_64)
-		return refuse(w, "e_machine is %u, not EM_X86_64 (62): "
-			      "kstack reads x86-64 dumps only", eh->e_machine);
+	if (!w->arch)
+		return refuse(w, "e_machine is %u, not an architecture "
+			      "kstack reads (EM_X86_64 62, EM_AARCH64 183)",
+			      eh->e_machine);
 	if (eh->e_phentsize != sizeof(Elf64_Phdr))
 		return refuse(w, "e_phentsize is %u, not %zu (the size "
 			      "of an ELF64 program header)", eh->e_phentsize,
@@ -201,7 +203,8 @@ static int check_phdr(uint64_t i, const Elf64_Phdr *ph, const struct who *w)
 /*
  * VMCOREINFO's PAGESIZE as libkdumpfile reads it (vmcoreinfo.c
  * lines_post_hook(): strtoul base 10, ignored unless it is all digits,
- * an empty value counts as 0): an x86-64 page is 4096 bytes.
+ * an empty value counts as 0), one of the sizes the architecture's
+ * kernels are built with.
  */
 static int check_page_size(const char *val, size_t vlen, const struct who *w)
 {
@@ -213,10 +216,10 @@ static int check_page_size(const char *val, size_t vlen, const struct who *w)
 	memcpy(buf, val, vlen);
 	buf[vlen] = '\0';
 	pg = strtoul(buf, &end, 10);
-	if (*end || pg == X86_PAGE_SIZE)
+	if (*end || (pg && !(pg & (pg - 1)) && (pg & w->arch->page_sizes)))
 		return 0;
-	return refuse(w, "VMCOREINFO's PAGESIZE is \"%s\", not %lu "
-		      "(an x86-64 page)", buf, X86_PAGE_SIZE);
+	return refuse(w, "VMCOREINFO's PAGESIZE is \"%s\", not a page "
+		      "size of %s", buf, w->arch->name);
 }
 
 /*
@@ -356,7 +359,8 @@ static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 int ks_dump_header_check(int fd, uint64_t size, const char *path,
 			 ks_report_fn report, void *arg)
 {
-	const struct who who = { path, report, arg }, *w = &who;
+	struct who who = { path, report, arg, NULL };
+	const struct who *w = &who;
 	struct counts c = { 0, 0 };
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -368,6 +372,7 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 		return refuse(w, "the ELF header is cut short: the file "
 			      "has %" PRIu64 " of its %zu bytes", size,
 			      sizeof(eh));
+	who.arch = ks_arch_of_machine(eh.e_machine);
 	ret = check_ehdr(fd, &eh, size, &c, w);
 	if (!ret)
 		ret = check_sections(fd, &eh, c.shnum, size, w);

@@ -268,17 +268,10 @@ static int kerneloffset(struct ks_kdump *kt, int64_t *off_ret)
 }
 
 /*
- * x86-64's _stext when CONFIG_PHYSICAL_START is its default (16 MiB):
- * __START_KERNEL_map + 0x1000000.  Without a vmlinux, the link address
- * the dump's SYMBOL(_stext) is compared with.
- */
-#define DEFAULT_STEXT	0xffffffff81000000ull
-
-/*
  * The KASLR shift, and where it came from for -v: VMCOREINFO's
  * KERNELOFFSET; else (missing or not a number) SYMBOL(_stext) there
- * against _stext in the vmlinux, or against x86-64's default link
- * address without one.  A KERNELOFFSET that the vmlinux contradicts
+ * against _stext in the vmlinux, or against the architecture's default
+ * link address without one (x86-64's; arm64's moves between kernels).  A KERNELOFFSET that the vmlinux contradicts
  * loses to it: the symbols must land where the dump has them.
  */
 static void find_kaslr(struct ks_kdump *kt)
@@ -287,6 +280,7 @@ static void find_kaslr(struct ks_kdump *kt)
 	uint64_t link = 0;
 	int64_t off = 0;
 	int ret = kerneloffset(kt, &off);
+	uint64_t def = kt->arch ? kt->arch->default_stext : 0;
 	bool have_stext = kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) ==
 			  KDUMP_OK;
 	const char *why = ret == -ENOENT ? "VMCOREINFO has no KERNELOFFSET" :
@@ -314,11 +308,16 @@ static void find_kaslr(struct ks_kdump *kt)
 		kt->kaslr = off;
 		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
 			 "VMCOREINFO's KERNELOFFSET");
-	} else if (have_stext && stext >= DEFAULT_STEXT) {
-		kt->kaslr = (int64_t)(stext - DEFAULT_STEXT);
+	} else if (have_stext && def && stext >= def) {
+		kt->kaslr = (int64_t)(stext - def);
 		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "_stext in "
-			 "VMCOREINFO against x86-64's default %#llx: %s",
-			 DEFAULT_STEXT, why);
+			 "VMCOREINFO against %s's default %#" PRIx64 ": %s",
+			 kt->arch->name, def, why);
+	} else if (have_stext && !def) {
+		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "unknown: %s "
+			 "and %s has no one default _stext to hold "
+			 "SYMBOL(_stext) against", why,
+			 kt->arch ? kt->arch->name : "this architecture");
 	} else {
 		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "unknown: %s "
 			 "and no SYMBOL(_stext)", why);
@@ -590,7 +589,8 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
 	else if (ret == -ENOENT)
 		say(kt, "the dump's kernel keeps no BTF (no __start_BTF among "
-		    "its symbols: built without CONFIG_DEBUG_INFO_BTF), so its "
+		    "its symbols, no BTF header between _etext and _sinittext: "
+		    "built without CONFIG_DEBUG_INFO_BTF), so its "
 		    "types are missing and no layout is guessed: --vmlinux "
 		    "VMLINUX supplies them from its .BTF; without one, crash "
 		    "with kstack.so reads them from the debug vmlinux");
@@ -775,6 +775,12 @@ static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 	} else if (ret) {
 		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
 		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
+	} else if (!ks_kallsyms_mem_has_data(kt->im.kmem)) {
+		say(kt, "the dump's kallsyms tables list text symbols only "
+		    "(a kernel built without CONFIG_KALLSYMS_ALL): no "
+		    "init_task, kprobe_table or ftrace_ops_list to start "
+		    "from; --vmlinux VMLINUX supplies them");
+		ret = -ENOENT;
 	}
 	return ret;
 }
@@ -794,6 +800,8 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 	const char *vmlinux = a->vmlinux;
 	int ret;
 
+	/* the KASLR offset of either open needs the architecture's _stext */
+	find_arch(kt);
 	/* each has said why */
 	ret = vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
 			open_kallsyms(kt, a->scan_kallsyms);
@@ -801,7 +809,6 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 		ret = load_btf(kt, vmlinux);
 	if (ret)
 		return ret;
-	find_arch(kt);
 	find_paging(kt);
 	map_cpu_notes(kt);
 	ks_image_target(&kt->im, &kt->mem, &kt->t);

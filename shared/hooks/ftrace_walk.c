@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "hooks_walk.h"
 #include "kernel_string.h"
 #include "list_walk.h"
@@ -41,6 +42,7 @@
 #define DYN_FL_DIRECT		(1ul << 24)
 #define DYN_FL_DIRECT_EN	(1ul << 23)
 #define DYN_FL_CALL_OPS		(1ul << 22)	/* 6.3+ */
+#define DYN_FL_CALL_OPS_EN	(1ul << 21)	/* 6.3+ */
 #define DYN_FL_TOUCHED		(1ul << 20)	/* 6.4+ */
 #define DYN_FL_MODIFIED		(1ul << 19)	/* 6.4+ */
 #define DYN_REF_SHIFT_6_1	23
@@ -334,6 +336,17 @@ static bool ops_traces(const struct ks_ftrace_ops *o, uint64_t ip)
 	       (!o->nr_notrace || !ips_contain(o->notrace, o->nr_notrace, ip));
 }
 
+/*
+ * The architecture's arch_ftrace_trampoline_func(), x86's unless the
+ * target names another architecture: the weak default names nothing.
+ */
+static bool has_tramp_func(const struct ks_target *t)
+{
+	const struct ks_arch *a = ks_arch_find(t->arch);
+
+	return !a || a->ftrace_tramp_func;
+}
+
 /* The target of the call instruction at site, as %pS text ("" if unread). */
 static void call_target(const struct ks_target *t, uint64_t site, char *buf,
 			size_t len)
@@ -342,7 +355,7 @@ static void call_target(const struct ks_target *t, uint64_t site, char *buf,
 	int32_t rel;
 
 	buf[0] = '\0';
-	if (ks_read(t, site, insn, sizeof(insn)))
+	if (!has_tramp_func(t) || ks_read(t, site, insn, sizeof(insn)))
 		return;
 	/* the kernel decodes it as a call without checking the opcode */
 	memcpy(&rel, insn + 1, sizeof(rel));
@@ -498,6 +511,34 @@ static int fill_tramps(const struct ks_target *t, const struct ks_ftrace_layout 
 	return 0;
 }
 
+/*
+ * ftrace_find_unique_ops(): the one ops whose hashes take the record's
+ * ip, "%pS (%pS)" of it and its func; an error when none or several do.
+ */
+static void fill_call_ops(const struct ks_target *t,
+			  const struct ks_ftrace_ops_list *ops,
+			  struct ks_ftrace_rec *r)
+{
+	const struct ks_ftrace_ops *found = NULL;
+
+	for (size_t i = 0; i < ops->n; i++) {
+		if (!ops_traces(&ops->v[i], r->ip))
+			continue;
+		if (found) {
+			found = NULL;
+			break;
+		}
+		found = &ops->v[i];
+	}
+	r->call_ops_error = !found;
+	if (!found)
+		return;
+	ks_sym_format_pS(t, found->kaddr, r->call_ops_text.tramp,
+			 sizeof(r->call_ops_text.tramp));
+	ks_sym_format_pS(t, found->func, r->call_ops_text.func,
+			 sizeof(r->call_ops_text.func));
+}
+
 /* The record's name, or false when print_rec() would call it invalid. */
 static bool rec_name(const struct ks_target *t, uint64_t ip,
 		     struct ks_ftrace_rec *r)
@@ -543,9 +584,12 @@ static int fill_rec(const struct ks_target *t, const struct ks_ftrace_layout *l,
 	r->ipmodify = flags & DYN_FL_IPMODIFY;
 	r->direct = flags & DYN_FL_DIRECT;
 	r->tramp_en = flags & DYN_FL_TRAMP_EN;
+	r->call_ops_en = l->layout_6_4 && (flags & DYN_FL_CALL_OPS_EN);
 	if (r->tramp_en) {
 		if (fill_tramps(t, l, ops, c, r))
 			return -ENOMEM;
+	} else if (r->call_ops_en) {
+		fill_call_ops(t, ops, r);
 	} else {
 		snprintf(r->target, sizeof(r->target), "%s",
 			 static_target(t, l, c, flags));

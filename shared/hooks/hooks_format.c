@@ -205,6 +205,12 @@ int ks_ftrace_format(const struct ks_ftrace_rec *r, char *buf, size_t len)
 			if (tr->target[0])
 				PUT(" ->%s", tr->target);
 		}
+	} else if (r->call_ops_en) {
+		if (r->call_ops_error)
+			PUT("\tops: ERROR!");
+		else
+			PUT("\tops: %s (%s)", r->call_ops_text.tramp,
+			    r->call_ops_text.func);
 	} else if (r->target[0]) {
 		PUT(" ->%s", r->target);
 	}
@@ -318,12 +324,38 @@ static const char *ftrace_tramp(const char *s, struct ks_ftrace_rec *r)
 	return stop;
 }
 
-/* What follows the columns: the trampolines, or " ->%pS", or nothing. */
+/* "\tops: %pS (%pS)" or "\tops: ERROR!", the whole tail. */
+static int ftrace_call_ops(const char *s, struct ks_ftrace_rec *r)
+{
+	struct ks_ftrace_tramp *o = &r->call_ops_text;
+	const char *open, *close;
+
+	r->call_ops_en = true;
+	s += 6;
+	if (!strcmp(s, "ERROR!")) {
+		r->call_ops_error = true;
+		return 0;
+	}
+	open = strstr(s, " (");
+	close = open ? strchr(open, ')') : NULL;
+	if (!close || close[1] ||
+	    copy_span(o->tramp, sizeof(o->tramp), s, open - s) ||
+	    copy_span(o->func, sizeof(o->func), open + 2, close - open - 2))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * What follows the columns: the trampolines, the call site's ops,
+ * " ->%pS", or nothing.
+ */
 static int ftrace_tail(const char *s, struct ks_ftrace_rec *r)
 {
 	if (!strncmp(s, " ->", 3))
 		return copy_span(r->target, sizeof(r->target), s + 3,
 				 strlen(s + 3));
+	if (!strncmp(s, "\tops: ", 6))
+		return ftrace_call_ops(s, r);
 	if (strncmp(s, "\ttramp: ", 8))
 		return *s ? -EINVAL : 0;
 	r->tramp_en = true;

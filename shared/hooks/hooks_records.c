@@ -69,4 +69,6 @@ void ks_ftrace_rec_clear(struct ks_ftrace_rec *r)
 	r->module[0] = '\0';
 	r->target[0] = '\0';
 	r->direct_to[0] = '\0';
+	r->call_ops_text.tramp[0] = '\0';
+	r->call_ops_text.func[0] = '\0';
 }

@@ -92,11 +92,18 @@ struct ks_ftrace_rec {
 	bool call_ops, modified;
 	bool tramp_en;
 	bool tramp_error;	/* "\ttramp: ERROR!" */
+	/*
+	 * CALL_OPS_EN (6.3+, arm64's DYNAMIC_FTRACE_WITH_CALL_OPS): the
+	 * call site's own ops, "\tops: %pS (%pS)" (call_ops_text's tramp
+	 * and func), or "\tops: ERROR!" when no single ops traces it.
+	 */
+	bool call_ops_en, call_ops_error;
 
 	char func[KS_HOOK_NAME_LEN];
 	char module[KS_HOOK_MOD_LEN];	/* "" for vmlinux */
 	char target[KS_HOOK_TEXT_LEN];	/* " ->%pS" without TRAMP_EN */
 	char direct_to[KS_HOOK_TEXT_LEN]; /* "\n\tdirect-->%pS", "" for none */
+	struct ks_ftrace_tramp call_ops_text;	/* target unused */
 	/* only the first nr_tramps are set */
 	struct ks_ftrace_tramp tramps[KS_FTRACE_MAX_TRAMPS];
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arch.h"
 #include "list_walk.h"
 
 static uint64_t hash64(uint64_t v)
@@ -62,7 +63,7 @@ static int visit(struct ks_list_state *w, struct ks_seen *seen, uint64_t node,
 	int ret;
 
 	/* NULL, a poison value or a user address: not a kernel node */
-	if (node < KS_KERNEL_HALF) {
+	if (node < w->kernel_start) {
 		w->stop = KS_LIST_BAD_LINK;
 		w->bad = node;
 		return 1;
@@ -93,8 +94,16 @@ static int next_of(struct ks_list_state *w, uint64_t addr, uint64_t *next)
 	return 1;
 }
 
+uint64_t ks_kernel_start(const struct ks_target *t)
+{
+	const struct ks_arch *a = ks_arch_find(t->arch);
+
+	return a ? a->kernel_start : KS_KERNEL_HALF;
+}
+
 static void walk_init(struct ks_list_state *w, uint64_t start)
 {
+	w->kernel_start = ks_kernel_start(w->t);
 	w->stop = KS_LIST_END;
 	w->count = 0;
 	w->last = start;

@@ -18,6 +18,13 @@
 /* The top half of the address space is the kernel's (x86_64). */
 #define KS_KERNEL_HALF	0xffff800000000000ULL
 
+/*
+ * The lowest kernel address of t's architecture (its struct ks_arch's
+ * kernel_start: arm64's TTBR1 half begins below x86_64's); x86_64's half
+ * for a target that names no architecture known here.
+ */
+uint64_t ks_kernel_start(const struct ks_target *t);
+
 /* A set of node addresses (open addressing), for loop detection. */
 struct ks_seen {
 	uint64_t *slot;
@@ -50,6 +57,8 @@ struct ks_list_state {
 	 * cannot be read (UNREADABLE) or the link's value (BAD_LINK).
 	 */
 	uint64_t bad;
+	/* private: ks_kernel_start() of t, taken when a walk begins */
+	uint64_t kernel_start;
 };
 
 /* Called for each node; a negative return ends the walk with that value. */

@@ -191,12 +191,21 @@ static char *source_root(struct ks_lines *l, const char *sym, const char *tail)
  * C files are named relative to the build directory, assembler files by
  * the absolute path gas was given (Debian's:
  * /build/reproducible-path/linux-6.1.192/arch/x86/entry/entry_64.S):
- * each kind's root is found from a file of that kind.
+ * each kind's root is found from a file of that kind, the assembler one
+ * from the syscall entry of the architecture whose symbol is there.
  */
 void ks_lines_find_prefix(struct ks_lines *l)
 {
+	/* each architecture's syscall entry, the one whose symbol exists */
+	static const char *const asm_files[][2] = {
+		{ "entry_SYSCALL_64", "arch/x86/entry/entry_64.S" },
+		{ "el0t_64_sync", "arch/arm64/kernel/entry.S" },
+	};
+
+	size_t n = sizeof(asm_files) / sizeof(asm_files[0]);
+
 	l->prefix = source_root(l, "kernel_init", "init/main.c");
-	l->asm_prefix = source_root(l, "entry_SYSCALL_64",
-				    "arch/x86/entry/entry_64.S");
+	for (size_t i = 0; !l->asm_prefix && i < n; i++)
+		l->asm_prefix = source_root(l, asm_files[i][0], asm_files[i][1]);
 }
 #endif /* KS_NO_LIBDW */

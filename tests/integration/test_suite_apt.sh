@@ -90,6 +90,29 @@ if grep -qx "deb \[signed-by=[^]]*\] $(system_mirror) sid main" "$cache/apt/sid/
 else
 	fail "sid's sources.list: $(cat "$cache/apt/sid/sources.list")"
 fi
+# Another architecture's packages (arm64 guests): a list of its own, even
+# for the system's suite, with apt told the architecture, never dpkg.
+mkdir -p "$cache/apt/bookworm-arm64/lists"
+: >"$cache/apt/bookworm-arm64/lists/x_dists_bookworm_main_binary-arm64_Packages.lz4"
+suite_use bookworm arm64
+opts=" ${apt_suite_opts[*]} "
+case $opts in
+*" Dir::State::Lists=$cache/apt/bookworm-arm64/lists "*" Dir::Cache=$cache/apt/bookworm-arm64/cache "*" APT::Architecture=arm64 "*" APT::Architectures=arm64 "*)
+	pass "bookworm arm64: a list of its own, APT::Architecture=arm64" ;;
+*) fail "bookworm arm64's apt options: $opts" ;;
+esac
+if grep -qx "deb \[signed-by=[^]]*\] $(system_mirror) bookworm main" "$cache/apt/bookworm-arm64/sources.list" &&
+	grep -q ' bookworm-updates main$' "$cache/apt/bookworm-arm64/sources.list" &&
+	grep -q '/debian-security bookworm-security main$' "$cache/apt/bookworm-arm64/sources.list"; then
+	pass "bookworm arm64's sources.list: the suite, its updates and security"
+else
+	fail "bookworm arm64's sources.list: $(cat "$cache/apt/bookworm-arm64/sources.list")"
+fi
+suite_use sid
+case " ${apt_suite_opts[*]} " in
+*APT::Architecture*) fail "sid after arm64 kept the architecture: ${apt_suite_opts[*]}" ;;
+*) pass "a suite without ARCH is the system's architecture again" ;;
+esac
 suite_use ""
 [ ${#apt_suite_opts[@]} -eq 0 ] && pass "the system's suite: apt's own options" ||
 	fail "the system's suite got options: ${apt_suite_opts[*]}"

@@ -106,9 +106,13 @@ def base_path(vmlinux, by_name, sym='kernel_init', tail='init/main.c'):
     init = by_name.get(sym, [None])[0]
     if init is None:
         return ''
-    loc = addr2line(vmlinux, [init]).get(init, [('', '')])[0][1]
-    if '/' + tail + ':' in loc or loc.startswith(tail + ':'):
-        return loc[:loc.rindex(tail + ':')]
+    # arm64's first instruction (BTI, PACIASP) may have no line: the next ones
+    tries = [init + off for off in (0, 4, 8, 12, 16)]
+    got = addr2line(vmlinux, tries)
+    for a in tries:
+        loc = got.get(a, [('', '')])[0][1]
+        if '/' + tail + ':' in loc or loc.startswith(tail + ':'):
+            return loc[:loc.rindex(tail + ':')]
     return ''
 
 
@@ -119,8 +123,10 @@ def main():
     by_name, addrs = nm_symbols(vmlinux)
     base = base_path(vmlinux, by_name)
     # assembler files keep the absolute path gas was given
-    asm_base = base_path(vmlinux, by_name, 'entry_SYSCALL_64',
-                         'arch/x86/entry/entry_64.S')
+    asm_base = (base_path(vmlinux, by_name, 'entry_SYSCALL_64',
+                          'arch/x86/entry/entry_64.S') or
+                base_path(vmlinux, by_name, 'el0t_64_sync',
+                          'arch/arm64/kernel/entry.S'))
     obj = vmlinux
     if module:
         obj = sys.argv[5]

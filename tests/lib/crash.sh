@@ -32,6 +32,14 @@ crash_refused() {
 	# "crash: invalid structure member offset: module_num_gpl_syms"): the
 	# dump is there, crash cannot read its kind, so N/A with crash's words.
 	local why
+	# A crash built for x86_64 opens no arm64 dump ("machine type
+	# mismatch"): N/A with crash's words, the dump is kstack --vmcore's.
+	why=$(grep -m1 -A2 'WARNING: machine type mismatch:' "$out" | sed -n 's/^ *\([^ ].*: [A-Z0-9_]*\)$/\1/p' |
+		tr '\n' ';' | sed 's/;$//; s/;/, /')
+	if [ -n "$why" ]; then
+		echo "N/A: crash ${version:-?} cannot open this dump ($why); kstack --vmcore reads it"
+		return 0
+	fi
 	why=$(sed -n 's/^crash: \(invalid structure member offset: .*\)$/\1/p' "$out" | head -n 1)
 	if [ -n "$why" ] && [ "${release%%.*}" -ge 7 ] 2>/dev/null; then
 		echo "N/A: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \

@@ -227,6 +227,36 @@ static void test_ftrace_6_4_lines(void **state)
 	free(r);
 }
 
+/*
+ * CALL_OPS_EN (arm64's call-site ops, 6.3+): "\tops: %pS (%pS)" as the
+ * 6.12 arm64 guest printed it, and "\tops: ERROR!", both ways.
+ */
+static void test_ftrace_call_ops_lines(void **state)
+{
+	static const char *const lines[] = {
+		"vfs_write (1)       O   \tops: global_ops+0x0/0xd8 (function_trace_call+0x0/0x100)",
+		"ksys_read (2) R     O   \tops: ERROR!",
+	};
+	struct ks_ftrace_rec *r = malloc(sizeof(*r));
+	char buf[512];
+
+	(void)state;
+	assert_non_null(r);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(ks_ftrace_parse(lines[i], NULL, r), 0);
+		assert_true(r->call_ops && r->call_ops_en);
+		ks_ftrace_format(r, buf, sizeof(buf));
+		assert_string_equal(buf, lines[i]);
+	}
+	assert_true(r->call_ops_error);
+	assert_int_equal(ks_ftrace_parse(lines[0], NULL, r), 0);
+	assert_false(r->call_ops_error);
+	assert_string_equal(r->call_ops_text.tramp, "global_ops+0x0/0xd8");
+	assert_string_equal(r->call_ops_text.func, "function_trace_call+0x0/0x100");
+	assert_int_not_equal(ks_ftrace_parse("f (1)       O   \tops: g (h) x", NULL, r), 0);
+	free(r);
+}
+
 static void test_ftrace_fields(void **state)
 {
 	struct ks_ftrace_rec *r = malloc(sizeof(*r));
@@ -346,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_guest_lines),
 		cmocka_unit_test(test_ftrace_tricky_lines),
 		cmocka_unit_test(test_ftrace_6_4_lines),
+		cmocka_unit_test(test_ftrace_call_ops_lines),
 		cmocka_unit_test(test_ftrace_fields),
 		cmocka_unit_test(test_summaries),
 		cmocka_unit_test(test_pS_module),

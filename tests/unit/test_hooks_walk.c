@@ -452,6 +452,44 @@ static void test_ftrace_records(void **state)
 }
 
 /*
+ * arm64 has no arch_ftrace_trampoline_func(): the weak default names no
+ * target, so no line has "->" (the x86 call decoded at ftrace_call would
+ * be garbage there), while the trampolines themselves are still named.
+ */
+static void test_ftrace_records_arm64(void **state)
+{
+	struct ks_ftrace_ops_list ops = { 0 };
+	struct ks_ftrace_list l = { 0 };
+	char *out = NULL, *err = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *o, *e;
+
+	(void)state;
+	ftrace_image(false);
+	ks_fake_set_arch(f, "arm64");
+	ks_fake_target(f, &t);
+	o = open_memstream(&out, &olen);
+	e = open_memstream(&err, &elen);
+	assert_int_equal(ks_ftrace_ops_walk(walker(&t, e), &ops), 0);
+	assert_int_equal(ks_ftrace_walk(walker(&t, e), &ops, &l), 0);
+	ks_ftrace_print_all(o, &l);
+	fclose(o);
+	fclose(e);
+	ks_fake_set_arch(f, "x86_64");
+	ks_fake_target(f, &t);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out,
+		"func_a (1)      \ttramp: 0xffffffffc0100000 (function_trace_call+0x0/0x120)\n"
+		"func_b (1) R I  \ttramp: 0xffffffffc0200000 (kshook_ftrace_func+0x0/0x40 [kshook])\n"
+		"func_d (2)      \n"));
+	assert_null(strstr(out, "->"));
+	free(out);
+	free(err);
+	ks_ftrace_list_free(&l);
+	ks_ftrace_ops_list_free(&ops);
+}
+
+/*
  * A 6.4+ kernel (struct module has mem[]): the reference count is below bit
  * 19, MODIFIED is bit 19, and the lines have the " O" and " M " columns.
  */
@@ -467,9 +505,14 @@ static void test_ftrace_6_4_layout(void **state)
 	/* func_b: IPMODIFY, MODIFIED, a count of 1 with bit 20 (TOUCHED) set */
 	w64(recs1 + 24, 1ull << 31 | 1ull << 30 | 1ull << 26 | 1ull << 27 |
 			1ull << 20 | 1ull << 19 | 1);
+	/* func_a: CALL_OPS and CALL_OPS_EN, the call site's own ops (arm64) */
+	w64(recs1 + 8, 1ull << 31 | 1ull << 22 | 1ull << 21 | 1);
 	assert_int_equal(ks_ftrace_ops_walk(walker(&t, stderr), &ops), 0);
 	assert_int_equal(ks_ftrace_walk(walker(&t, stderr), &ops, &l), 0);
 	assert_int_equal(l.n, 3);
+	ks_ftrace_format(&l.v[0], line, sizeof(line));
+	assert_string_equal(line, "func_a (1)       O   \tops: global_ops+0x0/0xc0 (function_trace_call+0x0/0x120)");
+	w64(recs1 + 8, 1ull << 31 | 1ull << 27 | 1);	/* as ftrace_image() */
 	ks_ftrace_format(&l.v[1], line, sizeof(line));
 	assert_string_equal(line, "func_b (1) R I     M \ttramp: 0xffffffffc0200000 (kshook_ftrace_func+0x0/0x40 [kshook]) ->kshook_ftrace_func+0x0/0x40 [kshook]");
 	ks_ftrace_format(&l.v[2], line, sizeof(line));
@@ -711,6 +754,7 @@ int main(void)
 		cmocka_unit_test(test_kprobe_details),
 		cmocka_unit_test(test_kprobes_disarmed),
 		cmocka_unit_test(test_ftrace_records),
+		cmocka_unit_test(test_ftrace_records_arm64),
 		cmocka_unit_test(test_ftrace_ops_loop),
 		/* before the 6.4 test, which gives struct module its mem[] */
 		cmocka_unit_test(test_ftrace_touched_6_1),

@@ -191,6 +191,8 @@ static void check_image(const struct ks_kallsyms_mem *ks)
 	struct ks_sym s;
 	uint64_t addr;
 
+	/* ddata_obj and B_end: a CONFIG_KALLSYMS_ALL table */
+	assert_true(ks_kallsyms_mem_has_data(ks));
 	expect(ks, BASE + 0x1095, "sys_read", BASE + 0x1000, 0x1000);
 	/* the first alias as listed, sized to the next higher address */
 	expect(ks, BASE + 0x2000, "alias_one", BASE + 0x2000, 0x800);

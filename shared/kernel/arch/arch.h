@@ -59,6 +59,19 @@ struct ks_arch {
 	unsigned int elf_machine;	/* e_machine of its dumps and kcore */
 	uint64_t kernel_start;		/* the lowest kernel virtual address */
 	uint64_t thread_size;		/* THREAD_SIZE without KASAN */
+	uint64_t page_sizes;		/* each page size it is built with, a bit */
+	/*
+	 * Whether it has an arch_ftrace_trampoline_func() (x86's decodes the
+	 * call in ftrace_caller or a trampoline); the weak default of the
+	 * others names no target, so t_show() prints no "->".
+	 */
+	bool ftrace_tramp_func;
+	/*
+	 * _stext's link address where the kernel has one default (x86-64:
+	 * __START_KERNEL_map + CONFIG_PHYSICAL_START's 16 MiB), for the KASLR
+	 * offset of a dump without KERNELOFFSET or a vmlinux; 0 for none.
+	 */
+	uint64_t default_stext;
 
 	/* The page walk: as ks_page_translate() (page_walk.h). */
 	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,

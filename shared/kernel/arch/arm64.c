@@ -136,6 +136,12 @@ const struct ks_arch ks_arch_arm64 = {
 	.kernel_start = 0xfff0000000000000ull,
 	/* THREAD_SIZE: 16 KiB without KASAN, whatever the page size */
 	.thread_size = 16384,
+	/* the 4, 16 and 64 KiB granules */
+	.page_sizes = 4096 | 16384 | 65536,
+	/*
+	 * No default_stext: KIMAGE_VADDR moved (6.1's _text is at
+	 * 0xffff800008000000, 6.12's at 0xffff800080000000).
+	 */
 	.translate = ks_arm64_translate,
 	.linear_pa = ks_arm64_linear_pa,
 	.switch_layout = switch_layout,

@@ -185,6 +185,9 @@ const struct ks_arch ks_arch_x86_64 = {
 	/* the top half of the address space is the kernel's */
 	.kernel_start = 0xffff800000000000ull,
 	.thread_size = KS_THREAD_SIZE_X86_64,
+	.page_sizes = 4096,
+	.ftrace_tramp_func = true,
+	.default_stext = 0xffffffff81000000ull,
 	.translate = ks_x86_64_translate,
 	.linear_pa = ks_x86_64_linear_pa,
 	.switch_layout = switch_layout,

@@ -462,6 +462,11 @@ size_t ks_kallsyms_mem_count(const struct ks_kallsyms_mem *ks)
 	return ks->nr;
 }
 
+bool ks_kallsyms_mem_has_data(const struct ks_kallsyms_mem *ks)
+{
+	return ks->all;
+}
+
 static bool is_ksym_addr(const struct ks_kallsyms_mem *ks, uint64_t addr)
 {
 	if (ks->all)

@@ -9,6 +9,7 @@
 #ifndef KS_KALLSYMS_MEM_H
 #define KS_KALLSYMS_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,11 @@ int ks_kallsyms_mem_load(const struct ks_target *t,
 void ks_kallsyms_mem_free(struct ks_kallsyms_mem *ks);
 
 size_t ks_kallsyms_mem_count(const struct ks_kallsyms_mem *ks);
+/*
+ * Whether the tables list data symbols (CONFIG_KALLSYMS_ALL): without
+ * them there is no init_task, kprobe_table or ftrace_ops_list to find.
+ */
+bool ks_kallsyms_mem_has_data(const struct ks_kallsyms_mem *ks);
 
 /*
  * get_symbol_pos() for addr inside the kernel image (is_ksym_addr()):

@@ -13,9 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "btf_scan.h"
 #include "kernel_image.h"
 
 #define BTF_MAX		(256u << 20)
+/* _etext to _sinittext: read-only data, and .data too on x86-64 */
+#define BTF_SCAN_MAX	(512ull << 20)
 
 int ks_image_set_vmlinux(struct ks_image *im, struct ks_elf_symtab *syms)
 {
@@ -89,6 +92,42 @@ static int btf_load(struct ks_image *im, const void *data, size_t size,
 	return ret && b.said ? -EBADMSG : ret;
 }
 
+/* One candidate of the scan, loaded quietly: a wrong one is passed over. */
+struct btf_try {
+	struct ks_image *im;
+	const struct ks_target *mem;
+};
+
+static int btf_try(void *arg, uint64_t addr, size_t size)
+{
+	struct btf_try *b = arg;
+	void *buf = malloc(size);
+	int ret = buf ? ks_read(b->mem, addr, buf, size) : -ENOMEM;
+
+	if (!ret)
+		ret = ks_btf_load(buf, size, &b->im->btf, NULL, NULL);
+	free(buf);
+	return ret;
+}
+
+/*
+ * A kernel without CONFIG_KALLSYMS_ALL (Debian's arm64 ones) lists no
+ * __start_BTF: the blob is found by its header in the read-only data,
+ * between _etext and _sinittext, which kallsyms always lists.
+ */
+static int btf_scan_memory(struct ks_image *im, const struct ks_target *mem)
+{
+	struct btf_try b = { im, mem };
+	uint64_t etext, sinittext;
+
+	if (ks_image_symbol(im, "_etext", &etext) ||
+	    ks_image_symbol(im, "_sinittext", &sinittext) ||
+	    sinittext <= etext || sinittext - etext > BTF_SCAN_MAX)
+		return -ENOENT;
+	im->btf_from = "the kernel's memory";
+	return ks_btf_scan(mem, etext, sinittext, BTF_MAX, btf_try, &b);
+}
+
 static int btf_from_memory(struct ks_image *im, const struct ks_target *mem,
 			   ks_report_fn report, void *arg)
 {
@@ -97,8 +136,9 @@ static int btf_from_memory(struct ks_image *im, const struct ks_target *mem,
 	int ret;
 
 	if (ks_image_symbol(im, "__start_BTF", &start) ||
-	    ks_image_symbol(im, "__stop_BTF", &stop) || stop <= start ||
-	    stop - start > BTF_MAX)
+	    ks_image_symbol(im, "__stop_BTF", &stop))
+		return btf_scan_memory(im, mem);
+	if (stop <= start || stop - start > BTF_MAX)
 		return -ENOENT;
 	buf = malloc(stop - start);
 	if (!buf)

@@ -94,6 +94,7 @@ static const struct list_names list_names[NR_LIST_LOCKS] = {
 struct ks_lock_waits {
 	const struct ks_target *t;
 	uint64_t thread_size;
+	uint64_t kernel_start;		/* ks_kernel_start(t): arm64's is lower */
 	struct list_lock ll[NR_LIST_LOCKS];
 	struct ks_field t_stack, t_blocker, t_pi_blocked_on;
 	struct ks_field rt_owner, rt_waiters, rt_w_task, rt_w_lock, rt_w_tree;
@@ -256,6 +257,7 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 		return -ENOMEM;
 	lw->t = t;
 	lw->thread_size = thread_size;
+	lw->kernel_start = ks_kernel_start(t);
 	if (ks_field_table_report(t, specs, 1, report, arg))
 		goto enoent;
 	lw->t_blocker = ks_field_find(t, "task_struct", "blocker");
@@ -459,7 +461,7 @@ static uint64_t lock_from_stack(const struct ks_lock_waits *lw,
 	for (size_t i = 0; i < lw->thread_size / 8; i++) {
 		uint64_t v = lw->buf[i], fw, node;
 
-		if (v < KS_KERNEL_HALF || (i && v == lw->buf[i - 1]) ||
+		if (v < lw->kernel_start || (i && v == lw->buf[i - 1]) ||
 		    on_a_stack(lw, v) ||
 		    ks_read_u64(lw->t, v + (uint64_t)l->first_waiter.off, &fw) ||
 		    !fw)
@@ -650,7 +652,7 @@ static bool linked(const struct ks_lock_waits *lw, const struct list_lock *l,
 
 	if (next == node && prev == node)
 		return !ks_field_ok(&l->wait_list);
-	if (next < KS_KERNEL_HALF || next == node || prev < KS_KERNEL_HALF)
+	if (next < lw->kernel_start || next == node || prev < lw->kernel_start)
 		return false;
 	if (ks_read_u64(lw->t, next + 8, &back) || back != node)
 		return false;
