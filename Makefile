@@ -168,8 +168,10 @@ check: deps
 	$(MAKE) all static
 	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop \
 		vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
-		vmcore-locks vmcore-612-locks vmcore-rt-locks
+		vmcore-locks vmcore-612-locks vmcore-rt-locks \
+		vmcore-arm64 vmcore-arm64-612
 	KSTACK_REQUIRE_INPUTS=1 \
+	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic" \
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks \
 		cache/vmcores/510-basic cache/vmcores/510-hooks cache/vmcores/72-basic \
 		cache/vmcores/72-hooks cache/vmcores/locks cache/vmcores/612-locks \

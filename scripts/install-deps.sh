@@ -5,7 +5,8 @@
 set -eu
 pkgs="gcc make pkg-config zlib1g-dev libcmocka-dev libkdumpfile-dev libdw-dev crash
 busybox-static qemu-system-x86 socat cpio xz-utils zstd python3-drgn kexec-tools
-makedumpfile time dpkg-dev debhelper lintian clang libclang-rt-dev"
+makedumpfile time dpkg-dev debhelper lintian clang libclang-rt-dev
+qemu-system-arm gcc-aarch64-linux-gnu"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||

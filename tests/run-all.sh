@@ -7,16 +7,17 @@
 # on fixtures and the real /proc), then the vmcore scripts (which make or
 # reuse a real vmcore first).
 #
-# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores]...
+# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores]...
 # KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
+# KSTACK_ARCH_VMCORE_DIRS: vmcore folders of another architecture (arm64)
 # KSTACK_REQUIRE_INPUTS=1 (make check, which provides every input): a suite
 # that says SKIP fails.  Every SKIP and N/A is listed, with its reason, at
 # the end (tests/lib/check.sh says which is which).
 set -uo pipefail
 
-build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores]...}
+build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores]...}
 shift
-kinds=${*:-unit fuzz integration vmcore extra-vmcores}
+kinds=${*:-unit fuzz integration vmcore extra-vmcores arch-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
@@ -108,6 +109,17 @@ for kind in $kinds; do
 				[ "$(basename "$t")" = test_vmcore_pipeline.sh ] && continue
 				run "vmcore/$(basename "$t") on $(basename "$dir")" \
 					env KSTACK_VMCORE_DIR="$dir" bash "$t"
+			done
+		done
+		;;
+	arch-vmcores)
+		# Dumps of another architecture (arm64): the tests that read
+		# any architecture's dump.  The others still assume x86-64's
+		# layout or a kallsyms with data symbols (#23).
+		for dir in ${KSTACK_ARCH_VMCORE_DIRS:-}; do
+			for t in test_kdump_standalone.sh test_dump_header.sh; do
+				run "vmcore/$t on $(basename "$dir")" \
+					env KSTACK_VMCORE_DIR="$dir" bash "tests/vmcore/$t"
 			done
 		done
 		;;
