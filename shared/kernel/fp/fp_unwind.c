@@ -23,12 +23,6 @@
 /* A guard, not a rule: every step moves up at least 16 bytes. */
 #define MAX_STEPS		100000
 
-static void note(struct ks_unwind_state *s, const char *why)
-{
-	if (!s->note)
-		s->note = why;
-}
-
 /* on_stack() over the one stack a non-current task's walk may use */
 static bool on_stack(const struct ks_unwind_state *s, uint64_t addr, uint64_t len)
 {
@@ -76,7 +70,7 @@ static bool read_regs(struct ks_unwind_state *s, uint64_t addr)
 {
 	if (ks_unwind_stack_read(s, addr, s->regs_buf, KS_PT_REGS_SIZE))
 		return true;
-	note(s, "registers saved on the stack are not readable in the image");
+	ks_unwind_note(s, "registers saved on the stack are not readable in the image");
 	return false;
 }
 
@@ -92,13 +86,13 @@ static bool update_stack_state(struct ks_unwind_state *s, uint64_t next_bp)
 
 	/* get_stack_info() knows no other stack for a task not current */
 	if (!on_stack(s, frame, len)) {
-		note(s, regs ? "a frame pointer encodes registers outside the task stack" :
+		ks_unwind_note(s, regs ? "a frame pointer encodes registers outside the task stack" :
 		     "a frame pointer leads outside the task stack");
 		return false;
 	}
 	/* Make sure it only unwinds up and doesn't overlap the prev frame: */
 	if (s->orig_sp && frame < prev_end) {
-		note(s, "a frame pointer does not lead up the stack (a loop or a damaged frame)");
+		ks_unwind_note(s, "a frame pointer does not lead up the stack (a loop or a damaged frame)");
 		return false;
 	}
 	if (regs) {
@@ -122,7 +116,7 @@ static bool update_stack_state(struct ks_unwind_state *s, uint64_t next_bp)
 	} else {
 		addr_p = s->bp + 8;
 		if (!ks_unwind_stack_read(s, addr_p, &addr, 8)) {
-			note(s, "stack memory is not readable in the image");
+			ks_unwind_note(s, "stack memory is not readable in the image");
 			return false;
 		}
 		s->ip = ks_unwind_recover_ret_addr(s, addr, addr_p);
@@ -139,7 +133,7 @@ bool ks_fp_unwind_next_frame(struct ks_unwind_state *s)
 	if (ks_unwind_done(s))
 		return false;
 	if (++s->steps > MAX_STEPS) {
-		note(s, "unwinder step limit reached");
+		ks_unwind_note(s, "unwinder step limit reached");
 		goto err;
 	}
 	/* Have we reached the end? */
@@ -168,7 +162,7 @@ bool ks_fp_unwind_next_frame(struct ks_unwind_state *s)
 	} else if (s->regs) {
 		next_bp = s->regs_buf[KS_PT_BP];
 	} else if (!ks_unwind_stack_read(s, s->bp, &next_bp, 8)) {
-		note(s, "stack memory is not readable in the image");
+		ks_unwind_note(s, "stack memory is not readable in the image");
 		goto err;
 	}
 	if (update_stack_state(s, next_bp))
@@ -187,7 +181,7 @@ static void start(struct ks_unwind_state *s, uint64_t bp, uint64_t first_frame)
 	/* get_stack_info(bp): only the task stack can hold it */
 	s->stack_known = bp >= s->stack.start && bp < s->stack.end;
 	if (!s->stack_known) {
-		note(s, "the first frame pointer is not inside the task stack");
+		ks_unwind_note(s, "the first frame pointer is not inside the task stack");
 		return;
 	}
 	update_stack_state(s, bp);

@@ -242,6 +242,13 @@ static inline bool ks_unwind_done(const struct ks_unwind_state *s)
 	return !s->stack_known;
 }
 
+/* The first doubt about a walk is its note; a later one does not replace it. */
+static inline void ks_unwind_note(struct ks_unwind_state *s, const char *why)
+{
+	if (!s->note)
+		s->note = why;
+}
+
 /* Section bounds and frame layout the walk needs; cached in orc. */
 int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc);
 

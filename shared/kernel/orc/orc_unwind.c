@@ -45,12 +45,6 @@
 #define FRAME_BP_DFLT		40
 #define FRAME_RET_ADDR_DFLT	48
 
-static void note_soft(struct ks_unwind_state *s, const char *why)
-{
-	if (!s->note)
-		s->note = why;
-}
-
 /* The reason the walk stopped outranks an earlier doubt... */
 static void note_hard(struct ks_unwind_state *s, const char *why)
 {
@@ -436,7 +430,7 @@ bool ks_unwind_next_frame(struct ks_unwind_state *s)
 	if (!orc) {
 		orc = &orc_fp_entry;
 		s->error = true;
-		note_soft(s, "no ORC data for a frame: frame-pointer guess used");
+		ks_unwind_note(s, "no ORC data for a frame: frame-pointer guess used");
 	}
 
 	/* End-of-stack check for kernel threads: */
