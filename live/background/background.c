@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -418,6 +419,33 @@ static void log_error(void *arg, const char *msg)
 }
 
 /*
+ * How many /proc files the cache may keep open (proc_cache.h): two per
+ * task up to KS_KEPT_TASKS_MAX tasks, within RLIMIT_NOFILE raised to its
+ * hard limit, less room for the logs, the journal and the libraries.
+ */
+static size_t kept_files_allowed(void)
+{
+	const rlim_t reserve = 256, want = 2 * KS_KEPT_TASKS_MAX + reserve;
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return 0;
+	if (r.rlim_cur < want && r.rlim_cur != RLIM_INFINITY) {
+		rlim_t old = r.rlim_cur;
+
+		r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max > want ?
+			     want : r.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &r))
+			r.rlim_cur = old;
+	}
+	if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= reserve)
+		return 0;
+	if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= want)
+		return 2 * KS_KEPT_TASKS_MAX;
+	return (size_t)(r.rlim_cur - reserve);
+}
+
+/*
  * The /proc side first: a tree that cannot be read, a --cgroup that names
  * nothing or stacks we may not read are refused before DIR is created.
  */
@@ -430,7 +458,7 @@ static int open_proc(struct bg *bg)
 	if (ret)
 		return KS_EXIT_ERROR;
 	bg->proc_open = true;
-	ks_proc_cache_init(&bg->cache);
+	ks_proc_cache_init(&bg->cache, kept_files_allowed());
 	bg->proc.cache = &bg->cache;
 	bg->proc.verify = opts->knobs.verify_cache != NULL;
 	if (opts->cgroup) {

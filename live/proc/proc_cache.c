@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grow.h"
 #include "proc_cache.h"
@@ -36,15 +37,29 @@ int ks_proc_parse_sched(const char *line, struct ks_sched *s)
 	return 0;
 }
 
-void ks_proc_cache_init(struct ks_proc_cache *c)
+void ks_proc_cache_init(struct ks_proc_cache *c, size_t max_kept)
 {
 	memset(c, 0, sizeof(*c));
+	c->max_kept = max_kept;
 }
 
-static void table_free(struct ks_proc_cache_table *t)
+static void close_kept(struct ks_proc_cache *c, struct ks_proc_cache_entry *e,
+		       enum ks_kept_file which)
 {
-	for (size_t i = 0; i < t->nr; i++)
+	if (!e->kept[which])
+		return;
+	close(e->kept[which] - 1);
+	e->kept[which] = 0;
+	c->nr_kept--;
+}
+
+static void table_free(struct ks_proc_cache *c, struct ks_proc_cache_table *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
 		free(t->entries[i].stack);
+		for (int k = 0; k < KS_KEPT_NR; k++)
+			close_kept(c, &t->entries[i], k);
+	}
 	free(t->entries);
 	free(t->index);
 	memset(t, 0, sizeof(*t));
@@ -52,8 +67,8 @@ static void table_free(struct ks_proc_cache_table *t)
 
 void ks_proc_cache_free(struct ks_proc_cache *c)
 {
-	table_free(&c->last);
-	table_free(&c->cur);
+	table_free(c, &c->last);
+	table_free(c, &c->cur);
 }
 
 /* The index slot holding tid, or the free one where it would go. */
@@ -109,27 +124,40 @@ static int table_reserve(struct ks_proc_cache_table *t)
 	return 0;
 }
 
-/* This sample's entry for tid, emptied; NULL when out of memory. */
-static struct ks_proc_cache_entry *cur_entry(struct ks_proc_cache *c,
-					     int32_t tid)
+/*
+ * This sample's entry for tid started at start, holding the files the
+ * last sample kept for that same task; NULL when out of memory.
+ */
+static struct ks_proc_cache_entry *carry(struct ks_proc_cache *c, int32_t tid,
+					 unsigned long long start)
 {
 	struct ks_proc_cache_table *t = &c->cur;
-	struct ks_proc_cache_entry *e = find(t, tid);
+	struct ks_proc_cache_entry *e = find(t, tid), *old;
 	uint32_t *s;
 
 	/* -p 5,6 -H where 6 is a thread of 5: seen twice */
+	if (e && e->start == start)
+		return e;
 	if (e) {
 		free(e->stack);
-		goto out;
+		for (int k = 0; k < KS_KEPT_NR; k++)
+			close_kept(c, e, k);
+		goto fill;
 	}
 	if (table_reserve(t))
 		return NULL;
 	s = slot_of(t, tid);
 	*s = (uint32_t)++t->nr;
 	e = &t->entries[*s - 1];
-out:
+fill:
 	memset(e, 0, sizeof(*e));
 	e->tid = tid;
+	e->start = start;
+	old = find(&c->last, tid);
+	if (old && old->start == start) {
+		memcpy(e->kept, old->kept, sizeof(e->kept));
+		memset(old->kept, 0, sizeof(old->kept));
+	}
 	return e;
 }
 
@@ -148,10 +176,10 @@ const char *ks_proc_cache_take(struct ks_proc_cache *c, int32_t tid,
 	if (!old || !old->stack || old->start != start ||
 	    !same_sched(&old->sched, sched))
 		return NULL;
-	e = cur_entry(c, tid);
+	e = carry(c, tid, start);
 	if (!e)
 		return NULL;
-	e->start = start;
+	free(e->stack);
 	e->sched = *sched;
 	e->stack = old->stack;
 	e->len = old->len;
@@ -174,21 +202,58 @@ int ks_proc_cache_keep(struct ks_proc_cache *c, int32_t tid,
 		return -ENOMEM;
 	memcpy(copy, stack, len);
 	copy[len] = '\0';
-	e = cur_entry(c, tid);
+	e = carry(c, tid, start);
 	if (!e) {
 		free(copy);
 		return -ENOMEM;
 	}
-	e->start = start;
+	free(e->stack);
 	e->sched = *sched;
 	e->stack = copy;
 	e->len = len;
 	return 0;
 }
 
+int ks_proc_cache_file(struct ks_proc_cache *c, int32_t tid,
+		       unsigned long long start, enum ks_kept_file which)
+{
+	struct ks_proc_cache_entry *e;
+
+	if (!c->max_kept)
+		return -1;
+	e = carry(c, tid, start);
+	return e && e->kept[which] ? e->kept[which] - 1 : -1;
+}
+
+void ks_proc_cache_drop_file(struct ks_proc_cache *c, int32_t tid,
+			     enum ks_kept_file which)
+{
+	struct ks_proc_cache_entry *e = find(&c->cur, tid);
+
+	if (e)
+		close_kept(c, e, which);
+}
+
+int ks_proc_cache_keep_file(struct ks_proc_cache *c, int32_t tid,
+			    unsigned long long start, enum ks_kept_file which,
+			    int fd)
+{
+	struct ks_proc_cache_entry *e;
+
+	if (c->nr_kept >= c->max_kept)
+		return -EMFILE;
+	e = carry(c, tid, start);
+	if (!e)
+		return -ENOMEM;
+	close_kept(c, e, which);
+	e->kept[which] = fd + 1;
+	c->nr_kept++;
+	return 0;
+}
+
 void ks_proc_cache_end(struct ks_proc_cache *c)
 {
-	table_free(&c->last);
+	table_free(c, &c->last);
 	c->last = c->cur;
 	memset(&c->cur, 0, sizeof(c->cur));
 }

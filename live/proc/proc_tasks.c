@@ -28,17 +28,21 @@ static bool gone(int err)
 }
 
 /*
- * Reads the whole of root/path into p->buf, NUL-terminated; the length in
- * *len_ret.  Returns 0 or -errno.
+ * Reads the whole of an open file from offset 0 into p->buf,
+ * NUL-terminated; the length in *len_ret.  Returns 0 or -errno.
+ * A read that leaves room in the buffer is the end: every file read here
+ * is made by one show() (seq_file's single_open(): stat, status,
+ * schedstat, stack, cgroup, /proc/stat) or is cmdline, which
+ * get_mm_cmdline() copies whole, or a regular file (a --proc-root tree).
+ * Not so a seq_file of many records, which stops before a record that
+ * does not fit: such a file is not read through here.  That saves the
+ * second system call per file that would only see the end.
  */
-static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
+static int read_fd(struct ks_proc *p, int fd, size_t *len_ret)
 {
 	size_t len = 0;
-	int fd = openat(p->root_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	int ret = 0;
 
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n;
 
@@ -51,7 +55,7 @@ static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
 			}
 			p->buf = b;
 		}
-		n = read(fd, p->buf + len, p->buf_size - len - 1);
+		n = pread(fd, p->buf + len, p->buf_size - len - 1, (off_t)len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -61,10 +65,62 @@ static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len + 1 < p->buf_size)
+			break;
 	}
-	close(fd);
 	p->buf[len] = '\0';
 	*len_ret = len;
+	return ret;
+}
+
+static int open_file(struct ks_proc *p, const char *path)
+{
+	int fd = openat(p->root_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Reads the whole of root/path into p->buf as read_fd() does. */
+static int read_file(struct ks_proc *p, const char *path, size_t *len_ret)
+{
+	int fd = open_file(p, path);
+	int ret;
+
+	if (fd < 0)
+		return fd;
+	ret = read_fd(p, fd, len_ret);
+	close(fd);
+	return ret;
+}
+
+/*
+ * read_file() of the task's file dir/name, through the file background
+ * mode kept open for that task when there is one (proc_cache.h), and
+ * kept for the next sample when there is room.
+ */
+static int read_kept(struct ks_proc *p, const char *dir, int32_t tid,
+		     unsigned long long start, enum ks_kept_file which,
+		     const char *name, size_t *len_ret)
+{
+	char path[64];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!p->cache)
+		return read_file(p, path, len_ret);
+	fd = ks_proc_cache_file(p->cache, tid, start, which);
+	if (fd >= 0) {
+		if (!read_fd(p, fd, len_ret))
+			return 0;
+		/* the task is gone (ESRCH): say so through a fresh open */
+		ks_proc_cache_drop_file(p->cache, tid, which);
+	}
+	fd = open_file(p, path);
+	if (fd < 0)
+		return fd;
+	ret = read_fd(p, fd, len_ret);
+	if (ret || ks_proc_cache_keep_file(p->cache, tid, start, which, fd))
+		close(fd);
 	return ret;
 }
 
@@ -403,6 +459,17 @@ static int read_sched(struct ks_proc *p, const char *dir, struct ks_sched *sc)
 	return ret ? ret : ks_proc_parse_sched(p->buf, sc);
 }
 
+/* read_sched() through the file kept for the task (read_kept()). */
+static int read_sched_kept(struct ks_proc *p, const struct task_ref *ref,
+			   unsigned long long start, struct ks_sched *sc)
+{
+	size_t len;
+	int ret = read_kept(p, ref->dir, ref->pid, start, KS_KEPT_SCHEDSTAT,
+			    "schedstat", &len);
+
+	return ret ? ret : ks_proc_parse_sched(p->buf, sc);
+}
+
 /*
  * The stack text, read into p->buf or taken from the cache (*text and
  * *len_ret): 1 when taken, 0 when read, or -errno of the read.  The
@@ -420,7 +487,7 @@ static int read_stack(struct ks_proc *p, const struct task_ref *ref,
 	int ret;
 
 	if (cached)
-		cached = !read_sched(p, ref->dir, &sc);
+		cached = !read_sched_kept(p, ref, start, &sc);
 	if (cached) {
 		*text = ks_proc_cache_take(p->cache, t->pid, start, &sc, len_ret);
 		if (*text)
@@ -488,7 +555,11 @@ static int build_task(struct ks_proc *p, const struct ks_options *opts,
 	}
 
 	snprintf(path, sizeof(path), "%s/cmdline", ref->dir);
-	ret = read_file(p, path, &len);
+	if (use_cache && t->pid != p->self && t->start_time != KS_START_UNKNOWN)
+		ret = read_kept(p, ref->dir, t->pid, start, KS_KEPT_CMDLINE,
+				"cmdline", &len);
+	else
+		ret = read_file(p, path, &len);
 	if (ret && gone(-ret))
 		goto read_err;
 	t->cmd = ks_cmd_from_cmdline(p->buf, ret ? 0 : len, t->comm);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +52,7 @@ static void test_take_keep(void **state)
 	size_t len;
 
 	(void)state;
-	ks_proc_cache_init(&c);
+	ks_proc_cache_init(&c, 0);
 	assert_null(ks_proc_cache_take(&c, 10, 7, &A, &len));
 	assert_int_equal(ks_proc_cache_keep(&c, 10, 7, &A, "stk", 3), 0);
 	/* an empty stack: its task was on a CPU, nothing to keep */
@@ -83,7 +85,7 @@ static void test_many(void **state)
 	size_t len;
 
 	(void)state;
-	ks_proc_cache_init(&c);
+	ks_proc_cache_init(&c, 0);
 	for (int round = 0; round < 3; round++) {
 		for (int32_t tid = 1; tid <= 20000; tid++) {
 			const char *t;
@@ -101,6 +103,52 @@ static void test_many(void **state)
 		ks_proc_cache_end(&c);
 		assert_int_equal(c.last.nr, 20000);
 	}
+	ks_proc_cache_free(&c);
+}
+
+static bool fd_open(int fd)
+{
+	return fcntl(fd, F_GETFD) >= 0;
+}
+
+/* Kept files follow their task from sample to sample, and no further. */
+static void test_kept_files(void **state)
+{
+	struct ks_proc_cache c;
+	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
+	int d = open("/dev/null", O_RDONLY);
+
+	(void)state;
+	assert_true(a >= 0 && b >= 0 && d >= 0);
+	ks_proc_cache_init(&c, 2);
+	assert_int_equal(ks_proc_cache_file(&c, 10, 7, KS_KEPT_SCHEDSTAT), -1);
+	assert_int_equal(ks_proc_cache_keep_file(&c, 10, 7, KS_KEPT_SCHEDSTAT, a), 0);
+	assert_int_equal(ks_proc_cache_keep_file(&c, 11, 7, KS_KEPT_CMDLINE, b), 0);
+	/* no room for a third: the caller keeps it */
+	assert_int_equal(ks_proc_cache_keep_file(&c, 12, 7, KS_KEPT_CMDLINE, d),
+			 -EMFILE);
+	assert_true(fd_open(d));
+	ks_proc_cache_end(&c);
+	/* the same task: the same file, carried */
+	assert_int_equal(ks_proc_cache_file(&c, 10, 7, KS_KEPT_SCHEDSTAT), a);
+	assert_int_equal(ks_proc_cache_file(&c, 10, 7, KS_KEPT_CMDLINE), -1);
+	/* another task under TID 11: not its file */
+	assert_int_equal(ks_proc_cache_file(&c, 11, 8, KS_KEPT_CMDLINE), -1);
+	ks_proc_cache_end(&c);
+	assert_false(fd_open(b));
+	assert_true(fd_open(a));
+	assert_int_equal(c.nr_kept, 1);
+	/* a failed read drops it */
+	assert_int_equal(ks_proc_cache_file(&c, 10, 7, KS_KEPT_SCHEDSTAT), a);
+	ks_proc_cache_drop_file(&c, 10, KS_KEPT_SCHEDSTAT);
+	assert_false(fd_open(a));
+	assert_int_equal(c.nr_kept, 0);
+	/* room again; a task not seen in a sample loses its file */
+	assert_int_equal(ks_proc_cache_keep_file(&c, 12, 7, KS_KEPT_CMDLINE, d), 0);
+	ks_proc_cache_end(&c);
+	ks_proc_cache_end(&c);
+	assert_false(fd_open(d));
+	assert_int_equal(c.nr_kept, 0);
 	ks_proc_cache_free(&c);
 }
 
@@ -153,7 +201,7 @@ static int setup_tree(void **state)
 	assert_int_equal(ks_options_parse(&t->opts, KS_CTX_LIVE, 2, argv, NULL,
 					  NULL), 0);
 	assert_int_equal(ks_proc_open(&t->p, t->dir, NULL, NULL), 0);
-	ks_proc_cache_init(&t->cache);
+	ks_proc_cache_init(&t->cache, 64);
 	t->p.cache = &t->cache;
 	*state = t;
 	return 0;
@@ -213,6 +261,44 @@ static void test_tree_reuse(void **state)
 	put(t, "4242/schedstat", "1001 20 4\n");
 	sample(t, stk, sizeof(stk), &st);
 	assert_string_equal(stk, STACK1);
+}
+
+/* One sample's Cmd of task 4242, into buf. */
+static void sample_cmd(struct tree *t, char *buf, size_t len)
+{
+	struct ks_proc_status st;
+	struct ks_sample s;
+
+	ks_sample_init(&s, 0, "h");
+	assert_int_equal(ks_proc_sample(&t->p, &t->opts, &s, &st), 0);
+	assert_int_equal(s.nr_tasks, 1);
+	snprintf(buf, len, "%s", s.tasks[0].cmd);
+	ks_sample_release(&s);
+}
+
+/*
+ * schedstat and cmdline stay open from sample to sample, and are read
+ * every time: argv rewritten while the task slept (by a sibling thread,
+ * or through /proc/PID/mem) shows at once.
+ */
+static void test_tree_kept_files(void **state)
+{
+	struct tree *t = *state;
+	char cmd[256];
+
+	sample_cmd(t, cmd, sizeof(cmd));
+	assert_string_equal(cmd, "sleeper");
+	assert_int_equal(t->cache.nr_kept, 2);
+	put(t, "4242/cmdline", "renamed");
+	sample_cmd(t, cmd, sizeof(cmd));
+	assert_string_equal(cmd, "renamed");
+	assert_int_equal(t->cache.nr_kept, 2);
+	/* another task under the PID: its own files */
+	put_stat(t, 'S', 101);
+	sample_cmd(t, cmd, sizeof(cmd));
+	assert_int_equal(t->cache.nr_kept, 2);
+	assert_int_equal(t->cache.last.nr, 1);
+	assert_int_equal(t->cache.last.entries[0].start, 101);
 }
 
 static void test_tree_reused_pid(void **state)
@@ -311,6 +397,9 @@ int main(void)
 		cmocka_unit_test(test_parse_sched),
 		cmocka_unit_test(test_take_keep),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_kept_files),
+		cmocka_unit_test_setup_teardown(test_tree_kept_files, setup_tree,
+						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_tree_reuse, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_tree_reused_pid, setup_tree,
