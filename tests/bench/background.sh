@@ -9,7 +9,8 @@
 # that CPU against the full-read floor run.sh measured (proc_floor.c: plain
 # reads of stat, cmdline and stack of every task, what any sampler that
 # reads everything pays).  -b reads a stack only for a task that ran since
-# the sample before (live/proc/proc_cache.h), so it must come in under
+# the sample before and keeps schedstat and cmdline open
+# (live/proc/proc_cache.h), so it must come in under
 # that floor (target < 1); the share of stacks it did not read is printed.
 #
 # usage: tests/bench/background.sh BUILD [FLOOR_CPU_MS]
