@@ -53,13 +53,22 @@ static void close_kept(struct ks_proc_cache *c, struct ks_proc_cache_entry *e,
 	c->nr_kept--;
 }
 
-static void table_free(struct ks_proc_cache *c, struct ks_proc_cache_table *t)
+/* Empties t and keeps its room, so that a sample allocates nothing new. */
+static void table_clear(struct ks_proc_cache *c, struct ks_proc_cache_table *t)
 {
 	for (size_t i = 0; i < t->nr; i++) {
 		free(t->entries[i].stack);
 		for (int k = 0; k < KS_KEPT_NR; k++)
 			close_kept(c, &t->entries[i], k);
 	}
+	t->nr = 0;
+	if (t->index)
+		memset(t->index, 0, t->index_cap * sizeof(*t->index));
+}
+
+static void table_free(struct ks_proc_cache *c, struct ks_proc_cache_table *t)
+{
+	table_clear(c, t);
 	free(t->entries);
 	free(t->index);
 	memset(t, 0, sizeof(*t));
@@ -253,7 +262,9 @@ int ks_proc_cache_keep_file(struct ks_proc_cache *c, int32_t tid,
 
 void ks_proc_cache_end(struct ks_proc_cache *c)
 {
-	table_free(c, &c->last);
+	struct ks_proc_cache_table t = c->last;
+
+	table_clear(c, &t);
 	c->last = c->cur;
-	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur = t;
 }
