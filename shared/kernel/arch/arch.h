@@ -112,6 +112,16 @@ struct ks_arch {
 	/* The whole kernel's notes; returns how many parts lack data. */
 	size_t (*unwind_report)(void *unw, int err, ks_report_fn report,
 				void *arg);
+
+	/*
+	 * The kernel addresses that code (len bytes of text at pc) forms
+	 * from its own place, each once, up to max kept and the count
+	 * returned: how image/data_finder.c finds a variable that kallsyms
+	 * does not name through a function that reads it.  NULL where no
+	 * kernel of the arch needs it (x86-64's kallsyms names its data).
+	 */
+	size_t (*code_refs)(const void *code, size_t len, uint64_t pc,
+			    uint64_t *refs, size_t max);
 };
 
 extern const struct ks_arch ks_arch_x86_64;
