@@ -47,6 +47,12 @@ static int sym(const struct ks_data_finder *d, const char *name, uint64_t *a)
 	return d->t.ops->symbol(d->t.ctx, name, a);
 }
 
+/* A variable by the target's finders, else by this one's own search. */
+static int var(struct ks_data_finder *d, const char *name, uint64_t *a)
+{
+	return sym(d, name, a) && ks_data_finder_symbol(d, name, a) ? -ENOENT : 0;
+}
+
 static int rd64(const struct ks_data_finder *d, uint64_t addr, uint64_t *v)
 {
 	return ks_read(&d->t, addr, v, sizeof(*v));
@@ -192,7 +198,7 @@ static int find_init_task(struct ks_data_finder *d, uint64_t *addr_ret,
 		say(why, len, "no task_struct layout (BTF) to check it by");
 		return -ENOENT;
 	}
-	if (sym(d, "_einittext", &s.lo) || sym(d, "init_uts_ns", &uts) ||
+	if (sym(d, "_einittext", &s.lo) || var(d, "init_uts_ns", &uts) ||
 	    uts <= s.lo || uts - s.lo > DATA_MAX) {
 		say(why, len, "no _einittext and init_uts_ns to bound the "
 		    "kernel's data by");
@@ -307,7 +313,7 @@ static bool rq_of_cpu0(struct ks_data_finder *d, uint64_t pcpu, uint64_t rq)
 	uint64_t o0, init, idle_task;
 	uint32_t c;
 
-	return cpu >= 0 && idle >= 0 && !sym(d, "init_task", &init) &&
+	return cpu >= 0 && idle >= 0 && !var(d, "init_task", &init) &&
 	       !rd64(d, pcpu, &o0) && o0 &&
 	       !rd32(d, o0 + rq + (uint64_t)cpu, &c) && c == 0 &&
 	       !rd64(d, o0 + rq + (uint64_t)idle, &idle_task) &&
