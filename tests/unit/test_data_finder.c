@@ -182,7 +182,7 @@ static void put32(uint8_t *p, uint32_t v)
 static void test_arm64_refs_of_real_code(void **state)
 {
 	uint8_t ktime[20], kp[8];
-	uint64_t refs[4];
+	struct ks_code_ref refs[4];
 
 	(void)state;
 	/* ktime_get_real_seconds: adrp x0; paciasp; autiasp; ldr x0, [x0, #2168]; ret */
@@ -193,13 +193,13 @@ static void test_arm64_refs_of_real_code(void **state)
 	put32(ktime + 16, 0xd65f03c0);
 	assert_int_equal(ks_arm64_code_refs(ktime, sizeof(ktime),
 					    0xffff80000815fcd8ull, refs, 4), 1);
-	assert_true(refs[0] == 0xffff800009a41878ull);	/* tk_core + 0x78 */
+	assert_true(refs[0].addr == 0xffff800009a41878ull);	/* tk_core + 0x78 */
 	/* get_kprobe: adrp x0; add x0, x0, #0x678 */
 	put32(kp, 0xb000c480);
 	put32(kp + 4, 0x9119e000);
 	assert_int_equal(ks_arm64_code_refs(kp, sizeof(kp),
 					    0xffff8000081b3964ull, refs, 4), 1);
-	assert_true(refs[0] == 0xffff800009a44678ull);	/* kprobe_table */
+	assert_true(refs[0].addr == 0xffff800009a44678ull);	/* kprobe_table */
 }
 
 static uint32_t adrp(uint64_t pc, uint64_t target, unsigned int rd)

@@ -20,11 +20,11 @@ int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 
 /*
  * arm64_code_refs.c: the addresses code at pc forms with ADRP and an ADD
- * or a load/store offset, each once, in the order met; up to max kept,
- * the count returned.
+ * or a load/store offset, each use once, in the order met; up to max
+ * kept, the count returned.
  */
 size_t ks_arm64_code_refs(const void *code, size_t len, uint64_t pc,
-			  uint64_t *refs, size_t max);
+			  struct ks_code_ref *refs, size_t max);
 
 /* What arm64_unwind.c reads once per kernel. */
 struct ks_arm64_unwind {

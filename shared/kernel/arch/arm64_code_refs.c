@@ -52,7 +52,7 @@ static bool add_imm(uint32_t insn, unsigned int *rd, unsigned int *rn,
  * size:2 111 0 01 opc:2 imm12 Rn Rt; the offset is scaled by the size.
  */
 static bool ldst_imm(uint32_t insn, unsigned int *rt, unsigned int *rn,
-		     uint64_t *off, bool *load)
+		     uint64_t *off, struct ks_code_ref *ref)
 {
 	unsigned int size = insn >> 30;
 
@@ -61,22 +61,25 @@ static bool ldst_imm(uint32_t insn, unsigned int *rt, unsigned int *rn,
 	*rt = insn & 31u;
 	*rn = (insn >> 5) & 31u;
 	*off = (uint64_t)((insn >> 10) & 0xfffu) << size;
-	*load = ((insn >> 22) & 3u) != 0;
+	ref->size = 1u << size;
+	ref->store = ((insn >> 22) & 3u) == 0;
 	return true;
 }
 
-static void emit(uint64_t addr, uint64_t *refs, size_t max, size_t *nr)
+static void emit(struct ks_code_ref ref, struct ks_code_ref *refs, size_t max,
+		 size_t *nr)
 {
 	for (size_t i = 0; i < *nr && i < max; i++)
-		if (refs[i] == addr)
+		if (refs[i].addr == ref.addr && refs[i].size == ref.size &&
+		    refs[i].store == ref.store)
 			return;
 	if (*nr < max)
-		refs[*nr] = addr;
+		refs[*nr] = ref;
 	(*nr)++;
 }
 
 size_t ks_arm64_code_refs(const void *code, size_t len, uint64_t pc,
-			  uint64_t *refs, size_t max)
+			  struct ks_code_ref *refs, size_t max)
 {
 	const unsigned char *p = code;
 	struct reg_state r;
@@ -86,9 +89,9 @@ size_t ks_arm64_code_refs(const void *code, size_t len, uint64_t pc,
 	for (size_t i = 0; i + 4 <= len; i += 4, pc += 4) {
 		uint32_t insn = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
 				(uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24;
+		struct ks_code_ref ref = { 0, 0, false };
 		unsigned int rd, rn;
 		uint64_t v;
-		bool load;
 
 		if (adrp(insn, pc, &rd, &v)) {
 			r.val[rd] = v;
@@ -99,13 +102,15 @@ size_t ks_arm64_code_refs(const void *code, size_t len, uint64_t pc,
 				continue;
 			}
 			v += r.val[rn];
-			emit(v, refs, max, &nr);
+			ref.addr = v;
+			emit(ref, refs, max, &nr);
 			r.val[rd] = v;
 			r.known[rd] = rd != 31;
-		} else if (ldst_imm(insn, &rd, &rn, &v, &load)) {
+		} else if (ldst_imm(insn, &rd, &rn, &v, &ref)) {
+			ref.addr = r.val[rn] + v;
 			if (rn != 31 && r.known[rn])
-				emit(r.val[rn] + v, refs, max, &nr);
-			if (load)
+				emit(ref, refs, max, &nr);
+			if (!ref.store)
 				r.known[rd] = false;
 		}
 	}

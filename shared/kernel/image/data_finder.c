@@ -219,12 +219,13 @@ static int find_init_task(struct ks_data_finder *d, uint64_t *addr_ret,
 
 /* ---- variables read by a function, checked one by one ---- */
 
-typedef bool (*check_fn)(struct ks_data_finder *d, uint64_t cand,
-			 uint64_t *addr_ret);
+/* ref's address, if it holds what is looked for: the answer in addr_ret */
+typedef bool (*check_fn)(struct ks_data_finder *d,
+			 const struct ks_code_ref *ref, uint64_t *addr_ret);
 
 /* The addresses fn's code forms; 0 when there are none to try. */
 static size_t code_refs(struct ks_data_finder *d, const char *fn,
-			uint64_t *refs, size_t max)
+			struct ks_code_ref *refs, size_t max)
 {
 	unsigned char code[CODE_MAX];
 	struct ks_sym s;
@@ -249,7 +250,8 @@ static int find_read_by(struct ks_data_finder *d, const char *const *fns,
 			check_fn check, uint64_t *addr_ret, char *why,
 			size_t len)
 {
-	uint64_t refs[REFS_MAX], a = 0, got;
+	struct ks_code_ref refs[REFS_MAX];
+	uint64_t a = 0, got;
 	unsigned int nr = 0;
 	size_t n = 0;
 
@@ -260,7 +262,7 @@ static int find_read_by(struct ks_data_finder *d, const char *const *fns,
 	for (const char *const *f = fns; *f && !n; f++) {
 		n = code_refs(d, *f, refs, REFS_MAX);
 		for (size_t i = 0; i < n; i++) {
-			if (!check(d, refs[i], &got) || (nr && got == a))
+			if (!check(d, &refs[i], &got) || (nr && got == a))
 				continue;
 			a = got;
 			nr++;
@@ -281,8 +283,10 @@ static int find_read_by(struct ks_data_finder *d, const char *const *fns,
 }
 
 /* tk_core.timekeeper.xtime_sec: the clocks of a timekeeper there. */
-static bool check_tk(struct ks_data_finder *d, uint64_t cand, uint64_t *ret)
+static bool check_tk(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t cand = ref->addr;
 	long xtime = off(d, "timekeeper", "xtime_sec");
 	long mono = off(d, "timekeeper", "tkr_mono");
 	long raw = off(d, "timekeeper", "tkr_raw");
@@ -321,9 +325,11 @@ static bool rq_of_cpu0(struct ks_data_finder *d, uint64_t pcpu, uint64_t rq)
 }
 
 /* Each reference as &runqueues, against each other one as the offsets. */
-static bool check_rq(struct ks_data_finder *d, uint64_t cand, uint64_t *ret)
+static bool check_rq(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
-	uint64_t refs[REFS_MAX];
+	const uint64_t cand = ref->addr;
+	struct ks_code_ref refs[REFS_MAX];
 	static const char *const fns[] = { "idle_cpu", "nr_iowait_cpu",
 					   "available_idle_cpu", NULL };
 	unsigned int nr = 0;
@@ -333,9 +339,10 @@ static bool check_rq(struct ks_data_finder *d, uint64_t cand, uint64_t *ret)
 		size_t n = code_refs(d, *f, refs, REFS_MAX);
 
 		for (size_t i = 0; i < n; i++)
-			if (refs[i] != cand && rq_of_cpu0(d, refs[i], cand)) {
-				nr += !nr || pcpu != refs[i];
-				pcpu = refs[i];
+			if (refs[i].addr != cand &&
+			    rq_of_cpu0(d, refs[i].addr, cand)) {
+				nr += !nr || pcpu != refs[i].addr;
+				pcpu = refs[i].addr;
 			}
 		if (n)
 			break;
@@ -371,8 +378,10 @@ static int find_pcpu(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
 }
 
 /* LIST_HEAD(modules): linked both ways, each module's name a string. */
-static bool check_modules(struct ks_data_finder *d, uint64_t h, uint64_t *ret)
+static bool check_modules(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t h = ref->addr;
 	long list = off(d, "module", "list"), name = off(d, "module", "name");
 	long size = d->t.ops->member_size(d->t.ctx, "module", "name");
 	uint64_t p = h;
@@ -408,8 +417,10 @@ static int find_modules(struct ks_data_finder *d, uint64_t *addr_ret,
 }
 
 /* kprobe_table[64]: each head empty or its first node pointing back. */
-static bool check_kprobes(struct ks_data_finder *d, uint64_t t, uint64_t *ret)
+static bool check_kprobes(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t t = ref->addr;
 	long pprev = off(d, "hlist_node", "pprev");
 	uint64_t first, back;
 
@@ -435,8 +446,10 @@ static int find_kprobes(struct ks_data_finder *d, uint64_t *addr_ret,
 }
 
 /* kprobes_all_disarmed: the bool read_enabled_file_bool() tests, in data */
-static bool check_disarmed(struct ks_data_finder *d, uint64_t a, uint64_t *ret)
+static bool check_disarmed(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t a = ref->addr;
 	uint64_t einittext;
 	uint8_t v;
 
@@ -483,8 +496,10 @@ static bool ops_list_end(struct ks_data_finder *d, uint64_t list,
 	return false;
 }
 
-static bool check_ops_list(struct ks_data_finder *d, uint64_t a, uint64_t *ret)
+static bool check_ops_list(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t a = ref->addr;
 	uint64_t end;
 
 	if (!ops_list_end(d, a, &end))
@@ -521,8 +536,10 @@ static int find_list_end(struct ks_data_finder *d, uint64_t *addr_ret,
  * (dyn_ftrace), the first page's first one at vmlinux text (the core
  * kernel's call sites are recorded first, ftrace_init()).
  */
-static bool check_pages(struct ks_data_finder *d, uint64_t a, uint64_t *ret)
+static bool check_pages(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t a = ref->addr;
 	long next = off(d, "ftrace_page", "next");
 	long recs = off(d, "ftrace_page", "records");
 	long ip = off(d, "dyn_ftrace", "ip");
@@ -558,8 +575,10 @@ static int find_pages(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
 }
 
 /* global_trace: on the trace arrays' list, its current tracer named */
-static bool check_trace(struct ks_data_finder *d, uint64_t a, uint64_t *ret)
+static bool check_trace(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
 {
+	const uint64_t a = ref->addr;
 	long list = off(d, "trace_array", "list");
 	long cur = off(d, "trace_array", "current_trace");
 	long name = off(d, "tracer", "name");
@@ -606,6 +625,91 @@ static int find_trace(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
 	return ret;
 }
 
+/* cgrp_dfl_visible: the one byte cgroup_get_tree() stores, a bool in data */
+static bool check_visible(struct ks_data_finder *d,
+			const struct ks_code_ref *ref, uint64_t *ret)
+{
+	uint64_t einittext;
+	uint8_t v;
+
+	if (!ref->store || ref->size != 1 || sym(d, "_einittext", &einittext) ||
+	    ref->addr < einittext || ks_read(&d->t, ref->addr, &v, 1) || v > 1)
+		return false;
+	*ret = ref->addr;
+	return true;
+}
+
+static int find_visible(struct ks_data_finder *d, uint64_t *addr_ret,
+			char *why, size_t len)
+{
+	static const char *const fns[] = { "cgroup_get_tree", NULL };
+
+	return find_read_by(d, fns, check_visible, addr_ret, why, len);
+}
+
+/*
+ * A list head linked both ways whose every node (at member list of
+ * struct type) holds lo <= hi in its two members: ftrace_mod_maps'
+ * start_addr and end_addr, bpf_kallsyms' start and end.
+ */
+static bool range_list(struct ks_data_finder *d, uint64_t h, const char *type,
+		       const char *list_member, const char *lo_member,
+		       const char *hi_member)
+{
+	long list = off(d, type, list_member), lo = off(d, type, lo_member);
+	long hi = off(d, type, hi_member);
+	uint64_t p = h, a, b;
+
+	if (list < 0 || lo < 0 || hi < 0 || !list_linked(d, h))
+		return false;
+	for (unsigned int i = 0; i < 1u << 20; i++) {
+		if (rd64(d, p, &p))
+			return false;
+		if (p == h)
+			return true;
+		if (!list_linked(d, p) ||
+		    rd64(d, p - (uint64_t)list + (uint64_t)lo, &a) ||
+		    rd64(d, p - (uint64_t)list + (uint64_t)hi, &b) || a > b)
+			return false;
+	}
+	return false;
+}
+
+static bool check_mod_maps(struct ks_data_finder *d,
+			   const struct ks_code_ref *ref, uint64_t *ret)
+{
+	if (!range_list(d, ref->addr, "ftrace_mod_map", "list", "start_addr",
+			"end_addr"))
+		return false;
+	*ret = ref->addr;
+	return true;
+}
+
+static int find_mod_maps(struct ks_data_finder *d, uint64_t *addr_ret,
+			 char *why, size_t len)
+{
+	static const char *const fns[] = { "ftrace_mod_address_lookup", NULL };
+
+	return find_read_by(d, fns, check_mod_maps, addr_ret, why, len);
+}
+
+static bool check_bpf(struct ks_data_finder *d,
+		      const struct ks_code_ref *ref, uint64_t *ret)
+{
+	if (!range_list(d, ref->addr, "bpf_ksym", "lnode", "start", "end"))
+		return false;
+	*ret = ref->addr;
+	return true;
+}
+
+static int find_bpf(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
+		    size_t len)
+{
+	static const char *const fns[] = { "bpf_get_kallsym", NULL };
+
+	return find_read_by(d, fns, check_bpf, addr_ret, why, len);
+}
+
 /* found with global_trace only: its own search finds nothing */
 static int find_none(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
 		     size_t len)
@@ -641,6 +745,9 @@ static const struct {
 	{ "ftrace_pages_start", find_pages },
 	{ "global_trace", find_trace },
 	{ "global_ops", find_none },
+	{ "cgrp_dfl_visible", find_visible },
+	{ "ftrace_mod_maps", find_mod_maps },
+	{ "bpf_kallsyms", find_bpf },
 };
 
 void ks_data_finder_init(struct ks_data_finder *d, const struct ks_target *t,

@@ -27,6 +27,10 @@
  *   global_trace        what tracing_is_on() reads: a trace_array on a
  *                       linked list, its current tracer named
  *   global_ops          global_trace.ops (ftrace_init_global_array_ops())
+ *   cgrp_dfl_visible    the one byte cgroup_get_tree() stores, 0 or 1
+ *   ftrace_mod_maps     the list ftrace_mod_address_lookup() walks, and
+ *   bpf_kallsyms        the one bpf_get_kallsym() walks: linked both
+ *                       ways, each node's range start <= end
  *
  * Each one found is named by lookup too, at its address exactly.
  *
@@ -47,7 +51,7 @@
 #include "sym_finders.h"
 #include "target.h"
 
-#define KS_DATA_MAX	16
+#define KS_DATA_MAX	20
 
 struct ks_data_finder {
 	/*
