@@ -194,12 +194,22 @@ static void test_arm64_refs_of_real_code(void **state)
 	assert_int_equal(ks_arm64_code_refs(ktime, sizeof(ktime),
 					    0xffff80000815fcd8ull, refs, 4), 1);
 	assert_true(refs[0].addr == 0xffff800009a41878ull);	/* tk_core + 0x78 */
+	assert_int_equal(refs[0].size, 8);
+	assert_false(refs[0].store);
+	/* strb w1, [x0, #5] after the same adrp: a one-byte store */
+	put32(ktime + 4, 0x39001401);
+	assert_int_equal(ks_arm64_code_refs(ktime, 8, 0xffff80000815fcd8ull,
+					    refs, 4), 1);
+	assert_true(refs[0].addr == 0xffff800009a41005ull);
+	assert_int_equal(refs[0].size, 1);
+	assert_true(refs[0].store);
 	/* get_kprobe: adrp x0; add x0, x0, #0x678 */
 	put32(kp, 0xb000c480);
 	put32(kp + 4, 0x9119e000);
 	assert_int_equal(ks_arm64_code_refs(kp, sizeof(kp),
 					    0xffff8000081b3964ull, refs, 4), 1);
 	assert_true(refs[0].addr == 0xffff800009a44678ull);	/* kprobe_table */
+	assert_int_equal(refs[0].size, 0);			/* formed only */
 }
 
 static uint32_t adrp(uint64_t pc, uint64_t target, unsigned int rd)

@@ -445,7 +445,7 @@ static int find_kprobes(struct ks_data_finder *d, uint64_t *addr_ret,
 	return find_read_by(d, fns, check_kprobes, addr_ret, why, len);
 }
 
-/* kprobes_all_disarmed: the bool read_enabled_file_bool() tests, in data */
+/* kprobes_all_disarmed: the byte read_enabled_file_bool() loads, in data */
 static bool check_disarmed(struct ks_data_finder *d,
 			const struct ks_code_ref *ref, uint64_t *ret)
 {
@@ -453,8 +453,9 @@ static bool check_disarmed(struct ks_data_finder *d,
 	uint64_t einittext;
 	uint8_t v;
 
-	/* the strings it prints are .rodata, before the init text */
-	if (sym(d, "_einittext", &einittext) || a < einittext ||
+	/* one byte loaded; the strings it prints are .rodata, before init */
+	if (ref->size != 1 || ref->store ||
+	    sym(d, "_einittext", &einittext) || a < einittext ||
 	    ks_read(&d->t, a, &v, 1) || v > 1)
 		return false;
 	*ret = a;

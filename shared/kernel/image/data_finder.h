@@ -18,8 +18,8 @@
  *                       linked both ways, each module named
  *   kprobe_table        what get_kprobe() hashes into: 64 hlist heads,
  *                       each empty or its first node pointing back
- *   kprobes_all_disarmed  the bool read_enabled_file_bool() reads,
- *                       in the data after the init text
+ *   kprobes_all_disarmed  the one byte read_enabled_file_bool() loads,
+ *                       0 or 1, in the data after the init text
  *   ftrace_ops_list,    what arch_ftrace_ops_list_func() walks: its ops
  *   ftrace_list_end     lead by next to the one of ftrace_stub, the end
  *   ftrace_pages_start  what ftrace_location_range() searches: pages of
