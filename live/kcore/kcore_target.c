@@ -80,11 +80,20 @@ static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	return -ENOENT;
 }
 
+/* VMCOREINFO's lines: arm64's KERNELPACMASK, the data finder's init_uts_ns */
+static int kc_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	struct ks_kcore_target *kt = ctx;
+
+	return ks_kcore_vmcoreinfo_line(kt->kc, key, buf, len);
+}
+
 static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
 	.read_phys = kc_read_phys,
 	.read_user = kc_read_user,
 	.cpu_regs = kc_cpu_regs,
+	.vmcoreinfo = kc_vmcoreinfo,
 };
 
 /*
@@ -139,7 +148,10 @@ static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
 				  "CONFIG_DEBUG_INFO_BTF)", strerror(-ret));
 		return ret;
 	}
-	ret = ks_image_load_chain(&kt->im, t);
+	/* kallsyms of text only (Debian's arm64 6.1): variables from the data */
+	ret = ks_image_add_data_finder(&kt->im, report, arg);
+	if (!ret)
+		ret = ks_image_load_chain(&kt->im, t);
 	if (ret)
 		ks_report(report, arg, "%s", strerror(-ret));
 	return ret;

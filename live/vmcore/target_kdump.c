@@ -775,12 +775,6 @@ static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 	} else if (ret) {
 		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
 		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
-	} else if (!ks_kallsyms_mem_has_data(kt->im.kmem)) {
-		say(kt, "the dump's kallsyms tables list text symbols only "
-		    "(a kernel built without CONFIG_KALLSYMS_ALL): no "
-		    "init_task, kprobe_table or ftrace_ops_list to start "
-		    "from; --vmlinux VMLINUX supplies them");
-		ret = -ENOENT;
 	}
 	return ret;
 }
@@ -813,6 +807,13 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 	map_cpu_notes(kt);
 	ks_image_target(&kt->im, &kt->mem, &kt->t);
 	*t = kt->t;
+	/*
+	 * A kallsyms of text only (no CONFIG_KALLSYMS_ALL: Debian's arm64
+	 * kernels): init_task and the others are found in the data, and
+	 * what is not is said.
+	 */
+	if (ks_image_add_data_finder(&kt->im, kt->report, kt->report_arg))
+		say(kt, "out of memory");
 	/* Without these, module and BPF frames print as bare addresses. */
 	ret = ks_image_load_chain(&kt->im, t);
 	if (ret)

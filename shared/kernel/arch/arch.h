@@ -50,6 +50,13 @@ struct ks_switch_layout {
 	struct ks_field sp, fp, pc;	/* not ok: the arch keeps none there */
 };
 
+/* An address some code forms (code_refs()), and how it uses it. */
+struct ks_code_ref {
+	uint64_t addr;
+	unsigned int size;	/* bytes loaded or stored there; 0: formed only */
+	bool store;
+};
+
 /* One register of a CPU by the name its note reader gives it. */
 typedef int (*ks_reg_fn)(void *arg, const char *name, uint64_t *val_ret);
 
@@ -112,6 +119,16 @@ struct ks_arch {
 	/* The whole kernel's notes; returns how many parts lack data. */
 	size_t (*unwind_report)(void *unw, int err, ks_report_fn report,
 				void *arg);
+
+	/*
+	 * The kernel addresses that code (len bytes of text at pc) forms
+	 * from its own place, each use once, up to max kept and the count
+	 * returned: how image/data_finder.c finds a variable that kallsyms
+	 * does not name through a function that reads it.  NULL where no
+	 * kernel of the arch needs it (x86-64's kallsyms names its data).
+	 */
+	size_t (*code_refs)(const void *code, size_t len, uint64_t pc,
+			    struct ks_code_ref *refs, size_t max);
 };
 
 extern const struct ks_arch ks_arch_x86_64;

@@ -152,4 +152,5 @@ const struct ks_arch ks_arch_arm64 = {
 	.stack_text = stack_text,
 	.unwind_missing = unwind_missing,
 	.unwind_report = unwind_report,
+	.code_refs = ks_arm64_code_refs,
 };

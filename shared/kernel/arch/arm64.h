@@ -4,6 +4,7 @@
 #define KS_ARCH_ARM64_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch.h"
@@ -16,6 +17,14 @@ int ks_arm64_translate(const struct ks_target *t, const struct ks_paging *pg,
 		       uint64_t *left_ret);
 int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 		       uint64_t *paddr_ret);
+
+/*
+ * arm64_code_refs.c: the addresses code at pc forms with ADRP and an ADD
+ * or a load/store offset, each use once, in the order met; up to max
+ * kept, the count returned.
+ */
+size_t ks_arm64_code_refs(const void *code, size_t len, uint64_t pc,
+			  struct ks_code_ref *refs, size_t max);
 
 /* What arm64_unwind.c reads once per kernel. */
 struct ks_arm64_unwind {

@@ -220,8 +220,27 @@ int ks_image_load_chain(struct ks_image *im, const struct ks_target *t)
 	return ks_finders_add(&im->finders, &f);
 }
 
+int ks_image_add_data_finder(struct ks_image *im, ks_report_fn report,
+			     void *arg)
+{
+	struct ks_sym_finder f;
+	struct ks_target t;
+
+	if (im->syms || !im->kmem || ks_kallsyms_mem_has_data(im->kmem) ||
+	    im->data || !im->mem)
+		return 0;
+	im->data = malloc(sizeof(*im->data));
+	if (!im->data)
+		return -ENOMEM;
+	ks_image_target(im, im->mem, &t);
+	ks_data_finder_init(im->data, &t, report, arg);
+	f = ks_finder_data(im->data);
+	return ks_finders_add(&im->finders, &f);
+}
+
 void ks_image_release(struct ks_image *im)
 {
+	free(im->data);
 	ks_elf_symtab_free(im->syms);
 	ks_kallsyms_mem_free(im->kmem);
 	ks_btf_free(im->btf);
@@ -380,6 +399,10 @@ const char *ks_image_symbols_from(const struct ks_image *im)
 {
 	if (im->syms)
 		return "the vmlinux's .symtab";
+	if (im->data)
+		return im->kmem_scanned ? "kallsyms in memory, found by their "
+		       "shape, text only: data found in the dump" :
+		       "kallsyms in memory, text only: data found in the dump";
 	return im->kmem_scanned ? "kallsyms in memory, found by their shape" :
 				  "kallsyms in memory";
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "btf.h"
+#include "data_finder.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
 #include "kallsyms_mem.h"
@@ -35,6 +36,8 @@ struct ks_image {
 	struct ks_kallsyms *ksyms;	/* modules, BPF, ftrace_mod_maps */
 	struct ks_sym_finders finders;	/* the above, in the order asked */
 	const struct ks_target *mem;	/* the memory under the image */
+	/* the variables a text-only kallsyms lacks, found in the data */
+	struct ks_data_finder *data;
 };
 
 /* A debug vmlinux's symbols (moved by the KASLR offset), kept by im. */
@@ -82,6 +85,16 @@ int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
  */
 int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
 		      const char *btf_path, ks_report_fn report, void *arg);
+
+/*
+ * Where the kernel's own kallsyms names text only (no CONFIG_KALLSYMS_ALL),
+ * the data finder as the last finder (data_finder.h), over the image's
+ * target; what it cannot find is said through report.  Nothing is added
+ * for a vmlinux or a kallsyms that names data.  Call after
+ * ks_image_target(); 0 or -ENOMEM.
+ */
+int ks_image_add_data_finder(struct ks_image *im, ks_report_fn report,
+			     void *arg);
 
 /* The kallsyms chain, read through t (the finished target); -ENOMEM only. */
 int ks_image_load_chain(struct ks_image *im, const struct ks_target *t);
