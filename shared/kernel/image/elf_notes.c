@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_core.h"
 #include "elf_notes.h"
 
 /* A note segment larger than this is not a dump's: one per CPU is ~1 KiB. */
@@ -25,45 +26,6 @@ struct ks_elf_notes {
 	const Elf64_Nhdr **prstatus;	/* into segs */
 	size_t nr_prstatus;
 };
-
-static int read_at(int fd, uint64_t off, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -ENOEXEC;	/* a header past the end */
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* e_phnum, or for PN_XNUM the count section 0's sh_info holds. */
-static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
-{
-	Elf64_Shdr sh0;
-	int ret;
-
-	if (eh->e_phnum != PN_XNUM) {
-		*nr_ret = eh->e_phnum;
-		return 0;
-	}
-	if (!eh->e_shoff || eh->e_shentsize != sizeof(sh0))
-		return -ENOEXEC;
-	ret = read_at(fd, eh->e_shoff, &sh0, sizeof(sh0));
-	if (ret)
-		return ret;
-	*nr_ret = sh0.sh_info;
-	return 0;
-}
 
 static int add_prstatus(struct ks_elf_notes *n, const Elf64_Nhdr *nh)
 {
@@ -120,31 +82,20 @@ static int read_segment(struct ks_elf_notes *n, int fd, const Elf64_Phdr *ph)
 	if (!seg)
 		return -ENOMEM;
 	n->segs[n->nr_segs++] = seg;
-	ret = read_at(fd, ph->p_offset, seg, ph->p_filesz);
+	ret = ks_elf_core_read_at(fd, ph->p_offset, seg, ph->p_filesz);
 	return ret ? ret : scan_segment(n, seg, ph->p_filesz);
 }
 
 static int read_notes(struct ks_elf_notes *n, int fd)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	size_t nr, i;
-	int ret;
+	Elf64_Phdr *ph;
+	size_t nr;
+	int ret = ks_elf_core_phdrs(fd, &ph, &nr);
 
-	ret = read_at(fd, 0, &eh, sizeof(eh));
-	if (ret)
-		return ret;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
-	    eh.e_phentsize != sizeof(ph))
-		return -ENOEXEC;
-	ret = phnum(fd, &eh, &nr);
-	for (i = 0; !ret && i < nr; i++) {
-		ret = read_at(fd, eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph));
-		if (!ret && ph.p_type == PT_NOTE)
-			ret = read_segment(n, fd, &ph);
-	}
+	for (size_t i = 0; !ret && i < nr; i++)
+		if (ph[i].p_type == PT_NOTE)
+			ret = read_segment(n, fd, &ph[i]);
+	free(ph);
 	return ret;
 }
 

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ELF64 core file headers (elf_core.h).  The file is all it reads.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf_core.h"
+
+/*
+ * More program headers than this is no dump's: makedumpfile writes one
+ * per run of dumpable pages, a few hundred thousand on a large machine.
+ */
+#define MAX_PHDRS	(4u << 20)
+
+int ks_elf_core_read_at(int fd, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ENOEXEC;	/* a header past the end */
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* e_phnum, or for PN_XNUM the count section 0's sh_info holds. */
+static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
+{
+	Elf64_Shdr sh0;
+	int ret;
+
+	if (eh->e_phnum != PN_XNUM) {
+		*nr_ret = eh->e_phnum;
+		return 0;
+	}
+	if (!eh->e_shoff || eh->e_shentsize != sizeof(sh0))
+		return -ENOEXEC;
+	ret = ks_elf_core_read_at(fd, eh->e_shoff, &sh0, sizeof(sh0));
+	if (ret)
+		return ret;
+	*nr_ret = sh0.sh_info;
+	return 0;
+}
+
+int ks_elf_core_phdrs(int fd, Elf64_Phdr **phdrs_ret, size_t *nr_ret)
+{
+	Elf64_Phdr *ph;
+	Elf64_Ehdr eh;
+	size_t nr;
+	int ret;
+
+	*phdrs_ret = NULL;
+	*nr_ret = 0;
+	ret = ks_elf_core_read_at(fd, 0, &eh, sizeof(eh));
+	if (ret)
+		return ret;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
+	    eh.e_phentsize != sizeof(*ph))
+		return -ENOEXEC;
+	ret = phnum(fd, &eh, &nr);
+	if (ret)
+		return ret;
+	if (nr > MAX_PHDRS)
+		return -ENOEXEC;
+	if (!nr)
+		return 0;
+	ph = malloc(nr * sizeof(*ph));
+	if (!ph)
+		return -ENOMEM;
+	ret = ks_elf_core_read_at(fd, eh.e_phoff, ph, nr * sizeof(*ph));
+	if (ret) {
+		free(ph);
+		return ret;
+	}
+	*phdrs_ret = ph;
+	*nr_ret = nr;
+	return 0;
+}
