@@ -74,7 +74,7 @@ kstack -F >$tmp/crashF.txt
 kstack -F --json >$tmp/crashF.json
 quit
 CMDS
-run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.out"
+KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.out"
 if crash_refused "$tmp/crash.out" "$dir"; then
 	finish
 fi
