@@ -90,7 +90,8 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
 	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks \
-	static-arm64 vmcore-arm64 vmcore-arm64-612
+	static-arm64 vmcore-arm64 vmcore-arm64-612 vmcore-arm64-hooks \
+	vmcore-arm64-612-hooks
 
 all: live extension
 
@@ -312,6 +313,13 @@ vmcore-arm64: static-arm64
 # (CONFIG_KALLSYMS_ALL), so --vmcore reads it without the vmlinux too
 vmcore-arm64-612: static-arm64
 	vmcores/make-vmcore 6.12-cloud-arm64 basic cache/vmcores/arm64-612-basic
+
+# kprobes, ftrace and the kshook module on arm64 (make check-more's)
+vmcore-arm64-hooks: static-arm64
+	vmcores/make-vmcore cloud-arm64 hooks cache/vmcores/arm64-hooks
+
+vmcore-arm64-612-hooks: static-arm64
+	vmcores/make-vmcore 6.12-cloud-arm64 hooks cache/vmcores/arm64-612-hooks
 
 install: install-live install-extension
 

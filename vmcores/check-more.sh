@@ -5,17 +5,23 @@
 # reads: other flavours exercise other configs, module sets and layouts.
 # By default the 6.1 generic kernel, the 6.12 PREEMPT_RT kernel, the
 # 6.12 cloud kernel, 7.2's locks (first_waiter, task->blocker) and
-# trixie's 6.12.  The cloud kernel has no qemu_fw_cfg, so only the kdump
+# trixie's 6.12, and arm64's hooks on 6.1 and 6.12 (qemu-system-aarch64;
+# make check makes and checks their basic dumps).  The cloud kernel has no
+# qemu_fw_cfg, so only the kdump
 # path can give its dump a VMCOREINFO, and as a copy of /proc/vmcore
 # ("elf"): Debian 12's makedumpfile 1.7.2 does not know 6.12's page types
 # and leaves pages in use out of its dump.
 #
-# KSTACK_MORE        "FLAVOUR:SCENARIO[:DUMP_LEVEL] ..." (default
+# KSTACK_MORE        "FLAVOUR:SCENARIO[:DUMP_LEVEL[:DIR]] ..." (default
 #                    "generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf
-#                    7.2:locks 6.12+deb13:basic");
+#                    7.2:locks 6.12+deb13:basic cloud-arm64:hooks::arm64-hooks
+#                    6.12-cloud-arm64:hooks::arm64-612-hooks");
 #                    FLAVOUR is any
 #                    make-vmcore KERNEL_PACKAGE, DUMP_LEVEL makedumpfile's -d
-#                    or "elf" (a copy of /proc/vmcore) for a kdump scenario
+#                    or "elf" (a copy of /proc/vmcore) for a kdump scenario,
+#                    DIR the folder under cache/vmcores (default
+#                    SCENARIO-FLAVOUR[-dDUMP_LEVEL]): the make targets' own
+#                    (make vmcore-arm64-hooks, vmcore-arm64-612-hooks)
 # KSTACK_MORE_FLAVOUR  one flavour with the basic scenario (the old knob)
 # KSTACK_MORE_DIR    the output folder when one pair is asked for
 set -euo pipefail
@@ -24,23 +30,40 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ -n "${KSTACK_MORE_FLAVOUR:-}" ]; then
 	pairs="$KSTACK_MORE_FLAVOUR:basic"
 else
-	pairs=${KSTACK_MORE:-"generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf 7.2:locks 6.12+deb13:basic"}
+	pairs=${KSTACK_MORE:-"generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf 7.2:locks 6.12+deb13:basic
+		cloud-arm64:hooks::arm64-hooks 6.12-cloud-arm64:hooks::arm64-612-hooks"}
 fi
 
 # The guest's live capture needs the static tool; a missing one only costs
-# kstack-a.txt, which the tests report as a SKIP.
+# kstack-a.txt, which the tests report as a SKIP.  An arm64 guest's is
+# cross-built (make static-arm64).
 make -s -C "$top" static >/dev/null 2>&1 ||
 	echo "check-more: make static failed; the vmcores are made without the live tool" >&2
+case $pairs in
+*arm64*)
+	make -s -C "$top" static-arm64 >/dev/null 2>&1 ||
+		echo "check-more: make static-arm64 failed; the arm64 vmcores are made without the live tool" >&2
+	;;
+esac
+# The hooks walkers on each dump, against the guest's own -K and -F.
+hooks_unit=$top/build/tests/test_hooks_vmcore
+make -s -C "$top" "${hooks_unit#"$top"/}" >/dev/null ||
+	echo "check-more: cannot build $hooks_unit" >&2
 
 failed=0
 ran=0
 for pair in $pairs; do
-	IFS=: read -r flavour scenario level <<<"$pair"
-	out=${KSTACK_MORE_DIR:-$top/cache/vmcores/$scenario-$flavour${level:+-d$level}}
+	IFS=: read -r flavour scenario level name <<<"$pair"
+	out=${KSTACK_MORE_DIR:-$top/cache/vmcores/${name:-$scenario-$flavour${level:+-d$level}}}
 	if ! VMCORE_DUMP_LEVEL=$level "$top/vmcores/make-vmcore" "$flavour" "$scenario" "$out"; then
 		echo "check-more: cannot make the $scenario vmcore of $flavour"
 		failed=$((failed + 1))
 		continue
+	fi
+	echo "=== test_hooks_vmcore on $out"
+	ran=$((ran + 1))
+	if ! KSTACK_VMCORE_DIR=$out "$hooks_unit"; then
+		failed=$((failed + 1))
 	fi
 	for t in "$top"/tests/vmcore/*.sh; do
 		[ -x "$t" ] || continue

@@ -28,6 +28,13 @@ struct ks_kcore_target {
 	struct ks_kcore *kc;
 	struct ks_user_walk uw;	/* paging facts; page_offset: the direct map */
 	uint64_t kernel_pgd;	/* init_top_pgt, once the symbols are known */
+	uint64_t linear_size;	/* the direct (linear) map's span from page_offset */
+	/*
+	 * The address bits the walk indexes by: all on x86_64; on arm64 the
+	 * low VA_BITS, as TTBR1's tables index a kernel address
+	 * (pgd_index() drops the top bits)
+	 */
+	uint64_t walk_mask;
 };
 
 static const struct ks_target_ops kcore_ops;
@@ -37,9 +44,11 @@ static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
 
-	if (!kt->uw.pg.page_offset)
+	if (!kt->uw.pg.page_offset || paddr < kt->uw.pg.phys_offset)
 		return -ENOSYS;
-	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr, buf, len);
+	/* __phys_to_virt(): arm64's memory starts at PHYS_OFFSET, x86's at 0 */
+	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr -
+			     kt->uw.pg.phys_offset, buf, len);
 }
 
 /*
@@ -56,8 +65,9 @@ static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 
 	if (kt->kernel_pgd && kaddr < base)
 		return -EFAULT;
-	if (kt->kernel_pgd && kaddr - base >= (1ull << 46))
-		return ks_page_read(&t, &kt->uw.pg, kt->kernel_pgd, kaddr, buf, len);
+	if (kt->kernel_pgd && kaddr - base >= kt->linear_size)
+		return ks_page_read(&t, &kt->uw.pg, kt->kernel_pgd,
+				    kaddr & kt->walk_mask, buf, len);
 	return ks_kcore_read(kt->kc, kaddr, buf, len);
 }
 
@@ -101,20 +111,58 @@ static const struct ks_target_ops kcore_ops = {
  * phys_base, pgtable_l5_enabled) and the direct map's base.  Without them
  * reads stay plain kcore reads.
  */
-static void find_page_tables(struct ks_kcore_target *kt,
-			     const struct ks_vmcoreinfo *vi)
+static void find_page_tables_x86_64(struct ks_kcore_target *kt,
+				    const struct ks_vmcoreinfo *vi)
 {
 	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt"), pob, base;
 	int64_t phys_base;
 
-	/* the kernel's own tables are found the x86_64 way only */
-	if (kt->uw.pg.arch != &ks_arch_x86_64 || !pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
+	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
 	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
 	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
 		return;
 	ks_vmcoreinfo_paging(vi, &kt->uw.pg);
 	kt->uw.pg.page_offset = base;
 	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
+	kt->linear_size = 1ull << 46;	/* the direct map's 64 TiB */
+	kt->walk_mask = ~0ull;
+}
+
+/*
+ * arm64 (arch_crash_save_vmcoreinfo(): VA_BITS, kimage_voffset,
+ * PHYS_OFFSET, TCR_EL1_T1SZ; the core's swapper_pg_dir): the kernel half's
+ * tables at __pa_symbol(swapper_pg_dir), the linear map the first half
+ * of the kernel's VA_BITS space.  A kernel whose TTBR1 spans other than
+ * VA_BITS (52-bit VA on a 48-bit CPU) keeps plain kcore reads.
+ */
+static void find_page_tables_arm64(struct ks_kcore_target *kt,
+				   const struct ks_vmcoreinfo *vi)
+{
+	uint64_t swapper = ks_vmcoreinfo_symbol(vi, "swapper_pg_dir");
+	struct ks_paging *pg = &kt->uw.pg;
+	int64_t t1sz;
+
+	if (!swapper || ks_vmcoreinfo_arm64_paging(vi, pg) ||
+	    !pg->kimage_voffset || swapper < pg->kimage_voffset)
+		goto none;
+	if (!ks_vmcoreinfo_number(vi, "NUMBER(TCR_EL1_T1SZ)", 10, &t1sz) &&
+	    t1sz != 64 - (int64_t)pg->va_bits)
+		goto none;
+	kt->kernel_pgd = swapper - pg->kimage_voffset;
+	kt->linear_size = 1ull << (pg->va_bits - 1);
+	kt->walk_mask = (1ull << pg->va_bits) - 1;
+	return;
+none:
+	pg->page_offset = 0;	/* no walk, no user memory: as before */
+}
+
+static void find_page_tables(struct ks_kcore_target *kt,
+			     const struct ks_vmcoreinfo *vi)
+{
+	if (kt->uw.pg.arch == &ks_arch_x86_64)
+		find_page_tables_x86_64(kt, vi);
+	else if (kt->uw.pg.arch == &ks_arch_arm64)
+		find_page_tables_arm64(kt, vi);
 }
 
 static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,

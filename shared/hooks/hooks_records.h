@@ -32,6 +32,7 @@ enum ks_kprobe_code {
 	KS_CODE_CALL,		/* e8: an ftrace call (kprobe on an ftrace site) */
 	KS_CODE_FTRACE_NOP,	/* 0f 1f 44 00 00: an idle ftrace site */
 	KS_CODE_OTHER,		/* anything else: the original instruction */
+	KS_CODE_BRK,		/* arm64 brk #KPROBES_BRK_IMM: a plain kprobe */
 };
 
 /* One line of kprobes/list: one real probe (aggregators are unfolded). */
@@ -54,7 +55,13 @@ struct ks_kprobe {
 	uint64_t nmissed;
 	enum ks_kprobe_code code;
 	uint8_t bytes[8];	/* at addr, as read */
-	uint8_t opcode;		/* kprobe.opcode: the saved first byte */
+	uint8_t code_len;	/* how many of them -v prints: 5 (x86), 4 (arm64) */
+	/*
+	 * kprobe.opcode, the saved instruction: kprobe_opcode_t is x86's
+	 * first byte (u8), arm64's whole instruction (u32)
+	 */
+	uint32_t opcode;
+	uint8_t opcode_size;
 	bool code_checked;	/* expected code was computed */
 	bool code_in_place;
 	const char *error;	/* a static reason the probe is only partly known */

@@ -177,6 +177,8 @@ static const char *code_name(enum ks_kprobe_code c)
 		return "ftrace nop";
 	case KS_CODE_OTHER:
 		return "original instruction";
+	case KS_CODE_BRK:
+		return "brk (kprobe)";
 	default:
 		return "unreadable";
 	}
@@ -215,12 +217,13 @@ void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
 			handler(t, p->entry_handler, b, sizeof(b)));
 	fprintf(out, "    code at 0x%" PRIx64 ":", p->addr);
 	if (p->code != KS_CODE_UNKNOWN)
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < (p->code_len ? p->code_len : 5); i++)
 			fprintf(out, " %02x", p->bytes[i]);
 	fprintf(out, " (%s)", code_name(p->code));
 	if (p->code_checked)
 		fputs(p->code_in_place ? " in place" : " NOT IN PLACE", out);
-	fprintf(out, "; saved opcode %02x\n", p->opcode);
+	fprintf(out, "; saved opcode %0*x\n",
+		2 * (p->opcode_size ? p->opcode_size : 1), (unsigned int)p->opcode);
 }
 
 void ks_kprobe_print_all(FILE *out, const struct ks_target *t,

@@ -36,3 +36,11 @@ count_checks() {
 		printf '%s\n' "$line"
 	done
 }
+# kstack's own refusal, in its stderr file $1, of a dump whose kallsyms
+# tables list text symbols only (a kernel built without
+# CONFIG_KALLSYMS_ALL: Debian 12's arm64 6.1): without the vmlinux it has
+# no data symbol to start from.  A fact of the dump, said as N/A in
+# kstack's words; once kstack reads such a dump alone, the checks run.
+text_only_kallsyms() {
+	grep -q "kallsyms tables list text symbols only" "$1" 2>/dev/null
+}

@@ -46,9 +46,17 @@ fi
 if "$kstack" --vmcore /dev/null -a 2>&1 | grep -q 'built without libkdumpfile'; then
 	echo "SKIP: this kstack has no --vmcore (built without libkdumpfile)"
 else
+	# The dump alone; where kstack cannot read it alone, with its vmlinux.
+	src=(--vmcore "$dir/vmcore")
+	"$kstack" "${src[@]}" -K >/dev/null 2>"$tmp/alone.err"
+	if text_only_kallsyms "$tmp/alone.err" && [ -e "$dir/vmlinux" ]; then
+		not_applicable "--vmcore alone: $(grep -m1 'text symbols only' "$tmp/alone.err");" \
+			"checked with --vmlinux"
+		src+=(--vmlinux "$dir/vmlinux")
+	fi
 	for o in K F; do
-		"$kstack" --vmcore "$dir/vmcore" -$o >"$tmp/dump$o.txt" 2>/dev/null
-		"$kstack" --vmcore "$dir/vmcore" -$o --json >"$tmp/dump$o.json" 2>/dev/null
+		"$kstack" "${src[@]}" -$o >"$tmp/dump$o.txt" 2>/dev/null
+		"$kstack" "${src[@]}" -$o --json >"$tmp/dump$o.json" 2>/dev/null
 		check "--vmcore -$o --json" $o "$tmp/dump$o.txt" "$tmp/dump$o.json"
 	done
 fi
@@ -66,7 +74,7 @@ kstack -F >$tmp/crashF.txt
 kstack -F --json >$tmp/crashF.json
 quit
 CMDS
-run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.out"
+KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.out"
 if crash_refused "$tmp/crash.out" "$dir"; then
 	finish
 fi

@@ -55,6 +55,9 @@ scan "$kstack" --vmcore "$dir/vmcore" -p 1 -v >/dev/null 2>"$tmp/v.err"
 if grep -q 'vmlinux symbols (kallsyms in memory, found by their shape)' "$tmp/v.err"; then
 	pass "-v: the symbols came from tables found by their shape" \
 		"($(grep -o '[0-9]* vmlinux symbols' "$tmp/v.err"))"
+elif text_only_kallsyms "$tmp/v.err"; then
+	not_applicable "the dump alone: $(grep -m1 'text symbols only' "$tmp/v.err")"
+	finish
 else
 	fail "the scan found no tables:"
 	sed 's/^/  | /' "$tmp/v.err" | head -n 5

@@ -169,9 +169,21 @@ static struct kretprobe kshook_krp = {
 	.maxactive = 8,
 };
 
+/*
+ * SAVE_REGS only where ftrace can save them: arm64 since 6.2 has
+ * DYNAMIC_FTRACE_WITH_ARGS instead of _WITH_REGS, and there
+ * __register_ftrace_function() refuses an ops asking SAVE_REGS with
+ * -EINVAL.  IPMODIFY needs no pt_regs there (livepatch asks it alone).
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define KSHOOK_SAVE_REGS FTRACE_OPS_FL_SAVE_REGS
+#else
+#define KSHOOK_SAVE_REGS 0
+#endif
+
 static struct ftrace_ops kshook_ops = {
 	.func = kshook_ftrace_func,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+	.flags = KSHOOK_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
 		 FTRACE_OPS_FL_RECURSION,
 };
 
