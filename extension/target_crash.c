@@ -3,7 +3,10 @@
  * The crash side of struct ks_target.  Every read asks for
  * QUIET|RETURN_ON_ERROR, so a bad address is -EFAULT for the walker to
  * report, never a longjmp out of the command; reads go through a page
- * cache (shared/kernel/page_cache.c) that lives for one command.
+ * cache (shared/kernel/page_cache.c) that lives for one command.  An ELF
+ * dump's pages are read from a mapping of its file (elf_memory.h), with
+ * crash's kvtop() for the address: crash's readmem() is an lseek() and a
+ * read(2) per page.  What the mapping cannot answer goes to readmem().
  */
 #include "defs.h"
 
@@ -14,6 +17,7 @@
 
 #include "arch.h"
 #include "btf.h"
+#include "elf_memory.h"
 #include "elf_notes.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
@@ -59,14 +63,57 @@ static struct ks_target target;
 static bool target_ready;
 static struct ks_page_cache *page_cache;
 static bool page_cache_tried;
+static struct ks_elf_memory *dump_memory;
+static bool dump_memory_tried;
+
+/* The dump's file mapped, when crash reads an ELF dump; else NULL. */
+static struct ks_elf_memory *elf_dump(void)
+{
+	if (dump_memory_tried)
+		return dump_memory;
+	dump_memory_tried = true;
+	if (pc->dumpfile && (pc->flags & (KDUMP | NETDUMP)) &&
+	    !(pc->flags & LIVE_SYSTEM) &&
+	    ks_elf_memory_open(pc->dumpfile, &dump_memory))
+		dump_memory = NULL;
+	return dump_memory;
+}
+
+/* A read within one page from the mapping: 0, or -ENOENT for crash. */
+static int mapped_read(uint64_t addr, int memtype, void *buf, size_t len)
+{
+	struct ks_elf_memory *m = elf_dump();
+	physaddr_t paddr;
+
+	if (!m)
+		return -ENOENT;
+	if (memtype == PHYSADDR)
+		paddr = addr;
+	else if (memtype != KVADDR || !kvtop(NULL, addr, &paddr, 0))
+		return -ENOENT;
+	return ks_elf_memory_read(m, paddr, buf, len);
+}
 
 static int crash_readmem(void *ctx, uint64_t addr, int memtype, void *buf,
 			 size_t len)
 {
+	uint64_t page = (uint64_t)PAGESIZE();
+	unsigned char *out = buf;
+
 	(void)ctx;
-	if (!readmem(addr, memtype, buf, (long)len, "kstack read",
-		     QUIET | RETURN_ON_ERROR))
-		return -EFAULT;
+	while (len) {
+		size_t n = (size_t)(page - (addr & (page - 1)));
+
+		if (n > len)
+			n = len;
+		if (mapped_read(addr, memtype, out, n) &&
+		    !readmem(addr, memtype, out, (long)n, "kstack read",
+			     QUIET | RETURN_ON_ERROR))
+			return -EFAULT;
+		addr += n;
+		out += n;
+		len -= n;
+	}
 	return 0;
 }
 
@@ -426,6 +473,9 @@ void ks_crash_target_release(void)
 	ks_page_cache_free(page_cache);
 	page_cache = NULL;
 	page_cache_tried = false;
+	ks_elf_memory_close(dump_memory);
+	dump_memory = NULL;
+	dump_memory_tried = false;
 	if (!target_ready)
 		return;
 	ks_elf_symtab_free(cctx.vmlinux);
