@@ -13,6 +13,10 @@
 # A sample cut short can only be the last one in a file; that happens only
 # when a kstack is killed inside the write() of that sample (the next run
 # archives that file as it is).
+#
+# It also runs inside vmcore guests (the livetests scenario, under bash with
+# busybox's tools: no GNU-only options here; tests/guest/test_guest_live.sh
+# reads the result).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
