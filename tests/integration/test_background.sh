@@ -495,7 +495,7 @@ PY
 	check "journal: LATE field" grep -q "^LATE=[0-9]*$" "$tmp/journal.txt"
 	n=$(awk '/^MESSAGE=Finished/ { f = 1 } f && /^SAMPLES=/ { print substr($0, 9); exit }' "$tmp/journal.txt")
 	check "journal: SAMPLES=$n is the samples written ($(count_samples "$d/$name"))" [ "$n" = "$(count_samples "$d/$name")" ]
-	check "journal: nothing left on stderr" [ ! -s "$tmp/journal.err" ]
+	check "journal: nothing left on stderr: $(head -c 300 "$tmp/journal.err")" [ ! -s "$tmp/journal.err" ]
 	kill "$jpid" 2>/dev/null || true
 else
 	echo "SKIP: python3 missing: the journal protocol not tested"
