@@ -91,7 +91,7 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
 	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks \
 	static-arm64 vmcore-arm64 vmcore-arm64-612 vmcore-arm64-hooks \
-	vmcore-arm64-612-hooks
+	vmcore-arm64-612-hooks vmcore-arm64-livetests vmcore-livetests
 
 all: live extension
 
@@ -171,8 +171,10 @@ check: deps
 		vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 		vmcore-locks vmcore-612-locks vmcore-rt-locks \
 		vmcore-arm64 vmcore-arm64-612
+	$(MAKE) vmcore-arm64-livetests
 	KSTACK_REQUIRE_INPUTS=1 \
 	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic" \
+	KSTACK_GUEST_TEST_DIRS="cache/vmcores/arm64-livetests" \
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks \
 		cache/vmcores/510-basic cache/vmcores/510-hooks cache/vmcores/72-basic \
 		cache/vmcores/72-hooks cache/vmcores/locks cache/vmcores/612-locks \
@@ -320,6 +322,15 @@ vmcore-arm64-hooks: static-arm64
 
 vmcore-arm64-612-hooks: static-arm64
 	vmcores/make-vmcore 6.12-cloud-arm64 hooks cache/vmcores/arm64-612-hooks
+
+# The live tool's /proc tests run inside the arm64 guest against its
+# static kstack (tests/guest/test_guest_live.sh reads the results); the
+# same on x86-64 with vmcore-livetests.
+vmcore-arm64-livetests: static-arm64
+	vmcores/make-vmcore cloud-arm64 livetests cache/vmcores/arm64-livetests
+
+vmcore-livetests: static
+	vmcores/make-vmcore default livetests cache/vmcores/livetests
 
 install: install-live install-extension
 

@@ -10,6 +10,7 @@
 # usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores]...
 # KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
 # KSTACK_ARCH_VMCORE_DIRS: vmcore folders of another architecture (arm64)
+# KSTACK_GUEST_TEST_DIRS: livetests folders (arch-vmcores reads them too)
 # KSTACK_REQUIRE_INPUTS=1 (make check, which provides every input): a suite
 # that says SKIP fails.  Every SKIP and N/A is listed, with its reason, at
 # the end (tests/lib/check.sh says which is which).
@@ -125,6 +126,12 @@ for kind in $kinds; do
 				run "vmcore/$(basename "$t") on $(basename "$dir")" \
 					env KSTACK_VMCORE_DIR="$dir" bash "$t"
 			done
+		done
+		# The live tool's /proc tests as guests ran them (make-vmcore's
+		# livetests scenario): KSTACK_GUEST_TEST_DIRS.
+		for dir in ${KSTACK_GUEST_TEST_DIRS:-}; do
+			run "guest/test_guest_live.sh on $(basename "$dir")" \
+				env KSTACK_VMCORE_DIR="$dir" bash tests/guest/test_guest_live.sh
 		done
 		;;
 	*)

@@ -6,8 +6,9 @@
 # home, a mktemp -d), where nobody's exec fails with 126 before kstack runs
 # and a test of the refusal would test nothing.  DIR must be nobody's to
 # reach (a mktemp -d below /tmp, made 0755 here).
+# (mkdir and cp, not install -D: a vmcore guest's busybox has no install)
 nobody_kstack() {
-	install -D -m 0755 "$1" "$2/nobody-bin/kstack" &&
-		chmod 0755 "$2" "$2/nobody-bin" &&
+	mkdir -p "$2/nobody-bin" && cp "$1" "$2/nobody-bin/kstack" &&
+		chmod 0755 "$2" "$2/nobody-bin" "$2/nobody-bin/kstack" &&
 		echo "$2/nobody-bin/kstack"
 }

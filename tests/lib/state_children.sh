@@ -5,10 +5,15 @@
 # source it, then start_state_children DIR builds and starts them in DIR,
 # sets helper_pid (the caller kills it at the end) and waits for "ready";
 # pid_of LETTER is the PID of the child in that state.
+# KSTACK_STATE_CHILDREN names a build of the helper to run instead: a vmcore
+# guest has no compiler, make-vmcore puts a static one there.
 start_state_children() {
-	local dir=$1
-	${CC:-cc} -O0 -pthread -o "$dir/children" "$top/tests/integration/helpers/state_children.c"
-	"$dir/children" >"$dir/pids" &
+	local dir=$1 bin=${KSTACK_STATE_CHILDREN:-}
+	if [ -z "$bin" ]; then
+		bin=$dir/children
+		${CC:-cc} -O0 -pthread -o "$bin" "$top/tests/integration/helpers/state_children.c"
+	fi
+	"$bin" >"$dir/pids" &
 	helper_pid=$!
 	state_pids=$dir/pids
 	for _ in $(seq 100); do
