@@ -22,6 +22,7 @@
 #include "page_walk.h"
 #include "sym_finders.h"
 #include "target_crash.h"
+#include "vmcoreinfo.h"
 
 #define NT_PRSTATUS_TYPE 1
 
@@ -355,6 +356,27 @@ static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	return 0;
 }
 
+/*
+ * The dump's VMCOREINFO line key, as crash keeps it (from the file's
+ * note, or read from memory without one): arm64's paging and PAC facts
+ * come from it, as kstack --vmcore reads them through libkdumpfile.
+ * crash returns a copy to free, or NULL.
+ */
+static int crash_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	char *val;
+
+	(void)ctx;
+	if (!len || !pc->read_vmcoreinfo)
+		return -ENOENT;
+	val = pc->read_vmcoreinfo(key);
+	if (!val)
+		return -ENOENT;
+	snprintf(buf, len, "%s", val);
+	free(val);
+	return 0;
+}
+
 static const struct ks_target_ops crash_ops = {
 	.read = crash_read,
 	.read_phys = crash_read_phys,
@@ -365,7 +387,36 @@ static const struct ks_target_ops crash_ops = {
 	.type_size = crash_type_size,
 	.member_size = crash_member_size,
 	.cpu_regs = crash_cpu_regs,
+	.vmcoreinfo = crash_vmcoreinfo,
 };
+
+/*
+ * The paging facts of the user-memory walk.  defs.h is compiled for one
+ * crash target (-DX86_64 or -DARM64, the Makefile reads which from the
+ * crash tree), and machdep->machspec is that target's own struct.
+ */
+#ifdef ARM64
+/*
+ * arm64 says what the walk needs in VMCOREINFO (VA_BITS, PAGESIZE,
+ * PHYS_OFFSET, kimage_voffset), read as target_kdump.c's find_paging()
+ * reads it; without it, no user memory.
+ */
+static void find_paging(struct ks_paging *pg)
+{
+	const struct ks_vmcoreinfo vi = { .line = crash_vmcoreinfo, .arg = NULL };
+
+	if (ks_vmcoreinfo_arm64_paging(&vi, pg))
+		pg->page_offset = 0;
+}
+#else
+/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
+static void find_paging(struct ks_paging *pg)
+{
+	pg->levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
+	pg->page_offset = PAGE_OFFSET;
+	pg->me_mask = machdep->machspec->sme_mask;
+}
+#endif
 
 /* kallsyms names from the vmlinux file, moved by the KASLR offset. */
 static void open_vmlinux(struct crash_ctx *c)
@@ -392,13 +443,13 @@ const struct ks_target *ks_crash_target(void)
 	if (target_ready)
 		return &target;
 	memset(&cctx, 0, sizeof(cctx));
-	/* crash's machine type ("X86_64") names the arch; the core judges it */
+	/*
+	 * crash's machine type ("X86_64", "ARM64") names the arch; the core
+	 * judges it
+	 */
 	target.arch = MACHINE_TYPE;
 	cctx.uw.pg.arch = ks_arch_find(MACHINE_TYPE);
-	/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
-	cctx.uw.pg.levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
-	cctx.uw.pg.page_offset = PAGE_OFFSET;
-	cctx.uw.pg.me_mask = machdep->machspec->sme_mask;
+	find_paging(&cctx.uw.pg);
 	open_vmlinux(&cctx);
 	join_finders(&cctx);
 	target.ops = &crash_ops;
