@@ -43,8 +43,10 @@ struct crash_ctx {
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
-	struct ks_elf_notes *notes;	/* a QEMU dump's, from its file */
+	struct ks_elf_notes *notes;	/* an ELF dump's, from its file */
 	bool notes_tried;
+	int *note_of_cpu;		/* NR_CPUS of them: -1 for none */
+	bool note_map_tried;
 };
 
 /*
@@ -275,6 +277,19 @@ static long crash_type_size(void *ctx, const char *type)
 	return size < 0 ? -ENOENT : size;
 }
 
+/* The NT_PRSTATUS notes of an ELF dump's file, read once; NULL for another. */
+static const struct ks_elf_notes *file_notes(struct crash_ctx *c)
+{
+	if (!pc->dumpfile)
+		return NULL;
+	if (!c->notes_tried) {
+		c->notes_tried = true;
+		if (ks_elf_notes_read(pc->dumpfile, &c->notes))
+			c->notes = NULL;
+	}
+	return c->notes;
+}
+
 /*
  * A QEMU ELF dump has a note for every vCPU, in CPU order, and crash
  * keeps that order (map_cpus_to_prstatus() leaves such a dump alone;
@@ -284,25 +299,67 @@ static long crash_type_size(void *ctx, const char *type)
  */
 static const Elf64_Nhdr *qemu_note(struct crash_ctx *c, int cpu)
 {
-	if (!(pc->flags2 & QEMU_MEM_DUMP_ELF) || !pc->dumpfile)
+	if (!(pc->flags2 & QEMU_MEM_DUMP_ELF))
 		return NULL;
-	if (!c->notes_tried) {
-		c->notes_tried = true;
-		if (ks_elf_notes_read(pc->dumpfile, &c->notes))
-			c->notes = NULL;
-	}
-	return ks_elf_notes_prstatus(c->notes, (size_t)cpu);
+	return ks_elf_notes_prstatus(file_notes(c), (size_t)cpu);
 }
 
-/* The NT_PRSTATUS note crash kept for cpu, or NULL. */
+/*
+ * Which of the file's notes is cpu's, as target_kdump.c's map_cpu_notes()
+ * decides: with as many notes as online CPUs, the n-th note is the n-th
+ * online CPU's; otherwise (QEMU's one note per vCPU) CPU n's.
+ */
+static int *map_cpu_notes(const struct ks_elf_notes *notes)
+{
+	int *map, cpu, n = 0;
+	bool by_online;
+
+	map = malloc(NR_CPUS * sizeof(*map));
+	if (!map)
+		return NULL;
+	by_online = ks_elf_notes_count(notes) == (size_t)get_cpus_online();
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!by_online)
+			map[cpu] = cpu;
+		else
+			map[cpu] = in_cpu_map(ONLINE_MAP, cpu) ? n++ : -1;
+	}
+	return map;
+}
+
+/*
+ * The file's note of cpu, where crash has none.  An arm64 QEMU dump has
+ * no "QEMU" note, so crash takes it for a kdump one; its kernel's
+ * crash_notes are empty (no kdump kernel stopped the CPUs), and
+ * map_cpus_to_prstatus() keeps only the notes have_crash_notes() vouches
+ * for: none.  libkdumpfile keeps them, and so does this.
+ */
+static const Elf64_Nhdr *unmapped_note(struct crash_ctx *c, int cpu)
+{
+	const struct ks_elf_notes *notes = file_notes(c);
+
+	if (!notes)
+		return NULL;
+	if (!c->note_map_tried) {
+		c->note_map_tried = true;
+		c->note_of_cpu = map_cpu_notes(notes);
+	}
+	if (!c->note_of_cpu || c->note_of_cpu[cpu] < 0)
+		return NULL;
+	return ks_elf_notes_prstatus(notes, (size_t)c->note_of_cpu[cpu]);
+}
+
+/* The NT_PRSTATUS note of cpu, crash's or the file's, or NULL. */
 static const void *prstatus_note(struct crash_ctx *c, int cpu)
 {
 	const Elf64_Nhdr *nh = qemu_note(c, cpu);
 
 	if (nh)
 		return nh;
-	if (NETDUMP_DUMPFILE() || KDUMP_DUMPFILE())
-		return netdump_get_prstatus_percpu(cpu);
+	if (NETDUMP_DUMPFILE() || KDUMP_DUMPFILE()) {
+		nh = netdump_get_prstatus_percpu(cpu);
+		return nh ? nh : unmapped_note(c, cpu);
+	}
 	if (DISKDUMP_DUMPFILE())
 		return diskdump_get_prstatus_percpu(cpu);
 	return NULL;
@@ -483,6 +540,7 @@ void ks_crash_target_release(void)
 	ks_btf_free(cctx.btf);
 	ks_kallsyms_free(cctx.ksyms);
 	free(cctx.cpu_regs);
+	free(cctx.note_of_cpu);
 	ks_elf_notes_free(cctx.notes);
 	memset(&cctx, 0, sizeof(cctx));
 	target_ready = false;
