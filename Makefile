@@ -22,13 +22,18 @@ SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 # crash 9.0.2 with gdb 16.3), whose defs.h the extension is compiled
 # against into a build folder of its own: defs.h changes between releases.
 CRASH_SRC ?=
+# defs.h selects its per-arch code by the crash target's macro: a built
+# tree says which in its Makefile ("TARGET=ARM64" after crash's own
+# "make target=ARM64"); crash-dev's defs.h alone is the host's, X86_64.
 ifneq ($(CRASH_SRC),)
 CRASH_INC	:= -I$(CRASH_SRC)
 CRASH_GDB	?= GDB_16_3
+CRASH_TARGET	?= $(shell sed -n 's/^TARGET=//p' $(CRASH_SRC)/Makefile 2>/dev/null)
 BUILD	?= build/$(notdir $(patsubst %/,%,$(CRASH_SRC)))
 else
 CRASH_INC	:= -I/usr/include/crash
 CRASH_GDB	?= GDB_10_2
+CRASH_TARGET	?= X86_64
 endif
 BUILD	?= build
 SAN	?=
@@ -118,11 +123,16 @@ $(BUILD)/%.o: %.c VERSION Makefile
 	$(CC) $(KS_CFLAGS) $(TREE_INC) $(KDUMP_CFLAGS) $(DW_CFLAGS) -MMD -MP -c $< -o $@
 
 # crash's defs.h is GNU C, not ISO C, and wants its arch and gdb defines.
+# The arch is one the core has a table for (shared/kernel/arch/): another
+# would compile against a machdep the extension does not know.
 $(BUILD)/extension/%.o: extension/%.c VERSION Makefile
+	@case "$(CRASH_TARGET)" in X86_64 | ARM64) ;; *) \
+		echo "crash target '$(CRASH_TARGET)' of $(or $(CRASH_SRC),/usr/include/crash):" \
+			"kstack.so is built for X86_64 or ARM64 only" >&2; exit 1 ;; esac
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=c11,$(KS_CFLAGS)) -std=gnu11 -Wno-unused-parameter \
 		-Wno-sign-compare -Wno-missing-field-initializers \
-		-DX86_64 -D$(CRASH_GDB) $(EXT_INC) $(CRASH_INC) -MMD -MP -c $< -o $@
+		-D$(CRASH_TARGET) -D$(CRASH_GDB) $(EXT_INC) $(CRASH_INC) -MMD -MP -c $< -o $@
 
 $(BUILD)/kstack: $(LIVE_OBJ) $(SHARED_OBJ)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(KDUMP_LIBS) $(DW_LIBS) $(LIBS)

@@ -26,6 +26,7 @@
 #include "page_walk.h"
 #include "sym_finders.h"
 #include "target_crash.h"
+#include "vmcoreinfo.h"
 
 #define NT_PRSTATUS_TYPE 1
 
@@ -46,8 +47,10 @@ struct crash_ctx {
 	char name[256];			/* for a crash-table symbol's name */
 	char module[64];
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
-	struct ks_elf_notes *notes;	/* a QEMU dump's, from its file */
+	struct ks_elf_notes *notes;	/* an ELF dump's, from its file */
 	bool notes_tried;
+	int *note_of_cpu;		/* NR_CPUS of them: -1 for none */
+	bool note_map_tried;
 };
 
 /*
@@ -321,6 +324,19 @@ static long crash_type_size(void *ctx, const char *type)
 	return size < 0 ? -ENOENT : size;
 }
 
+/* The NT_PRSTATUS notes of an ELF dump's file, read once; NULL for another. */
+static const struct ks_elf_notes *file_notes(struct crash_ctx *c)
+{
+	if (!pc->dumpfile)
+		return NULL;
+	if (!c->notes_tried) {
+		c->notes_tried = true;
+		if (ks_elf_notes_read(pc->dumpfile, &c->notes))
+			c->notes = NULL;
+	}
+	return c->notes;
+}
+
 /*
  * A QEMU ELF dump has a note for every vCPU, in CPU order, and crash
  * keeps that order (map_cpus_to_prstatus() leaves such a dump alone;
@@ -330,25 +346,67 @@ static long crash_type_size(void *ctx, const char *type)
  */
 static const Elf64_Nhdr *qemu_note(struct crash_ctx *c, int cpu)
 {
-	if (!(pc->flags2 & QEMU_MEM_DUMP_ELF) || !pc->dumpfile)
+	if (!(pc->flags2 & QEMU_MEM_DUMP_ELF))
 		return NULL;
-	if (!c->notes_tried) {
-		c->notes_tried = true;
-		if (ks_elf_notes_read(pc->dumpfile, &c->notes))
-			c->notes = NULL;
-	}
-	return ks_elf_notes_prstatus(c->notes, (size_t)cpu);
+	return ks_elf_notes_prstatus(file_notes(c), (size_t)cpu);
 }
 
-/* The NT_PRSTATUS note crash kept for cpu, or NULL. */
+/*
+ * Which of the file's notes is cpu's, as target_kdump.c's map_cpu_notes()
+ * decides: with as many notes as online CPUs, the n-th note is the n-th
+ * online CPU's; otherwise (QEMU's one note per vCPU) CPU n's.
+ */
+static int *map_cpu_notes(const struct ks_elf_notes *notes)
+{
+	int *map, cpu, n = 0;
+	bool by_online;
+
+	map = malloc(NR_CPUS * sizeof(*map));
+	if (!map)
+		return NULL;
+	by_online = ks_elf_notes_count(notes) == (size_t)get_cpus_online();
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!by_online)
+			map[cpu] = cpu;
+		else
+			map[cpu] = in_cpu_map(ONLINE_MAP, cpu) ? n++ : -1;
+	}
+	return map;
+}
+
+/*
+ * The file's note of cpu, where crash has none.  An arm64 QEMU dump has
+ * no "QEMU" note, so crash takes it for a kdump one; its kernel's
+ * crash_notes are empty (no kdump kernel stopped the CPUs), and
+ * map_cpus_to_prstatus() keeps only the notes have_crash_notes() vouches
+ * for: none.  libkdumpfile keeps them, and so does this.
+ */
+static const Elf64_Nhdr *unmapped_note(struct crash_ctx *c, int cpu)
+{
+	const struct ks_elf_notes *notes = file_notes(c);
+
+	if (!notes)
+		return NULL;
+	if (!c->note_map_tried) {
+		c->note_map_tried = true;
+		c->note_of_cpu = map_cpu_notes(notes);
+	}
+	if (!c->note_of_cpu || c->note_of_cpu[cpu] < 0)
+		return NULL;
+	return ks_elf_notes_prstatus(notes, (size_t)c->note_of_cpu[cpu]);
+}
+
+/* The NT_PRSTATUS note of cpu, crash's or the file's, or NULL. */
 static const void *prstatus_note(struct crash_ctx *c, int cpu)
 {
 	const Elf64_Nhdr *nh = qemu_note(c, cpu);
 
 	if (nh)
 		return nh;
-	if (NETDUMP_DUMPFILE() || KDUMP_DUMPFILE())
-		return netdump_get_prstatus_percpu(cpu);
+	if (NETDUMP_DUMPFILE() || KDUMP_DUMPFILE()) {
+		nh = netdump_get_prstatus_percpu(cpu);
+		return nh ? nh : unmapped_note(c, cpu);
+	}
 	if (DISKDUMP_DUMPFILE())
 		return diskdump_get_prstatus_percpu(cpu);
 	return NULL;
@@ -402,6 +460,27 @@ static int crash_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 	return 0;
 }
 
+/*
+ * The dump's VMCOREINFO line key, as crash keeps it (from the file's
+ * note, or read from memory without one): arm64's paging and PAC facts
+ * come from it, as kstack --vmcore reads them through libkdumpfile.
+ * crash returns a copy to free, or NULL.
+ */
+static int crash_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	char *val;
+
+	(void)ctx;
+	if (!len || !pc->read_vmcoreinfo)
+		return -ENOENT;
+	val = pc->read_vmcoreinfo(key);
+	if (!val)
+		return -ENOENT;
+	snprintf(buf, len, "%s", val);
+	free(val);
+	return 0;
+}
+
 static const struct ks_target_ops crash_ops = {
 	.read = crash_read,
 	.read_phys = crash_read_phys,
@@ -412,7 +491,36 @@ static const struct ks_target_ops crash_ops = {
 	.type_size = crash_type_size,
 	.member_size = crash_member_size,
 	.cpu_regs = crash_cpu_regs,
+	.vmcoreinfo = crash_vmcoreinfo,
 };
+
+/*
+ * The paging facts of the user-memory walk.  defs.h is compiled for one
+ * crash target (-DX86_64 or -DARM64, the Makefile reads which from the
+ * crash tree), and machdep->machspec is that target's own struct.
+ */
+#ifdef ARM64
+/*
+ * arm64 says what the walk needs in VMCOREINFO (VA_BITS, PAGESIZE,
+ * PHYS_OFFSET, kimage_voffset), read as target_kdump.c's find_paging()
+ * reads it; without it, no user memory.
+ */
+static void find_paging(struct ks_paging *pg)
+{
+	const struct ks_vmcoreinfo vi = { .line = crash_vmcoreinfo, .arg = NULL };
+
+	if (ks_vmcoreinfo_arm64_paging(&vi, pg))
+		pg->page_offset = 0;
+}
+#else
+/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
+static void find_paging(struct ks_paging *pg)
+{
+	pg->levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
+	pg->page_offset = PAGE_OFFSET;
+	pg->me_mask = machdep->machspec->sme_mask;
+}
+#endif
 
 /* kallsyms names from the vmlinux file, moved by the KASLR offset. */
 static void open_vmlinux(struct crash_ctx *c)
@@ -439,13 +547,13 @@ const struct ks_target *ks_crash_target(void)
 	if (target_ready)
 		return &target;
 	memset(&cctx, 0, sizeof(cctx));
-	/* crash's machine type ("X86_64") names the arch; the core judges it */
+	/*
+	 * crash's machine type ("X86_64", "ARM64") names the arch; the core
+	 * judges it
+	 */
 	target.arch = MACHINE_TYPE;
 	cctx.uw.pg.arch = ks_arch_find(MACHINE_TYPE);
-	/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
-	cctx.uw.pg.levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
-	cctx.uw.pg.page_offset = PAGE_OFFSET;
-	cctx.uw.pg.me_mask = machdep->machspec->sme_mask;
+	find_paging(&cctx.uw.pg);
 	open_vmlinux(&cctx);
 	join_finders(&cctx);
 	target.ops = &crash_ops;
@@ -482,6 +590,7 @@ void ks_crash_target_release(void)
 	ks_btf_free(cctx.btf);
 	ks_kallsyms_free(cctx.ksyms);
 	free(cctx.cpu_regs);
+	free(cctx.note_of_cpu);
 	ks_elf_notes_free(cctx.notes);
 	memset(&cctx, 0, sizeof(cctx));
 	target_ready = false;

@@ -40,6 +40,18 @@ crash_refused() {
 		echo "N/A: crash ${version:-?} cannot open this dump ($why); kstack --vmcore reads it"
 		return 0
 	fi
+	# crash 9.0.2's arm64 walk knows 3 or 4 levels with 4 KiB pages
+	# (VM_L3_4K, VM_L4_4K in arm64.c): an arm64 kernel that runs 52-bit
+	# virtual addresses with them (LPA2: Debian's 6.12 arm64 kernels on a
+	# CPU with FEAT_LPA2) has five, and crash cannot translate one vmalloc
+	# address: it stops on the first vmapped stack.
+	why=$(sed -n 's/^crash: \(invalid kernel virtual address: .*\)$/\1/p' "$out" | head -n 1)
+	if [ -n "$why" ] && [ "$(arm64_4k_va_bits "$dir/vmcore")" = 52 ]; then
+		echo "N/A: crash ${version:-?} cannot open this dump (its arm64 kernel runs" \
+			"52-bit virtual addresses with 4 KiB pages, five levels of page tables," \
+			"and crash walks 3 or 4 with 4 KiB pages; crash: $why); kstack --vmcore reads it"
+		return 0
+	fi
 	why=$(sed -n 's/^crash: \(invalid structure member offset: .*\)$/\1/p' "$out" | head -n 1)
 	if [ -n "$why" ] && [ "${release%%.*}" -ge 7 ] 2>/dev/null; then
 		echo "N/A: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
@@ -52,6 +64,23 @@ crash_refused() {
 	echo "N/A: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
 		"(crash needs 8.0.6 or later for 6.11+); kstack --vmcore reads it"
 	return 0
+}
+
+# arm64_4k_va_bits VMCORE: the kernel virtual address bits an arm64 dump's
+# VMCOREINFO says are in use (64 - TCR_EL1_T1SZ, else VA_BITS) when its
+# pages are 4 KiB; nothing for another dump.  VMCOREINFO is in the notes
+# at the start of the file (an ELF dump's, a compressed kdump's header).
+arm64_4k_va_bits() {
+	local info t1sz
+	info=$(head -c 4194304 "$1" 2>/dev/null | tr -c '[:print:]' '\n' |
+		grep -E '^(PAGESIZE|NUMBER\(TCR_EL1_T1SZ\)|NUMBER\(VA_BITS\))=')
+	grep -qx 'PAGESIZE=4096' <<<"$info" || return 0
+	t1sz=$(sed -n 's/^NUMBER(TCR_EL1_T1SZ)=//p' <<<"$info" | head -n 1)
+	if [ -n "$t1sz" ]; then
+		echo $((64 - t1sz))
+	else
+		sed -n 's/^NUMBER(VA_BITS)=//p' <<<"$info" | head -n 1
+	fi
 }
 
 # too_new_for_crash RELEASE CRASH_VERSION: Linux 6.11+ with crash < 8.0.6

@@ -79,9 +79,15 @@ fi
 # The same walk with gdb as the type finder: kstack.so asks the vmlinux's
 # BTF first and crash's gdb only when there is no .BTF, so a vmlinux
 # without one (the section renamed) must print the same text.
+# The host's objcopy knows its own machine only: an arm64 vmlinux takes
+# the cross binutils' (gcc-aarch64-linux-gnu, which the arm64 guests need).
 nobtf_pass=0
 nobtf_fail=0
-if objcopy --rename-section .BTF=.BTF_hidden "$dir/vmlinux" "$tmp/vmlinux-nobtf" 2>"$tmp/objcopy.err"; then
+objcopy=objcopy
+if readelf -h "$dir/vmlinux" 2>/dev/null | grep -q '^ *Machine: *AArch64$'; then
+	objcopy=${AARCH64_OBJCOPY:-aarch64-linux-gnu-objcopy}
+fi
+if "$objcopy" --rename-section .BTF=.BTF_hidden "$dir/vmlinux" "$tmp/vmlinux-nobtf" 2>"$tmp/objcopy.err"; then
 	printf 'extend %s\nkstack -a -H >%s\nquit\n' "$so" "$tmp/nobtf.txt" >"$tmp/cmds-nobtf"
 	KSTACK_SO=$so run_crash "$tmp/vmlinux-nobtf" "$dir/vmcore" "$tmp/cmds-nobtf" "$tmp/out-nobtf"
 	rm -f "$tmp/vmlinux-nobtf"
@@ -95,7 +101,7 @@ if objcopy --rename-section .BTF=.BTF_hidden "$dir/vmlinux" "$tmp/vmlinux-nobtf"
 		nobtf_fail=1
 	fi
 else
-	echo "FAIL: objcopy could not hide .BTF: $(head -1 "$tmp/objcopy.err")"
+	echo "FAIL: $objcopy could not hide .BTF: $(head -1 "$tmp/objcopy.err")"
 	nobtf_fail=1
 fi
 
