@@ -152,6 +152,11 @@ static void test_refused(void **state)
 	write_core(path, layout, 4, 0, ELFCLASS32);
 	assert_int_equal(ks_elf_memory_open(path, &m), -ENOEXEC);
 	unlink(path);
+	/* program headers the file cannot hold: refused before allocating */
+	strcpy(path, "/tmp/test_elf_memory.XXXXXX");
+	write_core(path, layout, 4, 0x5100 - 100, ELFCLASS64);
+	assert_int_equal(ks_elf_memory_open(path, &m), -ENOEXEC);
+	unlink(path);
 	/* a compressed kdump, as far as the header goes */
 	strcpy(path, "/tmp/test_elf_memory.XXXXXX");
 	assert_true(mkstemp(path) >= 0);

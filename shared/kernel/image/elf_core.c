@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf_core.h"
@@ -58,6 +59,7 @@ int ks_elf_core_phdrs(int fd, Elf64_Phdr **phdrs_ret, size_t *nr_ret)
 {
 	Elf64_Phdr *ph;
 	Elf64_Ehdr eh;
+	struct stat sb;
 	size_t nr;
 	int ret;
 
@@ -78,6 +80,13 @@ int ks_elf_core_phdrs(int fd, Elf64_Phdr **phdrs_ret, size_t *nr_ret)
 		return -ENOEXEC;
 	if (!nr)
 		return 0;
+	/* headers the file cannot hold are refused before they are allocated */
+	if (fstat(fd, &sb))
+		return -errno;
+	if (S_ISREG(sb.st_mode) &&
+	    (eh.e_phoff > (uint64_t)sb.st_size ||
+	     nr * sizeof(*ph) > (uint64_t)sb.st_size - eh.e_phoff))
+		return -ENOEXEC;
 	ph = malloc(nr * sizeof(*ph));
 	if (!ph)
 		return -ENOMEM;
