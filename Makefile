@@ -201,7 +201,7 @@ check-more: deps
 
 # static: the guests of the vmcore benches run kstack too
 bench: deps
-	$(MAKE) all static
+	$(MAKE) all static $(CORE_LIB)
 	tests/bench/run.sh build
 
 # -l against the same vmcore without it (the basic vmcore; no QEMU run)
