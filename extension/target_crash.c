@@ -120,10 +120,39 @@ static int crash_readmem(void *ctx, uint64_t addr, int memtype, void *buf,
 	return 0;
 }
 
-/* Without a cache (out of memory), every read goes to crash. */
+/*
+ * A read wholly from the dump's mapping, page by page: 0, or -ENOENT
+ * when a part of it is not there (then the whole read goes the other
+ * way, so a failure falls exactly where readmem() would fail).
+ */
+static int mapped_span(uint64_t addr, int memtype, void *buf, size_t len)
+{
+	uint64_t page = (uint64_t)PAGESIZE();
+	unsigned char *out = buf;
+
+	while (len) {
+		size_t n = (size_t)(page - (addr & (page - 1)));
+
+		if (n > len)
+			n = len;
+		if (mapped_read(addr, memtype, out, n))
+			return -ENOENT;
+		addr += n;
+		out += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The mapping first: it needs no copy of whole pages.  Then the page
+ * cache, or without one (out of memory) crash itself.
+ */
 static int cached_read(uint64_t addr, int memtype, void *buf, size_t len)
 {
 	if (!len)
+		return 0;
+	if (elf_dump() && !mapped_span(addr, memtype, buf, len))
 		return 0;
 	if (!page_cache_tried) {
 		page_cache_tried = true;
