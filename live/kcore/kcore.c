@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_core.h"
 #include "kcore.h"
 
 #define MAX_PHDRS	4096
@@ -31,26 +32,6 @@ struct ks_kcore {
 	char *vmcoreinfo;	/* the note's text, NUL-terminated */
 	unsigned int machine;	/* e_machine: the running kernel's arch */
 };
-
-static int pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -EFAULT;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
 
 static size_t align4(size_t v)
 {
@@ -69,7 +50,7 @@ static int read_notes(struct ks_kcore *kc, const Elf64_Phdr *ph)
 	buf = malloc(ph->p_filesz);
 	if (!buf)
 		return -ENOMEM;
-	ret = pread_all(kc->fd, buf, ph->p_filesz, ph->p_offset);
+	ret = ks_elf_core_read_at(kc->fd, ph->p_offset, buf, ph->p_filesz);
 	while (!ret && pos + sizeof(Elf64_Nhdr) <= ph->p_filesz) {
 		Elf64_Nhdr nh;
 		size_t name, desc;
@@ -96,25 +77,23 @@ static int read_headers(struct ks_kcore *kc)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph;
+	size_t nr;
 	int ret;
 
-	ret = pread_all(kc->fd, &eh, sizeof(eh), 0);
+	ret = ks_elf_core_phdrs(kc->fd, &eh, &ph, &nr);
 	if (ret)
-		return ret == -EFAULT ? -ENOEXEC : ret;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || !eh.e_phnum ||
-	    eh.e_phnum > MAX_PHDRS)
+		return ret;
+	if (!nr || nr > MAX_PHDRS) {
+		free(ph);
 		return -ENOEXEC;
+	}
 	kc->machine = eh.e_machine;
-	ph = calloc(eh.e_phnum, sizeof(*ph));
-	kc->segs = calloc(eh.e_phnum, sizeof(*kc->segs));
-	if (!ph || !kc->segs) {
+	kc->segs = calloc(nr, sizeof(*kc->segs));
+	if (!kc->segs) {
 		free(ph);
 		return -ENOMEM;
 	}
-	ret = pread_all(kc->fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff);
-	for (size_t i = 0; !ret && i < eh.e_phnum; i++) {
+	for (size_t i = 0; !ret && i < nr; i++) {
 		if (ph[i].p_type == PT_NOTE) {
 			ret = read_notes(kc, &ph[i]);
 		} else if (ph[i].p_type == PT_LOAD && ph[i].p_filesz) {
@@ -176,7 +155,7 @@ int ks_kcore_read(const struct ks_kcore *kc, uint64_t kaddr, void *buf,
 		n = s->size - (kaddr - s->vaddr);
 		if (n > len)
 			n = len;
-		if (pread_all(kc->fd, p, n, s->offset + (kaddr - s->vaddr)))
+		if (ks_elf_core_read_at(kc->fd, s->offset + (kaddr - s->vaddr), p, n))
 			return -EFAULT;
 		p += n;
 		kaddr += n;

@@ -55,7 +55,8 @@ static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
 	return 0;
 }
 
-int ks_elf_core_phdrs(int fd, Elf64_Phdr **phdrs_ret, size_t *nr_ret)
+int ks_elf_core_phdrs(int fd, Elf64_Ehdr *eh_ret, Elf64_Phdr **phdrs_ret,
+		      size_t *nr_ret)
 {
 	Elf64_Phdr *ph;
 	Elf64_Ehdr eh;
@@ -76,6 +77,8 @@ int ks_elf_core_phdrs(int fd, Elf64_Phdr **phdrs_ret, size_t *nr_ret)
 	ret = phnum(fd, &eh, &nr);
 	if (ret)
 		return ret;
+	if (eh_ret)
+		*eh_ret = eh;
 	if (nr > MAX_PHDRS)
 		return -ENOEXEC;
 	if (!nr)

@@ -2,8 +2,8 @@
 /*
  * The header and program headers of an ELF64 core file (a vmcore), read
  * from its file descriptor: the one place that checks that a file is
- * one, for elf_notes.c (its CPUs' registers) and elf_memory.c (its
- * memory).
+ * one, for elf_notes.c (its CPUs' registers), elf_memory.c (its memory)
+ * and the live tool's /proc/kcore.
  */
 #ifndef KS_ELF_CORE_H
 #define KS_ELF_CORE_H
@@ -17,9 +17,10 @@ int ks_elf_core_read_at(int fd, uint64_t off, void *buf, size_t len);
 /*
  * The program headers of the little-endian ELF64 ET_CORE file at fd
  * (e_phnum, or PN_XNUM's count from section 0), in a malloc'd array
- * (NULL when there are none): 0, -ENOEXEC for a file that is not one,
- * -ENOMEM, or read()'s error.
+ * (NULL when there are none), and its header in *eh_ret unless NULL:
+ * 0, -ENOEXEC for a file that is not one, -ENOMEM, or read()'s error.
  */
-int ks_elf_core_phdrs(int fd, Elf64_Phdr **phdrs_ret, size_t *nr_ret);
+int ks_elf_core_phdrs(int fd, Elf64_Ehdr *eh_ret, Elf64_Phdr **phdrs_ret,
+		      size_t *nr_ret);
 
 #endif /* KS_ELF_CORE_H */

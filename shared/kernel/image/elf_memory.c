@@ -77,7 +77,7 @@ static int map_file(struct ks_elf_memory *m, int fd)
 		return -errno;
 	if (!S_ISREG(sb.st_mode) || (uint64_t)sb.st_size > SIZE_MAX)
 		return -ENOEXEC;
-	ret = ks_elf_core_phdrs(fd, &ph, &nr);
+	ret = ks_elf_core_phdrs(fd, NULL, &ph, &nr);
 	if (ret)
 		return ret;
 	ret = collect(m, ph, nr, (uint64_t)sb.st_size);

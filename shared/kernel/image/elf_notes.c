@@ -90,7 +90,7 @@ static int read_notes(struct ks_elf_notes *n, int fd)
 {
 	Elf64_Phdr *ph;
 	size_t nr;
-	int ret = ks_elf_core_phdrs(fd, &ph, &nr);
+	int ret = ks_elf_core_phdrs(fd, NULL, &ph, &nr);
 
 	for (size_t i = 0; !ret && i < nr; i++)
 		if (ph[i].p_type == PT_NOTE)
