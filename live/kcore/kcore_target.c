@@ -44,12 +44,18 @@ static const struct ks_target_ops kcore_ops;
 static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
+	uint64_t base = kt->uw.pg.page_offset, vaddr;
 
-	if (!kt->uw.pg.page_offset || paddr < kt->uw.pg.phys_offset)
+	/*
+	 * __phys_to_virt(): arm64's memory starts at PHYS_OFFSET, x86's at
+	 * 0.  A 52-bit arm64 build on a 48-bit CPU moved PHYS_OFFSET below
+	 * memory (0xfff1000040000000), so the sum wraps to the linear map's
+	 * top; below PHYS_OFFSET on any other kernel it wraps below base.
+	 */
+	vaddr = base + (paddr - kt->uw.pg.phys_offset);
+	if (!base || vaddr < base)
 		return -ENOSYS;
-	/* __phys_to_virt(): arm64's memory starts at PHYS_OFFSET, x86's at 0 */
-	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr -
-			     kt->uw.pg.phys_offset, buf, len);
+	return ks_kcore_read(kt->kc, vaddr, buf, len);
 }
 
 /*
