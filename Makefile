@@ -95,8 +95,9 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
 	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks \
-	static-arm64 vmcore-arm64 vmcore-arm64-612 vmcore-arm64-hooks \
-	vmcore-arm64-612-hooks vmcore-arm64-livetests vmcore-livetests
+	static-arm64 vmcore-arm64 vmcore-arm64-612 vmcore-arm64-612-nolpa2 \
+	vmcore-arm64-hooks vmcore-arm64-612-hooks vmcore-arm64-livetests \
+	vmcore-livetests
 
 all: live extension
 
@@ -180,10 +181,11 @@ check: deps
 	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop \
 		vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 		vmcore-locks vmcore-612-locks vmcore-rt-locks \
-		vmcore-arm64 vmcore-arm64-612
+		vmcore-arm64 vmcore-arm64-612 vmcore-arm64-612-nolpa2
 	$(MAKE) vmcore-arm64-livetests
 	KSTACK_REQUIRE_INPUTS=1 \
-	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic" \
+	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic \
+		cache/vmcores/arm64-612-nolpa2" \
 	KSTACK_GUEST_TEST_DIRS="cache/vmcores/arm64-livetests" \
 	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks \
 		cache/vmcores/510-basic cache/vmcores/510-hooks cache/vmcores/72-basic \
@@ -325,6 +327,13 @@ vmcore-arm64: static-arm64
 # (CONFIG_KALLSYMS_ALL), so --vmcore reads it without the vmlinux too
 vmcore-arm64-612: static-arm64
 	vmcores/make-vmcore 6.12-cloud-arm64 basic cache/vmcores/arm64-612-basic
+
+# The same kernel on a CPU without FEAT_LPA2 (Graviton 2 and 3, Ampere
+# Altra): its 52-bit build runs 48 bits (TCR_EL1_T1SZ 16), four levels,
+# PHYS_OFFSET moved down.  The CPU options are in the dump's reuse key.
+vmcore-arm64-612-nolpa2: static-arm64
+	VMCORE_ARM64_CPU_OPTS=lpa2=off \
+		vmcores/make-vmcore 6.12-cloud-arm64 basic cache/vmcores/arm64-612-nolpa2
 
 # kprobes, ftrace and the kshook module on arm64 (make check-more's)
 vmcore-arm64-hooks: static-arm64

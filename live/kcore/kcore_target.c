@@ -13,6 +13,7 @@
 
 #include "kcore.h"
 #include "arch.h"
+#include "arm64.h"
 #include "kcore_target.h"
 #include "kernel_image.h"
 #include "page_walk.h"
@@ -31,7 +32,7 @@ struct ks_kcore_target {
 	uint64_t linear_size;	/* the direct (linear) map's span from page_offset */
 	/*
 	 * The address bits the walk indexes by: all on x86_64; on arm64 the
-	 * low VA_BITS, as TTBR1's tables index a kernel address
+	 * low vabits_actual, as TTBR1's tables index a kernel address
 	 * (pgd_index() drops the top bits)
 	 */
 	uint64_t walk_mask;
@@ -43,12 +44,18 @@ static const struct ks_target_ops kcore_ops;
 static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
+	uint64_t base = kt->uw.pg.page_offset, vaddr;
 
-	if (!kt->uw.pg.page_offset || paddr < kt->uw.pg.phys_offset)
+	/*
+	 * __phys_to_virt(): arm64's memory starts at PHYS_OFFSET, x86's at
+	 * 0.  A 52-bit arm64 build on a 48-bit CPU moved PHYS_OFFSET below
+	 * memory (0xfff1000040000000), so the sum wraps to the linear map's
+	 * top; below PHYS_OFFSET on any other kernel it wraps below base.
+	 */
+	vaddr = base + (paddr - kt->uw.pg.phys_offset);
+	if (!base || vaddr < base)
 		return -ENOSYS;
-	/* __phys_to_virt(): arm64's memory starts at PHYS_OFFSET, x86's at 0 */
-	return ks_kcore_read(kt->kc, kt->uw.pg.page_offset + paddr -
-			     kt->uw.pg.phys_offset, buf, len);
+	return ks_kcore_read(kt->kc, vaddr, buf, len);
 }
 
 /*
@@ -129,31 +136,28 @@ static void find_page_tables_x86_64(struct ks_kcore_target *kt,
 }
 
 /*
- * arm64 (arch_crash_save_vmcoreinfo(): VA_BITS, kimage_voffset,
- * PHYS_OFFSET, TCR_EL1_T1SZ; the core's swapper_pg_dir): the kernel half's
- * tables at __pa_symbol(swapper_pg_dir), the linear map the first half
- * of the kernel's VA_BITS space.  A kernel whose TTBR1 spans other than
- * VA_BITS (52-bit VA on a 48-bit CPU) keeps plain kcore reads.
+ * arm64 (arch_crash_save_vmcoreinfo(): VA_BITS, TCR_EL1_T1SZ,
+ * kimage_voffset, PHYS_OFFSET; the core's swapper_pg_dir): the kernel
+ * half's tables at __pa_symbol(swapper_pg_dir), walked for the VA size
+ * the CPU runs (TCR_EL1.T1SZ: 48 bits for a 52-bit build on a CPU
+ * without LPA2, whose swapper_pg_dir is then the level-0 table), the
+ * linear map [PAGE_OFFSET, PAGE_END).
  */
 static void find_page_tables_arm64(struct ks_kcore_target *kt,
 				   const struct ks_vmcoreinfo *vi)
 {
 	uint64_t swapper = ks_vmcoreinfo_symbol(vi, "swapper_pg_dir");
 	struct ks_paging *pg = &kt->uw.pg;
-	int64_t t1sz;
 
 	if (!swapper || ks_vmcoreinfo_arm64_paging(vi, pg) ||
-	    !pg->kimage_voffset || swapper < pg->kimage_voffset)
-		goto none;
-	if (!ks_vmcoreinfo_number(vi, "NUMBER(TCR_EL1_T1SZ)", 10, &t1sz) &&
-	    t1sz != 64 - (int64_t)pg->va_bits)
-		goto none;
+	    !pg->kimage_voffset || swapper < pg->kimage_voffset) {
+		pg->page_offset = 0;	/* no walk, no user memory */
+		return;
+	}
 	kt->kernel_pgd = swapper - pg->kimage_voffset;
-	kt->linear_size = 1ull << (pg->va_bits - 1);
-	kt->walk_mask = (1ull << pg->va_bits) - 1;
-	return;
-none:
-	pg->page_offset = 0;	/* no walk, no user memory: as before */
+	kt->linear_size = ks_arm64_page_end(pg) - pg->page_offset;
+	/* TTBR1's tables index the low vabits_actual bits of an address */
+	kt->walk_mask = (1ull << pg->vabits_actual) - 1;
 }
 
 static void find_page_tables(struct ks_kcore_target *kt,

@@ -25,9 +25,12 @@ struct ks_paging {
 	uint64_t me_mask;	/* x86_64 sme_me_mask: set in entries, in no address */
 	/*
 	 * arm64, from VMCOREINFO: NUMBER(VA_BITS), PAGESIZE,
-	 * NUMBER(PHYS_OFFSET), NUMBER(kimage_voffset) (0: unknown)
+	 * NUMBER(PHYS_OFFSET), NUMBER(kimage_voffset) (0: unknown).
+	 * va_bits is the build's (the layout: PAGE_OFFSET, PAGE_END);
+	 * vabits_actual what the CPU runs, 64 - NUMBER(TCR_EL1_T1SZ): less
+	 * for a 52-bit build on a CPU without LPA2 or LVA (the walk's levels).
 	 */
-	unsigned int va_bits, page_shift;
+	unsigned int va_bits, vabits_actual, page_shift;
 	uint64_t phys_offset, kimage_voffset;
 };
 

@@ -51,7 +51,17 @@ void ks_vmcoreinfo_kallsyms(const struct ks_vmcoreinfo *vi,
 void ks_vmcoreinfo_paging(const struct ks_vmcoreinfo *vi, struct ks_paging *pg);
 
 /*
- * arm64's arch_crash_save_vmcoreinfo(): NUMBER(VA_BITS), PAGESIZE,
+ * arm64's VA_BITS (NUMBER(VA_BITS), the build's) and vabits_actual (64 -
+ * NUMBER(TCR_EL1_T1SZ), what the CPU runs; VA_BITS where the kernel
+ * does not say, as before 5.12).  -ENOENT when VA_BITS is missing or not
+ * one arm64 has, or T1SZ gives a size the build cannot run.
+ */
+int ks_vmcoreinfo_arm64_vabits(const struct ks_vmcoreinfo *vi,
+			       unsigned int *va_bits_ret,
+			       unsigned int *vabits_actual_ret);
+
+/*
+ * arm64's arch_crash_save_vmcoreinfo(): the VA sizes above, PAGESIZE,
  * NUMBER(PHYS_OFFSET) and NUMBER(kimage_voffset), and PAGE_OFFSET from
  * VA_BITS (the 5.4+ layout).  -ENOENT when one of the first three is
  * missing or not a value arm64 has; pg is then left alone.

@@ -6,7 +6,9 @@
  * levels), 2 MiB and 1 GiB blocks, 64 KiB pages with 42-bit VAs (2
  * levels), invalid and reserved descriptors, addresses above VA_BITS,
  * tables that loop, read_user from mm->pgd through the linear map, and
- * the paging facts from VMCOREINFO.
+ * the paging facts from VMCOREINFO; Debian's 6.12 build (VA_BITS 52,
+ * 4 KiB pages) both on a CPU with LPA2 (5 levels) and without (48 bits:
+ * 4 levels, PHYS_OFFSET moved down, the linear map's top used).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -42,12 +44,32 @@
 #define MM		0xffff000012341000ull
 
 static const struct ks_paging pg4k = {
-	.arch = &ks_arch_arm64, .va_bits = 48, .page_shift = 12,
-	.page_offset = PAGE_OFFSET, .phys_offset = PHYS,
+	.arch = &ks_arch_arm64, .va_bits = 48, .vabits_actual = 48,
+	.page_shift = 12, .page_offset = PAGE_OFFSET, .phys_offset = PHYS,
 };
 static const struct ks_paging pg64k = {
-	.arch = &ks_arch_arm64, .va_bits = 42, .page_shift = 16,
-	.page_offset = 0xfffffc0000000000ull, .phys_offset = PHYS,
+	.arch = &ks_arch_arm64, .va_bits = 42, .vabits_actual = 42,
+	.page_shift = 16, .page_offset = 0xfffffc0000000000ull,
+	.phys_offset = PHYS,
+};
+
+/*
+ * A 52-bit build (PAGE_OFFSET -(1 << 52)): on a CPU with LPA2 it runs
+ * 52 bits; without, 48, and arm64_memblock_init() moves memstart_addr
+ * down by _PAGE_OFFSET(48) - _PAGE_OFFSET(52), so memory starts at
+ * 0xffff000000000000 as on a 48-bit build (VMCOREINFO of such a dump:
+ * NUMBER(PHYS_OFFSET)=0xfff1000040000000, NUMBER(TCR_EL1_T1SZ)=0x10).
+ */
+#define PAGE_OFFSET_52	0xfff0000000000000ull
+#define PHYS_52_ON_48	(PHYS - (0xffff000000000000ull - PAGE_OFFSET_52))
+static const struct ks_paging pg52 = {
+	.arch = &ks_arch_arm64, .va_bits = 52, .vabits_actual = 52,
+	.page_shift = 12, .page_offset = PAGE_OFFSET_52, .phys_offset = PHYS,
+};
+static const struct ks_paging pg52_on_48 = {
+	.arch = &ks_arch_arm64, .va_bits = 52, .vabits_actual = 48,
+	.page_shift = 12, .page_offset = PAGE_OFFSET_52,
+	.phys_offset = PHYS_52_ON_48,
 };
 
 struct env {
@@ -69,7 +91,7 @@ static uint64_t idx4k(uint64_t va, int level)
 /*
  * 4 KiB: pgd PHYS+0x1000 -> pud +0x2000 -> pmd +0x3000 -> pte +0x4000,
  * V4K at +0x6000; V2M a pmd block at +0x200000; V1G a pud block at
- * 0x80000000 (translated only).  64 KiB: pgd +0x10000 -> pte +0x20000,
+ * 0x80000000 (translated only); a 52-bit pgd at +0x9000 over +0x1000.  64 KiB: pgd +0x10000 -> pte +0x20000,
  * V64K at +0x30000.
  */
 static void build_tables(struct env *e)
@@ -83,6 +105,9 @@ static void build_tables(struct env *e)
 	set_entry(e, PHYS + 0x3000, idx4k(V2M, 2), PHYS + 0x200000 + (BLOCK | AF));
 	assert_int_equal(ks_fake_write_phys(e->f, PHYS + 0x201234, "blk2", 4), 0);
 	set_entry(e, PHYS + 0x2000, idx4k(V1G, 3), 0x80000000 + (BLOCK | AF));
+
+	/* 52 bits, 5 levels: the level-4 table's bits 51..48 lead to pgd */
+	set_entry(e, PHYS + 0x9000, V4K >> 48, PHYS + 0x1000 + TABLE);
 
 	/* 64 KiB, 42 bits: level 2 takes bits 41..29, level 1 bits 28..16 */
 	set_entry(e, PHYS + 0x10000, (V64K >> 29) & 0x1fff, PHYS + 0x20000 + TABLE);
@@ -215,6 +240,87 @@ static void test_read_user(void **state)
 	assert_int_equal(e->t.ops->read_user(e->t.ctx, TASK, V4K, buf, 4), -EFAULT);
 }
 
+/*
+ * A 52-bit build on a CPU without LPA2 folds the fifth level at run
+ * time: mm->pgd is the level-0 table of a 48-bit walk, as TTBR0 and
+ * TCR_EL1.T0SZ = 16 make the CPU walk it.  With LPA2 the same build
+ * walks five levels from its pgd.
+ */
+static void test_52_bit_build(void **state)
+{
+	struct env *e = *state;
+	uint64_t pa, left;
+	char buf[8];
+
+	assert_int_equal(ks_page_read(&e->t, &pg52_on_48, PHYS + 0x1000,
+				      V4K + 0xff0, buf, 8), 0);
+	assert_memory_equal(buf, "page-end", 8);
+	assert_int_equal(ks_page_translate(&e->t, &pg52_on_48, PHYS + 0x1000,
+					   V2M + 0x1234, &pa, &left), 0);
+	assert_int_equal(pa, PHYS + 0x201234);
+	/* the LPA2 CPU's five levels, from the table above */
+	assert_int_equal(ks_page_read(&e->t, &pg52, PHYS + 0x9000,
+				      V4K + 0xff0, buf, 8), 0);
+	assert_memory_equal(buf, "page-end", 8);
+	/* that five-level pgd is no level-0 table */
+	assert_int_equal(ks_page_translate(&e->t, &pg52_on_48, PHYS + 0x9000,
+					   V4K, &pa, &left), -EFAULT);
+	/* TASK_SIZE is 1 << vabits_actual: above it is no user address */
+	assert_int_equal(ks_page_translate(&e->t, &pg52_on_48, PHYS + 0x1000,
+					   1ull << 48, &pa, &left), -EINVAL);
+}
+
+/*
+ * __virt_to_phys() of a 52-bit build: the linear map is [PAGE_OFFSET,
+ * _PAGE_END(VA_BITS_MIN)), and on a 48-bit CPU memory is at its top.
+ */
+static void test_52_bit_linear_map(void **state)
+{
+	struct ks_paging pg = pg52_on_48, pg16k = pg52_on_48;
+	uint64_t pa;
+
+	(void)state;
+	pg.kimage_voffset = 0xffff7fffc7e00000ull;
+	assert_int_equal(ks_arm64_page_end(&pg), 0xffff800000000000ull);
+	assert_int_equal(ks_arm64_linear_pa(&pg, 0xffff000000001000ull, &pa), 0);
+	assert_int_equal(pa, PHYS + 0x1000);
+	assert_int_equal(ks_arm64_linear_pa(&pg, 0xffff7ffffffff000ull, &pa), 0);
+	assert_int_equal(pa, PHYS + 0x7ffffffff000ull);
+	/* the image above PAGE_END: __kimg_to_phys() */
+	assert_int_equal(ks_arm64_linear_pa(&pg, 0xffff800009000000ull, &pa), 0);
+	assert_int_equal(pa, 0xffff800009000000ull - 0xffff7fffc7e00000ull);
+	/* the same build on an LPA2 CPU: memory at the bottom */
+	assert_int_equal(ks_arm64_linear_pa(&pg52, PAGE_OFFSET_52 + 0x1000, &pa), 0);
+	assert_int_equal(pa, PHYS + 0x1000);
+	/* 16 KiB pages: VA_BITS_MIN is 47, so PAGE_END is -(1 << 46) */
+	pg16k.page_shift = 14;
+	pg16k.vabits_actual = 47;
+	assert_int_equal(ks_arm64_page_end(&pg16k), 0xffffc00000000000ull);
+	assert_int_equal(ks_arm64_linear_pa(&pg16k, 0xffffc00000001000ull, &pa),
+			 -EFAULT);
+	/* a 48-bit build: PAGE_END is -(1 << 47) as before */
+	assert_int_equal(ks_arm64_page_end(&pg4k), 0xffff800000000000ull);
+}
+
+/* read_user on the 52-bit build run with 48 bits: Cmd of such a dump */
+static void test_read_user_52_on_48(void **state)
+{
+	struct env *e = *state;
+	char buf[8];
+
+	assert_int_equal(ks_fake_add_memory(e->f, TASK, NULL, 0x2000), 0);
+	assert_int_equal(ks_fake_add_member(e->f, "task_struct", "mm", 0x20, 8), 0);
+	assert_int_equal(ks_fake_add_member(e->f, "mm_struct", "pgd", 0x50, 8), 0);
+	assert_int_equal(ks_fake_write_u64(e->f, TASK + 0x20, MM), 0);
+	/* the pgd at PHYS + 0x1000: in the linear map's 48-bit part */
+	assert_int_equal(ks_fake_write_u64(e->f, MM + 0x50,
+					   0xffff000000001000ull), 0);
+	ks_fake_set_paging(e->f, &pg52_on_48);
+	ks_fake_target(e->f, &e->t);
+	assert_int_equal(e->t.ops->read_user(e->t.ctx, TASK, V4K + 0xff0, buf, 8), 0);
+	assert_memory_equal(buf, "page-end", 8);
+}
+
 static int lines(void *arg, const char *key, char *buf, size_t len)
 {
 	const char *const *kv = arg;
@@ -251,8 +357,57 @@ static void test_vmcoreinfo(void **state)
 	assert_int_equal(pa, 0x40001000);
 	assert_int_equal(ks_arm64_linear_pa(&pg, 0xffff800009000000ull, &pa), 0);
 	assert_int_equal(pa, 0xffff800009000000ull - 0xffff7fffc7e00000ull);
+	/* no TCR_EL1_T1SZ (before 5.12): the CPU runs VA_BITS */
+	assert_int_equal(pg.vabits_actual, 48);
 	/* a granule arm64 does not have */
 	kv[3] = "8192";
+	pg.va_bits = 0;
+	assert_int_equal(ks_vmcoreinfo_arm64_paging(&vi, &pg), -ENOENT);
+	assert_int_equal(pg.va_bits, 0);
+}
+
+/*
+ * Debian's 6.12 arm64 dump on a CPU without LPA2 (its VMCOREINFO as
+ * written), with LPA2, 5.11's key and T1SZ values no CPU runs the build
+ * with.
+ */
+static void test_vmcoreinfo_52_bit(void **state)
+{
+	const char *kv[] = {
+		"NUMBER(VA_BITS)", "52", "PAGESIZE", "4096",
+		"NUMBER(PHYS_OFFSET)", "0xfff1000040000000",
+		"NUMBER(kimage_voffset)", "0xffffca5461400000",
+		"NUMBER(TCR_EL1_T1SZ)", "0x10", NULL,
+	};
+	struct ks_vmcoreinfo vi = { .line = lines, .arg = kv };
+	struct ks_paging pg = { .arch = &ks_arch_arm64 };
+	unsigned int va_bits, actual;
+	uint64_t pa;
+
+	(void)state;
+	assert_int_equal(ks_vmcoreinfo_arm64_paging(&vi, &pg), 0);
+	assert_int_equal(pg.va_bits, 52);
+	assert_int_equal(pg.vabits_actual, 48);
+	assert_int_equal(pg.page_offset, PAGE_OFFSET_52);
+	assert_int_equal(pg.phys_offset, PHYS_52_ON_48);
+	/* a pgd of that dump's init: 0xffff000000001000 is PA 0x40001000 */
+	assert_int_equal(ks_arm64_linear_pa(&pg, 0xffff000000001000ull, &pa), 0);
+	assert_int_equal(pa, 0x40001000);
+	/* the LPA2 CPU: 0xc */
+	kv[9] = "0xc";
+	assert_int_equal(ks_vmcoreinfo_arm64_vabits(&vi, &va_bits, &actual), 0);
+	assert_int_equal(va_bits, 52);
+	assert_int_equal(actual, 52);
+	/* 5.11 wrote the key in lower case */
+	kv[8] = "NUMBER(tcr_el1_t1sz)";
+	kv[9] = "0x10";
+	assert_int_equal(ks_vmcoreinfo_arm64_vabits(&vi, &va_bits, &actual), 0);
+	assert_int_equal(actual, 48);
+	/* more bits than the build has, fewer than arm64 has: refused */
+	kv[9] = "0x8";
+	assert_int_equal(ks_vmcoreinfo_arm64_vabits(&vi, &va_bits, &actual),
+			 -ENOENT);
+	kv[9] = "0x1d";
 	pg.va_bits = 0;
 	assert_int_equal(ks_vmcoreinfo_arm64_paging(&vi, &pg), -ENOENT);
 	assert_int_equal(pg.va_bits, 0);
@@ -267,7 +422,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_absent_and_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_user, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_52_bit_build, setup, teardown),
+		cmocka_unit_test(test_52_bit_linear_map),
+		cmocka_unit_test_setup_teardown(test_read_user_52_on_48, setup,
+						teardown),
 		cmocka_unit_test(test_vmcoreinfo),
+		cmocka_unit_test(test_vmcoreinfo_52_bit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

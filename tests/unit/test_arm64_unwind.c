@@ -2,10 +2,12 @@
 /*
  * The arm64 frame-record unwinder (shared/kernel/arch/arm64_unwind.c) on
  * stacks forged in the fake target: a blocked task from its cpu_context,
- * PAC-signed return addresses, sched text skipped, the final frame record
- * of 6.1 (by address) and of 6.13+ (FRAME_META_TYPE_FINAL), an exception
- * boundary both ways, a loop in the records, the 64-frame limit, records
- * outside the stack, a CPU's registers, and the arch table around it.
+ * PAC-signed return addresses (the mask from KERNELPACMASK, VA_BITS or
+ * the 48 bits a 52-bit build runs on a CPU without LPA2), sched text
+ * skipped, the final frame record of 6.1 (by address) and of 6.13+
+ * (FRAME_META_TYPE_FINAL), an exception boundary both ways, a loop in
+ * the records, the 64-frame limit, records outside the stack, a CPU's
+ * registers, and the arch table around it.
  */
 #include <elf.h>
 #include <errno.h>
@@ -97,6 +99,14 @@ static int setup_613(void **state)
 	return 0;
 }
 
+/* Debian's 6.12 (VA_BITS 52) on a CPU without LPA2: 48 bits at run time */
+static int setup_52_on_48(void **state)
+{
+	*state = make_env(true, "NUMBER(VA_BITS)=52\n"
+			  "NUMBER(TCR_EL1_T1SZ)=0x10\n");
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	struct env *e = *state;
@@ -181,6 +191,23 @@ static void test_pac_from_va_bits(void **state)
 	assert_int_equal(e->u.kernel_pac_mask, 0xffff000000000000ull);
 	assert_int_equal(ks_arm64_strip_pac(&e->u, sign(AT(F_SVC, 4), 0xa5)),
 			 AT(F_SVC, 4));
+}
+
+/*
+ * ptrauth_kernel_pac_mask() is GENMASK_ULL(63, vabits_actual): a 52-bit
+ * build on a 48-bit CPU signs bits 51..48 too, and VA_BITS would leave
+ * them in.
+ */
+static void test_pac_from_vabits_actual(void **state)
+{
+	struct env *e = *state;
+
+	assert_int_equal(e->u.kernel_pac_mask, 0xffff000000000000ull);
+	assert_int_equal(e->u.user_pac_mask, 0x007f000000000000ull);
+	assert_int_equal(ks_arm64_strip_pac(&e->u, sign(AT(F_SVC, 4), 0xa5)),
+			 AT(F_SVC, 4));
+	assert_int_equal(ks_arm64_strip_pac(&e->u, 0x003c00000040abcdull),
+			 0x000000000040abcdull);
 }
 
 /*
@@ -413,6 +440,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pac_strip, setup_61, teardown),
 		cmocka_unit_test_setup_teardown(test_pac_from_va_bits, setup_613,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_pac_from_vabits_actual,
+						setup_52_on_48, teardown),
 		cmocka_unit_test_setup_teardown(test_exception_61, setup_61, teardown),
 		cmocka_unit_test_setup_teardown(test_exception_613, setup_613,
 						teardown),

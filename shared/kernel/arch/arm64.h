@@ -19,6 +19,13 @@ int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 		       uint64_t *paddr_ret);
 
 /*
+ * PAGE_END, where the linear map ends: _PAGE_END(VA_BITS_MIN), the same
+ * for a 52-bit build whether its CPU runs 52 bits or 48 (KASAN's layout
+ * aside).  pg's VA_BITS and page size must be known.
+ */
+uint64_t ks_arm64_page_end(const struct ks_paging *pg);
+
+/*
  * arm64_code_refs.c: the addresses code at pc forms with ADRP and an ADD
  * or a load/store offset, each use once, in the order met; up to max
  * kept, the count returned.
@@ -31,7 +38,7 @@ struct ks_arm64_unwind {
 	/*
 	 * ptrauth_kernel_pac_mask() and ptrauth_user_pac_mask(): the bits
 	 * a return address is signed in (VMCOREINFO's NUMBER(KERNELPACMASK),
-	 * else GENMASK(63, VA_BITS)); 0 when neither is known.
+	 * else GENMASK(63, vabits_actual)); 0 when neither is known.
 	 */
 	uint64_t kernel_pac_mask, user_pac_mask;
 	/* struct pt_regs: its size and where stackframe, pc and regs[] are */

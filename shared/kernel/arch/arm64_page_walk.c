@@ -3,8 +3,12 @@
  * The arm64 stage-1 walk of a task's user half (TTBR0, what
  * access_remote_vm() reads through mm->pgd), as arch/arm64/include/asm/
  * pgtable-hwdef.h lays it out: a granule of 4, 16 or 64 KiB (PAGESIZE),
- * PAGE_SHIFT - 3 bits of index per level, ARM64_HW_PGTABLE_LEVELS(VA_BITS)
- * levels, the top one taking the bits left over.  A descriptor with
+ * PAGE_SHIFT - 3 bits of index per level, ARM64_HW_PGTABLE_LEVELS() of
+ * the VA size the CPU runs (vabits_actual: TCR_EL1.T0SZ is set from it),
+ * the top one taking the bits left over.  A 52-bit build on a CPU
+ * without LPA2 runs 48 bits and folds its fifth level at run time
+ * (pgtable_l5_enabled() false: mm->pgd is the level-0 table), as the CPU
+ * walks it.  A descriptor with
  * bits[1:0] 0b01 above the last level is a block (a 2 MiB or 1 GiB
  * block with 4 KiB pages), 0b11 a table or, at the last level, a page.
  * Only valid descriptors are present: a PROT_NONE page reads as absent.
@@ -31,10 +35,10 @@ static int read_entry(const struct ks_target *t, uint64_t table,
 				 sizeof(*entry_ret));
 }
 
-/* ARM64_HW_PGTABLE_LEVELS(va_bits) */
+/* ARM64_HW_PGTABLE_LEVELS(vabits_actual) */
 static int levels_of(const struct ks_paging *pg)
 {
-	return (int)((pg->va_bits - 4) / (pg->page_shift - 3));
+	return (int)((pg->vabits_actual - 4) / (pg->page_shift - 3));
 }
 
 /* __pte_to_phys(): the address a descriptor points at, granule-aligned */
@@ -50,7 +54,19 @@ static uint64_t desc_addr(uint64_t e, const struct ks_paging *pg)
 static bool paging_known(const struct ks_paging *pg)
 {
 	return (pg->page_shift == 12 || pg->page_shift == 14 ||
-		pg->page_shift == 16) && pg->va_bits >= 36 && pg->va_bits <= 52;
+		pg->page_shift == 16) && pg->va_bits >= 36 && pg->va_bits <= 52 &&
+		pg->vabits_actual >= 36 && pg->vabits_actual <= pg->va_bits;
+}
+
+/*
+ * VA_BITS_MIN: a build of more than 48 bits keeps its layout for the
+ * 48 bits (47 with 16 KiB pages) a CPU without LPA2 or LVA runs
+ */
+static unsigned int va_bits_min(const struct ks_paging *pg)
+{
+	if (pg->va_bits <= 48)
+		return pg->va_bits;
+	return pg->page_shift == 14 ? 47 : 48;
 }
 
 int ks_arm64_translate(const struct ks_target *t, const struct ks_paging *pg,
@@ -61,8 +77,8 @@ int ks_arm64_translate(const struct ks_target *t, const struct ks_paging *pg,
 	uint64_t table = pgd, e = 0;
 	int level, ret;
 
-	/* the user half only: TTBR0 maps [0, 2^VA_BITS) */
-	if (!paging_known(pg) || (vaddr >> pg->va_bits))
+	/* the user half only: TTBR0 maps [0, 2^vabits_actual) */
+	if (!paging_known(pg) || (vaddr >> pg->vabits_actual))
 		return -EINVAL;
 	bits = pg->page_shift - 3;
 	for (level = levels_of(pg); level >= 1; level--) {
@@ -71,7 +87,7 @@ int ks_arm64_translate(const struct ks_target *t, const struct ks_paging *pg,
 		bool leaf;
 
 		/* the top level indexes what the lower ones leave */
-		if (shift + bits < pg->va_bits)
+		if (shift + bits < pg->vabits_actual)
 			idx &= (1ull << bits) - 1;
 		ret = read_entry(t, table, idx, &e);
 		if (ret)
@@ -96,11 +112,19 @@ int ks_arm64_translate(const struct ks_target *t, const struct ks_paging *pg,
 	return -EFAULT;
 }
 
+uint64_t ks_arm64_page_end(const struct ks_paging *pg)
+{
+	/* _PAGE_END(VA_BITS_MIN): -(1 << (VA_BITS_MIN - 1)) */
+	return ~0ull << (va_bits_min(pg) - 1);
+}
+
 /*
- * __virt_to_phys() (5.4+): __lm_to_phys() in the linear map, the first
- * half of the kernel's VA_BITS space from PAGE_OFFSET, where PHYS_OFFSET
- * is where memory starts; __kimg_to_phys() above it, for the kernel
- * image (swapper_pg_dir, init_mm), when kimage_voffset is known.
+ * __virt_to_phys() (5.4+): __lm_to_phys() in the linear map,
+ * [PAGE_OFFSET, PAGE_END) with PAGE_END = _PAGE_END(VA_BITS_MIN), where
+ * PHYS_OFFSET is where memory starts (moved down when a 52-bit build
+ * runs 48 bits: its memory then sits at the top of the range);
+ * __kimg_to_phys() above it, for the kernel image (swapper_pg_dir,
+ * init_mm), when kimage_voffset is known.
  */
 int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 		       uint64_t *paddr_ret)
@@ -109,7 +133,7 @@ int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 
 	if (!paging_known(pg) || vaddr < base)
 		return -EFAULT;
-	if (vaddr - base < (1ull << (pg->va_bits - 1))) {
+	if (vaddr < ks_arm64_page_end(pg)) {
 		*paddr_ret = vaddr - base + pg->phys_offset;
 		return 0;
 	}

@@ -26,6 +26,7 @@
 
 #include "arm64.h"
 #include "stack_text.h"
+#include "vmcoreinfo.h"
 
 /* asm/stacktrace/frame.h (6.13+) */
 #define FRAME_META_TYPE_FINAL		1
@@ -62,22 +63,26 @@ static int vmcoreinfo_u64(const struct ks_target *t, const char *key, int base,
 
 /*
  * arch_crash_save_vmcoreinfo() writes NUMBER(KERNELPACMASK) only when
- * the CPUs authenticate addresses; VA_BITS gives the same bits for a
- * kernel address otherwise, and stripping an unsigned address is a no-op.
+ * the CPUs authenticate addresses; vabits_actual gives the same bits for
+ * a kernel address otherwise (ptrauth_kernel_pac_mask() is GENMASK_ULL(63,
+ * vabits_actual): the bits a 52-bit build on a 48-bit CPU signs begin at
+ * 48), and stripping an unsigned address is a no-op.
  */
 static void pac_masks(const struct ks_target *t, struct ks_arm64_unwind *u)
 {
-	uint64_t va_bits = 0, kmask;
+	struct ks_vmcoreinfo vi = { .line = t->ops->vmcoreinfo, .arg = t->ctx };
+	unsigned int va_bits, vabits_actual = 0;
+	uint64_t kmask;
 
-	if (vmcoreinfo_u64(t, "NUMBER(VA_BITS)", 10, &va_bits) ||
-	    va_bits < 36 || va_bits > 52)
-		va_bits = 0;
+	if (!t->ops->vmcoreinfo ||
+	    ks_vmcoreinfo_arm64_vabits(&vi, &va_bits, &vabits_actual))
+		vabits_actual = 0;
 	if (!vmcoreinfo_u64(t, "NUMBER(KERNELPACMASK)", 16, &kmask))
 		u->kernel_pac_mask = kmask;
-	else if (va_bits)
-		u->kernel_pac_mask = genmask(63, (unsigned int)va_bits);
-	if (va_bits)
-		u->user_pac_mask = genmask(54, (unsigned int)va_bits);
+	else if (vabits_actual)
+		u->kernel_pac_mask = genmask(63, vabits_actual);
+	if (vabits_actual)
+		u->user_pac_mask = genmask(54, vabits_actual);
 }
 
 int ks_arm64_unwind_load(const struct ks_target *t, struct ks_arm64_unwind *u)
