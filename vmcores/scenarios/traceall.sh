@@ -7,9 +7,9 @@
 # (tests/bench/ftrace_guest.sh): kstack --vmcore -F on the dump against the
 # guest's own read of enabled_functions.
 #
-# tracing_on goes back to 0 once the tracer is set: every function stays
-# patched and listed (the records do not change), but nothing is written
-# to the ring buffer, so the TCG guest keeps its speed for the capture.
+# tracing_on is 0 before the tracer is set: every function is patched
+# and listed (the records do not change), but nothing is written to the
+# ring buffer, so the TCG guest keeps its speed for the capture.
 # The guest times its own reads, from /proc/uptime, into
 # traceall-times.txt in the capture: cat of enabled_functions, and
 # kstack -F when the static tool is there.
@@ -35,10 +35,13 @@ seconds() {
 cd /sys/kernel/tracing || scenario_fail "no tracefs"
 : >set_ftrace_filter
 : >set_ftrace_notrace
+# The ring buffer off first: while the tracer goes on, every function
+# the kernel calls is traced, and under TCG writing each one to the
+# buffer kept both vCPUs in soft lockups past the ready timeout.
+echo 0 >tracing_on
 t0=$(uptime_s)
 echo function >current_tracer || scenario_fail "no function tracer"
 t1=$(uptime_s)
-echo 0 >tracing_on
 echo "current_tracer_seconds: $(seconds "$t0" "$t1")" >"$times"
 
 t0=$(uptime_s)
