@@ -117,8 +117,9 @@ fi
 # a tree of its own) with kstack.so built against its defs.h (-DARM64, the
 # Makefile reads the target from the tree), on arm64 dumps made here:
 # "FLAVOUR:SCENARIO:DIR" for make-vmcore, which reuses a complete DIR.
-# No 6.12 hooks: kshook's ftrace_ops does not register there (see
-# vmcores/README.md, arm64 guests).
+# No 6.12 hooks: crash 9.0.2 cannot open 6.12 arm64 dumps (its arm64
+# walk knows no five-level tables; the basic one says N/A in crash's
+# words, see vmcores/README.md).
 arm64_crash=${KSTACK_CRASH9_ARM64:-"cloud-arm64:basic:arm64-basic 6.12-cloud-arm64:basic:arm64-612-basic
 	cloud-arm64:hooks:arm64-hooks"}
 if [ "${KSTACK_CRASH9:-1}" != 0 ] && [ -n "${arm64_crash// /}" ]; then
