@@ -97,22 +97,30 @@ static int mapped_read(uint64_t addr, int memtype, void *buf, size_t len)
 	return ks_elf_memory_read(m, paddr, buf, len);
 }
 
-static int crash_readmem(void *ctx, uint64_t addr, int memtype, void *buf,
-			 size_t len)
+/*
+ * A read page by page, each part from the dump's mapping, else (ask_crash)
+ * from readmem(): 0, or -EFAULT when crash cannot read a part, or -ENOENT
+ * when the mapping alone was asked and lacks one (the whole read then
+ * goes the other way, so a failure falls exactly where readmem() would).
+ */
+static int read_parts(uint64_t addr, int memtype, void *buf, size_t len,
+		      bool ask_crash)
 {
 	uint64_t page = (uint64_t)PAGESIZE();
 	unsigned char *out = buf;
 
-	(void)ctx;
 	while (len) {
 		size_t n = (size_t)(page - (addr & (page - 1)));
 
 		if (n > len)
 			n = len;
-		if (mapped_read(addr, memtype, out, n) &&
-		    !readmem(addr, memtype, out, (long)n, "kstack read",
-			     QUIET | RETURN_ON_ERROR))
-			return -EFAULT;
+		if (mapped_read(addr, memtype, out, n)) {
+			if (!ask_crash)
+				return -ENOENT;
+			if (!readmem(addr, memtype, out, (long)n, "kstack read",
+				     QUIET | RETURN_ON_ERROR))
+				return -EFAULT;
+		}
 		addr += n;
 		out += n;
 		len -= n;
@@ -120,28 +128,11 @@ static int crash_readmem(void *ctx, uint64_t addr, int memtype, void *buf,
 	return 0;
 }
 
-/*
- * A read wholly from the dump's mapping, page by page: 0, or -ENOENT
- * when a part of it is not there (then the whole read goes the other
- * way, so a failure falls exactly where readmem() would fail).
- */
-static int mapped_span(uint64_t addr, int memtype, void *buf, size_t len)
+static int crash_readmem(void *ctx, uint64_t addr, int memtype, void *buf,
+			 size_t len)
 {
-	uint64_t page = (uint64_t)PAGESIZE();
-	unsigned char *out = buf;
-
-	while (len) {
-		size_t n = (size_t)(page - (addr & (page - 1)));
-
-		if (n > len)
-			n = len;
-		if (mapped_read(addr, memtype, out, n))
-			return -ENOENT;
-		addr += n;
-		out += n;
-		len -= n;
-	}
-	return 0;
+	(void)ctx;
+	return read_parts(addr, memtype, buf, len, true);
 }
 
 /*
@@ -152,7 +143,7 @@ static int cached_read(uint64_t addr, int memtype, void *buf, size_t len)
 {
 	if (!len)
 		return 0;
-	if (elf_dump() && !mapped_span(addr, memtype, buf, len))
+	if (elf_dump() && !read_parts(addr, memtype, buf, len, false))
 		return 0;
 	if (!page_cache_tried) {
 		page_cache_tried = true;
