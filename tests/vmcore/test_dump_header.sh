@@ -122,7 +122,7 @@ refused shoff-far 'e_shoff 0x1000000000000'
 # the vmlinux's or x86-64's default (it said "KASLR offset 0"); arm64 has
 # no one default, so without a vmlinux -v says it is unknown and why.  A
 # whole copy (sparse): libkdumpfile must read the memory too.
-kaslr_of() { sed -n 's/.*KASLR offset \(0x[0-9a-f]*\) (\([^)]*\)).*/\1 \2/p' "$1"; }
+kaslr_of() { sed -n 's/.*KASLR offset \(0x[0-9a-f]*\|0\) (\([^)]*\)).*/\1 \2/p' "$1"; }
 koff=$(grep -abo 'KERNELOFFSET=' "$tmp/head" | head -n 1 | cut -d: -f1)
 machine=$(od -An -tu2 -j18 -N2 "$dir/vmcore" | tr -d ' ')
 "$kstack" --vmcore "$dir/vmcore" -p 1 -v >/dev/null 2>"$tmp/kaslr-intact.err"

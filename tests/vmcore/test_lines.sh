@@ -93,7 +93,7 @@ else
 fi
 
 # crash's bt: "name at RUNTIME_ADDRESS", the KASLR offset from -v.
-kaslr=$(sed -n 's/.*KASLR offset \(0x[0-9a-f]*\).*/\1/p' "$tmp/lines-v.err")
+kaslr=$(sed -n 's/.*KASLR offset \(0x[0-9a-f]*\|0\).*/\1/p' "$tmp/lines-v.err")
 python3 - "$vmlinux" "$tmp/plain.txt" "${kaslr:-0}" "$tmp/bt.txt" "$tmp/bt-want.txt" <<'PY'
 import re, subprocess, sys
 vmlinux, plain, kaslr, bt, want = sys.argv[1:6]
