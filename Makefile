@@ -83,7 +83,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SUPPORT_OBJ	:= $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 
 # The static binary goes into vmcore guests; it has no libkdumpfile mode.
-STATIC_LIVE_OBJ	:= $(filter-out %/target_kdump.o,$(LIVE_OBJ))
+STATIC_LIVE_OBJ	:= $(filter-out %/target_kdump.o %/dump_prefetch.o,$(LIVE_OBJ))
 # What the unit tests link: the core as an archive, and the live objects
 # as one, so that each test takes only the objects it calls.
 CORE_LIB	:= $(BUILD)/libkstack-core.a

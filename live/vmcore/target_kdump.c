@@ -32,6 +32,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "dump_header.h"
+#include "dump_prefetch.h"
 #include "kernel_image.h"
 #include "lines.h"
 #include "orc.h"
@@ -71,6 +72,8 @@ struct ks_kdump {
 	int nr_missing;
 	addrxlat_ctx_t *axctx;
 	addrxlat_sys_t *axsys;
+	struct ks_dump_prefetch *prefetch;	/* an ELF dump's, or NULL */
+	uint64_t last_vpage;		/* of the last prefetch note */
 	ks_report_fn report;		/* the driver's: every message goes there */
 	void *report_arg;
 };
@@ -127,11 +130,25 @@ static bool kv_missing(struct ks_kdump *kt, uint64_t kaddr, size_t len)
 	return false;
 }
 
+/* Tells the readers of dump_prefetch.c where the walk is. */
+static void note_read(struct ks_kdump *kt, uint64_t kaddr)
+{
+	addrxlat_fulladdr_t fa = { kaddr & ~(KD_PAGE_SIZE - 1), ADDRXLAT_KVADDR };
+
+	if (!kt->prefetch || fa.addr == kt->last_vpage)
+		return;
+	kt->last_vpage = fa.addr;
+	if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, kt->axctx,
+				   kt->axsys) == ADDRXLAT_OK)
+		ks_dump_prefetch_note(kt->prefetch, fa.addr);
+}
+
 static int kd_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	struct ks_kdump *kt = ctx;
 	size_t got = len;
 
+	note_read(kt, kaddr);
 	if (kv_missing(kt, kaddr, len) ||
 	    kdump_read(kt->kd, KDUMP_KVADDR, kaddr, buf, &got) != KDUMP_OK)
 		return -EFAULT;
@@ -143,6 +160,7 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	struct ks_kdump *kt = ctx;
 	size_t got = len;
 
+	ks_dump_prefetch_note(kt->prefetch, paddr);
 	if (phys_missing(kt, paddr) || phys_missing(kt, paddr + len - 1) ||
 	    kdump_read(kt->kd, KDUMP_KPHYSADDR, paddr, buf, &got) != KDUMP_OK)
 		return -EFAULT;
@@ -218,6 +236,7 @@ void ks_kdump_close(struct ks_kdump *kt)
 {
 	if (!kt)
 		return;
+	ks_dump_prefetch_stop(kt->prefetch);
 	free(kt->note_of_cpu);
 	if (kt->axsys)
 		addrxlat_sys_decref(kt->axsys);
@@ -472,11 +491,13 @@ static void measure_segments(struct ks_kdump *kt)
 	}
 }
 
-/* After open_dump(), which measured the segments before libkdumpfile read. */
-static void find_truncation(struct ks_kdump *kt)
+/*
+ * After open_dump(), which measured the segments before libkdumpfile
+ * read: the translation that kv_missing() and note_read() need.
+ */
+static void find_translation(struct ks_kdump *kt)
 {
-	if (kt->nr_missing &&
-	    kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
+	if (kdump_get_addrxlat(kt->kd, &kt->axctx, &kt->axsys) != KDUMP_OK)
 		kt->axctx = NULL, kt->axsys = NULL;
 }
 
@@ -782,9 +803,19 @@ static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
 /* The dump, cut short or not: what libkdumpfile may not say itself. */
 static void check_truncation(struct ks_kdump *kt, const char *vmcore)
 {
-	find_truncation(kt);
+	find_translation(kt);
 	if (truncated(kt))
 		say_truncated(kt, vmcore);
+}
+
+/*
+ * Readers that fetch an ELF dump's file ahead of the walk.  Speed only:
+ * without them (a compressed dump, no threads) the walk reads the same.
+ */
+static void start_prefetch(struct ks_kdump *kt)
+{
+	if (kt->axctx)
+		ks_dump_prefetch_start(kt->fd, &kt->prefetch);
 }
 
 /* Symbols, types, paging and CPUs: all the target needs after the dump. */
@@ -849,6 +880,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		goto fail;
 	}
 	check_truncation(kt, a->vmcore);
+	start_prefetch(kt);
 	ret = open_image(kt, a, t_ret);
 	if (ret)
 		goto fail;
