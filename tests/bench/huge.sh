@@ -237,13 +237,38 @@ for d in huge many; do
 	target "crash / standalone -a -H on $d, again" \
 		"$(ratio "$(field "$d-crash" 2)" "$(field "$d-a" 1)")" '<=' 1.2
 done
-# cold: the dump out of the page cache, as after other work
+# cold: the dump out of the page cache, as after other work.  This
+# machine's disk gives a single stream anything from 0.7 to 2.4 GB/s from
+# one minute to the next (a dd of 3 GiB of the dump: 1.3-4.4 s), so the
+# target is on the median of three runs, each from an empty page cache,
+# with what each read from the disk and a dd of the dump's hot part as
+# the yardstick of that minute.
 if [ -w /proc/sys/vm/drop_caches ]; then
+	for i in 1 2 3; do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		/usr/bin/time -a -o "$tmp/cold" -f '%e %I' env TZ=UTC "$kstack" \
+			--vmcore "$huge/vmcore" --vmlinux "$huge/vmlinux" -a -H \
+			>/dev/null 2>&1 || true
+	done
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	/usr/bin/time -o "$tmp/cold" -f '%e' env TZ=UTC "$kstack" --vmcore "$huge/vmcore" \
-		--vmlinux "$huge/vmlinux" -a -H >/dev/null 2>&1 || true
-	target "--vmcore -a -H on huge, the dump out of the page cache" "$(cat "$tmp/cold")" '<' 3 s
+	dd_skip=$(( $(stat -c %s "$huge/vmcore") / (8 << 20) / 2 - 192 ))
+	[ "$dd_skip" -ge 0 ] || dd_skip=0
+	dd_start=$(date +%s.%N)
+	dd if="$huge/vmcore" of=/dev/null bs=8M count=384 skip="$dd_skip" 2>/dev/null
+	dd_end=$(date +%s.%N)
+	awk -v a="$dd_start" -v b="$dd_end" '
+		{ t[NR] = $1; gb[NR] = $2 * 512 / 1e9 }
+		END {
+			printf "cold runs (the dump out of the page cache):"
+			for (i = 1; i <= NR; i++)
+				printf " %.2f s (%.2f GB read)", t[i], gb[i]
+			printf "; dd of 3 GiB from the middle of the dump, cold: %.2f s (%.2f GB/s)\n",
+				b - a, 3 * 1.073741824 / (b - a)
+		}' "$tmp/cold"
+	target "--vmcore -a -H on huge, the dump out of the page cache (median of 3)" \
+		"$(awk '{ print $1 }' "$tmp/cold" | sort -n | sed -n 2p)" '<' 3 s
 else
 	echo "cold run: /proc/sys/vm/drop_caches cannot be written here (not root)"
 fi
