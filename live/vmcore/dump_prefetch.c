@@ -19,7 +19,6 @@
  * The readers only warm the page cache: what the walk reads, and so what
  * kstack prints, does not depend on them.
  */
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -30,7 +29,7 @@
 #include <unistd.h>
 
 #include "dump_prefetch.h"
-#include "elf_core.h"
+#include "elf_loads.h"
 
 #define CHUNK_SHIFT	23	/* 8 MiB: the read-around the walk's faults get */
 #define RADIUS		2	/* chunks each side of one the walk touched */
@@ -39,15 +38,10 @@
 #define QUEUED		1	/* a reader has it or will */
 #define TOUCHED		2	/* the walk read it: its neighbours are asked */
 
-struct load {
-	uint64_t paddr, len, offset;
-};
-
 struct ks_dump_prefetch {
 	int fd;
 	uint64_t file_size;
-	struct load *loads;		/* PT_LOADs by paddr */
-	size_t nr_loads;
+	struct ks_elf_loads loads;
 	/* the walk's thread only */
 	uint8_t *asked;			/* by chunk: QUEUED, TOUCHED */
 	size_t nr_chunks;
@@ -61,60 +55,6 @@ struct ks_dump_prefetch {
 	pthread_t readers[NR_READERS];
 	int nr_readers;
 };
-
-static int cmp_load(const void *a, const void *b)
-{
-	const struct load *x = a, *y = b;
-
-	return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
-}
-
-static int collect_loads(struct ks_dump_prefetch *pf)
-{
-	Elf64_Phdr *ph;
-	size_t nr;
-	int ret;
-
-	ret = ks_elf_core_phdrs(pf->fd, NULL, &ph, &nr);
-	if (ret)
-		return ret;
-	pf->loads = calloc(nr ? nr : 1, sizeof(*pf->loads));
-	if (!pf->loads) {
-		free(ph);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		if (ph[i].p_type != PT_LOAD || !ph[i].p_filesz ||
-		    ph[i].p_offset >= pf->file_size)
-			continue;
-		pf->loads[pf->nr_loads++] = (struct load){
-			ph[i].p_paddr, ph[i].p_filesz, ph[i].p_offset };
-	}
-	free(ph);
-	qsort(pf->loads, pf->nr_loads, sizeof(*pf->loads), cmp_load);
-	return 0;
-}
-
-/* Where paddr is in the file: true, or false for no PT_LOAD of it. */
-static bool file_offset(const struct ks_dump_prefetch *pf, uint64_t paddr,
-			uint64_t *off_ret)
-{
-	size_t lo = 0, hi = pf->nr_loads;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pf->loads[mid].paddr <= paddr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (!pf->nr_loads || paddr < pf->loads[lo].paddr ||
-	    paddr - pf->loads[lo].paddr >= pf->loads[lo].len)
-		return false;
-	*off_ret = pf->loads[lo].offset + (paddr - pf->loads[lo].paddr);
-	return *off_ret < pf->file_size;
-}
 
 static void fetch(struct ks_dump_prefetch *pf, uint32_t chunk)
 {
@@ -171,7 +111,7 @@ void ks_dump_prefetch_note(struct ks_dump_prefetch *pf, uint64_t paddr)
 	if (!pf || paddr >> CHUNK_SHIFT == pf->last_pchunk)
 		return;
 	pf->last_pchunk = paddr >> CHUNK_SHIFT;
-	if (!file_offset(pf, paddr, &off))
+	if (ks_elf_loads_offset(&pf->loads, paddr, 1, &off))
 		return;
 	chunk = off >> CHUNK_SHIFT;
 	if (pf->asked[chunk] & TOUCHED)
@@ -190,7 +130,7 @@ void ks_dump_prefetch_note(struct ks_dump_prefetch *pf, uint64_t paddr)
 
 static void release(struct ks_dump_prefetch *pf)
 {
-	free(pf->loads);
+	ks_elf_loads_release(&pf->loads);
 	free(pf->asked);
 	free(pf->queue);
 	free(pf);
@@ -214,7 +154,7 @@ int ks_dump_prefetch_start(int fd, struct ks_dump_prefetch **pf_ret)
 	pf->file_size = (uint64_t)sb.st_size;
 	pf->last_pchunk = UINT64_MAX;
 	pf->nr_chunks = (size_t)((pf->file_size - 1) >> CHUNK_SHIFT) + 1;
-	ret = collect_loads(pf);
+	ret = ks_elf_loads_read(fd, pf->file_size, &pf->loads);
 	if (ret)
 		goto fail;
 	pf->asked = calloc(pf->nr_chunks, 1);

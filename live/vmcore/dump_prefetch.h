@@ -13,8 +13,9 @@ struct ks_dump_prefetch;
 /*
  * Readers for the ELF core file at fd (which stays the caller's, open
  * until ks_dump_prefetch_stop()): 0, -ENOEXEC for a file that is not an
- * ELF core (a compressed dump has no physical-to-file mapping to read
- * ahead), -ENOMEM, or pthread_create()'s error as -errno.
+ * ELF core with PT_LOADs apart (a compressed dump has no physical-to-file
+ * mapping to read ahead; elf_loads.h), -ENOMEM, read()'s error, or
+ * pthread_create()'s as -errno.
  */
 int ks_dump_prefetch_start(int fd, struct ks_dump_prefetch **pf_ret);
 /*
