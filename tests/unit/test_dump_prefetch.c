@@ -85,63 +85,77 @@ static bool wait_whole(const void *map, size_t c)
 	return false;
 }
 
+/* A fresh core, mapped for mincore(), its readers started. */
+struct fixture {
+	char path[64];
+	int fd;
+	void *map;
+	struct ks_dump_prefetch *pf;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	strcpy(f->path, "/tmp/test_dump_prefetch.XXXXXX");
+	f->fd = write_core(f->path);
+	f->map = mmap(NULL, NR_CHUNKS * CHUNK, PROT_READ, MAP_SHARED, f->fd, 0);
+	assert_true(f->map != MAP_FAILED);
+	for (size_t c = 0; c < NR_CHUNKS; c++)
+		assert_int_equal(resident(f->map, c), 0);
+	assert_int_equal(ks_dump_prefetch_start(f->fd, &f->pf), 0);
+	assert_non_null(f->pf);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	ks_dump_prefetch_stop(f->pf);	/* the test stopped it: NULL */
+	munmap(f->map, NR_CHUNKS * CHUNK);
+	close(f->fd);
+	unlink(f->path);
+	free(f);
+	return 0;
+}
+
 static void test_reads_around(void **state)
 {
-	char path[] = "/tmp/test_dump_prefetch.XXXXXX";
-	struct ks_dump_prefetch *pf;
-	void *map;
-	int fd;
+	struct fixture *f = *state;
 
-	(void)state;
-	fd = write_core(path);
-	map = mmap(NULL, NR_CHUNKS * CHUNK, PROT_READ, MAP_SHARED, fd, 0);
-	assert_true(map != MAP_FAILED);
-	for (size_t c = 0; c < NR_CHUNKS; c++)
-		assert_int_equal(resident(map, c), 0);
-	assert_int_equal(ks_dump_prefetch_start(fd, &pf), 0);
-	assert_non_null(pf);
 	/* not in the PT_LOAD: nothing to read */
-	ks_dump_prefetch_note(pf, PADDR - 4096);
-	ks_dump_prefetch_note(pf, PADDR + NR_CHUNKS * CHUNK);
+	ks_dump_prefetch_note(f->pf, PADDR - 4096);
+	ks_dump_prefetch_note(f->pf, PADDR + NR_CHUNKS * CHUNK);
 	/* chunk 6 of the file: the readers fetch 4, 5, 7 and 8 */
-	ks_dump_prefetch_note(pf, PADDR + 5 * CHUNK + 0x1234);
+	ks_dump_prefetch_note(f->pf, PADDR + 5 * CHUNK + 0x1234);
 	for (size_t c = 4; c <= 8; c++)
 		if (c != 6)
-			assert_true(wait_whole(map, c));
+			assert_true(wait_whole(f->map, c));
 	/* again in the same chunk: no more */
-	ks_dump_prefetch_note(pf, PADDR + 5 * CHUNK + 0x5000);
-	ks_dump_prefetch_stop(pf);
+	ks_dump_prefetch_note(f->pf, PADDR + 5 * CHUNK + 0x5000);
+	ks_dump_prefetch_stop(f->pf);
+	f->pf = NULL;
 	/* chunk 6 is the walk's own to read, the others nobody's (0: headers) */
 	for (size_t c = 1; c < NR_CHUNKS; c++)
 		if (c < 4 || c > 8 || c == 6)
-			assert_int_equal(resident(map, c), 0);
-	munmap(map, NR_CHUNKS * CHUNK);
-	close(fd);
-	unlink(path);
+			assert_int_equal(resident(f->map, c), 0);
 }
 
 static void test_edges(void **state)
 {
-	char path[] = "/tmp/test_dump_prefetch.XXXXXX";
-	struct ks_dump_prefetch *pf;
-	void *map;
-	int fd;
+	struct fixture *f = *state;
 
-	(void)state;
-	fd = write_core(path);
-	map = mmap(NULL, NR_CHUNKS * CHUNK, PROT_READ, MAP_SHARED, fd, 0);
-	assert_true(map != MAP_FAILED);
-	assert_int_equal(ks_dump_prefetch_start(fd, &pf), 0);
 	/* the last chunk: only 10 and 9 lie around it in the file */
-	ks_dump_prefetch_note(pf, PADDR + (NR_CHUNKS - 2) * CHUNK);
-	assert_true(wait_whole(map, NR_CHUNKS - 2));
-	assert_true(wait_whole(map, NR_CHUNKS - 3));
-	ks_dump_prefetch_stop(pf);
-	assert_int_equal(resident(map, NR_CHUNKS - 1), 0);
-	assert_int_equal(resident(map, NR_CHUNKS - 4), 0);
-	munmap(map, NR_CHUNKS * CHUNK);
-	close(fd);
-	unlink(path);
+	ks_dump_prefetch_note(f->pf, PADDR + (NR_CHUNKS - 2) * CHUNK);
+	assert_true(wait_whole(f->map, NR_CHUNKS - 2));
+	assert_true(wait_whole(f->map, NR_CHUNKS - 3));
+	ks_dump_prefetch_stop(f->pf);
+	f->pf = NULL;
+	assert_int_equal(resident(f->map, NR_CHUNKS - 1), 0);
+	assert_int_equal(resident(f->map, NR_CHUNKS - 4), 0);
 }
 
 static void test_not_a_core(void **state)
@@ -167,8 +181,8 @@ static void test_not_a_core(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_reads_around),
-		cmocka_unit_test(test_edges),
+		cmocka_unit_test_setup_teardown(test_reads_around, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_edges, setup, teardown),
 		cmocka_unit_test(test_not_a_core),
 	};
 
