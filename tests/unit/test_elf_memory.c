@@ -3,7 +3,8 @@
  * An ELF dump's physical memory through a mapping of its file
  * (shared/kernel/image/elf_memory.c), on files written here: segments
  * out of order, a zero-filled tail, a file cut short, overlapping
- * segments and files that are no ELF core.  What the file does not
+ * segments (the first answers, as in crash) and files that are no ELF
+ * core.  What the file does not
  * hold must be -ENOENT, for crash's own reader.
  */
 #include <elf.h>
@@ -125,12 +126,51 @@ static void test_reads(void **state)
 	ks_elf_memory_close(m);
 }
 
-static void test_refused(void **state)
+/*
+ * Overlapping segments (QEMU's paging dumps map memory twice): the first
+ * in program-header order answers, as crash's read_netdump() does, and
+ * its zero-filled tail hides the later one.  A at 0x2000 (0x1000 bytes,
+ * 0x2000 in memory), then B at 0x1000 (0x4000 bytes) under it.
+ */
+static void test_overlap(void **state)
 {
 	static const struct seg overlap[] = {
-		{ PT_LOAD, 0x1000, 0x2000, 0x2000 },
-		{ PT_LOAD, 0x2000, 0x1000, 0x1000 },
+		{ PT_LOAD, 0x2000, 0x1000, 0x2000 },
+		{ PT_LOAD, 0x1000, 0x4000, 0x4000 },
 	};
+	char path[] = "/tmp/test_elf_memory.XXXXXX";
+	struct ks_elf_memory *m;
+	uint8_t b[16];
+
+	(void)state;
+	write_core(path, overlap, 2, 0, ELFCLASS64);
+	assert_int_equal(ks_elf_memory_open(path, &m), 0);
+	unlink(path);
+	/* B below A */
+	assert_int_equal(ks_elf_memory_read(m, 0x1000, b, 16), 0);
+	assert_int_equal(b[0], at(0x1000));
+	assert_int_equal(b[15], at(0x1000 + 15));
+	/* A, not the B under it */
+	assert_int_equal(ks_elf_memory_read(m, 0x2000, b, 16), 0);
+	assert_int_equal(b[0], at(0));
+	assert_int_equal(ks_elf_memory_read(m, 0x2ff0, b, 16), 0);
+	assert_int_equal(b[15], at(0xfff));
+	/* A's zero-filled tail: crash's reader zero-fills it, not B */
+	assert_int_equal(ks_elf_memory_read(m, 0x3000, b, 8), -ENOENT);
+	assert_int_equal(ks_elf_memory_read(m, 0x3ff8, b, 8), -ENOENT);
+	/* B again past A */
+	assert_int_equal(ks_elf_memory_read(m, 0x4000, b, 16), 0);
+	assert_int_equal(b[0], at(0x1000 + 0x3000));
+	assert_int_equal(ks_elf_memory_read(m, 0x4ff0, b, 16), 0);
+	assert_int_equal(b[15], at(0x1000 + 0x3fff));
+	/* across B and A: two places in the file */
+	assert_int_equal(ks_elf_memory_read(m, 0x1ff8, b, 16), -ENOENT);
+	assert_int_equal(ks_elf_memory_read(m, 0x5000, b, 1), -ENOENT);
+	ks_elf_memory_close(m);
+}
+
+static void test_refused(void **state)
+{
 	static const struct seg notes_only[] = {
 		{ PT_NOTE, 0, 0x100, 0x100 },
 	};
@@ -139,14 +179,9 @@ static void test_refused(void **state)
 	FILE *f;
 
 	(void)state;
-	/* which of two overlapping segments answers is a reader's choice */
-	write_core(path, overlap, 2, 0, ELFCLASS64);
-	assert_int_equal(ks_elf_memory_open(path, &m), -ENOEXEC);
-	assert_null(m);
-	unlink(path);
-	strcpy(path, "/tmp/test_elf_memory.XXXXXX");
 	write_core(path, notes_only, 1, 0, ELFCLASS64);
 	assert_int_equal(ks_elf_memory_open(path, &m), -ENOEXEC);
+	assert_null(m);
 	unlink(path);
 	strcpy(path, "/tmp/test_elf_memory.XXXXXX");
 	write_core(path, layout, 4, 0, ELFCLASS32);
@@ -173,6 +208,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads),
+		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_refused),
 	};
 

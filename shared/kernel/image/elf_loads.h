@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where an ELF64 core file (a vmcore) holds each physical address: its
- * PT_LOAD segments, cut to the bytes the file holds, sorted by physical
- * address and searched by bisection.  elf_memory.c reads memory through
+ * PT_LOAD segments, cut to the bytes the file holds and to the first
+ * segment where they overlap, sorted by physical address and searched by
+ * bisection.  elf_memory.c reads memory through
  * it, the live tool's dump_prefetch.c reads the file ahead with it.
  */
 #ifndef KS_ELF_LOADS_H
@@ -24,9 +25,11 @@ struct ks_elf_loads {
 
 /*
  * The segments of the ELF64 core file at fd, of size bytes: 0, -ENOEXEC
- * for a file that is not one, has no PT_LOAD with bytes in the file, or
- * whose PT_LOADs overlap (which one a reader takes is then its own
- * choice), -ENOMEM, or read()'s error.
+ * for a file that is not one or has no PT_LOAD with bytes in the file,
+ * -ENOMEM, or read()'s error.  Where PT_LOADs overlap (QEMU's paging
+ * dumps), the first in program-header order answers, its zero-filled tail
+ * included, as in crash's read_netdump(): what it does not hold in the
+ * file is in no segment here.
  */
 int ks_elf_loads_read(int fd, uint64_t size, struct ks_elf_loads *l);
 /*

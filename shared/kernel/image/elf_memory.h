@@ -6,7 +6,8 @@
  * 100,000 threads cost more than the walk itself.  It answers only for
  * bytes the file holds, each in one PT_LOAD segment; everything else
  * (the zero-filled tail of a segment, a file cut short, an address in no
- * segment) is -ENOENT, for crash's own reader to answer as it would.
+ * segment, a read across two) is -ENOENT, for crash's own reader to
+ * answer as it would.
  */
 #ifndef KS_ELF_MEMORY_H
 #define KS_ELF_MEMORY_H
@@ -18,8 +19,8 @@ struct ks_elf_memory;
 
 /*
  * Maps the ELF64 core file at path: 0, -ENOEXEC for a file that is not
- * one or whose PT_LOAD segments overlap (which one a reader takes is
- * then its own choice), -ENOMEM, or open()'s, read()'s or mmap()'s error.
+ * one (or holds no memory), -ENOMEM, or open()'s, read()'s or mmap()'s
+ * error.  Overlapping PT_LOADs answer as in crash (elf_loads.h).
  */
 int ks_elf_memory_open(const char *path, struct ks_elf_memory **m_ret);
 /* len bytes at physical address paddr: 0, or -ENOENT (see above). */
