@@ -441,9 +441,12 @@ read -r _ _ oursid < <(task_stat $$)
 check "detach: a session of its own ($sid, ours $oursid)" [ "$sid" != "$oursid" ]
 # the middle process is reaped by the caller; the sampler has no child
 # (one cat for every task: a fork per task takes seconds on a busy host,
-# while the sampler's archives reach their retention limit)
-zombies=$({ cat /proc/[0-9]*/stat 2>/dev/null || true; } | sed 's/.*) //' |
-	awk -v a=$$ -v b="$dpid" '$1 ~ /^Z/ && ($2 == a || $2 == b)' | wc -l)
+# while the sampler's archives reach their retention limit).  Only a
+# kstack counts: this shell's own process substitutions (task_stat above)
+# may wait a moment for bash to reap them.
+zombies=$({ cat /proc/[0-9]*/stat 2>/dev/null || true; } |
+	sed -n 's/^[0-9]* (\(.*\)) \([A-Z]\) \([0-9]*\) .*/\1 \2 \3/p' |
+	awk -v a=$$ -v b="$dpid" '$1 == "kstack" && $2 == "Z" && ($3 == a || $3 == b)' | wc -l)
 check "detach: no zombie left ($zombies)" [ "$zombies" = 0 ]
 size1=$(stat -c %s "$d/kstack.log" 2>/dev/null || echo 0)
 # the archives too: -a samples may rotate meanwhile
