@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "dump_prefetch.h"
+#include "elf_core_header.h"
 
 #define CHUNK		(8ull << 20)	/* dump_prefetch.c's CHUNK_SHIFT */
 #define NR_CHUNKS	12
@@ -39,16 +40,7 @@ static int write_core(char *path)
 			  .p_memsz = (NR_CHUNKS - 1) * CHUNK };
 	int fd;
 
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_phoff = sizeof(eh);
-	eh.e_phentsize = sizeof(ph);
-	eh.e_phnum = 1;
-	eh.e_ehsize = sizeof(eh);
+	ks_test_core_header(&eh, 1, ELFCLASS64);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, &eh, sizeof(eh)), (ssize_t)sizeof(eh));

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "elf_memory.h"
+#include "elf_core_header.h"
 
 #define DATA_OFF	0x1000u
 
@@ -40,16 +41,7 @@ static void write_core(char *path, const struct seg *segs, size_t nr,
 	uint8_t *file;
 	int fd;
 
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = (uint8_t)machine_class;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_phoff = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = (uint16_t)nr;
-	eh.e_ehsize = sizeof(eh);
+	ks_test_core_header(&eh, (uint16_t)nr, (uint8_t)machine_class);
 	for (size_t i = 0; i < nr; i++)
 		off += segs[i].filesz;
 	end = off - cut;

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "kcore.h"
+#include "elf_core_header.h"
 #include "vmcoreinfo.h"
 
 #define TEXT	0xffffffff81000000ull
@@ -57,13 +58,7 @@ static void make_kcore(char *path, size_t len)
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w+");
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_type = ET_CORE;
-	eh.e_phoff = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 3;
+	ks_test_core_header(&eh, 3, ELFCLASS64);
 	fwrite(&eh, sizeof(eh), 1, f);
 	fwrite(ph, sizeof(ph), 1, f);
 	notes = ftell(f);
