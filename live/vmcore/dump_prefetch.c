@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Reading a dump out of the page cache: two reader threads fetch the
+ * Reading a dump out of the page cache: three reader threads fetch the
  * file around the pages the walk touches, ahead of it.
  *
  * Why: libkdumpfile maps the file, and each fault on a page not in the
