@@ -224,6 +224,11 @@ function rd(name, a,    line) {
 	close(tmp "/" name)
 	return split(line, a, " ")
 }
+# a growth ratio; "-" where the figure for many did not rise above
+# its floor at the 0.01 s the clock resolves
+function x(a, b) {
+	return b > 0 ? sprintf("%.2fx", a / b) : "-"
+}
 BEGIN {
 	rd("huge-base", hb); rd("many-base", mb)
 	rd("huge-a", ha); rd("many-a", ma)
@@ -233,18 +238,18 @@ BEGIN {
 		hb[1], hb[2] / 1024, mb[1], mb[2] / 1024
 	rd("huge-p1", hp); rd("many-p1", mp)
 	printf "-p 1 (every task listed, one unwound): huge %.2f s %.0f MiB, many %.2f s %.0f MiB;" \
-		" growth over the floor %.2fx time, %.2fx RSS\n", hp[1], hp[2] / 1024, mp[1], mp[2] / 1024,
-		(hp[1] - hb[1]) / (mp[1] - mb[1]), (hp[2] - hb[2]) / (mp[2] - mb[2])
+		" growth over the floor %s time, %s RSS\n", hp[1], hp[2] / 1024, mp[1], mp[2] / 1024,
+		x(hp[1] - hb[1], mp[1] - mb[1]), x(hp[2] - hb[2], mp[2] - mb[2])
 	printf "%-22s %7s %9s %7s %8s %8s %8s %8s %7s\n", "standalone --vmcore", "huge s", "target",
 		"many s", "wall gr.", "CPU gr.", "huge MiB", "KiB/thr", "RSS gr."
 	split("a c json", kinds, " ")
 	split("-a -H|-a -H -c|-a -H --json", labels, "|")
 	for (k = 1; k <= 3; k++) {
 		rd("huge-" kinds[k], h); rd("many-" kinds[k], m)
-		tg = (h[1] - hb[1]) / (m[1] - mb[1])
-		cg = (h[5] - hb[5]) / (m[5] - mb[5])
-		rg = (h[2] - hb[2]) / (m[2] - mb[2])
-		printf "%-22s %7.2f %4.2fx 3s %7.2f %7.2fx %7.2fx %8.0f %8.1f %6.2fx\n", labels[k],
+		tg = x(h[1] - hb[1], m[1] - mb[1])
+		cg = x(h[5] - hb[5], m[5] - mb[5])
+		rg = x(h[2] - hb[2], m[2] - mb[2])
+		printf "%-22s %7.2f %4.2fx 3s %7.2f %8s %8s %8.0f %8.1f %7s\n", labels[k],
 			h[1], h[1] / 3, m[1], tg, cg, h[2] / 1024, (h[2] - hb[2]) / nh, rg
 		if (k > 1)
 			printf "%-22s %8.2fx of -a -H time, %.2fx of its RSS\n", "", h[1] / ha[1], h[2] / ha[2]
@@ -252,23 +257,23 @@ BEGIN {
 	printf "%-22s %8.2fx of the floor time, %.2fx of its RSS\n", "-a -H on huge", ha[1] / hb[1], ha[2] / hb[2]
 	rd("huge-split", hs); rd("many-split", ms); rd("huge-split0", h0); rd("many-split0", m0)
 	printf "-a -H peak RssAnon (private): huge %.0f MiB (%.2f KiB/thread over the -K floor of %.0f MiB)," \
-		" many %.0f MiB (%.2f KiB/thread): %.2fx\n", hs[1] / 1024, (hs[1] - h0[1]) / nh, h0[1] / 1024,
-		ms[1] / 1024, (ms[1] - m0[1]) / nm, (hs[1] - h0[1]) / (ms[1] - m0[1])
+		" many %.0f MiB (%.2f KiB/thread): %s\n", hs[1] / 1024, (hs[1] - h0[1]) / nh, h0[1] / 1024,
+		ms[1] / 1024, (ms[1] - m0[1]) / nm, x(hs[1] - h0[1], ms[1] - m0[1])
 	printf "-a -H peak RssFile (mapped dump pages): huge %.0f MiB (%.2f KiB/thread), many %.0f MiB" \
-		" (%.2f KiB/thread): %.2fx\n", hs[2] / 1024, (hs[2] - h0[2]) / nh, ms[2] / 1024,
-		(ms[2] - m0[2]) / nm, (hs[2] - h0[2]) / (ms[2] - m0[2])
+		" (%.2f KiB/thread): %s\n", hs[2] / 1024, (hs[2] - h0[2]) / nh, ms[2] / 1024,
+		(ms[2] - m0[2]) / nm, x(hs[2] - h0[2], ms[2] - m0[2])
 	rd("huge-crash", hc); rd("many-crash", mc)
 	printf "crash kstack -a -H: huge %.2f s first (%.2fx of 4.5 s), %.2f s again (%.2fx of 3 s);" \
 		" many %.2f s, %.2f s\n", hc[1], hc[1] / 4.5, hc[2], hc[2] / 3, mc[1], mc[2]
 	printf "crash / standalone -a -H: huge %.2fx first, %.2fx again; many %.2fx, %.2fx\n",
 		hc[1] / ha[1], hc[2] / ha[1], mc[1] / ma[1], mc[2] / ma[1]
-	printf "crash growth over the warm -p 1 floor (huge %.2f s, many %.2f s): first %.2fx, again %.2fx;" \
-		" CPU %.2f s and %.2f s on huge, growth %.2fx and %.2fx\n",
-		hc[3], mc[3], (hc[1] - hc[3]) / (mc[1] - mc[3]), (hc[2] - hc[3]) / (mc[2] - mc[3]),
-		hc[7], hc[8], (hc[7] - hc[9]) / (mc[7] - mc[9]), (hc[8] - hc[9]) / (mc[8] - mc[9])
-	printf "crash RSS: huge +%.0f MiB (%.1f KiB/thread), many +%.0f MiB (%.1f KiB/thread): %.2fx;" \
+	printf "crash growth over the warm -p 1 floor (huge %.2f s, many %.2f s): first %s, again %s;" \
+		" CPU %.2f s and %.2f s on huge, growth %s and %s\n",
+		hc[3], mc[3], x(hc[1] - hc[3], mc[1] - mc[3]), x(hc[2] - hc[3], mc[2] - mc[3]),
+		hc[7], hc[8], x(hc[7] - hc[9], mc[7] - mc[9]), x(hc[8] - hc[9], mc[8] - mc[9])
+	printf "crash RSS: huge +%.0f MiB (%.1f KiB/thread), many +%.0f MiB (%.1f KiB/thread): %s;" \
 		" tasks printed %d and %d\n", (hc[5] - hc[4]) / 1024, (hc[5] - hc[4]) / nh,
-		(mc[5] - mc[4]) / 1024, (mc[5] - mc[4]) / nm, (hc[5] - hc[4]) / (mc[5] - mc[4]), hc[6], mc[6]
+		(mc[5] - mc[4]) / 1024, (mc[5] - mc[4]) / nm, x(hc[5] - hc[4], mc[5] - mc[4]), hc[6], mc[6]
 	printf "linear growth means every \"gr.\" ratio near the threads ratio %.2fx;" \
 		" CPU (user + system) is the steadier one on a loaded machine\n", nr
 }'
