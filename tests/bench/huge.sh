@@ -72,21 +72,12 @@ if [ -z "$many" ]; then
 	made_many=$(make_dump many "$many")
 fi
 
-# touch_dump DIR: read the dump once through the page cache, right
-# before each timed run on either side.  Pages of this VM's memory left
-# untouched for some seconds are slower to touch again (see crash_run),
-# and crash's first command comes after its own six seconds of start-up
-# while the standalone runs back to back.  Read once, the dump costs both
-# sides the same; what each side then does with it is what is timed.
-touch_dump() { cat "$1/vmcore" >/dev/null; }
-
 # standalone NAME DIR ARGS...: best wall time of $runs, that run's peak RSS
 # (KiB) and the tasks it printed, into $tmp/NAME
 standalone() {
 	local name=$1 dir=$2 best=, e m u s
 	shift 2
 	for _ in $(seq "$runs"); do
-		touch_dump "$dir"
 		/usr/bin/time -o "$tmp/t" -f '%e %M %U %S' env TZ=UTC "$kstack" --vmcore "$dir/vmcore" \
 			--vmlinux "$dir/vmlinux" "$@" >"$tmp/out" 2>"$tmp/err" || true
 		read -r e m u s <"$tmp/t"
@@ -136,16 +127,12 @@ faults() {
 # crash's own shell escapes after crash has opened the dump; one line
 # onto $tmp/sessions: the three wall times, crash's RSS before and after
 # the first run, the threads printed, the three CPU times, the major
-# faults of the first two and the minor faults of the first.  The dump
-# is read once through (touch_dump) before the first run, but with a
-# second argument: then the line goes onto $tmp/plain instead.
+# faults of the first two and the minor faults of the first
 crash_session() {
-	local dir=$1 stat touch="cat $1/vmcore >/dev/null" out=sessions
-	[ -z "${2:-}" ] || { touch=true; out=plain; }
+	local dir=$1 stat
 	stat="awk '{ print \$14 + \$15, \$12, \$10 }' /proc/\$PPID/stat"
 	cat >"$tmp/cmds" <<CMDS
 extend $build/kstack.so
-!$touch
 !grep -E '^VmRSS' /proc/\$PPID/status >$tmp/rss0
 !date +%s.%N >$tmp/t0
 !$stat >$tmp/c0
@@ -171,7 +158,7 @@ CMDS
 	fi
 	echo "$(between t0 t1) $(between t1 t2) $(between t2 t3) $(awk '{ print $2 }' "$tmp/rss0") $(awk '{ print $2 }' "$tmp/rss1")" \
 		"$(grep -c '^PID:' "$tmp/crash1.out" || true) $(ticks c0 c1) $(ticks c1 c2) $(ticks c2 c3)" \
-		"$(faults c0 c1) $(faults c1 c2) $(faults c0 c1 3)" >>"$tmp/$out"
+		"$(faults c0 c1) $(faults c1 c2) $(faults c0 c1 3)" >>"$tmp/sessions"
 }
 
 # crash_run NAME DIR: $runs crash sessions, each started afresh as each
@@ -186,18 +173,20 @@ CMDS
 # 90 s idle), and DAMON pages out file pages it sees as cold (the
 # paddr pageout scheme in /sys/kernel/mm/damon), so crash's first command,
 # which comes after crash's own six seconds of start-up, measured
-# 0.50-0.87 s from one session to the next on the same dump, and up to
-# 1.73 s where the same session with the dump read just before took
-# 0.60 s.  Hence touch_dump before each timed run, on both sides; the
-# minor faults printed per session show each did the same work.  One
-# more session without touch_dump is printed beside them, not judged.
+# 0.50-0.87 s from one session to the next on the same dump.  Within a
+# minute or two of a QEMU guest's exit (make-vmcore, above, in a fresh
+# clone) it takes 0.8-0.9 s in every session, with the same 42,138
+# minor faults as at 0.5 s: perf puts 1,482 of the first run's 2,236
+# kernel samples in clear_page_erms, the zeroing of new anonymous pages,
+# where a 0.71 s first run had 1.8% of all its samples there.  Touching
+# 600 MB, or reading the whole dump, just before did not change it.  The minor faults
+# printed per session show that the work was the same.
 crash_run() {
 	local name=$1 dir=$2
-	rm -f "$tmp/sessions" "$tmp/plain"
+	rm -f "$tmp/sessions"
 	for _ in $(seq "$runs"); do
 		crash_session "$dir" || return 1
 	done
-	crash_session "$dir" plain || return 1
 	awk '{
 		for (i = 1; i <= 11; i++)
 			if (NR == 1 || ((i <= 3 || (i >= 7 && i <= 9)) && $i < m[i]))
@@ -206,7 +195,7 @@ crash_run() {
 	END { for (i = 1; i <= 11; i++) printf "%s%s", m[i], i < 11 ? " " : "\n" }' \
 		"$tmp/sessions" >"$tmp/$name"
 	awk '{ printf "%s%s s (%d major, %d minor faults)", (NR > 1 ? ", " : ""), $1, $10, $12 }
-		END { print "" }' "$tmp/sessions" "$tmp/plain" >"$tmp/$name.each"
+		END { print "" }' "$tmp/sessions" >"$tmp/$name.each"
 }
 
 for d in huge many; do
@@ -301,7 +290,7 @@ BEGIN {
 }'
 
 for d in huge many; do
-	echo "crash first runs on $d, one per session, the last without touch_dump: $(cat "$tmp/$d-crash.each")"
+	echo "crash first runs on $d, one per session: $(cat "$tmp/$d-crash.each")"
 done
 
 # the targets, from the same files
