@@ -73,7 +73,8 @@ struct ks_kdump {
 	addrxlat_ctx_t *axctx;
 	addrxlat_sys_t *axsys;
 	struct ks_dump_prefetch *prefetch;	/* an ELF dump's, or NULL */
-	uint64_t last_vpage;		/* of the last prefetch note */
+	/* the last page kv_translate() translated; xlat_vpage 1: none */
+	uint64_t xlat_vpage, xlat_ppage;
 	ks_report_fn report;		/* the driver's: every message goes there */
 	void *report_arg;
 };
@@ -130,28 +131,65 @@ static bool kv_missing(struct ks_kdump *kt, uint64_t kaddr, size_t len)
 	return false;
 }
 
-/* Tells the readers of dump_prefetch.c where the walk is. */
-static void note_read(struct ks_kdump *kt, uint64_t kaddr)
+/*
+ * The physical page of a kernel page, by the kernel's page tables
+ * (addrxlat), the last one kept; each new one is told to the readers of
+ * dump_prefetch.c, which fetch the file around where the walk is.
+ */
+static int kv_translate(struct ks_kdump *kt, uint64_t vpage, uint64_t *ppage)
 {
-	addrxlat_fulladdr_t fa = { kaddr & ~(KD_PAGE_SIZE - 1), ADDRXLAT_KVADDR };
+	addrxlat_fulladdr_t fa = { vpage, ADDRXLAT_KVADDR };
 
-	if (!kt->prefetch || fa.addr == kt->last_vpage)
-		return;
-	kt->last_vpage = fa.addr;
-	if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, kt->axctx,
-				   kt->axsys) == ADDRXLAT_OK)
-		ks_dump_prefetch_note(kt->prefetch, fa.addr);
+	if (vpage == kt->xlat_vpage) {
+		*ppage = kt->xlat_ppage;
+		return 0;
+	}
+	if (!kt->axctx || addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR,
+						 kt->axctx, kt->axsys) != ADDRXLAT_OK)
+		return -EFAULT;
+	kt->xlat_vpage = vpage;
+	kt->xlat_ppage = fa.addr;
+	ks_dump_prefetch_note(kt->prefetch, fa.addr);
+	*ppage = fa.addr;
+	return 0;
 }
 
+/*
+ * Kernel memory, page by page through kv_translate() and the physical
+ * address, as crash reads it.  Not kdump_read(KDUMP_KVADDR): for an ELF
+ * dump, libkdumpfile 0.5.1 first looks the address up in the program
+ * headers' p_vaddr, searching them in p_paddr order (its seg_virt_cmp()
+ * compares p_paddr), and takes the first one that ends past the address
+ * and starts at most a page above it.  In QEMU's paging dumps, with one
+ * header per mapped page, that is often the next page's header, and the
+ * page reads as zeros: virtio_blk's module list links on many-drgn.
+ * Where the page tables do not translate, libkdumpfile is left to try.
+ */
 static int kd_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	struct ks_kdump *kt = ctx;
-	size_t got = len;
+	uint8_t *out = buf;
 
-	note_read(kt, kaddr);
-	if (kv_missing(kt, kaddr, len) ||
-	    kdump_read(kt->kd, KDUMP_KVADDR, kaddr, buf, &got) != KDUMP_OK)
+	if (kv_missing(kt, kaddr, len))
 		return -EFAULT;
+	while (len) {
+		uint64_t off = kaddr & (KD_PAGE_SIZE - 1), ppage;
+		size_t n = KD_PAGE_SIZE - off, got;
+		kdump_status st;
+
+		if (n > len)
+			n = len;
+		got = n;
+		if (!kv_translate(kt, kaddr - off, &ppage))
+			st = kdump_read(kt->kd, KDUMP_KPHYSADDR, ppage + off, out, &got);
+		else
+			st = kdump_read(kt->kd, KDUMP_KVADDR, kaddr, out, &got);
+		if (st != KDUMP_OK || got != n)
+			return -EFAULT;
+		kaddr += n;
+		out += n;
+		len -= n;
+	}
 	return 0;
 }
 
@@ -869,6 +907,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 		return -ENOMEM;
 	}
 	kt->fd = -1;
+	kt->xlat_vpage = 1;
 	kt->mem = (struct ks_target){ .ops = &kdump_ops, .ctx = kt };
 	kt->report = a->report;
 	kt->report_arg = a->report_arg;
