@@ -90,7 +90,7 @@ CORE_LIB	:= $(BUILD)/libkstack-core.a
 LIVE_LIB	:= $(BUILD)/libkstack-live.a
 
 .PHONY: all live extension static tests check check-unit \
-	check-more bench demo install install-live install-extension deps \
+	check-more check-fresh bench demo install install-live install-extension deps \
 	clean vmcore vmcore-hooks vmcore-612 vmcore-612-hooks deb \
 	vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
 	vmcore-snoop bench-lines fuzz fuzz-build fuzz-bins \
@@ -174,7 +174,8 @@ tests: $(UNIT_BIN)
 
 # make check: everything, under ASan/UBSan, in a build folder of its own.
 # It provides every input, so a suite that skips for a missing one fails.
-check: deps
+check:
+	@scripts/install-deps.sh check
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) BUILD=build/san fuzz-build
 	$(MAKE) all static
@@ -197,12 +198,14 @@ check-unit:
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	tests/run-all.sh build/san unit
 
-check-more: deps
+check-more:
+	@scripts/install-deps.sh check
 	$(MAKE) all
 	vmcores/check-more.sh
 
 # static: the guests of the vmcore benches run kstack too
-bench: deps
+bench:
+	@scripts/install-deps.sh bench
 	$(MAKE) all static $(CORE_LIB)
 	tests/bench/run.sh build
 
@@ -210,12 +213,21 @@ bench: deps
 bench-lines: all
 	tests/bench/lines.sh build
 
-demo: deps
+# Each target installs the packages it runs (scripts/install-deps.sh's
+# groups); make deps installs them all.
+demo:
+	@scripts/install-deps.sh demo
 	$(MAKE) all
 	scripts/demo.sh
 
 deps:
 	@scripts/install-deps.sh
+
+# make check-fresh: the README's two commands as root in a new Debian 12
+# root made by debootstrap (tests/fresh/check-fresh.sh), downloads and all.
+check-fresh:
+	@scripts/install-deps.sh fresh
+	tests/fresh/check-fresh.sh
 
 # make fuzz: a libFuzzer harness per parser (tests/fuzz), built with clang
 # under ASan/UBSan into $(BUILD)/fuzz, each run FUZZ_SECONDS (FUZZ_JOBS at
@@ -375,7 +387,9 @@ DEB_FILES	= $(DEB_DIR)/kstack_$(VERSION)_$(DEB_ARCH).deb \
 # the files of the tree: tracked or new, not ignored, not deleted
 DEB_SRC		:= $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null))
 
-deb: $(DEB_DIR)/.built
+deb:
+	@scripts/install-deps.sh deb
+	$(MAKE) $(DEB_DIR)/.built
 
 $(DEB_DIR)/.built: $(DEB_SRC)
 	@command -v dpkg-buildpackage >/dev/null || \

@@ -57,7 +57,7 @@ done
 
 if [ ! -x "$dir/${names[0]}" ] && ! probe "${FUZZ_CC:-clang}"; then
 	echo "SKIP: ${FUZZ_CC:-clang} cannot link -fsanitize=fuzzer" \
-		"(scripts/install-deps.sh installs clang and libclang-rt-dev)"
+		"(scripts/install-deps.sh check installs clang and libclang-rt-14-dev)"
 	finish
 fi
 

@@ -53,18 +53,8 @@ cp "$tmp/kstest_mod.ko" "$debug/lib/modules/$release/extra/kstest-mod.ko"
 export KSTACK_DEBUG_DIR=$debug
 
 # 1. Every offset of every function, as /proc/PID/stack would print it.
-nm -n "$tmp/vmlinux" | awk '
-	{ a[NR] = strtonum("0x" $1); t[NR] = $2; n[NR] = $3 }
-	END {
-		for (i = 1; i < NR; i++) {
-			if (t[i] != "t" && t[i] != "T")
-				continue
-			size = a[i + 1] - a[i]
-			for (off = 0; off < size && off < 512; off += 3)
-				printf "[<0>] %s+0x%x/0x%x\n", n[i], off, size
-		}
-	}' >"$tmp/frames.txt" 2>/dev/null ||
-	python3 - "$tmp/vmlinux" >"$tmp/frames.txt" <<'PY'
+# python3, not awk: mawk (Debian's default awk) has no strtonum.
+python3 - "$tmp/vmlinux" >"$tmp/frames.txt" <<'PY'
 import subprocess, sys
 rows = [l.split() for l in subprocess.run(['nm', '-n', sys.argv[1]],
         capture_output=True, text=True).stdout.splitlines()]
@@ -161,9 +151,11 @@ fi
 
 # 4. Module frames: the module's debug file under KSTACK_DEBUG_DIR.
 # sized as kallsyms sizes a module's symbol: up to the next one (of .text)
-kf_size=$(nm -n "$tmp/kstest_mod.ko" | awk '
-	f && $2 ~ /^[tT]$/ { print strtonum("0x" $1) - a; exit }
-	$3 == "kstest_fn" { a = strtonum("0x" $1); f = 1 }')
+# (mawk, Debian's default awk, has no strtonum: the shell subtracts)
+read -r kf_start kf_next < <(nm -n "$tmp/kstest_mod.ko" | awk '
+	f && $2 ~ /^[tT]$/ { print a, $1; exit }
+	$3 == "kstest_fn" { a = $1; f = 1 }')
+kf_size=$((0x${kf_next:-0} - 0x${kf_start:-0}))
 for ((off = 0; off < kf_size; off++)); do
 	printf '[<0>] kstest_fn+0x%x/0x%x [kstest_mod]\n' "$off" "$kf_size"
 done >"$tmp/mod.txt"
