@@ -4,8 +4,8 @@
 # check-fresh.sh [--ref REF] [--only TEST]
 #
 # The README's two commands on a new Debian 12 machine, as root: a root
-# made by debootstrap (Debian's required and important packages, and git,
-# which the clone needs), with this machine's apt sources (bookworm,
+# made by debootstrap (Debian's required and important packages, and the
+# git and make that the README has a new machine install first), with this machine's apt sources (bookworm,
 # -updates, -security) and nothing else.  The tree at REF (default HEAD)
 # is cloned into it and run there in a mount namespace of its own, with
 # /proc, /sys and /dev of this machine: `make demo`, then the test command
@@ -20,7 +20,7 @@
 # the test command's verdict; it exits 0 only when both commands pass.
 #
 # Environment: KSTACK_FRESH_DIR (default /var/cache/kstack/fresh): the
-# debootstrap root kept as base-bookworm.tar.gz, each run's root and its
+# debootstrap root kept as base-bookworm+git+make.tar.gz, each run's root and its
 # logs (logs/); KSTACK_FRESH_MIRROR (default http://deb.debian.org/debian);
 # KEEP_ROOT=1 keeps the run's root (several GB of dumps) afterwards.
 set -euo pipefail
@@ -45,7 +45,9 @@ commit=$(git -C "$top" rev-parse --verify "$ref^{commit}") || die "no commit '$r
 
 dir=${KSTACK_FRESH_DIR:-/var/cache/kstack/fresh}
 mirror=${KSTACK_FRESH_MIRROR:-http://deb.debian.org/debian}
-base=$dir/base-bookworm.tar.gz
+# what the README has a new machine install before its two commands
+includes=git,make
+base=$dir/base-bookworm+${includes//,/+}.tar.gz
 root=$dir/root
 logs=$dir/logs
 mkdir -p "$dir" "$logs"
@@ -58,8 +60,8 @@ make_base() {
 	local tmp=$dir/base.tmp t0
 	t0=$(stamp)
 	rm -rf "$tmp"
-	log "debootstrap bookworm into $tmp (required and important packages, and git)"
-	debootstrap --include=git bookworm "$tmp" "$mirror" >"$logs/debootstrap.log" 2>&1 ||
+	log "debootstrap bookworm into $tmp (required and important packages, git and make)"
+	debootstrap --include=$includes bookworm "$tmp" "$mirror" >"$logs/debootstrap.log" 2>&1 ||
 		{ tail -20 "$logs/debootstrap.log" >&2; die "debootstrap failed (log: $logs/debootstrap.log)"; }
 	# a new machine's apt sources: the suite, its updates and security
 	rm -f "$tmp/etc/apt/sources.list"
