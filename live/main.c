@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	struct ks_options opts;
 	int status;
 
-	/* report has options of its own (live/report/report_opts.c) */
+	/* report has options of its own (live/logs/report_opts.c) */
 	if (ks_report_wanted(argc, argv))
 		return ks_report_main(argc, argv);
 	read_test_knobs(&knobs);

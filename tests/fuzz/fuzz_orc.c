@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * shared/kernel/orc/orc_tables.c, shared/kernel/orc/orc_unwind.c and shared/kernel/kernel_stack.c on a
+ * shared/kernel/arch/orc/orc_tables.c, shared/kernel/arch/orc/orc_unwind.c and shared/kernel/arch/x86_64_unwind.c on a
  * fake kernel (tests/support/fake_target.c) whose memory is the input:
  * vmlinux's ORC tables, the module list and its tables, a task's stack,
  * read and unwound into /proc/PID/stack's text.  The input is a header,
@@ -25,7 +25,7 @@
  */
 #include "fake_target.h"
 #include "fuzz.h"
-#include "kernel_stack.h"
+#include "x86_64_unwind.h"
 #include "orc.h"
 
 #define MAX_SEGS	64

@@ -46,7 +46,7 @@ cp tests/fixtures/decode/hung-sync-6.1.0-56-cloud.txt "$seeds/fuzz_decode/"
 
 # BTF as gcc writes it (-gbtf): kernel-like types, and kstack's own
 incs=$(find shared live -name '*.h' -printf '-I%h\n' | sort -u)
-for src in tests/fuzz/btf-types.c live/proc/proc_tasks.c shared/kernel/orc/orc_tables.c; do
+for src in tests/fuzz/btf-types.c live/proc/proc_tasks.c shared/kernel/arch/orc/orc_tables.c; do
 	out=$seeds/fuzz_btf/$(basename "$src" .c)
 	# shellcheck disable=SC2086 # one word per flag
 	gcc -gbtf -O2 -D_GNU_SOURCE $incs -Itests/support -c "$src" \

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "fake_target.h"
-#include "kernel_stack.h"
+#include "x86_64_unwind.h"
 #include "orc.h"
 
 #define TEXT		0xffffffff81000000ULL

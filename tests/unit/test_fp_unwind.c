@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The frame-pointer unwinder (shared/kernel/fp/fp_unwind.c) on the fake
+ * The frame-pointer unwinder (shared/kernel/arch/fp/fp_unwind.c) on the fake
  * kernel of orc_fixture.h loaded without ORC tables, as a kernel built
  * with CONFIG_UNWINDER_FRAME_POINTER is: frame chains ending at
  * task_pt_regs(), a pt_regs encoded in bp, and every way a chain must

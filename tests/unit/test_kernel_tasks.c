@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The task walker (shared/kernel/task_walk.c and its task_*.c) on a kernel made by hand in a
+ * The task walker (shared/kernel/tasks/task_walk.c and its task_*.c) on a kernel made by hand in a
  * fake target: init_task and a few processes linked in a scrambled
  * order, a threaded process, a kworker and a long-named kernel thread,
  * command lines in "user memory", a timekeeper and a nodename.  The

@@ -7,7 +7,7 @@
  * options of its SYNOPSIS and of the tags of its .TP paragraphs; a help
  * text those that begin its indented lines.  Run from the top of the
  * tree, as tests/run-all.sh does.  "kstack report" parses its own options
- * (live/report/report_opts.c): its synopsis line and its REPORT section
+ * (live/logs/report_opts.c): its synopsis line and its REPORT section
  * are not the table's.
  */
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  * architecture it is (struct ks_target's arch); ks_kernel_open() picks the
  * table once, and every walker asks the table, never the machine's name.
  *
- * One file per architecture: x86_64.c (ORC, shared/kernel/orc/), arm64.c
+ * One file per architecture: x86_64.c (ORC, shared/kernel/arch/orc/), arm64.c
  * (frame records, arm64_unwind.c).  A third one is a third file and a row
  * of arches[] in arch.c.
  */
@@ -104,7 +104,7 @@ struct ks_arch {
 	/*
 	 * The unwinder: its tables read once (NULL state is fine), freed,
 	 * and the text of /proc/PID/stack for one task (as ks_stack_text()
-	 * in kernel_stack.h says).  open's error is kept: without an
+	 * in x86_64_unwind.h says).  open's error is kept: without an
 	 * unwinder the tasks are still listed, and unwind_missing() says
 	 * why each stack is empty, unwind_report() why all of them are.
 	 */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * x86_64 behind struct ks_arch: the page walk of x86_64_page_walk.c, the
- * ORC unwinder (shared/kernel/orc/, entered by kernel_stack.c), thread.sp
+ * ORC unwinder (shared/kernel/arch/orc/, entered by x86_64_unwind.c), thread.sp
  * that __switch_to_asm() leaves at the task's inactive_task_frame, and
  * the registers of struct elf_prstatus (user_regs_struct, in pt_regs'
  * order).
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "arch.h"
-#include "kernel_stack.h"
+#include "x86_64_unwind.h"
 #include "orc.h"
 #include "x86_64.h"
 
@@ -176,7 +176,7 @@ static const char *const aliases[] = { "x86-64", "X86_64", NULL };
 
 /*
  * The unwinder is ORC's, or the frame-pointer walk where the kernel has
- * no ORC tables: one unwind state, kernel_stack.c steps it either way.
+ * no ORC tables: one unwind state, x86_64_unwind.c steps it either way.
  */
 const struct ks_arch ks_arch_x86_64 = {
 	.name = "x86_64",

@@ -114,7 +114,7 @@ struct ks_orc {
 	enum ks_orc_layout layout;
 	/*
 	 * No ORC tables (ks_orc_load_text()): the kernel unwinds with frame
-	 * pointers, and so does kstack (shared/kernel/fp/fp_unwind.c).
+	 * pointers, and so does kstack (shared/kernel/arch/fp/fp_unwind.c).
 	 */
 	bool frame_pointers;
 	struct ks_orc_table vmlinux;

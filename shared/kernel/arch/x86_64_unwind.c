@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fp_unwind.h"
-#include "kernel_stack.h"
+#include "x86_64_unwind.h"
 #include "stack_text.h"
 
 /* The top half of the address space is the kernel's. */
