@@ -24,16 +24,24 @@
 
 static const char swapper0[] = "swapper/0";
 
-typedef int (*find_fn)(struct ks_data_finder *d, uint64_t *addr_ret,
-		       char *why, size_t len);
+/* name's own search: its address, or -ENOENT once not_found() said why */
+typedef int (*find_fn)(struct ks_data_finder *d, const char *name,
+		       uint64_t *addr_ret);
 
-static void say(char *why, size_t len, const char *fmt, ...)
+/* What a search could not find, and why, said once: -ENOENT. */
+__attribute__((format(printf, 3, 4)))
+static int not_found(struct ks_data_finder *d, const char *name,
+		     const char *fmt, ...)
 {
+	char why[320];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	ks_report(d->report, d->arg, "%s: not in the dump's kallsyms, and "
+		  "not found: %s", name, why);
+	return -ENOENT;
 }
 
 static long off(const struct ks_data_finder *d, const char *type,
@@ -65,24 +73,21 @@ static int rd32(const struct ks_data_finder *d, uint64_t addr, uint32_t *v)
 
 /* ---- init_uts_ns: VMCOREINFO names it (kernel/crash_core.c) ---- */
 
-static int find_uts(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		    size_t len)
+static int find_uts(struct ks_data_finder *d, const char *name,
+		    uint64_t *addr_ret)
 {
 	char buf[32];
 	char *end;
 
 	if (!d->t.ops->vmcoreinfo ||
 	    d->t.ops->vmcoreinfo(d->t.ctx, "SYMBOL(init_uts_ns)", buf,
-				  sizeof(buf))) {
-		say(why, len, "the dump has no VMCOREINFO SYMBOL(init_uts_ns)");
-		return -ENOENT;
-	}
+				  sizeof(buf)))
+		return not_found(d, name, "the dump has no VMCOREINFO "
+				 "SYMBOL(init_uts_ns)");
 	*addr_ret = strtoull(buf, &end, 16);
-	if (end == buf || *end || !*addr_ret) {
-		say(why, len, "VMCOREINFO's SYMBOL(init_uts_ns)=%s is no address",
-		    buf);
-		return -ENOENT;
-	}
+	if (end == buf || *end || !*addr_ret)
+		return not_found(d, name, "VMCOREINFO's SYMBOL(init_uts_ns)=%s "
+				 "is no address", buf);
 	return 0;
 }
 
@@ -187,34 +192,32 @@ static void scan_data(const struct ks_data_finder *d, const struct task_offs *o,
 	}
 }
 
-static int find_init_task(struct ks_data_finder *d, uint64_t *addr_ret,
-			  char *why, size_t len)
+static int find_init_task(struct ks_data_finder *d, const char *name,
+			  uint64_t *addr_ret)
 {
 	struct task_offs o;
 	struct scan s = { 0 };
 	uint64_t uts;
 
-	if (task_offs(d, &o)) {
-		say(why, len, "no task_struct layout (BTF) to check it by");
-		return -ENOENT;
-	}
+	if (task_offs(d, &o))
+		return not_found(d, name, "no task_struct layout (BTF) to "
+				 "check it by");
 	if (sym(d, "_einittext", &s.lo) || var(d, "init_uts_ns", &uts) ||
-	    uts <= s.lo || uts - s.lo > DATA_MAX) {
-		say(why, len, "no _einittext and init_uts_ns to bound the "
-		    "kernel's data by");
-		return -ENOENT;
-	}
+	    uts <= s.lo || uts - s.lo > DATA_MAX)
+		return not_found(d, name, "no _einittext and init_uts_ns to "
+				 "bound the kernel's data by");
 	s.hi = uts + DATA_AFTER;
 	scan_data(d, &o, &s);
 	if (s.nr == 1) {
 		*addr_ret = s.found;
 		return 0;
 	}
-	say(why, len, "%u of the %u \"swapper/0\" in the kernel's data from "
-	    "_einittext (%#llx) to %#llx are a task_struct with pid 0 that "
-	    "is its own parent and leader on a linked tasks list; one must be",
-	    s.nr, s.seen, (unsigned long long)s.lo, (unsigned long long)s.hi);
-	return -ENOENT;
+	return not_found(d, name, "%u of the %u \"swapper/0\" in the kernel's "
+			 "data from _einittext (%#llx) to %#llx are a "
+			 "task_struct with pid 0 that is its own parent and "
+			 "leader on a linked tasks list; one must be", s.nr,
+			 s.seen, (unsigned long long)s.lo,
+			 (unsigned long long)s.hi);
 }
 
 /* ---- variables read by a function, checked one by one ---- */
@@ -246,19 +249,18 @@ static size_t code_refs(struct ks_data_finder *d, const char *fn,
  * The one address among the references of the functions fns that
  * check() accepts (and turns into the answer).
  */
-static int find_read_by(struct ks_data_finder *d, const char *const *fns,
-			check_fn check, uint64_t *addr_ret, char *why,
-			size_t len)
+static int find_read_by(struct ks_data_finder *d, const char *name,
+			const char *const *fns, check_fn check,
+			uint64_t *addr_ret)
 {
 	struct ks_code_ref refs[REFS_MAX];
 	uint64_t a = 0, got;
 	unsigned int nr = 0;
 	size_t n = 0;
 
-	if (!d->arch || !d->arch->code_refs) {
-		say(why, len, "this architecture's code is not read for it");
-		return -ENOENT;
-	}
+	if (!d->arch || !d->arch->code_refs)
+		return not_found(d, name, "this architecture's code is not "
+				 "read for it");
 	for (const char *const *f = fns; *f && !n; f++) {
 		n = code_refs(d, *f, refs, REFS_MAX);
 		for (size_t i = 0; i < n; i++) {
@@ -271,15 +273,13 @@ static int find_read_by(struct ks_data_finder *d, const char *const *fns,
 			*addr_ret = a;
 			return 0;
 		}
-		if (n) {
-			say(why, len, "%u of the %zu addresses %s() reads pass "
-			    "the checks; one must", nr, n, *f);
-			return -ENOENT;
-		}
+		if (n)
+			return not_found(d, name, "%u of the %zu addresses "
+					 "%s() reads pass the checks; one "
+					 "must", nr, n, *f);
 	}
-	say(why, len, "no function that reads it (%s()%s) in kallsyms",
-	    fns[0], fns[1] ? ", ..." : "");
-	return -ENOENT;
+	return not_found(d, name, "no function that reads it (%s()%s) in "
+			 "kallsyms", fns[0], fns[1] ? ", ..." : "");
 }
 
 /* tk_core.timekeeper.xtime_sec: the clocks of a timekeeper there. */
@@ -357,22 +357,21 @@ static bool check_rq(struct ks_data_finder *d,
 static const char *const rq_readers[] = { "idle_cpu", "nr_iowait_cpu",
 					  "available_idle_cpu", NULL };
 
-static int find_runqueues(struct ks_data_finder *d, uint64_t *addr_ret,
-			  char *why, size_t len)
+static int find_runqueues(struct ks_data_finder *d, const char *name,
+			  uint64_t *addr_ret)
 {
-	return find_read_by(d, rq_readers, check_rq, addr_ret, why, len);
+	return find_read_by(d, name, rq_readers, check_rq, addr_ret);
 }
 
 /* __per_cpu_offset: the other half of runqueues' pair. */
-static int find_pcpu(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		     size_t len)
+static int find_pcpu(struct ks_data_finder *d, const char *name,
+		     uint64_t *addr_ret)
 {
 	uint64_t rq;
 
-	if (ks_data_finder_symbol(d, "runqueues", &rq) || !d->per_cpu_offset) {
-		say(why, len, "it is found with runqueues, which was not");
-		return -ENOENT;
-	}
+	if (ks_data_finder_symbol(d, "runqueues", &rq) || !d->per_cpu_offset)
+		return not_found(d, name, "it is found with runqueues, which "
+				 "was not");
 	*addr_ret = d->per_cpu_offset;
 	return 0;
 }
@@ -406,14 +405,14 @@ static bool check_modules(struct ks_data_finder *d,
 	return false;
 }
 
-static int find_modules(struct ks_data_finder *d, uint64_t *addr_ret,
-			char *why, size_t len)
+static int find_modules(struct ks_data_finder *d, const char *name,
+			uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "module_kallsyms_lookup_name",
 					   "m_start", "lookup_module_symbol_name",
 					   NULL };
 
-	return find_read_by(d, fns, check_modules, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_modules, addr_ret);
 }
 
 /* kprobe_table[64]: each head empty or its first node pointing back. */
@@ -437,12 +436,12 @@ static bool check_kprobes(struct ks_data_finder *d,
 	return true;
 }
 
-static int find_kprobes(struct ks_data_finder *d, uint64_t *addr_ret,
-			char *why, size_t len)
+static int find_kprobes(struct ks_data_finder *d, const char *name,
+			uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "get_kprobe", NULL };
 
-	return find_read_by(d, fns, check_kprobes, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_kprobes, addr_ret);
 }
 
 /* kprobes_all_disarmed: the byte read_enabled_file_bool() loads, in data */
@@ -462,12 +461,12 @@ static bool check_disarmed(struct ks_data_finder *d,
 	return true;
 }
 
-static int find_disarmed(struct ks_data_finder *d, uint64_t *addr_ret,
-			 char *why, size_t len)
+static int find_disarmed(struct ks_data_finder *d, const char *name,
+			 uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "read_enabled_file_bool", NULL };
 
-	return find_read_by(d, fns, check_disarmed, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_disarmed, addr_ret);
 }
 
 /*
@@ -509,26 +508,24 @@ static bool check_ops_list(struct ks_data_finder *d,
 	return true;
 }
 
-static int find_ops_list(struct ks_data_finder *d, uint64_t *addr_ret,
-			 char *why, size_t len)
+static int find_ops_list(struct ks_data_finder *d, const char *name,
+			 uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "arch_ftrace_ops_list_func",
 					   "ftrace_ops_list_func", NULL };
 
-	return find_read_by(d, fns, check_ops_list, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_ops_list, addr_ret);
 }
 
-static int find_list_end(struct ks_data_finder *d, uint64_t *addr_ret,
-			 char *why, size_t len)
+static int find_list_end(struct ks_data_finder *d, const char *name,
+			 uint64_t *addr_ret)
 {
 	uint64_t list;
 
 	if (ks_data_finder_symbol(d, "ftrace_ops_list", &list) ||
-	    !ops_list_end(d, list, addr_ret)) {
-		say(why, len, "it is found at the end of ftrace_ops_list, "
-		    "which was not");
-		return -ENOENT;
-	}
+	    !ops_list_end(d, list, addr_ret))
+		return not_found(d, name, "it is found at the end of "
+				 "ftrace_ops_list, which was not");
 	return 0;
 }
 
@@ -567,12 +564,12 @@ static bool check_pages(struct ks_data_finder *d,
 	return false;
 }
 
-static int find_pages(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		      size_t len)
+static int find_pages(struct ks_data_finder *d, const char *name,
+		      uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "ftrace_location_range", NULL };
 
-	return find_read_by(d, fns, check_pages, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_pages, addr_ret);
 }
 
 /* global_trace: on the trace arrays' list, its current tracer named */
@@ -615,11 +612,11 @@ static void global_ops(struct ks_data_finder *d, uint64_t trace)
 		}
 }
 
-static int find_trace(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		      size_t len)
+static int find_trace(struct ks_data_finder *d, const char *name,
+		      uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "tracing_is_on", "tracing_on", NULL };
-	int ret = find_read_by(d, fns, check_trace, addr_ret, why, len);
+	int ret = find_read_by(d, name, fns, check_trace, addr_ret);
 
 	if (!ret)
 		global_ops(d, *addr_ret);
@@ -640,12 +637,12 @@ static bool check_visible(struct ks_data_finder *d,
 	return true;
 }
 
-static int find_visible(struct ks_data_finder *d, uint64_t *addr_ret,
-			char *why, size_t len)
+static int find_visible(struct ks_data_finder *d, const char *name,
+			uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "cgroup_get_tree", NULL };
 
-	return find_read_by(d, fns, check_visible, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_visible, addr_ret);
 }
 
 /*
@@ -686,12 +683,12 @@ static bool check_mod_maps(struct ks_data_finder *d,
 	return true;
 }
 
-static int find_mod_maps(struct ks_data_finder *d, uint64_t *addr_ret,
-			 char *why, size_t len)
+static int find_mod_maps(struct ks_data_finder *d, const char *name,
+			 uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "ftrace_mod_address_lookup", NULL };
 
-	return find_read_by(d, fns, check_mod_maps, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_mod_maps, addr_ret);
 }
 
 static bool check_bpf(struct ks_data_finder *d,
@@ -703,30 +700,28 @@ static bool check_bpf(struct ks_data_finder *d,
 	return true;
 }
 
-static int find_bpf(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		    size_t len)
+static int find_bpf(struct ks_data_finder *d, const char *name,
+		    uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "bpf_get_kallsym", NULL };
 
-	return find_read_by(d, fns, check_bpf, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_bpf, addr_ret);
 }
 
 /* found with global_trace only: its own search finds nothing */
-static int find_none(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		     size_t len)
+static int find_none(struct ks_data_finder *d, const char *name,
+		     uint64_t *addr_ret)
 {
-	(void)d;
 	(void)addr_ret;
-	say(why, len, "it is named only once global_trace is found");
-	return -ENOENT;
+	return not_found(d, name, "it is named only once global_trace is found");
 }
 
-static int find_tk(struct ks_data_finder *d, uint64_t *addr_ret, char *why,
-		   size_t len)
+static int find_tk(struct ks_data_finder *d, const char *name,
+		   uint64_t *addr_ret)
 {
 	static const char *const fns[] = { "ktime_get_real_seconds", NULL };
 
-	return find_read_by(d, fns, check_tk, addr_ret, why, len);
+	return find_read_by(d, name, fns, check_tk, addr_ret);
 }
 
 static const struct {
@@ -767,8 +762,6 @@ void ks_data_finder_init(struct ks_data_finder *d, const struct ks_target *t,
 int ks_data_finder_symbol(struct ks_data_finder *d, const char *name,
 			  uint64_t *addr_ret)
 {
-	char why[320];
-
 	for (unsigned int i = 0; i < d->nr; i++) {
 		if (strcmp(d->found[i].name, name))
 			continue;
@@ -779,12 +772,7 @@ int ks_data_finder_symbol(struct ks_data_finder *d, const char *name,
 			/* a search that needs itself finds nothing */
 		d->found[i].asked = true;
 		d->found[i].ret = -ENOENT;
-		why[0] = 0;
-		d->found[i].ret = finds[i].find(d, &d->found[i].addr, why,
-						sizeof(why));
-		if (d->found[i].ret)
-			ks_report(d->report, d->arg, "%s: not in the dump's "
-				  "kallsyms, and not found: %s", name, why);
+		d->found[i].ret = finds[i].find(d, name, &d->found[i].addr);
 		*addr_ret = d->found[i].addr;
 		return d->found[i].ret ? -ENOENT : 0;
 	}

@@ -327,34 +327,31 @@ static bool on_a_stack(const struct ks_lock_waits *lw, uint64_t addr)
 	return lo > 0 && addr - lw->by_stack[lo - 1].stack < lw->thread_size;
 }
 
-/* The owner of the lock l at lock, from its owner and count words. */
-static int list_lock_owner(struct ks_lock_waits *lw, const struct list_lock *l,
-			   uint64_t lock, struct ks_lock_wait *w,
-			   const char **why)
+/*
+ * The owner of the lock l at lock, from its owner and count words: NULL,
+ * or why the lock does not check out.
+ */
+static const char *list_lock_owner(struct ks_lock_waits *lw,
+				   const struct list_lock *l, uint64_t lock,
+				   struct ks_lock_wait *w)
 {
 	uint64_t owner = 0, count = 0;
 
 	if ((ks_field_ok(&l->owner) &&
 	     ks_field_read(lw->t, lock, &l->owner, 8, &owner)) ||
 	    (ks_field_ok(&l->count) &&
-	     ks_field_read(lw->t, lock, &l->count, 8, &count))) {
-		*why = "cannot be read";
-		return -EFAULT;
-	}
+	     ks_field_read(lw->t, lock, &l->count, 8, &count)))
+		return "cannot be read";
 	switch (l->kind) {
 	case KS_LOCK_MUTEX:
 		/* __mutex_add_waiter() sets it with the first waiter */
-		if (!(owner & MUTEX_FLAG_WAITERS)) {
-			*why = "has no MUTEX_FLAG_WAITERS in its owner";
-			return -EINVAL;
-		}
+		if (!(owner & MUTEX_FLAG_WAITERS))
+			return "has no MUTEX_FLAG_WAITERS in its owner";
 		w->owner = owner & ~MUTEX_FLAGS;
 		break;
 	case KS_LOCK_RWSEM:
-		if (!(count & RWSEM_FLAG_WAITERS)) {
-			*why = "has no RWSEM_FLAG_WAITERS in its count";
-			return -EINVAL;
-		}
+		if (!(count & RWSEM_FLAG_WAITERS))
+			return "has no RWSEM_FLAG_WAITERS in its count";
 		w->nr_readers = (count >> RWSEM_READER_SHIFT) &
 				((1ULL << RWSEM_READER_BITS) - 1);
 		/* rwsem_owner_flags(): a writer is recorded, readers not */
@@ -366,10 +363,8 @@ static int list_lock_owner(struct ks_lock_waits *lw, const struct list_lock *l,
 		break;
 	case KS_LOCK_SEMAPHORE:
 		/* down() queues only at 0; __up() hands over, not counts */
-		if ((uint32_t)count) {
-			*why = "has waiters but a count of its own";
-			return -EINVAL;
-		}
+		if ((uint32_t)count)
+			return "has waiters but a count of its own";
 		/* hung_task_sem_set_holder(): the task that took it last */
 		if (ks_field_ok(&l->last_holder) &&
 		    !ks_field_read(lw->t, lock, &l->last_holder, 8, &owner) &&
@@ -381,7 +376,7 @@ static int list_lock_owner(struct ks_lock_waits *lw, const struct list_lock *l,
 	default:
 		break;
 	}
-	return 0;
+	return NULL;
 }
 
 struct ring {
@@ -447,11 +442,6 @@ static bool on_stack(const struct ks_lock_waits *lw, uint64_t val)
 }
 
 /*
- * The waiter candidate of l whose list node is at node, on the stack at
- * base: 0 and *w when it leads to a lock that checks out, else -errno
- * with the reason in *why.
- */
-/*
  * The lock of a headless ring (7.x): a word of the stack whose
  * first_waiter is a waiter of the ring, or 0.
  */
@@ -473,43 +463,45 @@ static uint64_t lock_from_stack(const struct ks_lock_waits *lw,
 	return 0;
 }
 
-/* The lock of the ring through node: its head's, or a headless ring's. */
-static int ring_lock(struct ks_lock_waits *lw, const struct list_lock *l,
-		     uint64_t node, uint64_t *lock, const char **why)
+/*
+ * The lock of the ring through node, its head's or a headless ring's,
+ * into *lock: NULL, or why there is none.
+ */
+static const char *ring_lock(struct ks_lock_waits *lw,
+			     const struct list_lock *l, uint64_t node,
+			     uint64_t *lock)
 {
 	struct ring r = { .lw = lw };
 	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
 	bool headless = !ks_field_ok(&l->wait_list);
-	int ret = ks_list_for_each(&st, node, ring_node, &r);
+	const char *why = NULL;
 
 	*lock = 0;
-	if (ret == -ENOMEM)
-		goto out;
-	ret = -EINVAL;
-	if (st.stop != KS_LIST_END || r.heads > 1)
-		*why = r.heads > 1 ? "lies on a ring with two nodes off the "
-				     "tasks' stacks"
-				   : "lies on no ring of list links";
+	if (ks_list_for_each(&st, node, ring_node, &r) == -ENOMEM)
+		why = "cannot be followed: out of memory";
+	else if (st.stop != KS_LIST_END || r.heads > 1)
+		why = r.heads > 1 ? "lies on a ring with two nodes off the "
+				    "tasks' stacks"
+				  : "lies on no ring of list links";
 	else if (!headless && !r.heads)
-		*why = "lies on a ring of stack nodes only, with no lock";
+		why = "lies on a ring of stack nodes only, with no lock";
 	else if (headless && r.heads)
-		*why = "lies on a ring with a node off the tasks' stacks, "
-		       "where the lock keeps no list head";
+		why = "lies on a ring with a node off the tasks' stacks, "
+		      "where the lock keeps no list head";
 	else if (!headless)
 		*lock = r.head - (uint64_t)l->wait_list.off;
 	else if (ring_keep(&r, node))
-		ret = -ENOMEM;
+		why = "cannot be followed: out of memory";
 	else {
 		qsort(r.nodes, r.nr, sizeof(*r.nodes), cmp_u64);
 		*lock = lock_from_stack(lw, l, &r);
 		if (!*lock)
-			*why = "is the first_waiter of no lock the stack holds";
+			why = "is the first_waiter of no lock the stack holds";
 	}
-	if (*lock)
-		ret = 0;
-out:
+	if (!why && !*lock)
+		why = "lies on a ring whose head is at no lock";
 	free(r.nodes);
-	return ret;
+	return why;
 }
 
 /*
@@ -517,35 +509,29 @@ out:
  * the folio, and the head is the slot of folio_wait_table that
  * folio_waitqueue() hashes it to (hash_ptr(folio, PAGE_WAIT_TABLE_BITS)).
  */
-static int folio_wait(struct ks_lock_waits *lw, const struct list_lock *l,
-		      uint64_t node, uint64_t head, struct ks_lock_wait *w,
-		      const char **why)
+static const char *folio_wait(struct ks_lock_waits *lw,
+			      const struct list_lock *l, uint64_t node,
+			      uint64_t head, struct ks_lock_wait *w)
 {
 	uint64_t wpq = node - (uint64_t)l->w_list.off -
 		       (uint64_t)lw->wpq_wait.off;
 	uint64_t folio, bit = 0, slot;
 
 	if (!ks_field_ok(&lw->wpq_wait) || !ks_field_ok(&lw->wpq_folio) ||
-	    !lw->folio_wait_table || lw->wqh_size <= 0) {
-		*why = "is a page's waiter, in a kernel without wait_page_queue "
+	    !lw->folio_wait_table || lw->wqh_size <= 0)
+		return "is a page's waiter, in a kernel without wait_page_queue "
 		       "or folio_wait_table";
-		return -EINVAL;
-	}
 	if (ks_field_read(lw->t, wpq, &lw->wpq_folio, 8, &folio) ||
 	    (ks_field_ok(&lw->wpq_bit) &&
-	     ks_field_read(lw->t, wpq, &lw->wpq_bit, 4, &bit))) {
-		*why = "is a wait_page_queue that cannot be read";
-		return -EFAULT;
-	}
+	     ks_field_read(lw->t, wpq, &lw->wpq_bit, 4, &bit)))
+		return "is a wait_page_queue that cannot be read";
 	slot = (folio * GOLDEN_RATIO_64) >> (64 - PAGE_WAIT_TABLE_BITS);
-	if (head != lw->folio_wait_table + slot * (uint64_t)lw->wqh_size) {
-		*why = "is a page's waiter on a head that is not its folio's "
+	if (head != lw->folio_wait_table + slot * (uint64_t)lw->wqh_size)
+		return "is a page's waiter on a head that is not its folio's "
 		       "slot of folio_wait_table";
-		return -EINVAL;
-	}
 	w->kind = bit == PG_LOCKED ? KS_LOCK_FOLIO : KS_LOCK_FOLIO_BIT;
 	w->lock = folio;
-	return 0;
+	return NULL;
 }
 
 /*
@@ -579,57 +565,52 @@ static bool is_function(const struct ks_target *t, uint64_t func)
 }
 
 /* What a queue's record at node, on the head at head, waits for. */
-static int queue_wait(struct ks_lock_waits *lw, const struct list_lock *l,
-		      uint64_t node, struct ks_lock_wait *w, const char **why)
+static const char *queue_wait(struct ks_lock_waits *lw,
+			      const struct list_lock *l, uint64_t node,
+			      struct ks_lock_wait *w)
 {
 	uint64_t head = w->lock, func;
 
 	if (l->kind == KS_LOCK_SWAIT) {
 		completion_of(lw, w);
-		return 0;
+		return NULL;
 	}
 	/* a wait_queue_entry's func is the start of a function */
 	if (ks_field_ok(&lw->wq_func) &&
 	    (ks_read_u64(lw->t, node - (uint64_t)l->w_list.off +
 				    (uint64_t)lw->wq_func.off, &func) ||
-	     !is_function(lw->t, func))) {
-		*why = "has a func that is no function's address";
-		return -EINVAL;
-	}
+	     !is_function(lw->t, func)))
+		return "has a func that is no function's address";
 	if (!lw->wake_page_function || !ks_field_ok(&lw->wq_func) ||
 	    func != lw->wake_page_function)
-		return 0;
-	return folio_wait(lw, l, node, head, w, why);
+		return NULL;
+	return folio_wait(lw, l, node, head, w);
 }
 
 /*
  * The waiter candidate of l whose list node is at node, on the stack
- * read into lw->buf: 0 and *w when it leads to a lock that checks out,
- * else -errno with the reason in *why.
+ * read into lw->buf: NULL and *w when it leads to a lock that checks
+ * out, else why it does not.
  */
-static int stack_candidate(struct ks_lock_waits *lw, const struct list_lock *l,
-			   uint64_t node, struct ks_lock_wait *w,
-			   const char **why)
+static const char *stack_candidate(struct ks_lock_waits *lw,
+				   const struct list_lock *l, uint64_t node,
+				   struct ks_lock_wait *w)
 {
 	uint64_t lock;
-	int ret = ring_lock(lw, l, node, &lock, why);
+	const char *why = ring_lock(lw, l, node, &lock);
 
-	if (ret == -ENOMEM)
-		*why = "cannot be followed: out of memory";
-	if (ret)
-		return ret;
+	if (why)
+		return why;
 	memset(w, 0, sizeof(*w));
 	w->kind = l->kind;
 	w->lock = lock;
 	w->found = "stack";
 	/* a queue's head may be gone from the stack: its ring is the proof */
 	if (l->queue)
-		return queue_wait(lw, l, node, w, why);
-	if (!on_stack(lw, lock)) {
-		*why = "leads to a lock whose address is not on the stack";
-		return -EINVAL;
-	}
-	return list_lock_owner(lw, l, lock, w, why);
+		return queue_wait(lw, l, node, w);
+	if (!on_stack(lw, lock))
+		return "leads to a lock whose address is not on the stack";
+	return list_lock_owner(lw, l, lock, w);
 }
 
 static void drop(ks_report_fn report, void *arg, uint64_t task,
@@ -683,7 +664,8 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 		if (node[k] < base || node[k] - base + 16 > lw->thread_size ||
 		    (node[k] - base) % 8 || !linked(lw, l, node[k], base))
 			continue;
-		if (!stack_candidate(lw, l, node[k], ret, &why[k]))
+		why[k] = stack_candidate(lw, l, node[k], ret);
+		if (!why[k])
 			return 1;
 	}
 	for (k = 0; k < NR_LIST_LOCKS; k++) {
@@ -773,7 +755,7 @@ static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 	};
 	const struct list_lock *l;
 	uint64_t blocker, lock;
-	const char *why = "";
+	const char *why;
 
 	if (ks_field_read(lw->t, task, &lw->t_blocker, 8, &blocker) || !blocker)
 		return 0;
@@ -787,7 +769,7 @@ static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 	ret->found = "blocker";
 	if (!task_on_lock(lw, l, lock, task))
 		why = "has no waiter of the task among its waiters";
-	else if (!list_lock_owner(lw, l, lock, ret, &why))
+	else if (!(why = list_lock_owner(lw, l, lock, ret)))
 		return 1;
 	drop(report, arg, task, l->type, lock, why);
 	return 0;
