@@ -815,6 +815,10 @@ static void log_end(struct bg *bg)
 	if (bg->nr_lost)
 		ks_log(KS_LOG_WARNING, "%lu sample(s) lost: not taken or not written because of errors, the last: %s",
 		       bg->nr_lost, strerror(-bg->last_failure));
+	/* counted up to here: a journal still full drops this line too */
+	if (bg->journal_on && bg->journal.nr_dropped)
+		ks_log(KS_LOG_WARNING, "%lu log line(s) dropped in all: the journal did not take them, the last: %s",
+		       bg->journal.nr_dropped, strerror(-bg->journal.last_err));
 	log_cache(bg);
 }
 
