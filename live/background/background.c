@@ -893,9 +893,10 @@ int ks_background_run(const struct ks_options *opts)
 	if (bg.journal_on)
 		ks_log_set_sink(ks_journal_sink, &bg.journal);
 	log_plan(&bg);
-	if (!bg.journal_on && !opts->foreground)
-		sink = ks_logfile_sink;
 	if (!opts->foreground) {
+		/* the sampler's stderr becomes /dev/null: under systemd it
+		 * logs to the journal as a --foreground run does */
+		sink = bg.journal_on ? ks_journal_sink : ks_logfile_sink;
 		status = ks_bg_daemonize(bg.lock_fd, &is_daemon, sink,
 					 bg.journal_on ? (void *)&bg.journal :
 					 (void *)&bg.logfile);

@@ -196,4 +196,40 @@ else
 fi
 kill "$jpid" 2>/dev/null || true
 
+# --- -b: the detached sampler logs to the journal, and is not held -------
+# (its stderr is /dev/null after the fork: the journal is its only log)
+journal "$tmp/daemon.sock" "$tmp/daemon.txt" "$tmp/daemon.go"
+: >"$tmp/daemon.err"
+stream=$(stat -c %d:%i "$tmp/daemon.err")
+rc=0
+KSTACK_TEST_JOURNAL_SOCKET=$tmp/daemon.sock KSTACK_TEST_OLED_LOCK=$tmp/oled.lock \
+	KSTACK_TEST_INTERVAL_MS=5 KSTACK_TEST_DURATION_MS=$((run_ms + 2000)) \
+	JOURNAL_STREAM=$stream timeout 20 "$kstack" -b -v -p "$sleeper" \
+	-d "$tmp/daemon" 2>>"$tmp/daemon.err" || rc=$?
+# the lock file names the sampler
+dpid=$(cat "$tmp/daemon/.kstack.lock" 2>/dev/null || true)
+if [ "$rc" = 0 ] && [ -n "$dpid" ]; then
+	pids+=("$dpid")
+	if wait_until $((run_s + 10)) overflowed "$tmp/daemon"; then
+		pass "-b: sampling went on past the full queue"
+	else
+		fail "-b: sampling stopped at $(count_samples "$tmp/daemon/$name") samples (queue $qlen)"
+	fi
+	touch "$tmp/daemon.go"
+	if wait_until $((run_s + 10)) gone "$dpid"; then
+		pass "-b: the sampler ends by itself"
+	else
+		fail "-b: the sampler still runs $((run_s + 10)) s after the start of a $((run_ms + 2000)) ms run, in $(cat "/proc/$dpid/wchan" 2>/dev/null)"
+		kill -KILL "$dpid" 2>/dev/null || true
+	fi
+	if wait_until 5 grep -q "^MESSAGE=[1-9][0-9]* log line(s) dropped in all: " "$tmp/daemon.txt"; then
+		pass "-b: the sampler's end in the journal, with the lines it dropped"
+	else
+		fail "-b: the sampler's end is not in the journal: $(grep '^MESSAGE=' "$tmp/daemon.txt" 2>/dev/null | tail -3 | tr '\n' '|')"
+	fi
+else
+	fail "-b: did not start (exit $rc): $(head -c 300 "$tmp/daemon.err")"
+fi
+kill "$jpid" 2>/dev/null || true
+
 finish
