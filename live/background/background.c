@@ -815,6 +815,10 @@ static void log_end(struct bg *bg)
 	if (bg->nr_lost)
 		ks_log(KS_LOG_WARNING, "%lu sample(s) lost: not taken or not written because of errors, the last: %s",
 		       bg->nr_lost, strerror(-bg->last_failure));
+	/* counted up to here: a journal still full drops this line too */
+	if (bg->journal_on && bg->journal.nr_dropped)
+		ks_log(KS_LOG_WARNING, "%lu log line(s) dropped in all: the journal did not take them, the last: %s",
+		       bg->journal.nr_dropped, strerror(-bg->journal.last_err));
 	log_cache(bg);
 }
 
@@ -889,9 +893,10 @@ int ks_background_run(const struct ks_options *opts)
 	if (bg.journal_on)
 		ks_log_set_sink(ks_journal_sink, &bg.journal);
 	log_plan(&bg);
-	if (!bg.journal_on && !opts->foreground)
-		sink = ks_logfile_sink;
 	if (!opts->foreground) {
+		/* the sampler's stderr becomes /dev/null: under systemd it
+		 * logs to the journal as a --foreground run does */
+		sink = bg.journal_on ? ks_journal_sink : ks_logfile_sink;
 		status = ks_bg_daemonize(bg.lock_fd, &is_daemon, sink,
 					 bg.journal_on ? (void *)&bg.journal :
 					 (void *)&bg.logfile);

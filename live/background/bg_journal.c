@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,32 +64,94 @@ void ks_journal_close(struct ks_journal *j)
 	j->fd = -1;
 }
 
-void ks_journal_sink(enum ks_log_level level, const char *msg,
-		     const char *line, size_t len, void *ctx)
+/* Appends to buf (size bytes, n used) like snprintf; false: no room. */
+__attribute__((format(printf, 4, 5)))
+static bool put(char *buf, size_t size, size_t *n, const char *fmt, ...)
 {
-	struct ks_journal *j = ctx;
-	char text[1024], buf[1536];
-	int n;
+	va_list ap;
+	int m;
 
-	(void)line;
-	(void)len;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= size - *n)
+		return false;
+	*n += (size_t)m;
+	return true;
+}
+
+/* One entry of the native protocol; its length, or 0 when it does not fit. */
+static size_t format_entry(const struct ks_journal *j, char *buf, size_t size,
+			   enum ks_log_level level, const char *msg)
+{
+	char text[1024];
+	size_t n = 0;
+
 	/* a newline from a path in msg would start a field of its own: the
 	 * plain KEY=VALUE form needs one-line values */
 	snprintf(text, sizeof(text), "%s", msg);
 	for (char *p = text; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	n = snprintf(buf, sizeof(buf),
-		     "MESSAGE=%s\nPRIORITY=%d\nSYSLOG_IDENTIFIER=kstack\n",
-		     text, priorities[level]);
-	if (n > 0 && (size_t)n < sizeof(buf) && j->samples && j->late &&
-	    j->skipped && j->lost)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      "SAMPLES=%lu\nLATE=%lu\nSKIPPED=%lu\nLOST=%lu\n",
-			      *j->samples, *j->late, *j->skipped, *j->lost);
-	if (n <= 0 || (size_t)n >= sizeof(buf))
+	if (!put(buf, size, &n,
+		 "MESSAGE=%s\nPRIORITY=%d\nSYSLOG_IDENTIFIER=kstack\n", text,
+		 priorities[level]))
+		return 0;
+	if (j->samples && j->late && j->skipped && j->lost &&
+	    !put(buf, size, &n, "SAMPLES=%lu\nLATE=%lu\nSKIPPED=%lu\nLOST=%lu\n",
+		 *j->samples, *j->late, *j->skipped, *j->lost))
+		return 0;
+	/* only once there is something to say: the usual entry is unchanged */
+	if (j->nr_dropped && !put(buf, size, &n, "DROPPED=%lu\n", j->nr_dropped))
+		return 0;
+	return n;
+}
+
+/*
+ * MSG_DONTWAIT: a full queue is EAGAIN at once, never a wait for
+ * journald; a journal that is gone loses the line, never the sampler.
+ */
+static bool send_entry(struct ks_journal *j, const char *buf, size_t n)
+{
+	if (send(j->fd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
+		return true;
+	j->last_err = -errno;
+	return false;
+}
+
+/* After drops, the first entry the journal takes says how many. */
+static bool say_dropped(struct ks_journal *j)
+{
+	char msg[160], buf[1536];
+	size_t n;
+
+	if (!j->nr_unsaid)
+		return true;
+	snprintf(msg, sizeof(msg),
+		 "%lu log line(s) dropped: the journal did not take them (%s)",
+		 j->nr_unsaid, strerror(-j->last_err));
+	n = format_entry(j, buf, sizeof(buf), KS_LOG_WARNING, msg);
+	if (!n || !send_entry(j, buf, n))
+		return false;
+	j->nr_unsaid = 0;
+	return true;
+}
+
+void ks_journal_sink(enum ks_log_level level, const char *msg,
+		     const char *line, size_t len, void *ctx)
+{
+	struct ks_journal *j = ctx;
+	char buf[1536];
+	size_t n;
+
+	(void)line;
+	(void)len;
+	n = format_entry(j, buf, sizeof(buf), level, msg);
+	if (!n)
 		return;
-	/* a journal that is gone loses the line, never the sampler */
-	if (send(j->fd, buf, (size_t)n, MSG_NOSIGNAL) < 0)
+	/* a notice that does not fit means this line would not either */
+	if (say_dropped(j) && send_entry(j, buf, n))
 		return;
+	j->nr_dropped++;
+	j->nr_unsaid++;
 }

@@ -7,6 +7,13 @@
  * so far: SAMPLES written (LATE of them started late), SKIPPED (the disk
  * guard, an overrun) and LOST (an error), so `journalctl -u kstack LOST=0`
  * works.
+ *
+ * A journal that does not read must not stop the sampler: the kernel
+ * queues only net.unix.max_dgram_qlen datagrams for it, and a blocking
+ * send() past that waits for journald, deaf to -t and to SIGTERM.  So a
+ * line that does not fit is dropped and counted (DROPPED, once some were),
+ * and the first line that fits again is preceded by one that says how
+ * many were lost.
  */
 #ifndef KS_BG_JOURNAL_H
 #define KS_BG_JOURNAL_H
@@ -23,6 +30,9 @@ struct ks_journal {
 	const unsigned long *late;
 	const unsigned long *skipped;
 	const unsigned long *lost;
+	unsigned long nr_dropped;	/* lines the journal did not take */
+	unsigned long nr_unsaid;	/* of those, not yet reported to it */
+	int last_err;			/* why the last one was dropped */
 };
 
 /*
@@ -33,7 +43,7 @@ bool ks_journal_wanted(void);
 /* Connects to path (NULL: KS_JOURNAL_SOCKET); 0 or -errno. */
 int ks_journal_open(struct ks_journal *j, const char *path);
 void ks_journal_close(struct ks_journal *j);
-/* A ks_log_sink_fn; ctx is the struct ks_journal. */
+/* A ks_log_sink_fn; ctx is the struct ks_journal.  It never waits. */
 void ks_journal_sink(enum ks_log_level level, const char *msg,
 		     const char *line, size_t len, void *ctx);
 
