@@ -396,9 +396,15 @@ static bool find_prev_bp(struct ks_unwind_state *s, const struct ks_orc_entry *o
 	}
 }
 
-bool ks_unwind_next_frame(struct ks_unwind_state *s)
+/*
+ * The ORC entry of the frame at s->ip.  A return address points after
+ * the call; the call itself (ip - 1) has the right layout, even when the
+ * call was to a noreturn function at the very end of the caller.  Signal
+ * and interrupt frames hold the exact ip.  Code without ORC data (BPF,
+ * trampolines) gets orc_fp_entry, a frame-pointer guess.
+ */
+static const struct ks_orc_entry *frame_orc(struct ks_unwind_state *s)
 {
-	/* orc_fp_entry: a guess for code without ORC data (BPF, trampolines). */
 	static const struct ks_orc_entry orc_fp_entry = {
 		.type = KS_ORC_TYPE_CALL,
 		.sp_reg = KS_ORC_REG_BP,
@@ -406,6 +412,18 @@ bool ks_unwind_next_frame(struct ks_unwind_state *s)
 		.bp_reg = KS_ORC_REG_PREV_SP,
 		.bp_offset = -16,
 	};
+	const struct ks_orc_entry *orc;
+
+	orc = ks_orc_find(s->orc, s->signal ? s->ip : s->ip - 1);
+	if (orc)
+		return orc;
+	s->error = true;
+	ks_unwind_note(s, "no ORC data for a frame: frame-pointer guess used");
+	return &orc_fp_entry;
+}
+
+bool ks_unwind_next_frame(struct ks_unwind_state *s)
+{
 	const struct ks_orc_entry *orc;
 	uint64_t sp, prev_sp = s->sp;
 
@@ -420,18 +438,7 @@ bool ks_unwind_next_frame(struct ks_unwind_state *s)
 	if (s->regs && user_mode(s->regs_buf))
 		goto the_end;
 
-	/*
-	 * A return address points after the call; the call itself (ip - 1)
-	 * has the right layout, even when the call was to a noreturn
-	 * function at the very end of the caller.  Signal and interrupt
-	 * frames hold the exact ip.
-	 */
-	orc = ks_orc_find(s->orc, s->signal ? s->ip : s->ip - 1);
-	if (!orc) {
-		orc = &orc_fp_entry;
-		s->error = true;
-		ks_unwind_note(s, "no ORC data for a frame: frame-pointer guess used");
-	}
+	orc = frame_orc(s);
 
 	/* End-of-stack check for kernel threads: */
 	if (orc->sp_reg == KS_ORC_REG_UNDEFINED) {
