@@ -6,7 +6,7 @@
  * passes its power-of-two test and is divided by (SIGFPE), e_phnum
  * PN_XNUM is read as 65535 headers and the dump then "has no
  * VMCOREINFO".  Each check names the field; a file that is no ELF file
- * (a compressed kdump) is libkdumpfile's to judge.
+ * is left to diskdump_header.c (a kdump-compressed dump) or libkdumpfile.
  */
 #include <elf.h>
 #include <errno.h>
