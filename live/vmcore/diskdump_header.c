@@ -381,14 +381,16 @@ static bool get_desc(struct descs *d, const struct layout *l, uint64_t idx,
 	return true;
 }
 
-/* A page libkdumpfile cannot read from the file: missing, the end wanted. */
-static void page_missing(struct ks_diskdump_extent *ext, const struct layout *l,
-			 uint64_t pfn, uint64_t end)
+/* A page whose descriptor or data ends at end: missing if past the file's. */
+static void page_end(struct ks_diskdump_extent *ext, const struct layout *l,
+		     uint64_t pfn, uint64_t end)
 {
 	uint64_t pa = pfn * l->block_size;
 
 	if (end > ext->want_size)
 		ext->want_size = end;
+	if (end <= l->size)
+		return;
 	if (ext->missing_start == ext->missing_end)
 		ext->missing_start = pa;
 	ext->missing_end = pa + l->block_size;
@@ -408,7 +410,7 @@ static int check_desc(struct descs *d, const struct layout *l, uint64_t idx,
 	uint32_t size;
 
 	if (!inside(at, PD_SIZE, l->size)) {
-		page_missing(ext, l, pfn, at + PD_SIZE);
+		page_end(ext, l, pfn, at + PD_SIZE);
 		return 0;
 	}
 	if (!get_desc(d, l, idx, pd))
@@ -425,8 +427,7 @@ static int check_desc(struct descs *d, const struct layout *l, uint64_t idx,
 		return refuse(w, "page descriptor %" PRIu64 " (pfn %#" PRIx64
 			      ", at %#" PRIx64 "): offset %#" PRIx64 " is past "
 			      "any file", idx, pfn, at, off);
-	if (off + size > l->size)
-		page_missing(ext, l, pfn, off + size);
+	page_end(ext, l, pfn, off + size);
 	return 0;
 }
 
