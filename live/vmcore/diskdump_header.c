@@ -75,6 +75,7 @@ struct who {
 /* Where libkdumpfile finds the pages, as its read_bitmap() finds them. */
 struct layout {
 	uint64_t size;			/* the file's */
+	const struct ks_arch *arch;	/* of utsname.machine */
 	uint32_t block_size;
 	int32_t version;
 	uint64_t max_pfn;		/* max_mapnr, or max_mapnr_64 */
@@ -185,7 +186,8 @@ static int check_header(const uint8_t *h, struct layout *l, const struct who *w)
 			      l->version);
 	memcpy(machine, h + DH_MACHINE, UTS_LEN);
 	machine[UTS_LEN] = '\0';
-	if (!ks_arch_find(machine))
+	l->arch = ks_arch_find(machine);
+	if (!l->arch)
 		return refuse(w, "utsname.machine is \"%.16s\", not an "
 			      "architecture kstack reads (x86_64, aarch64)",
 			      machine);
@@ -234,6 +236,44 @@ static uint8_t *read_region(int fd, const struct layout *l, uint64_t off,
 }
 
 /*
+ * libkdumpfile's sizeof(struct elf_prstatus) of the architecture of
+ * utsname.machine, which a CORE PRSTATUS note must hold at least: a
+ * shorter one fails its open ("Wrong PRSTATUS size"), and a failed
+ * diskdump open is a use after free in kdump_free().
+ */
+static uint32_t prstatus_size(const struct ks_arch *arch)
+{
+	return strcmp(arch->name, "arm64") ? 336 : 392;
+}
+
+/* Each PRSTATUS note, as libkdumpfile's do_notes() walks them. */
+static int check_prstatus(const uint8_t *buf, uint64_t len,
+			  const struct layout *l, const struct who *w)
+{
+	uint64_t off = 0;
+
+	while (len - off >= 12) {
+		uint32_t namesz = get32(buf + off), descsz = get32(buf + off + 4);
+		uint64_t desc = off + 12 + (((uint64_t)namesz + 3) & ~3ull);
+
+		if (desc > len || len - desc < descsz)
+			break;
+		if (get32(buf + off + 8) == 1 && (namesz == 4 || namesz == 5) &&
+		    !memcmp(buf + off + 12, "CORE", namesz) &&
+		    descsz < prstatus_size(l->arch))
+			return refuse(w, "the notes (offset_note): the PRSTATUS "
+				      "note at offset %#" PRIx64 " has %" PRIu32
+				      " bytes, not the %" PRIu32 " of %s's",
+				      off, descsz, prstatus_size(l->arch),
+				      l->arch->name);
+		off = desc + ((descsz + 3ull) & ~3ull);
+		if (off > len)
+			break;
+	}
+	return 0;
+}
+
+/*
  * The notes (header_version 4 on) or else the VMCOREINFO (3), which
  * libkdumpfile reads while it opens: as dump_header.c checks an ELF
  * dump's, PAGESIZE the block size (libkdumpfile reads the pages in it).
@@ -252,11 +292,13 @@ static int check_notes(int fd, const uint8_t *sh, const struct layout *l,
 	buf = read_region(fd, l, off, len, notes ? "note" : "vmcoreinfo", w);
 	if (!buf)
 		return -EINVAL;
-	if (notes)
+	if (notes) {
 		ret = ks_dump_notes_check(buf, len, "the notes (offset_note)",
 					  l->block_size, w->path, w->report,
 					  w->arg);
-	else
+		if (!ret)
+			ret = check_prstatus(buf, len, l, w);
+	} else
 		ret = ks_dump_vmcoreinfo_check((const char *)buf, len,
 					       l->block_size, w->path,
 					       w->report, w->arg);

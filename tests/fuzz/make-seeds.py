@@ -376,6 +376,14 @@ def diskdump_seed():
             bits + bits + descs + page * DD_PAGES)
 
 
+def prstatus_short(good):
+    """The CORE PRSTATUS note of 16 bytes: libkdumpfile's open fails."""
+    note_off = struct.unpack_from('<Q', good, DD_BLOCK + 48)[0]
+    dump = bytearray(good)
+    struct.pack_into('<I', dump, note_off + 4, 16)
+    return bytes(dump)
+
+
 def diskdump_seeds(outdir):
     """The dump, and the forged copies of issue 40, items 17 to 19."""
     good = diskdump_seed()
@@ -393,6 +401,7 @@ def diskdump_seeds(outdir):
         'diskdump-cut-data': good[:len(good) - 40],
         'diskdump-desc-size-4097': desc_size(4097),
         'diskdump-desc-size-65536': desc_size(65536),
+        'diskdump-prstatus-short': prstatus_short(good),
     }
     os.makedirs(outdir, exist_ok=True)
     for name, data in seeds.items():

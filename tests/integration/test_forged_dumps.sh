@@ -109,6 +109,7 @@ refused diskdump-cut-100 "$header_cut 100 of its 464 bytes"
 refused diskdump-cut-8000-notes "it is cut at 8000 bytes, before the end of its note"
 refused diskdump-desc-size-4097 "size 4097 is more than block_size 4096"
 refused diskdump-desc-size-65536 "size 65536 is more than block_size 4096"
+refused diskdump-prstatus-short "the PRSTATUS note at offset 0 has 16 bytes"
 read_past diskdump-good "kallsyms"
 read_past diskdump-cut-data "physical memory from 0xe000 is missing"
 

@@ -294,6 +294,23 @@ static void test_note_overrun(void **state)
 		"(n_namesz 5, n_descsz 336) overruns the segment's 40 bytes");
 }
 
+/* A failed open of libkdumpfile's is a use after free: it must not fail. */
+static void test_prstatus_size(void **state)
+{
+	uint64_t note_off;
+
+	(void)state;
+	forge();
+	memcpy(&note_off, dump + BLOCK + 48, sizeof(note_off));
+	put32(note_off + 4, 16);		/* n_descsz */
+	refused(DUMP_SIZE, "the notes (offset_note): the PRSTATUS note at "
+		"offset 0 has 16 bytes, not the 336 of x86_64's");
+	forge();
+	memcpy(dump + 12 + 4 * 65, "aarch64", 7);
+	refused(DUMP_SIZE, "the notes (offset_note): the PRSTATUS note at "
+		"offset 0 has 336 bytes, not the 392 of arm64's");
+}
+
 /* libkdumpfile opens it: what stops kstack is the forged kernel. */
 static void test_well_formed(void **state)
 {
@@ -383,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_pagesize),
 		cmocka_unit_test(test_note_overrun),
+		cmocka_unit_test(test_prstatus_size),
 		cmocka_unit_test(test_well_formed),
 		cmocka_unit_test(test_cut_in_pages),
 		cmocka_unit_test(test_cut_in_descriptors),
