@@ -423,6 +423,21 @@ static void measure_diskdump(struct ks_kdump *kt, uint64_t size,
 	kt->nr_missing = 1;
 }
 
+/*
+ * After a failed kdump-compressed open, libkdumpfile 0.5.1 has freed
+ * its diskdump data but left it hooked to the page size attribute:
+ * kdump_free() reads it (SIGSEGV in the release build).
+ * diskdump_header.c refuses every dump it knows to fail that open; one
+ * it does not know of leaks the context instead, for the exit that
+ * follows.
+ */
+static void forget_failed_diskdump(struct ks_kdump *kt,
+				   const struct ks_diskdump_extent *dd)
+{
+	if (dd->diskdump)
+		kt->kd = NULL;
+}
+
 /* libkdumpfile's status as an errno: its system errors keep theirs. */
 static int kdump_errno(kdump_status st, int saved_errno)
 {
@@ -490,6 +505,7 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 		err = errno;
 		say(kt, "cannot read %s as a dump: %s", path,
 		    kdump_get_err(kt->kd));
+		forget_failed_diskdump(kt, &dd);
 		return kdump_errno(st, err);
 	}
 	errno = 0;
