@@ -429,7 +429,12 @@ static void measure_diskdump(struct ks_kdump *kt, uint64_t size,
  * kdump_free() reads it (SIGSEGV in the release build).
  * diskdump_header.c refuses every dump it knows to fail that open; one
  * it does not know of leaks the context instead, for the exit that
- * follows.
+ * follows.  After a good open kdump_free() still writes 8 bytes into a
+ * freed 56-byte block (valgrind), not yet handed out again there: no
+ * crash seen, in the tests or a million fuzz_dump_open runs without
+ * ASan's quarantine.  Leaking every context instead would grow the fuzzer
+ * by a quarter MiB an open; libkdumpfile 0.5.4 drops the hook
+ * ("diskdump: Remove page_size override").
  */
 static void forget_failed_diskdump(struct ks_kdump *kt,
 				   const struct ks_diskdump_extent *dd)
