@@ -6,7 +6,7 @@
  * passes its power-of-two test and is divided by (SIGFPE), e_phnum
  * PN_XNUM is read as 65535 headers and the dump then "has no
  * VMCOREINFO".  Each check names the field; a file that is no ELF file
- * (a compressed kdump) is libkdumpfile's to judge.
+ * is left to diskdump_header.c (a kdump-compressed dump) or libkdumpfile.
  */
 #include <elf.h>
 #include <errno.h>
@@ -30,6 +30,7 @@ struct who {
 	ks_report_fn report;
 	void *arg;
 	const struct ks_arch *arch;	/* of e_machine, once it is checked */
+	uint64_t page_size;	/* the one PAGESIZE allowed, or 0: arch's */
 };
 
 static int refuse(const struct who *w, const char *fmt, ...)
@@ -216,7 +217,15 @@ static int check_page_size(const char *val, size_t vlen, const struct who *w)
 	memcpy(buf, val, vlen);
 	buf[vlen] = '\0';
 	pg = strtoul(buf, &end, 10);
-	if (*end || (pg && !(pg & (pg - 1)) && (pg & w->arch->page_sizes)))
+	if (*end)
+		return 0;
+	if (w->page_size && pg != w->page_size)
+		return refuse(w, "VMCOREINFO's PAGESIZE is \"%s\", not the "
+			      "dump's block_size %" PRIu64 ": libkdumpfile would "
+			      "read the dump's pages with that size", buf,
+			      w->page_size);
+	if (w->page_size ||
+	    (pg && !(pg & (pg - 1)) && (pg & w->arch->page_sizes)))
 		return 0;
 	return refuse(w, "VMCOREINFO's PAGESIZE is \"%s\", not a page "
 		      "size of %s", buf, w->arch->name);
@@ -296,8 +305,9 @@ static bool is_note(const uint8_t *name, uint32_t namesz, const char *want)
 	return (namesz == len || namesz == len + 1) && !memcmp(name, want, namesz);
 }
 
-/* The notes of one PT_NOTE segment: each inside it, VMCOREINFO checked. */
-static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, const struct who *w)
+/* The notes of one PT_NOTE segment (where): each inside it, VMCOREINFO checked. */
+static int check_notes(const uint8_t *buf, uint64_t size, const char *where,
+		       const struct who *w)
 {
 	uint64_t off = 0;
 
@@ -309,11 +319,11 @@ static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, const stru
 		name = off + sizeof(nh);
 		desc = name + NOTE_ALIGN(nh.n_namesz);
 		if (desc > size || size - desc < nh.n_descsz)
-			return refuse(w, "program header %" PRIu64 ": the note "
-				      "at offset %#" PRIx64 " (n_namesz %" PRIu32
-				      ", n_descsz %" PRIu32 ") overruns the "
-				      "segment's %" PRIu64 " bytes", i, off,
-				      nh.n_namesz, nh.n_descsz, size);
+			return refuse(w, "%s: the note at offset %#" PRIx64
+				      " (n_namesz %" PRIu32 ", n_descsz %" PRIu32
+				      ") overruns the segment's %" PRIu64
+				      " bytes", where, off, nh.n_namesz,
+				      nh.n_descsz, size);
 		if ((is_note(buf + name, nh.n_namesz, "VMCOREINFO") ||
 		     is_note(buf + name, nh.n_namesz, "VMCOREINFO_XEN")) &&
 		    check_vmcoreinfo((const char *)buf + desc, nh.n_descsz,
@@ -329,6 +339,7 @@ static int check_notes(const uint8_t *buf, uint64_t size, uint64_t i, const stru
 static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 			      uint64_t size, const struct who *w)
 {
+	char where[48];
 	uint8_t *buf;
 	int ret;
 
@@ -350,8 +361,10 @@ static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 	if (!read_at(fd, ph->p_offset, buf, ph->p_filesz))
 		ret = refuse(w, "program header %" PRIu64 " (PT_NOTE): cannot "
 			     "read its notes", i);
-	else
-		ret = check_notes(buf, ph->p_filesz, i, w);
+	else {
+		snprintf(where, sizeof(where), "program header %" PRIu64, i);
+		ret = check_notes(buf, ph->p_filesz, where, w);
+	}
 	free(buf);
 	return ret;
 }
@@ -359,7 +372,7 @@ static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 int ks_dump_header_check(int fd, uint64_t size, const char *path,
 			 ks_report_fn report, void *arg)
 {
-	struct who who = { path, report, arg, NULL };
+	struct who who = { path, report, arg, NULL, 0 };
 	const struct who *w = &who;
 	struct counts c = { 0, 0 };
 	Elf64_Ehdr eh;
@@ -385,4 +398,21 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 			ret = check_note_segment(fd, i, &ph, size, w);
 	}
 	return ret;
+}
+
+int ks_dump_notes_check(const void *notes, uint64_t size, const char *where,
+			uint64_t page_size, const char *path,
+			ks_report_fn report, void *arg)
+{
+	struct who who = { path, report, arg, NULL, page_size };
+
+	return check_notes(notes, size, where, &who);
+}
+
+int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
+			     const char *path, ks_report_fn report, void *arg)
+{
+	struct who who = { path, report, arg, NULL, page_size };
+
+	return check_vmcoreinfo(text, len, &who);
 }

@@ -23,4 +23,16 @@
 int ks_dump_header_check(int fd, uint64_t size, const char *path,
 			 ks_report_fn report, void *arg);
 
+/*
+ * The same checks on the notes and VMCOREINFO of a dump of another
+ * format (a kdump-compressed dump's, live/vmcore/diskdump_header.c):
+ * each note inside its size bytes (where names them in a refusal), and
+ * VMCOREINFO's PAGESIZE, when it is a number, page_size.  0 or -EINVAL.
+ */
+int ks_dump_notes_check(const void *notes, uint64_t size, const char *where,
+			uint64_t page_size, const char *path,
+			ks_report_fn report, void *arg);
+int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
+			     const char *path, ks_report_fn report, void *arg);
+
 #endif /* KS_DUMP_HEADER_H */

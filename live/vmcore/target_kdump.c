@@ -31,6 +31,7 @@
 #include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 
+#include "diskdump_header.h"
 #include "dump_header.h"
 #include "dump_prefetch.h"
 #include "kernel_image.h"
@@ -63,9 +64,9 @@ struct ks_kdump {
 	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
 	int nr_cpu_map;
 	/*
-	 * A truncated ELF dump: libkdumpfile reads the part past the end
-	 * of the file as zeros, which would pass for memory; reads there
-	 * fail instead.
+	 * A truncated dump: libkdumpfile reads the part past the end of
+	 * the file as zeros, which would pass for memory; reads there fail
+	 * instead.
 	 */
 	uint64_t file_size, want_size;
 	struct phys_range missing[MAX_MISSING];
@@ -410,6 +411,38 @@ static void say_not_a_dump(const struct ks_kdump *kt, const char *path)
  */
 static void measure_segments(struct ks_kdump *kt);
 
+/* A kdump-compressed dump's size and what it lacks, as its check measured. */
+static void measure_diskdump(struct ks_kdump *kt, uint64_t size,
+			     const struct ks_diskdump_extent *dd)
+{
+	kt->file_size = size;
+	kt->want_size = dd->want_size;
+	if (dd->missing_start == dd->missing_end)
+		return;
+	kt->missing[0] = (struct phys_range){ dd->missing_start, dd->missing_end };
+	kt->nr_missing = 1;
+}
+
+/*
+ * After a failed kdump-compressed open, libkdumpfile 0.5.1 has freed
+ * its diskdump data but left it hooked to the page size attribute:
+ * kdump_free() reads it (SIGSEGV in the release build).
+ * diskdump_header.c refuses every dump it knows to fail that open; one
+ * it does not know of leaks the context instead, for the exit that
+ * follows.  After a good open kdump_free() still writes 8 bytes into a
+ * freed 56-byte block (valgrind), not yet handed out again there: no
+ * crash seen, in the tests or a million fuzz_dump_open runs without
+ * ASan's quarantine.  Leaking every context instead would grow the fuzzer
+ * by a quarter MiB an open; libkdumpfile 0.5.4 drops the hook
+ * ("diskdump: Remove page_size override").
+ */
+static void forget_failed_diskdump(struct ks_kdump *kt,
+				   const struct ks_diskdump_extent *dd)
+{
+	if (dd->diskdump)
+		kt->kd = NULL;
+}
+
 /* libkdumpfile's status as an errno: its system errors keep theirs. */
 static int kdump_errno(kdump_status st, int saved_errno)
 {
@@ -421,6 +454,7 @@ static int kdump_errno(kdump_status st, int saved_errno)
 /* 0, or -errno after saying why. */
 static int open_dump(struct ks_kdump *kt, const char *path)
 {
+	struct ks_diskdump_extent dd;
 	kdump_status st;
 	struct stat sb;
 	int err;
@@ -438,6 +472,10 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	}
 	err = ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, path,
 				   kt->report, kt->report_arg);
+	if (!err)
+		err = ks_diskdump_header_check(kt->fd, (uint64_t)sb.st_size,
+					       path, kt->report, kt->report_arg,
+					       &dd);
 	if (err)
 		return err;
 	kt->kd = kdump_new();
@@ -447,10 +485,13 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	}
 	/*
 	 * libkdumpfile maps the file and reads pages of it while it opens:
-	 * past the end of a file cut short that is SIGBUS (fuzz_dump_open).
-	 * Such a file is read with read(2) only.
+	 * past the end of a file cut short that is SIGBUS (fuzz_dump_open,
+	 * and a kdump-compressed dump cut in its notes).  Such a file is
+	 * read with read(2) only.
 	 */
 	measure_segments(kt);
+	if (dd.diskdump)
+		measure_diskdump(kt, (uint64_t)sb.st_size, &dd);
 	if (kt->want_size > kt->file_size &&
 	    kdump_set_number_attr(kt->kd, KDUMP_ATTR_FILE_MMAP_POLICY,
 				  KDUMP_MMAP_NEVER) != KDUMP_OK) {
@@ -469,6 +510,7 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 		err = errno;
 		say(kt, "cannot read %s as a dump: %s", path,
 		    kdump_get_err(kt->kd));
+		forget_failed_diskdump(kt, &dd);
 		return kdump_errno(st, err);
 	}
 	errno = 0;

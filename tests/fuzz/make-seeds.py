@@ -20,7 +20,13 @@
   make-seeds.py dump OUTFILE
       a small x86-64 ELF core (VMCOREINFO, a PRSTATUS note, one PT_LOAD
       past the file's end) for tests/fuzz/fuzz_dump_open.c
+  make-seeds.py diskdump OUTDIR
+      a small kdump-compressed dump (makedumpfile's format, 16 zlib pages)
+      and forged copies of it that crashed libkdumpfile 0.5.1 (issue 40):
+      for tests/fuzz/fuzz_dump_open.c and
+      tests/integration/test_forged_dumps.sh
 """
+import zlib
 import os
 import struct
 import sys
@@ -332,6 +338,77 @@ def dump_seed(out):
         f.write(eh + ph + notes + b'\0' * 4096)
 
 
+DD_BLOCK = 4096
+DD_PAGES = 16
+
+
+def diskdump_seed():
+    """makedumpfile's layout, header_version 6: header, sub-header and
+    notes (two blocks), two bitmaps, page descriptors, zlib pages.  The
+    notes cross the page at 8192, so a copy cut at 8000 ends inside them
+    with the page they go on to past its end (mapped: SIGBUS)."""
+    info = (b'OSRELEASE=9.9.9-kstack-test\nPAGESIZE=4096\n'
+            b'SYMBOL(_stext)=ffffffff81000000\nKERNELOFFSET=0\n')
+
+    def note(name, ntype, desc):
+        name += b'\0'
+        pad = lambda b: b + b'\0' * (-len(b) % 4)
+        return struct.pack('<III', len(name), len(desc), ntype) + \
+            pad(name) + pad(desc)
+
+    notes = note(b'CORE', 1, b'\0' * 336) + note(b'VMCOREINFO', 0, info)
+    note_off = 2 * DD_BLOCK - (len(notes) // 2 & ~7)
+    info_off = note_off + len(note(b'CORE', 1, b'\0' * 336)) + 12 + 12
+    uts = b''.join(s.ljust(65, b'\0') for s in (
+        b'Linux', b'kstack-test', b'9.9.9-kstack-test', b'#1', b'x86_64', b''))
+    hdr = struct.pack('<8si390s6xqqIiiIIIIIIiQ', b'KDUMP   ', 6, uts,
+                      1700000000, 0, 1, DD_BLOCK, 2, 2, DD_PAGES, DD_PAGES,
+                      0, 0, 0, 1, 0)
+    sub = struct.pack('<QiiQQQQQQQQQQQ', 0, 31, 0, 0, 0, info_off, len(info),
+                      note_off, len(notes), 0, 0, 0, 0, DD_PAGES)
+    sub = sub.ljust(note_off - DD_BLOCK, b'\0') + notes
+    bits = (b'\xff' * (DD_PAGES // 8)).ljust(DD_BLOCK, b'\0')
+    page = zlib.compress(b'\0' * DD_BLOCK)
+    data = 5 * DD_BLOCK + 24 * DD_PAGES
+    descs = b''.join(struct.pack('<QIIQ', data + i * len(page), len(page), 1, 0)
+                     for i in range(DD_PAGES))
+    return (hdr.ljust(DD_BLOCK, b'\0') + sub.ljust(2 * DD_BLOCK, b'\0') +
+            bits + bits + descs + page * DD_PAGES)
+
+
+def prstatus_short(good):
+    """The CORE PRSTATUS note of 16 bytes: libkdumpfile's open fails."""
+    note_off = struct.unpack_from('<Q', good, DD_BLOCK + 48)[0]
+    dump = bytearray(good)
+    struct.pack_into('<I', dump, note_off + 4, 16)
+    return bytes(dump)
+
+
+def diskdump_seeds(outdir):
+    """The dump, and the forged copies of issue 40, items 17 to 19."""
+    good = diskdump_seed()
+    desc0 = 5 * DD_BLOCK
+
+    def desc_size(size):
+        return good[:desc0 + 8] + struct.pack('<I', size) + good[desc0 + 12:]
+
+    seeds = {
+        'diskdump-good': good,
+        'diskdump-kdump-8-bytes': b'KDUMP   ',
+        'diskdump-diskdump-8-bytes': b'DISKDUMP',
+        'diskdump-cut-100': good[:100],
+        'diskdump-cut-8000-notes': good[:8000],
+        'diskdump-cut-data': good[:len(good) - 40],
+        'diskdump-desc-size-4097': desc_size(4097),
+        'diskdump-desc-size-65536': desc_size(65536),
+        'diskdump-prstatus-short': prstatus_short(good),
+    }
+    os.makedirs(outdir, exist_ok=True)
+    for name, data in seeds.items():
+        with open(os.path.join(outdir, name), 'wb') as f:
+            f.write(data)
+
+
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == 'orc':
         orc_seeds(sys.argv[2], sys.argv[3],
@@ -340,6 +417,8 @@ def main():
         kallsyms_seeds(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == 'dump':
         dump_seed(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'diskdump':
+        diskdump_seeds(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == 'kallsyms-scan':
         scan_seeds(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'frames':
