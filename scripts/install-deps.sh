@@ -52,6 +52,7 @@ check				clang		clang
 check				libclang-rt-14-dev fuzzer
 check				qemu-system-arm	qemu-system-aarch64
 check				gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc
+check				libc6-dev-arm64-cross aarch64-linux-gnu
 check,deb			dpkg-dev	dpkg-buildpackage
 check,deb			debhelper	dh
 check,deb			lintian		lintian

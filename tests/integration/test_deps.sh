@@ -64,7 +64,8 @@ while read -r g; do
 	else
 		fail "install-deps.sh $g is asked for, and the list has no such group"
 	fi
-done < <(git grep -h -E 'install-deps\.sh' -- Makefile vmcores scripts tests |
+done < <(git grep -h -E 'install-deps\.sh' -- Makefile vmcores scripts tests \
+	':!tests/integration/test_deps.sh' |
 	grep -v -E '^[[:space:]]*#' |
 	grep -o -E 'install-deps\.sh"?( missing)? [a-z0-9]+' |
 	awk '{ print $NF }' | grep -v -x -e missing -e list | sort -u)
