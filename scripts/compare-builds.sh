@@ -25,7 +25,7 @@
 # stdout bytes (cmp) and exit statuses are compared; stderr is kept and
 # compared only with --stderr (else a difference is printed as a note).
 # In crash there is no exit status: all views of a dump run in one crash
-# session per build (one command file, `kstack VIEW >FILE` each), the
+# session per build, the two at once (one command file, `kstack VIEW >FILE` each), the
 # output files are compared with cmp, and, in place of the status, whether
 # the command printed anything on crash's console (crash's error(), the
 # extension's messages; a marker command between views cuts the session's
@@ -86,7 +86,7 @@ VIEWS=(
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TZ=UTC LC_ALL=C
 # crash_refused (crash's own words when it cannot open a dump) and
-# run_crash (with the ASan runtime preloaded should kstack.so need it).
+# asan_runtime.
 # shellcheck source-path=SCRIPTDIR/.. source=tests/lib/crash.sh
 . "$top/tests/lib/crash.sh"
 crash8=${CRASH:-crash}
@@ -315,7 +315,7 @@ resolve old "$old_arg"
 resolve new "$new_arg"
 for b in "$old" "$new"; do
 	if [ -n "$(asan_runtime "$b/kstack.so")" ]; then
-		say "note: $b is a sanitizer build; release builds are what this compares (ASan's reports would be compared too)"
+		die "$b is a sanitizer build: crash loads its kstack.so only with ASan's runtime preloaded; give release builds (make all)"
 	fi
 done
 say "compare-builds: OLD $old_arg ($old), NEW $new_arg ($new), ${#dumps[@]} dumps, ${#VIEWS[@]} views"
@@ -325,30 +325,45 @@ runs=0 diffs=0 trouble=0
 
 # first_diff A B: "first differing line N: old '...' new '...'"
 first_diff() {
-	local a=$1 b=$2 r byte line
+	local a=$1 b=$2 r byte=0 line qa qb
+	# "A B differ: byte|char N, line L", "cmp: EOF on B after byte|char N, ..."
 	r=$(cmp -- "$a" "$b" 2>&1)
-	case $r in
-	*" differ: byte "*) byte=${r##* differ: byte }; byte=$((${byte%%,*} - 1)) ;;
-	*"EOF on "*" after byte "*) byte=${r##* after byte }; byte=${byte%%[!0-9]*} ;;
-	*) byte=0 ;;
-	esac
-	line=$(($(head -c "$byte" "$a" | tr -dc '\n' | wc -c) + 1))
-	printf 'first differing line %d: old %s new %s' "$line" \
-		"$(quote_line "$a" "$line")" "$(quote_line "$b" "$line")"
-}
-quote_line() {
-	if [ "$(wc -l <"$1")" -lt "$2" ] && [ "$(sed -n "$2p" "$1" | wc -c)" -eq 0 ]; then
-		printf '<EOF>'
-	else
-		printf "'%s'" "$(sed -n "$2p" "$1" | cut -c 1-100 | tr -c '[:print:]' '?')"
+	if [[ $r =~ \ differ:\ [a-z]+\ ([0-9]+) ]]; then
+		byte=$((BASH_REMATCH[1] - 1))
+	elif [[ $r =~ \ after\ [a-z]+\ ([0-9]+) ]]; then
+		byte=${BASH_REMATCH[1]}
 	fi
+	line=$(($(head -c "$byte" "$a" | tr -dc '\n' | wc -c) + 1))
+	qa=$(quote_line "$a" "$line") qb=$(quote_line "$b" "$line")
+	printf 'first differing line %d: old %s new %s' "$line" "$qa" "$qb"
+	# past 100 characters, in a byte shown as "?", or the newline at the end
+	[ "$qa" != "$qb" ] || printf ' (at byte %d, not shown)' "$((byte + 1))"
 }
+# quote_line FILE N: 'line N' (100 characters at most), or <EOF>
+quote_line() {
+	local text
+	if [ "$(sed -n "$2{p;q}" "$1" | wc -c)" -eq 0 ]; then
+		printf '<EOF>'
+		return
+	fi
+	text=$(sed -n "$2{p;q}" "$1" | cut -c 1-100)
+	printf "'%s'" "$(printf '%s' "$text" | tr -c '[:print:]' '?')"
+}
+
+# same A B: the same bytes, but for the one line that times the walk
+# ("kstack: ..., in 0.002 s"; -v's last line: in crash's output file with
+# the text views, on stderr otherwise).
+same() {
+	cmp -s "$1" "$2" && return 0
+	cmp -s <(untimed "$1") <(untimed "$2")
+}
+untimed() { sed -E 's/^(kstack: .*, in )[0-9]+\.[0-9]+ s$/\1N s/' "$1"; }
 
 # compare DUMP VIEW WAY PREFIX: PREFIX.{old,new}.{out,err,rc}
 compare() {
 	local dump=$1 view=$2 way=$3 p=$4 ro rn
 	runs=$((runs + 1))
-	if ! cmp -s "$p.old.out" "$p.new.out"; then
+	if ! same "$p.old.out" "$p.new.out"; then
 		say "DIFF $dump '$view' $way: stdout differs ($(first_diff "$p.old.out" "$p.new.out"))"
 		diffs=$((diffs + 1))
 	fi
@@ -361,7 +376,7 @@ compare() {
 		fi
 		diffs=$((diffs + 1))
 	fi
-	if ! cmp -s "$p.old.err" "$p.new.err"; then
+	if ! same "$p.old.err" "$p.new.err"; then
 		if [ "$cmp_stderr" = 1 ]; then
 			say "DIFF $dump '$view' $way: stderr differs ($(first_diff "$p.old.err" "$p.new.err"))"
 			diffs=$((diffs + 1))
@@ -399,41 +414,51 @@ kstack_way() {
 }
 
 # crash_session WHICH(old|new) BUILD KIND DUMPDIR DIR: one crash run with
-# every view, each view's console lines cut out of the log by markers.
+# every view.  crash's stdout is one stream (its error() lines, flushed at
+# once, and a shell command's output) and its stderr another (the
+# extension's messages with --json and --folded): each goes to a log of
+# its own, and a marker written into both before each view cuts out that
+# view's console lines.
 marker=@@compare-builds@@
 crash_session() {
 	local which=$1 build=$2 kind=$3 d=$4 dir=$5 i so cmds log
 	so=$(so_of "$build" "$kind")
-	cmds=$dir/session.$which.cmds log=$dir/session.$which.log
+	cmds=$dir/session.$which.cmds log=$dir/session.$which
 	{
 		echo "extend $so"
 		for i in "${!VIEWS[@]}"; do
-			echo "!echo $marker $i"
+			echo "!echo $marker $i; echo $marker $i >&2"
 			echo "kstack ${VIEWS[$i]} >$dir/${view_names[$i]}.$which.out"
 		done
-		echo "!echo $marker end"
+		echo "!echo $marker end; echo $marker end >&2"
 		echo quit
 	} >"$cmds"
-	rm -f "$dir"/*."$which".out
-	case $kind in
-	crash8) CRASH=$crash8 ;;
-	crash9) CRASH=$crash9_x86/crash ;;
-	crash9-arm64) CRASH=$crash9_arm64/crash ;;
-	esac
-	KSTACK_SO=$so run_crash "$d/vmlinux" "$d/vmcore" "$cmds" "$log" "$crash_timeout"
-	# VIEW.WHICH.err: the view's console lines; .rc: whether there were any
-	awk -v m="$marker" -v dir="$dir" -v which="$which" -v names="${view_names[*]}" '
-		BEGIN { n = split(names, name, " "); cur = "" }
-		$1 == m { cur = ($2 == "end") ? "" : dir "/" name[$2 + 1] "." which ".err";
-			  if (cur != "") printf "" > cur; next }
-		cur != "" { print > cur }' "$log"
+	rm -f "$dir"/*."$which".out "$dir"/*."$which".err
+	crash_binary "$kind"
+	KSTACK_SO=$so TZ=UTC LC_ALL=C timeout "$crash_timeout" "$CRASH" -s "$d/vmlinux" "$d/vmcore" -i "$cmds" \
+		</dev/null >"$log.stdout" 2>"$log.stderr"
+	# VIEW.WHICH.err: the view's lines of both; .rc: whether there were any
+	cat "$log.stdout" "$log.stderr" | awk -v m="$marker" -v dir="$dir" -v which="$which" \
+		-v names="${view_names[*]}" '
+		BEGIN { split(names, name, " "); cur = "" }
+		$1 == m { cur = ($2 == "end") ? "" : dir "/" name[$2 + 1] "." which ".err"; next }
+		cur != "" { print >>cur }'
 	for i in "${!VIEWS[@]}"; do
 		local p=$dir/${view_names[$i]}.$which
 		[ -e "$p.out" ] || : >"$p.out"
 		[ -e "$p.err" ] || : >"$p.err"
 		if [ -s "$p.err" ]; then echo printed >"$p.rc"; else echo none >"$p.rc"; fi
 	done
-	grep -q "^$marker end\$" "$log"
+	grep -q "^$marker end\$" "$log.stdout"
+}
+
+# crash_binary KIND: CRASH = the crash that KIND names.
+crash_binary() {
+	case $1 in
+	crash8) CRASH=$crash8 ;;
+	crash9) CRASH=$crash9_x86/crash ;;
+	crash9-arm64) CRASH=$crash9_arm64/crash ;;
+	esac
 }
 
 crash_way() {
@@ -443,20 +468,27 @@ crash_way() {
 		return
 	fi
 	mkdir -p "$dir"
-	if ! crash_session old "$old" "$kind" "$d" "$dir"; then
-		CRASH=$crash8
-		case $kind in crash9) CRASH=$crash9_x86/crash ;; crash9-arm64) CRASH=$crash9_arm64/crash ;; esac
+	# the two sessions at once: crash's start-up (gdb reading the vmlinux)
+	# is most of their time, and there are two cores
+	crash_session new "$new" "$kind" "$d" "$dir" &
+	local new_pid=$! new_ok=1
+	crash_session old "$old" "$kind" "$d" "$dir"
+	local old_ok=$?
+	wait "$new_pid" || new_ok=0
+	if [ "$old_ok" != 0 ]; then
+		cat "$dir/session.old.stdout" "$dir/session.old.stderr" >"$dir/session.old.log"
+		crash_binary "$kind"
 		if why=$(crash_refused "$dir/session.old.log" "$d"); then
 			say "$name crash: not applicable (${why#N/A: })"
 			return
 		fi
-		say "TROUBLE $name crash: the session with OLD did not reach its end; the end of $dir/session.old.log:"
+		say "TROUBLE $name crash: the session with OLD did not reach its end; the end of its log:"
 		tail -n 8 "$dir/session.old.log" | sed 's/^/  | /'
 		trouble=$((trouble + 1))
 		return
 	fi
-	crash_session new "$new" "$kind" "$d" "$dir" ||
-		say "note: $name crash: the session with NEW did not reach its end ($dir/session.new.log)"
+	[ "$new_ok" = 1 ] ||
+		say "note: $name crash: the session with NEW did not reach its end ($dir/session.new.stdout)"
 	for i in "${!VIEWS[@]}"; do
 		compare "$name" "${VIEWS[$i]}" crash "$dir/${view_names[$i]}"
 	done
@@ -474,17 +506,20 @@ for j in "${!dumps[@]}"; do
 	r0=$runs d0=$diffs
 	ways=()
 	if [ -e "$d/vmlinux" ]; then
+		t1=$(date +%s.%N)
 		kstack_way "$d" "$name" vmlinux "$d/vmlinux"
-		ways+=(vmlinux)
+		ways+=("vmlinux $(elapsed "$t1") s")
 	else
 		say "$name vmlinux: not applicable (no vmlinux in the folder)"
 	fi
+	t1=$(date +%s.%N)
 	kstack_way "$d" "$name" alone ""
-	ways+=(alone)
-	r1=$runs
+	ways+=("alone $(elapsed "$t1") s")
+	r1=$runs t1=$(date +%s.%N)
 	crash_way "$d" "$name" "${crash_kinds[$j]}"
-	[ "$runs" = "$r1" ] || ways+=("crash(${crash_kinds[$j]})")
-	say "$name: ${ways[*]}: $((runs - r0)) cmp runs, $((diffs - d0)) differences, $(elapsed "$t0") s"
+	[ "$runs" = "$r1" ] || ways+=("${crash_kinds[$j]} $(elapsed "$t1") s")
+	w=$(printf '%s, ' "${ways[@]}")
+	say "$name: $((runs - r0)) cmp runs, $((diffs - d0)) differences in $(elapsed "$t0") s (${w%, })"
 done
 
 say "compare-builds: ${#dumps[@]} dumps in $(elapsed "$t_start") s; outputs in $outdir$([ "$keep" = 1 ] || echo ' (removed)')"
