@@ -225,7 +225,7 @@ crash_for() {
 			echo crash9-arm64
 		fi
 	elif [ "$maj" -ge 7 ]; then
-		echo "na:crash 9.0.2 cannot open Linux $release (module_num_gpl_syms), no newer crash"
+		echo "na:neither crash 8.0.2 nor 9.0.2 opens Linux $release (9.0.2: \"invalid structure member offset: module_num_gpl_syms\")"
 	elif [ "$maj" -eq 6 ] && [ "$min" -ge 11 ]; then
 		if [ -n "$crash9_x86" ]; then
 			echo crash9
