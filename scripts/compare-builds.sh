@@ -44,7 +44,8 @@
 # (a cmp run: one view of one dump one way, its stdout and its status).
 # Exit 0 when D is 0, 1 when not, 2 on trouble: a build that fails, a dump
 # that OLD cannot open either (its first view exits 2 or more; the views
-# are still compared), a crash session that ends without output.
+# are still compared), a crash session with OLD that stops early or does
+# not load its kstack.so (a crash too old for the dump is not applicable).
 #
 # OUTDIR (default: a temporary folder, removed at the end) keeps
 # DUMP/WAY/VIEW.{old,new}.{out,err,rc} (WAY: vmlinux, alone, crash) and
@@ -467,6 +468,14 @@ crash_way() {
 		say "$name crash: not applicable (${kind#na:})"
 		return
 	fi
+	local b so
+	for b in "$old" "$new"; do
+		so=$(so_of "$b" "$kind")
+		if [ ! -s "$so" ]; then
+			say "$name crash: not applicable (no $so for $kind: make CRASH_SRC=TREE extension builds it)"
+			return
+		fi
+	done
 	mkdir -p "$dir"
 	# the two sessions at once: crash's start-up (gdb reading the vmlinux)
 	# is most of their time, and there are two cores
@@ -486,6 +495,11 @@ crash_way() {
 		tail -n 8 "$dir/session.old.log" | sed 's/^/  | /'
 		trouble=$((trouble + 1))
 		return
+	fi
+	if ! grep -q 'kstack\.so: shared object loaded$' "$dir/session.old.stdout"; then
+		say "TROUBLE $name crash: crash did not load OLD's kstack.so: $(grep -h -m1 -i 'extend\|kstack\.so' \
+			"$dir/session.old.stdout" "$dir/session.old.stderr" | cut -c 1-200)"
+		trouble=$((trouble + 1))
 	fi
 	[ "$new_ok" = 1 ] ||
 		say "note: $name crash: the session with NEW did not reach its end ($dir/session.new.stdout)"
