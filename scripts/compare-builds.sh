@@ -14,9 +14,10 @@
 # or git commits: a commit is checked out with `git worktree add --detach`
 # into a temporary folder (removed after) and built there with `make
 # BUILD=OUTDIR/builds/SHA SAN= all`, once per commit (kept under OUTDIR,
-# reused by the next run with the same -o).  Use release builds: an ASan
-# kstack.so needs its runtime preloaded into crash and ASan's own reports
-# would be compared too; build/san is for the tests.
+# reused by the next run with the same -o).  Release builds only: a
+# sanitizer build is refused (crash loads an ASan kstack.so only with the
+# runtime preloaded, and ASan's own reports would be compared too);
+# build/san is for the tests.
 #
 # DUMPDIRs default to every folder under cache/vmcores/ holding a vmcore
 # and a manifest (vmcores/README.md: the folder's layout and keys).
@@ -24,12 +25,14 @@
 # For each dump, way and view, OLD and NEW run back to back, and their
 # stdout bytes (cmp) and exit statuses are compared; stderr is kept and
 # compared only with --stderr (else a difference is printed as a note).
-# In crash there is no exit status: all views of a dump run in one crash
-# session per build, the two at once (one command file, `kstack VIEW >FILE` each), the
-# output files are compared with cmp, and, in place of the status, whether
-# the command printed anything on crash's console (crash's error(), the
-# extension's messages; a marker command between views cuts the session's
-# log into one piece per view, kept as VIEW.{old,new}.err).  Which crash:
+# The one line that times the walk (-v's "kstack: ..., in 0.002 s") is
+# compared with its number masked.  In crash there is no exit status: all
+# views of a dump run in one crash session per build, the two at once (one
+# command file, `kstack VIEW >FILE` each), the output files are compared
+# with cmp, and, in place of the status, whether the command printed
+# anything on crash's console (crash's error(), the extension's messages;
+# a marker command between views cuts the session's stdout and stderr
+# into one piece per view, kept as VIEW.{old,new}.err).  Which crash:
 # Debian's crash 8.0.2 (CRASH, default crash) for x86-64 kernels before
 # 6.11; for 6.11 and later, and for arm64 (6.1 only), crash 9.0.2 when
 # vmcores/build-crash has built it (make check-more), with kstack.so built
@@ -49,7 +52,7 @@
 #
 # OUTDIR (default: a temporary folder, removed at the end) keeps
 # DUMP/WAY/VIEW.{old,new}.{out,err,rc} (WAY: vmlinux, alone, crash) and
-# DUMP/crash/session.{old,new}.{cmds,log}.  The environment is fixed:
+# DUMP/crash/session.{old,new}.{cmds,stdout,stderr}.  The environment is fixed:
 # TZ=UTC, LC_ALL=C.  Paths must not hold spaces (crash's redirection).
 #
 # Environment: CRASH (crash 8.0.2), CRASH9_TREE, CRASH9_ARM64_TREE
