@@ -5,9 +5,13 @@
  * options.c parses with these rows and options_help.c prints the usage,
  * --help and crash's help from them; the man pages are checked against
  * them (tests/unit/test_option_docs.c).  A new option is a row here and
- * its member in struct ks_options.
+ * its member in struct ks_options.  What both of those files ask of the
+ * rows (a row's name, its default, a mode's words) is here too, so that
+ * neither of them calls the other.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "options.h"
 
@@ -190,3 +194,75 @@ const char *const ks_opt_section_titles[KS_SEC_COUNT] = {
 /* struct ks_options keeps the options given as a bit per row */
 _Static_assert(sizeof(ks_opt_rows) / sizeof(ks_opt_rows[0]) <= 64,
 	       "more rows than bits in ks_options.given");
+
+const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
+			    char *buf, size_t len)
+{
+	if (row->letter && row->name && both)
+		snprintf(buf, len, "-%c, --%s", row->letter, row->name);
+	else if (row->letter)
+		snprintf(buf, len, "-%c", row->letter);
+	else
+		snprintf(buf, len, "--%s", row->name);
+	return buf;
+}
+
+void ks_options_defaults(struct ks_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = KS_FMT_TEXT;
+	o->duration = 30 * 60;
+	o->interval = 60;
+	o->dir = "/var/oled/kstack";
+	o->max_mb = 1;
+	o->max_files = 5;
+	o->max_percent = 85;
+	o->proc_root = "/proc";
+}
+
+long ks_options_default(const struct ks_opt_row *row)
+{
+	struct ks_options d;
+	long v;
+
+	ks_options_defaults(&d);
+	v = *(const long *)((const char *)&d + row->off);
+	/* a plain -t is minutes with -b, which is what has a default */
+	return row->kind == KS_OPT_DURATION ? v / 60 : v;
+}
+
+bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx)
+{
+	bool crash = mode & KS_IN_CRASH_CMD;
+
+	return mode != KS_IN_INFO && (ctx == KS_CTX_CRASH) == crash;
+}
+
+const char *ks_mode_what(unsigned int mode)
+{
+	for (size_t i = 0; i < ks_nr_mode_rows; i++)
+		if (ks_mode_rows[i].mode == mode)
+			return ks_mode_rows[i].what;
+	return "?";
+}
+
+void ks_options_where(char *buf, size_t len, unsigned int modes,
+		      enum ks_context ctx)
+{
+	size_t n = 0, count = 0, at = 0;
+
+	for (size_t i = 0; i < ks_nr_mode_rows; i++)
+		count += (modes & ks_mode_rows[i].mode) &&
+			 ks_mode_in_ctx(ks_mode_rows[i].mode, ctx);
+	buf[0] = '\0';
+	for (size_t i = 0; i < ks_nr_mode_rows && n < len; i++) {
+		const struct ks_mode_row *m = &ks_mode_rows[i];
+
+		if (!(modes & m->mode) || !ks_mode_in_ctx(m->mode, ctx))
+			continue;
+		at++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      at == 1 ? "" : at == count ? " and " : ", ",
+				      m->what);
+	}
+}

@@ -45,18 +45,6 @@ static int parse_long(const char *s, long min, long max, long *val_ret)
 	return 0;
 }
 
-const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
-			    char *buf, size_t len)
-{
-	if (row->letter && row->name && both)
-		snprintf(buf, len, "-%c, --%s", row->letter, row->name);
-	else if (row->letter)
-		snprintf(buf, len, "-%c", row->letter);
-	else
-		snprintf(buf, len, "--%s", row->name);
-	return buf;
-}
-
 static size_t row_index(const struct ks_opt_row *row)
 {
 	return (size_t)(row - ks_opt_rows);
@@ -155,30 +143,6 @@ static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report
 			return 0;
 		p = comma + 1;
 	}
-}
-
-static void set_defaults(struct ks_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->format = KS_FMT_TEXT;
-	o->duration = 30 * 60;
-	o->interval = 60;
-	o->dir = "/var/oled/kstack";
-	o->max_mb = 1;
-	o->max_files = 5;
-	o->max_percent = 85;
-	o->proc_root = "/proc";
-}
-
-long ks_options_default(const struct ks_opt_row *row)
-{
-	struct ks_options d;
-	long v;
-
-	set_defaults(&d);
-	v = *(const long *)((const char *)&d + row->off);
-	/* a plain -t is minutes with -b, which is what has a default */
-	return row->kind == KS_OPT_DURATION ? v / 60 : v;
 }
 
 static int set_format(struct ks_options *o, enum ks_format f, ks_report_fn report,
@@ -310,14 +274,6 @@ unsigned int ks_options_mode(const struct ks_options *o, enum ks_context ctx)
 	return KS_IN_ONE;
 }
 
-static const char *mode_what(unsigned int mode)
-{
-	for (size_t i = 0; i < ks_nr_mode_rows; i++)
-		if (ks_mode_rows[i].mode == mode)
-			return ks_mode_rows[i].what;
-	return "?";
-}
-
 /* Each option given means something in this mode, with what it needs. */
 static int check_rows(const struct ks_options *o, enum ks_context ctx,
 		      unsigned int mode, ks_report_fn report, void *rarg)
@@ -333,11 +289,11 @@ static int check_rows(const struct ks_options *o, enum ks_context ctx,
 		ks_opt_row_name(row, false, name, sizeof(name));
 		if (!(row->applies & mode) && row->leads)
 			return fail(report, rarg, "%s and %s exclude each other",
-				    name, mode_what(mode));
+				    name, ks_mode_what(mode));
 		if (!(row->applies & mode)) {
 			ks_options_where(where, sizeof(where), row->applies, ctx);
 			return fail(report, rarg, "option %s does nothing with "
-				    "%s; it is for %s", name, mode_what(mode),
+				    "%s; it is for %s", name, ks_mode_what(mode),
 				    where);
 		}
 		need = row->needs ? row_of_name(row->needs) : NULL;
@@ -476,7 +432,7 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 	int c, ret = 0;
 
 	getopt_tables(shorts, longs);
-	set_defaults(o);
+	ks_options_defaults(o);
 	if (knobs && ctx == KS_CTX_LIVE)
 		o->knobs = *knobs;
 	/* crash calls us many times in one process: restart getopt fully. */

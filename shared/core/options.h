@@ -195,18 +195,30 @@ int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
 void ks_options_release(struct ks_options *opts);
 /* The one mode (KS_IN_*) of a parsed command line. */
 unsigned int ks_options_mode(const struct ks_options *opts, enum ks_context ctx);
+
+/*
+ * What the parser and the help both ask of the rows (option_table.c),
+ * so that options.c and options_help.c need only the table, not each
+ * other.
+ */
+/* Every member at its default, as the parser starts. */
+void ks_options_defaults(struct ks_options *opts);
 /* The default of a row's member, for the help ("default 30"). */
 long ks_options_default(const struct ks_opt_row *row);
 /* "-b" or "--proc-root" or "-v, --verbose" (both), into buf. */
 const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 			    char *buf, size_t len);
+/* Whether a mode is one of ctx's: the live tool's or the crash command's. */
+bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx);
+/* How a message names a mode: "-b", "crash's kstack". */
+const char *ks_mode_what(unsigned int mode);
+/* The modes an option applies to, as words: "-b, --vmcore and crash's kstack". */
+void ks_options_where(char *buf, size_t len, unsigned int modes,
+		      enum ks_context ctx);
 
 /* The usage for ctx: its synopsis lines (options_help.c). */
 void ks_options_usage(FILE *out, enum ks_context ctx);
 /* One line per option of ctx under its section's title. */
 void ks_options_help(FILE *out, enum ks_context ctx);
-/* The modes an option applies to, as words: "-b, --vmcore and crash's kstack". */
-void ks_options_where(char *buf, size_t len, unsigned int modes,
-		      enum ks_context ctx);
 
 #endif /* KS_OPTIONS_H */

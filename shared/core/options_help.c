@@ -11,40 +11,11 @@
 
 #define WIDTH	79
 
-/* The modes of ctx: the live tool's or the crash command's. */
-static bool mode_in_ctx(unsigned int mode, enum ks_context ctx)
-{
-	bool crash = mode & KS_IN_CRASH_CMD;
-
-	return mode != KS_IN_INFO && (ctx == KS_CTX_CRASH) == crash;
-}
-
 static bool row_in_ctx(const struct ks_opt_row *row, enum ks_context ctx)
 {
 	unsigned int crash = row->applies & KS_IN_CRASH_CMD;
 
 	return ctx == KS_CTX_CRASH ? crash : row->applies & ~KS_IN_CRASH_CMD;
-}
-
-void ks_options_where(char *buf, size_t len, unsigned int modes,
-		      enum ks_context ctx)
-{
-	size_t n = 0, count = 0, at = 0;
-
-	for (size_t i = 0; i < ks_nr_mode_rows; i++)
-		count += (modes & ks_mode_rows[i].mode) &&
-			 mode_in_ctx(ks_mode_rows[i].mode, ctx);
-	buf[0] = '\0';
-	for (size_t i = 0; i < ks_nr_mode_rows && n < len; i++) {
-		const struct ks_mode_row *m = &ks_mode_rows[i];
-
-		if (!(modes & m->mode) || !mode_in_ctx(m->mode, ctx))
-			continue;
-		at++;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      at == 1 ? "" : at == count ? " and " : ", ",
-				      m->what);
-	}
 }
 
 /* A word of the synopsis, on a new line when this one is full. */
@@ -132,7 +103,7 @@ void ks_options_usage(FILE *out, enum ks_context ctx)
 		const struct ks_mode_row *m = &ks_mode_rows[i];
 		struct ks_mode_row skip = *m;
 
-		if (!mode_in_ctx(m->mode, ctx) &&
+		if (!ks_mode_in_ctx(m->mode, ctx) &&
 		    (crash || m->mode != KS_IN_INFO))
 			continue;
 		if (first && crash)
