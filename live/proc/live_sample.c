@@ -59,7 +59,7 @@ void ks_live_say(void *arg, const char *msg)
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
-	size_t missing = ks_report_missing(opts, s, "", ks_live_say, NULL);
+	size_t missing = ks_report_missing(&opts->sel, s, "", ks_live_say, NULL);
 
 	if (st->nr_unreadable)
 		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",

@@ -32,7 +32,7 @@
 
 const struct ks_opt_row ks_opt_rows[] = {
 	{ .letter = 'a', .kind = KS_OPT_FLAG, .applies = KS_IN_TASKS,
-	  .selects = true, .off = OFF(all), .section = KS_SEC_SELECT,
+	  .selects = true, .off = OFF(sel.all), .section = KS_SEC_SELECT,
 	  .help = "all tasks" },
 	SEL('D', "D", "uninterruptible sleep (D): waiting for I/O or a lock"),
 	SEL('R', "R", "running or runnable (R)"),
@@ -45,20 +45,20 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .metavar = "PID[,PID...]", .section = KS_SEC_SELECT,
 	  .help = "these processes, in the order given" },
 	{ .name = "comm", .kind = KS_OPT_REGEX, .applies = KS_IN_TASKS,
-	  .selects = true, .off = OFF(comm), .metavar = "REGEX",
+	  .selects = true, .off = OFF(sel.comm), .metavar = "REGEX",
 	  .section = KS_SEC_SELECT,
 	  .help = "tasks whose comm matches this extended regex" },
 	{ .letter = 'H', .kind = KS_OPT_FLAG, .applies = KS_IN_TASKS,
-	  .off = OFF(threads), .section = KS_SEC_SELECT,
+	  .off = OFF(sel.threads), .section = KS_SEC_SELECT,
 	  .help = "every thread of each process, not only the main one" },
 	{ .name = "cgroup", .kind = KS_OPT_CGROUP, .applies = KS_IN_TASKS,
-	  .off = OFF(cgroup), .metavar = "PATH", .section = KS_SEC_SELECT,
+	  .off = OFF(sel.cgroup), .metavar = "PATH", .section = KS_SEC_SELECT,
 	  .help = "only tasks in this cgroup v2 path or below it" },
 
 	FMT(NULL, 'c', KS_FMT_SUMMARY, KS_IN_TASKS | KS_IN_SNOOP,
 	    "summary: one paragraph per stack, most common first"),
 	{ .name = "all", .kind = KS_OPT_FLAG, .applies = KS_IN_TASKS,
-	  .needs = "-c", .off = OFF(summary_all), .section = KS_SEC_OUTPUT,
+	  .needs = "-c", .off = OFF(out.summary_all), .section = KS_SEC_OUTPUT,
 	  .help = "with -c: every task of a stack, not three examples" },
 	/* -K/-F --json: the hooks as JSON (their writer's) */
 	FMT("json", 0, KS_FMT_JSON,
@@ -79,11 +79,11 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .metavar = "DIR", .section = KS_SEC_OUTPUT,
 	  .help = "read this /proc-like tree (default /proc)" },
 	{ .name = "waits", .kind = KS_OPT_FLAG,
-	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_CRASH, .off = OFF(waits),
+	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_CRASH, .off = OFF(out.waits),
 	  .section = KS_SEC_OUTPUT,
 	  .help = "who blocks whom: locks, owners, deadlocks" },
 	{ .name = "verbose", .letter = 'v', .kind = KS_OPT_FLAG,
-	  .applies = KS_IN_VERBOSE, .off = OFF(verbose),
+	  .applies = KS_IN_VERBOSE, .off = OFF(out.verbose),
 	  .section = KS_SEC_OUTPUT,
 	  .help = "more detail; DEBUG log lines with -b" },
 
@@ -121,15 +121,15 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .help = "no start, no writes at this disk use" },
 
 	{ .letter = 'K', .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_HOOKS,
-	  .leads = KS_IN_ALL_HOOKS, .off = OFF(kprobes),
+	  .leads = KS_IN_ALL_HOOKS, .off = OFF(hooks.kprobes),
 	  .section = KS_SEC_HOOKS,
 	  .help = "kprobes, as debugfs kprobes/list prints them" },
 	{ .letter = 'F', .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_HOOKS,
-	  .leads = KS_IN_ALL_HOOKS, .off = OFF(ftrace),
+	  .leads = KS_IN_ALL_HOOKS, .off = OFF(hooks.ftrace),
 	  .section = KS_SEC_HOOKS,
 	  .help = "ftrace-patched functions (tracefs enabled_functions)" },
 	{ .name = "touched", .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_HOOKS,
-	  .needs = "-F", .off = OFF(touched), .section = KS_SEC_HOOKS,
+	  .needs = "-F", .off = OFF(hooks.touched), .section = KS_SEC_HOOKS,
 	  .help = "with -F: every function ever patched (Linux 6.4+)" },
 	{ .name = "vmcore", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS,
@@ -210,7 +210,7 @@ const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 void ks_options_defaults(struct ks_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->format = KS_FMT_TEXT;
+	o->out.format = KS_FMT_TEXT;
 	o->duration = 30 * 60;
 	o->interval = 60;
 	o->dir = "/var/oled/kstack";

@@ -132,13 +132,13 @@ static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report
 		num[len] = '\0';
 		if (parse_long(num, 0, INT32_MAX, &pid))
 			return fail(report, rarg, "invalid PID '%s'", num);
-		n = ks_grow(o->pids, &o->pids_cap, o->nr_pids + 1, sizeof(*n));
+		n = ks_grow(o->sel.pids, &o->sel.pids_cap, o->sel.nr_pids + 1, sizeof(*n));
 		if (!n) {
 			ks_report(report, rarg, "out of memory");
 			return -ENOMEM;
 		}
-		o->pids = n;
-		o->pids[o->nr_pids++] = (int32_t)pid;
+		o->sel.pids = n;
+		o->sel.pids[o->sel.nr_pids++] = (int32_t)pid;
 		if (!comma)
 			return 0;
 		p = comma + 1;
@@ -148,10 +148,10 @@ static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report
 static int set_format(struct ks_options *o, enum ks_format f, ks_report_fn report,
 		      void *rarg)
 {
-	if (o->format != KS_FMT_TEXT && o->format != f)
+	if (o->out.format != KS_FMT_TEXT && o->out.format != f)
 		return fail(report, rarg,
 			    "-c, --json and --folded exclude each other");
-	o->format = f;
+	o->out.format = f;
 	return 0;
 }
 
@@ -161,18 +161,18 @@ static int set_regex(struct ks_options *o, const char *name, const char *arg,
 	char why[128];
 	int ret;
 
-	if (o->comm)
+	if (o->sel.comm)
 		return fail(report, rarg, "option %s given twice: join the "
 			    "expressions with |", name);
 	if (!*arg)
 		return fail(report, rarg, "option %s wants a non-empty value", name);
-	ret = regcomp(&o->comm_re, arg, REG_EXTENDED | REG_NOSUB);
+	ret = regcomp(&o->sel.comm_re, arg, REG_EXTENDED | REG_NOSUB);
 	if (ret) {
-		regerror(ret, &o->comm_re, why, sizeof(why));
+		regerror(ret, &o->sel.comm_re, why, sizeof(why));
 		return fail(report, rarg, "option %s: '%s' is not an extended "
 			    "regular expression: %s", name, arg, why);
 	}
-	o->comm = arg;
+	o->sel.comm = arg;
 	return 0;
 }
 
@@ -228,7 +228,7 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 		return 0;
 	case KS_OPT_STATE:
 		for (const char *c = row->letters; *c; c++)
-			o->states |= KS_ST_BIT(*c);
+			o->sel.states |= KS_ST_BIT(*c);
 		return 0;
 	case KS_OPT_PIDS:
 		return parse_pids(o, arg, report, rarg);
@@ -253,9 +253,10 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 	return fail(report, rarg, "option %s: unknown kind", name);
 }
 
-unsigned int ks_options_mode(const struct ks_options *o, enum ks_context ctx)
+/* The one mode of a command line, stored once in o->mode. */
+static unsigned int decide_mode(const struct ks_options *o, enum ks_context ctx)
 {
-	bool hooks = o->kprobes || o->ftrace;
+	bool hooks = o->hooks.kprobes || o->hooks.ftrace;
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
@@ -339,7 +340,7 @@ static int check_selection(const struct ks_options *o, ks_report_fn report,
 	char list[128] = "", name[40];
 	size_t len = 0;
 
-	if (o->all || o->states || o->nr_pids || o->comm)
+	if (o->sel.all || o->sel.states || o->sel.nr_pids || o->sel.comm)
 		return 0;
 	for (size_t i = 0; i < ks_nr_opt_rows; i++)
 		if (ks_opt_rows[i].selects && len < sizeof(list))
@@ -354,13 +355,14 @@ static int check_selection(const struct ks_options *o, ks_report_fn report,
 static int check_combination(struct ks_options *o, enum ks_context ctx,
 			     ks_report_fn report, void *rarg)
 {
-	unsigned int mode = ks_options_mode(o, ctx);
+	unsigned int mode = decide_mode(o, ctx);
 	const char *ms = o->knobs.interval_ms;
 	int ret;
 
+	o->mode = mode;
 	if (mode == KS_IN_INFO)
 		return 0;
-	if (o->kprobes && o->ftrace)
+	if (o->hooks.kprobes && o->hooks.ftrace)
 		return fail(report, rarg, "-K and -F exclude each other");
 	ret = check_rows(o, ctx, mode, report, rarg);
 	if (ret)
@@ -384,7 +386,6 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
 	}
 	if (mode != KS_IN_BG)
 		return 0;
-	o->background = true;
 	if (ms) {
 		if (parse_long(ms, 1, 3600000, &o->interval_ms))
 			return fail(report, rarg, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
@@ -468,11 +469,5 @@ bad:
 
 void ks_options_release(struct ks_options *o)
 {
-	free(o->pids);
-	o->pids = NULL;
-	o->nr_pids = 0;
-	o->pids_cap = 0;
-	if (o->comm)
-		regfree(&o->comm_re);
-	o->comm = NULL;
+	ks_selection_release(&o->sel);
 }

@@ -14,18 +14,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format_opts.h"
+#include "hooks_opts.h"
 #include "report.h"
+#include "select.h"
 
 enum ks_context {
 	KS_CTX_LIVE,
 	KS_CTX_CRASH,
-};
-
-enum ks_format {
-	KS_FMT_TEXT,		/* oled kstack's text, the default */
-	KS_FMT_SUMMARY,		/* -c */
-	KS_FMT_JSON,		/* --json: one JSON object per sample */
-	KS_FMT_FOLDED,		/* --folded: flame-graph input */
 };
 
 /*
@@ -130,26 +126,21 @@ struct ks_test_knobs {
 	const char *verify_cache;	/* -b: each cached read checked by a full one */
 };
 
-/* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */
-#define KS_ST_BIT(c)	(1ull << ((c) - 'A'))
-
+/*
+ * A command line, parsed: the front ends' (live/main.c, the crash
+ * command), each of which hands the walkers their selection, the
+ * writers their output options and the hooks runner its own, and keeps
+ * the rest.
+ */
 struct ks_options {
-	bool all;		/* -a */
-	uint64_t states;	/* KS_ST_BIT('D') | ... */
-	int32_t *pids;		/* -p, in the order given */
-	size_t nr_pids;
-	size_t pids_cap;
-	const char *comm;	/* --comm REGEX, compiled into comm_re */
-	regex_t comm_re;
-	bool threads;		/* -H */
-	const char *cgroup;	/* --cgroup PATH */
-	enum ks_format format;
-	bool summary_all;	/* -c --all: every task of a group */
-	bool kprobes;		/* -K */
-	bool ftrace;		/* -F */
-	bool touched;		/* -F --touched: touched_functions (6.4+) */
-	bool verbose;		/* -v */
-	bool waits;		/* --waits: who blocks whom (a dump only) */
+	unsigned int mode;	/* the one KS_IN_* mode, decided by the parser */
+	struct ks_selection sel;	/* -a, the states, -p, --comm, -H, --cgroup */
+	struct ks_format_opts out;	/* -c, --all, --json, --folded, --waits, -v */
+	struct ks_hooks_opts hooks;	/* -K, -F, --touched */
+	bool lines;		/* -l: file:line of every frame (shared/lines/) */
+	const char *vmlinux;	/* --vmlinux */
+	bool help;
+	bool version;		/* --version */
 
 	/* live only */
 	bool background;	/* -b */
@@ -165,14 +156,10 @@ struct ks_options {
 	const char *output;	/* -o */
 	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
-	const char *vmlinux;	/* --vmlinux */
-	bool lines;		/* -l: file:line of every frame (shared/lines/) */
 	bool decode;		/* --decode [FILE]: lines added to stack text */
 	const char *decode_file;	/* its FILE, NULL for stdin */
 	const char *snoop;	/* --snoop FUNC: live stacks of FUNC's callers */
 	bool t_given;		/* -t was given: --snoop's duration */
-	bool help;
-	bool version;		/* --version */
 	struct ks_test_knobs knobs;	/* the live tool's, as given to the parser */
 
 	/* the parser's own */
@@ -193,8 +180,6 @@ int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
 			   const struct ks_test_knobs *knobs,
 			   ks_report_fn report, void *arg);
 void ks_options_release(struct ks_options *opts);
-/* The one mode (KS_IN_*) of a parsed command line. */
-unsigned int ks_options_mode(const struct ks_options *opts, enum ks_context ctx);
 
 /*
  * What the parser and the help both ask of the rows (option_table.c),
