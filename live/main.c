@@ -22,6 +22,7 @@
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
+#include "report_opts.h"
 #include "report_run.h"
 #include "snoop.h"
 #include "version.h"
@@ -146,6 +147,8 @@ static int run(const struct ks_options *opts)
 		return ks_hooks_live(opts);
 	case KS_IN_BG:
 		return ks_background_run(opts);
+	case KS_IN_REPORT:
+		return ks_report_run(opts);
 	default:
 		return one_sample(opts);
 	}
@@ -155,19 +158,30 @@ int main(int argc, char **argv)
 {
 	struct ks_test_knobs knobs;
 	struct ks_options opts;
+	char **report_argv = NULL;
 	int status;
 
-	/* report has options of its own (live/logs/report_opts.c) */
-	if (ks_report_wanted(argc, argv))
-		return ks_report_main(argc, argv);
+	status = ks_report_argv(&argc, argv, &report_argv);
+	if (status < 0) {
+		fprintf(stderr, "kstack: %s\n", strerror(-status));
+		return KS_EXIT_ERROR;
+	}
+	if (report_argv)
+		argv = report_argv;
 	read_test_knobs(&knobs);
 	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs,
 				   ks_report_file, stderr)) {
-		/* one line for what is wrong, not the whole usage */
-		fprintf(stderr, "try 'kstack --help'\n");
-		return KS_EXIT_USAGE;
+		/* one line for what is wrong, not the whole usage (report's is short) */
+		if (opts.mode == KS_IN_REPORT)
+			ks_report_usage(stderr);
+		else
+			fprintf(stderr, "try 'kstack --help'\n");
+		status = KS_EXIT_USAGE;
+		goto out;
 	}
 	status = run(&opts);
 	ks_options_release(&opts);
+out:
+	free(report_argv);
 	return status;
 }

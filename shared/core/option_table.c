@@ -9,6 +9,7 @@
  * rows (a row's name, its default, a mode's words) is here too, so that
  * neither of them calls the other.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +25,12 @@
 #define FMT(n, l, f, in, txt)						\
 	{ .name = n, .letter = l, .kind = KS_OPT_FORMAT, .applies = in,	\
 	  .format = f, .section = KS_SEC_OUTPUT, .help = txt }
+
+/* kstack report's options: its own rows, though two share names above */
+#define REP(n, k, m, mv, txt)						\
+	{ .name = n, .kind = k, .applies = KS_IN_REPORT, .off = OFF(m),	\
+	  .min = 1, .max = INT_MAX, .metavar = mv, .section = KS_SEC_OTHER, \
+	  .help = txt }
 
 /* The modes one sample is printed in, -o and -l included. */
 #define KS_IN_SAMPLE	(KS_IN_ONE | KS_IN_VMCORE | KS_IN_CRASH)
@@ -162,6 +169,23 @@ const struct ks_opt_row ks_opt_rows[] = {
 	{ .name = "version", .kind = KS_OPT_FLAG, .applies = KS_IN_ANY,
 	  .off = OFF(version), .section = KS_SEC_OTHER,
 	  .help = "print the version" },
+
+	/* after the rows above, which a name or letter finds first */
+	REP("json", KS_OPT_FLAG, report_json, NULL,
+	    "JSON Lines (docs/report-json.md)"),
+	REP("folded", KS_OPT_FLAG, report_folded, NULL,
+	    "the whole period as flame-graph input"),
+	REP("pid", KS_OPT_NUM, report_pid, "N",
+	    "N's stack at each sample where it changed"),
+	REP("since", KS_OPT_TIME, report_since, "TIME",
+	    "samples at or after TIME"),
+	REP("until", KS_OPT_TIME, report_until, "TIME",
+	    "samples at or before TIME"),
+	REP("top", KS_OPT_NUM, report_top, "N",
+	    "stuck tasks and stacks listed (10)"),
+	{ .name = "help", .letter = 'h', .kind = KS_OPT_FLAG,
+	  .applies = KS_IN_REPORT, .off = OFF(help), .section = KS_SEC_OTHER,
+	  .help = "this text" },
 };
 
 const size_t ks_nr_opt_rows = sizeof(ks_opt_rows) / sizeof(ks_opt_rows[0]);
@@ -178,6 +202,7 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL },
 	{ KS_IN_CRASH, "crash's kstack", "kstack SELECTION...", NULL },
 	{ KS_IN_CHOOKS, "crash's kstack -K/-F", "kstack -K|-F", NULL },
+	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
 };
 
 const size_t ks_nr_mode_rows = sizeof(ks_mode_rows) / sizeof(ks_mode_rows[0]);
@@ -218,6 +243,7 @@ void ks_options_defaults(struct ks_options *o)
 	o->max_files = 5;
 	o->max_percent = 85;
 	o->proc_root = "/proc";
+	o->report_top = 10;
 }
 
 long ks_options_default(const struct ks_opt_row *row)
@@ -233,9 +259,13 @@ long ks_options_default(const struct ks_opt_row *row)
 
 bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx)
 {
-	bool crash = mode & KS_IN_CRASH_CMD;
-
-	return mode != KS_IN_INFO && (ctx == KS_CTX_CRASH) == crash;
+	if (mode == KS_IN_INFO)
+		return false;
+	if (mode & KS_IN_CRASH_CMD)
+		return ctx == KS_CTX_CRASH;
+	if (mode == KS_IN_REPORT)
+		return ctx == KS_CTX_REPORT;
+	return ctx == KS_CTX_LIVE;
 }
 
 const char *ks_mode_what(unsigned int mode)

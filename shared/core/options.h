@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "format_opts.h"
 #include "hooks_opts.h"
@@ -22,15 +23,17 @@
 enum ks_context {
 	KS_CTX_LIVE,
 	KS_CTX_CRASH,
+	KS_CTX_REPORT,		/* "kstack report": its usage and its rows */
 };
 
 /*
  * What a run does, as a bit each, so that a row of the table says in
  * which of them its option means something.  The parser decides the
- * run's one mode (ks_options_mode) and refuses every option given whose
- * row lacks it.  A subcommand with options of its own ("kstack report")
- * is one more bit here, one more row in option_table.c's modes[] and a
- * row per option with that bit.
+ * run's one mode (struct ks_options' mode) and refuses every option
+ * given whose row lacks it.  A subcommand with options of its own
+ * ("kstack report") is one more bit here, one more row in option_table.c's
+ * ks_mode_rows[], a context of its own for its usage, and a row per option
+ * with that bit.
  */
 enum ks_mode {
 	KS_IN_ONE = 1u << 0,	/* one sample from /proc */
@@ -43,11 +46,13 @@ enum ks_mode {
 	KS_IN_CRASH = 1u << 7,	/* crash's kstack: the tasks */
 	KS_IN_CHOOKS = 1u << 8,	/* crash's kstack -K / -F */
 	KS_IN_INFO = 1u << 9,	/* -h, --help, --version: nothing else counts */
+	KS_IN_REPORT = 1u << 10,	/* kstack report DIR: the logs read back */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
 #define KS_IN_ALL_HOOKS	(KS_IN_HOOKS | KS_IN_VHOOKS | KS_IN_CHOOKS)
 #define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS)
+/* every mode but report, which has rows of its own, -h included */
 #define KS_IN_ANY	0x3ffu
 
 /* How a row's value is stored, each into the member at the row's offset. */
@@ -62,6 +67,7 @@ enum ks_opt_kind {
 	KS_OPT_REGEX,		/* a POSIX extended regex, compiled */
 	KS_OPT_NUM,		/* a long within min..max */
 	KS_OPT_DURATION,	/* -t: a number, or one with s, m or h */
+	KS_OPT_TIME,		/* a time_t: "YYYY-MM-DD[ HH:MM[:SS]]", "@EPOCH" */
 };
 
 /* The help sections, in the order --help prints them. */
@@ -162,6 +168,15 @@ struct ks_options {
 	bool t_given;		/* -t was given: --snoop's duration */
 	struct ks_test_knobs knobs;	/* the live tool's, as given to the parser */
 
+	/* kstack report, live only */
+	const char *report_path;	/* DIR, or one log file */
+	bool report_json;	/* --json: JSON Lines */
+	bool report_folded;	/* --folded: the whole period for a flame graph */
+	long report_pid;	/* --pid N: its stack where it changed; 0 unset */
+	time_t report_since;	/* --since: samples at or after; 0 unset */
+	time_t report_until;	/* --until: samples at or before; 0 unset */
+	long report_top;	/* --top N: stuck tasks and stacks listed */
+
 	/* the parser's own */
 	const char *t_arg;	/* -t as given, read once the mode is known */
 	uint64_t given;		/* a bit per row of ks_opt_rows */
@@ -170,7 +185,9 @@ struct ks_options {
 /*
  * Fills opts from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
  * through report for what is wrong (the caller exits 2, or calls
- * cmd_usage in crash).
+ * cmd_usage in crash).  The live tool's argv[1] "report" is the report
+ * mode, whose options may come before and after its DIR; opts->mode
+ * says so even when the parse fails, for the usage to print.
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
 		     char **argv, ks_report_fn report, void *arg);
@@ -193,7 +210,7 @@ long ks_options_default(const struct ks_opt_row *row);
 /* "-b" or "--proc-root" or "-v, --verbose" (both), into buf. */
 const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 			    char *buf, size_t len);
-/* Whether a mode is one of ctx's: the live tool's or the crash command's. */
+/* Whether a mode is one of ctx's: the live tool's, crash's or report's. */
 bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx);
 /* How a message names a mode: "-b", "crash's kstack". */
 const char *ks_mode_what(unsigned int mode);
@@ -203,7 +220,7 @@ void ks_options_where(char *buf, size_t len, unsigned int modes,
 
 /* The usage for ctx: its synopsis lines (options_help.c). */
 void ks_options_usage(FILE *out, enum ks_context ctx);
-/* One line per option of ctx under its section's title. */
+/* One line per option of ctx under its section's title (report: no title). */
 void ks_options_help(FILE *out, enum ks_context ctx);
 
 #endif /* KS_OPTIONS_H */
