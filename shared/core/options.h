@@ -8,7 +8,6 @@
 #ifndef KS_OPTIONS_H
 #define KS_OPTIONS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
