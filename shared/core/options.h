@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One option parser for the live tool and the crash command, so the two
- * cannot drift apart.  The crash command hands its argv here unchanged.
- * Every option is one row of the table in option_table.c: the parser,
- * the usage, --help and crash's "help kstack" are all made from it.
+ * One option parser for the live tool, its "kstack report" and the crash
+ * command, so they cannot drift apart.  The crash command hands its argv
+ * here unchanged.  Every option is one row of the table in option_table.c:
+ * the parser, the usages, --help, report's and crash's "help kstack" are
+ * all made from it.
  */
 #ifndef KS_OPTIONS_H
 #define KS_OPTIONS_H
