@@ -47,7 +47,8 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 	host[sizeof(host) - 1] = '\0';
 	ks_sample_init(s, time(NULL), host);
 	kernel_release(p, s->kernel, sizeof(s->kernel));
-	return ks_proc_sample(p, opts, s, st);
+	return ks_proc_sample(p, &opts->sel, opts->out.format == KS_FMT_JSON, s,
+			      st);
 }
 
 void ks_live_say(void *arg, const char *msg)
