@@ -35,7 +35,8 @@ int ks_hooks_crash(const struct ks_target *t, const struct ks_options *opts,
 	};
 	int ret, ret2;
 
-	ret = ks_hooks_report(t, opts, f.out, report_after_flush, &f);
+	ret = ks_hooks_report(t, &opts->hooks, &opts->out, f.out,
+			      report_after_flush, &f);
 	ret2 = ks_buffered_close(f.out, out);
 	return ret ? ret : ret2;
 }

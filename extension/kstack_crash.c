@@ -43,7 +43,7 @@ static void say(const struct ks_options *opts, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (opts->format == KS_FMT_JSON || opts->format == KS_FMT_FOLDED)
+	if (opts->out.format == KS_FMT_JSON || opts->out.format == KS_FMT_FOLDED)
 		fprintf(stderr, "kstack: %s\n", msg);
 	else
 		error(INFO, "%s\n", msg);
@@ -65,7 +65,8 @@ static void usage_error(void *arg, const char *msg)
 static void report_missing(const struct ks_options *opts,
 			   const struct ks_sample *s)
 {
-	size_t missing = ks_report_missing(opts, s, "", report, (void *)opts);
+	size_t missing = ks_report_missing(&opts->sel, s, "", report,
+					   (void *)opts);
 
 	if (!s->nr_tasks && !missing)
 		say(opts, "no task matched the selection");
@@ -128,7 +129,7 @@ static int write_buffered(const struct ks_sample *s,
 	FILE *out = ks_buffered_open(fp);
 	int ret, ret2;
 
-	ret = ks_sample_write(out, s, opts);
+	ret = ks_sample_write(out, s, &opts->out);
 	ret2 = ks_buffered_close(out, fp);
 	return ret ? ret : ret2;
 }
@@ -137,13 +138,15 @@ static void tasks_sample(const struct ks_options *opts)
 {
 	/* crash's error(INFO) is where each message goes, -v or not */
 	const struct ks_sample_say say = { report, (void *)opts, false };
+	const struct ks_walk_opts walk = { &opts->sel, opts->out.waits,
+					   opts->out.verbose };
 	struct ks_kernel_status st;
 	struct ks_sample s;
 	int ret;
 
 	if (open_kernel())
 		return;
-	ret = ks_kernel_sample(kernel, opts, &s, &st, &say);
+	ret = ks_kernel_sample(kernel, &walk, &s, &st, &say);
 	if (!ret && s.nr_tasks && opts->lines)
 		add_lines(opts, &s);
 	if (!ret && s.nr_tasks) {
@@ -155,10 +158,39 @@ static void tasks_sample(const struct ks_options *opts)
 	if (!ret)
 		report_missing(opts, &s);
 	if (!ret)
-		ks_kernel_status_say(opts, &s, &st, &say);
-	if (!ret && opts->verbose)
+		ks_kernel_status_say(opts->out.verbose, &s, &st, &say);
+	if (!ret && opts->out.verbose)
 		ks_crash_target_report(report, (void *)opts);
 	ks_sample_release(&s);
+}
+
+/* -K / -F: the hooks views (extension/hooks_crash.c) */
+static void hooks_report(const struct ks_options *opts)
+{
+	int ret = ks_hooks_crash(ks_crash_target(), opts, fp, report,
+				 (void *)opts);
+
+	if (ret)
+		error(INFO, "%s failed: %s\n",
+		      opts->hooks.kprobes ? "-K" : "-F", strerror(-ret));
+}
+
+/* The one place the command goes by the mode the parser decided. */
+static void run(const struct ks_options *opts)
+{
+	switch (opts->mode) {
+	case KS_IN_INFO:
+		if (opts->help)
+			cmd_usage(pc->curcmd, COMPLETE_HELP);
+		else
+			fprintf(fp, "kstack %s\n", KS_VERSION);
+		return;
+	case KS_IN_CHOOKS:
+		hooks_report(opts);
+		return;
+	default:
+		tasks_sample(opts);
+	}
 }
 
 static void cmd_kstack(void)
@@ -170,20 +202,7 @@ static void cmd_kstack(void)
 		cmd_usage(pc->curcmd, SYNOPSIS);
 		return;
 	}
-	if (opts.help) {
-		cmd_usage(pc->curcmd, COMPLETE_HELP);
-	} else if (opts.version) {
-		fprintf(fp, "kstack %s\n", KS_VERSION);
-	} else if (opts.kprobes || opts.ftrace) {
-		/* -K / -F: the hooks views (extension/hooks_crash.c) */
-		int ret = ks_hooks_crash(ks_crash_target(), &opts, fp, report, &opts);
-
-		if (ret)
-			error(INFO, "%s failed: %s\n",
-			      opts.kprobes ? "-K" : "-F", strerror(-ret));
-	} else {
-		tasks_sample(&opts);
-	}
+	run(&opts);
 	ks_options_release(&opts);
 	ks_crash_target_end_command();
 }

@@ -14,7 +14,7 @@ void ks_help_print(FILE *out)
 {
 	ks_options_usage(out, KS_CTX_LIVE);
 	ks_options_help(out, KS_CTX_LIVE);
-	/* report parses its own options (live/logs/report_opts.c) */
+	/* report lists its own options (report -h): rows of its mode */
 	fputs("\nsubcommand:\n"
 	      "  report DIR         what DIR's logs say: stuck tasks, timeline "
 	      "(report -h)\n", out);

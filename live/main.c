@@ -22,6 +22,7 @@
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
+#include "report_opts.h"
 #include "report_run.h"
 #include "snoop.h"
 #include "version.h"
@@ -38,9 +39,9 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 	ret = ks_proc_open(p, opts->proc_root, ks_report_file, stderr);
 	if (ret)
 		return KS_EXIT_ERROR;
-	if (opts->cgroup)
+	if (opts->sel.cgroup)
 		status = ks_cgroup_check(p->root_fd, opts->proc_root,
-					 opts->cgroup, ks_report_file, stderr);
+					 opts->sel.cgroup, ks_report_file, stderr);
 	if (status)
 		goto fail;
 	/* not root: say so now rather than print every task without a stack */
@@ -78,16 +79,16 @@ static int one_sample(const struct ks_options *opts)
 		goto out;
 	}
 	status = ks_live_report(opts, &s, &st);
-	if (opts->verbose)
+	if (opts->out.verbose)
 		fprintf(stderr, "kstack: kstack %s on kernel %s, %zu task(s)\n",
 			KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
-	if (opts->waits)
+	if (opts->out.waits)
 		ks_kcore_waits(&s, opts);
 	if (opts->lines && ks_decode_sample(&s, opts, true))
 		fprintf(stderr, "kstack: out of memory adding lines\n");
-	if (ks_output_write(&out, &s, opts))
+	if (ks_output_write(&out, &s, &opts->out))
 		status = KS_EXIT_ERROR;
 out:
 	ks_sample_release(&s);
@@ -124,42 +125,63 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->verify_cache = knob("KSTACK_TEST_VERIFY_CACHE");
 }
 
+/* The one place the live tool goes by the mode the parser decided. */
+static int run(const struct ks_options *opts)
+{
+	switch (opts->mode) {
+	case KS_IN_INFO:
+		if (opts->help)
+			ks_help_print(stdout);
+		else
+			printf("kstack %s\n", KS_VERSION);
+		return fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
+	case KS_IN_DECODE:
+		return ks_decode_run(opts);
+	case KS_IN_SNOOP:
+		return ks_snoop_run(opts);
+	case KS_IN_VMCORE:
+	case KS_IN_VHOOKS:
+		/* -K / -F of a dump too: its hooks come from its memory */
+		return ks_kdump_run(opts);
+	case KS_IN_HOOKS:
+		return ks_hooks_live(opts);
+	case KS_IN_BG:
+		return ks_background_run(opts);
+	case KS_IN_REPORT:
+		return ks_report_run(opts);
+	default:
+		return one_sample(opts);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct ks_test_knobs knobs;
 	struct ks_options opts;
+	char **report_argv = NULL;
 	int status;
 
-	/* report has options of its own (live/logs/report_opts.c) */
-	if (ks_report_wanted(argc, argv))
-		return ks_report_main(argc, argv);
+	status = ks_report_argv(&argc, argv, &report_argv);
+	if (status < 0) {
+		fprintf(stderr, "kstack: %s\n", strerror(-status));
+		return KS_EXIT_ERROR;
+	}
+	if (report_argv)
+		argv = report_argv;
 	read_test_knobs(&knobs);
 	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs,
 				   ks_report_file, stderr)) {
-		/* one line for what is wrong, not the whole usage */
-		fprintf(stderr, "try 'kstack --help'\n");
-		return KS_EXIT_USAGE;
+		/* one line for what is wrong, not the whole usage (report's is short) */
+		if (opts.mode == KS_IN_REPORT)
+			ks_report_usage(stderr);
+		else
+			fprintf(stderr, "try 'kstack --help'\n");
+		status = KS_EXIT_USAGE;
+		goto out;
 	}
-	if (opts.help) {
-		ks_help_print(stdout);
-		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
-	} else if (opts.version) {
-		printf("kstack %s\n", KS_VERSION);
-		status = fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
-	} else if (opts.decode) {
-		status = ks_decode_run(&opts);
-	} else if (opts.snoop) {
-		status = ks_snoop_run(&opts);
-	} else if (opts.vmcore) {
-		/* -K / -F of a dump too: its hooks come from its memory */
-		status = ks_kdump_run(&opts);
-	} else if (opts.kprobes || opts.ftrace) {
-		status = ks_hooks_live(&opts);
-	} else if (opts.background) {
-		status = ks_background_run(&opts);
-	} else {
-		status = one_sample(&opts);
-	}
+	status = run(&opts);
 	ks_options_release(&opts);
+out:
+	free(report_argv);
 	return status;
 }

@@ -265,7 +265,7 @@ int ks_output_open(struct ks_output *out, const struct ks_options *opts)
 }
 
 int ks_output_write(struct ks_output *out, const struct ks_sample *s,
-		    const struct ks_options *opts)
+		    const struct ks_format_opts *opts)
 {
 	int ret = ks_sample_write(out->f, s, opts);
 

@@ -25,7 +25,7 @@ struct ks_output {
 int ks_output_open(struct ks_output *out, const struct ks_options *opts);
 /* Writes the sample and puts a replaced file in place; 0 or an exit status. */
 int ks_output_write(struct ks_output *out, const struct ks_sample *s,
-		    const struct ks_options *opts);
+		    const struct ks_format_opts *opts);
 /* Closes; a temporary file that was not put in place is removed. */
 void ks_output_close(struct ks_output *out);
 

@@ -46,6 +46,12 @@
 
 struct bg {
 	const struct ks_options *opts;
+	/*
+	 * The writers' options without -v: here -v means DEBUG log lines,
+	 * and the samples stay oled's text for kstack report and oled's
+	 * own readers.
+	 */
+	struct ks_format_opts out;
 	char dir[PATH_MAX];		/* for messages: absolute if known */
 	char name[KS_HOST_LEN + 16];	/* kstack_HOST.out */
 	int dirfd;
@@ -461,9 +467,9 @@ static int open_proc(struct bg *bg)
 	ks_proc_cache_init(&bg->cache, kept_files_allowed());
 	bg->proc.cache = &bg->cache;
 	bg->proc.verify = opts->knobs.verify_cache != NULL;
-	if (opts->cgroup) {
+	if (opts->sel.cgroup) {
 		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
-				      opts->cgroup, log_error, NULL);
+				      opts->sel.cgroup, log_error, NULL);
 		if (ret)
 			return ret;
 	}
@@ -513,10 +519,12 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	memset(bg, 0, sizeof(*bg));
 	bg->journal.fd = -1;
 	bg->opts = opts;
+	bg->out = opts->out;
+	bg->out.verbose = false;
 	bg->dirfd = -1;
 	bg->lock_fd = -1;
 	bg->oled_lock_fd = -1;
-	ks_log_set_verbose(opts->verbose);
+	ks_log_set_verbose(opts->out.verbose);
 	ret = read_limits(bg);
 	if (!ret)
 		ret = open_proc(bg);
@@ -605,7 +613,7 @@ static int format_sample(struct bg *bg, const struct ks_sample *s,
 
 	if (!m)
 		return -errno;
-	ret = ks_format_sample(m, s, bg->opts);
+	ret = ks_format_sample(m, s, &bg->out);
 	if (fclose(m) && !ret)
 		ret = -ENOMEM;
 	if (ret) {

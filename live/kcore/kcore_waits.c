@@ -33,10 +33,12 @@ static void copy_waits(struct ks_sample *s, const struct ks_sample *mem)
 
 void ks_kcore_waits(struct ks_sample *s, const struct ks_options *opts)
 {
-	struct ks_options o = { .states = KS_ST_BIT('D') | KS_ST_BIT('S'),
-				.threads = true,
-				.waits = true, .verbose = opts->verbose };
-	ks_report_fn report = opts->verbose ? ks_report_file : NULL;
+	const struct ks_selection sel = {
+		.states = KS_ST_BIT('D') | KS_ST_BIT('S'), .threads = true,
+	};
+	const struct ks_walk_opts o = { .sel = &sel, .waits = true,
+					.verbose = opts->out.verbose };
+	ks_report_fn report = opts->out.verbose ? ks_report_file : NULL;
 	struct ks_kcore_target *kt;
 	struct ks_kernel_status st;
 	struct ks_sample mem;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The options of `kstack report DIR` (and `kstack --report DIR`), one row
- * each in report_opts.c: the parser and the usage text come from that
- * table, the way the main option table does for the sampling options.
+ * The command line of `kstack report DIR` (and `kstack --report DIR`).
+ * Its options are rows of the one option table (shared/core/option_table.c,
+ * the mode KS_IN_REPORT), parsed, listed in its usage and checked against
+ * the man page as every other mode's are; this is what the report reads
+ * of them.
  */
 #ifndef KS_REPORT_OPTS_H
 #define KS_REPORT_OPTS_H
@@ -11,7 +13,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "report.h"
+#include "options.h"
 
 struct ks_report_opts {
 	const char *path;	/* DIR (or one log file) */
@@ -21,17 +23,15 @@ struct ks_report_opts {
 	time_t since;		/* --since: samples at or after; 0 unset */
 	time_t until;		/* --until: samples at or before; 0 unset */
 	long top;		/* --top N: stuck tasks and stacks listed */
-	bool help;
 };
 
 /*
- * Fills o from argv (argv[0] is "report"); 0, or -EINVAL after a
- * one-line reason through report.
+ * "kstack ... --report DIR ...", the older spelling, as "kstack report
+ * ... DIR": 1 and a new argv in *v (to free) and *argc, 0 when argv is
+ * not that spelling, -ENOMEM.
  */
-int ks_report_opts_parse(struct ks_report_opts *o, int argc, char **argv,
-			 ks_report_fn report, void *arg);
-/* "2026-11-24 23:10[:05]", "2026-11-24T23:10:05", "2026-11-24", "@EPOCH" */
-int ks_report_parse_time(const char *s, time_t *t);
-const char *ks_report_usage(void);
+int ks_report_argv(int *argc, char **argv, char ***v);
+/* What the report reads of a parsed "kstack report" command line. */
+void ks_report_opts_from(struct ks_report_opts *o, const struct ks_options *opts);
 
 #endif /* KS_REPORT_OPTS_H */

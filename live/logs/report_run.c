@@ -31,16 +31,6 @@ struct run {
 	int err;
 };
 
-bool ks_report_wanted(int argc, char **argv)
-{
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return true;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--report") || !strncmp(argv[i], "--report=", 9))
-			return true;
-	return false;
-}
-
 /*
  * Gaps: kstack writes a header every interval even when no task
  * matched (oled's heartbeat), so a step of more than twice the shortest
@@ -246,62 +236,32 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 	return KS_EXIT_OK;
 }
 
-/* "kstack ... --report DIR ...": the same as "kstack report ... DIR" */
-static char **report_argv(int argc, char **argv, int *nargc)
-{
-	char **v = calloc((size_t)argc + 2, sizeof(*v));
-	const char *dir = NULL;
-	int n = 0;
-
-	if (!v)
-		return NULL;
-	v[n++] = "report";
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--report=", 9))
-			dir = argv[i] + 9;
-		else if (!strcmp(argv[i], "--report"))
-			dir = i + 1 < argc ? argv[++i] : "";
-		else
-			v[n++] = argv[i];
-	}
-	v[n++] = (char *)dir;
-	*nargc = n;
-	return v;
-}
-
 /* "kstack: report: msg" on the stream arg. */
 static void say_report(void *arg, const char *msg)
 {
 	fprintf(arg, "kstack: report: %s\n", msg);
 }
 
-int ks_report_main(int argc, char **argv)
+void ks_report_usage(FILE *out)
+{
+	ks_options_usage(out, KS_CTX_REPORT);
+	ks_options_help(out, KS_CTX_REPORT);
+}
+
+int ks_report_run(const struct ks_options *opts)
 {
 	struct ks_report_opts o;
 	struct ks_report_files f;
 	struct run r = { 0 };
-	char **v = argv + 1;
-	int n = argc - 1, status;
+	int status;
 
-	if (strcmp(argv[1], "report")) {
-		v = report_argv(argc, argv, &n);
-		if (!v)
-			return KS_EXIT_ERROR;
+	if (opts->help) {
+		ks_report_usage(stdout);
+		return KS_EXIT_OK;
 	}
-	status = ks_report_opts_parse(&o, n, v, ks_report_file, stderr);
-	if (status) {
-		fputs(ks_report_usage(), stderr);
-		status = KS_EXIT_USAGE;
-		goto out_argv;
-	}
-	if (o.help) {
-		fputs(ks_report_usage(), stdout);
-		goto out_argv;
-	}
-	if (ks_report_files_list(&f, o.path, say_report, stderr)) {
-		status = KS_EXIT_ERROR;
-		goto out_argv;
-	}
+	ks_report_opts_from(&o, opts);
+	if (ks_report_files_list(&f, o.path, say_report, stderr))
+		return KS_EXIT_ERROR;
 	r.o = &o;
 	r.w.out = stdout;
 	r.w.json = o.json;
@@ -313,8 +273,5 @@ int ks_report_main(int argc, char **argv)
 	ks_rp_stacks_release(&r.stacks);
 	ks_rp_stacks_release(&r.folded);
 	ks_report_files_release(&f);
-out_argv:
-	if (v != argv + 1)
-		free(v);
 	return status;
 }

@@ -8,11 +8,13 @@
 #ifndef KS_REPORT_RUN_H
 #define KS_REPORT_RUN_H
 
-#include <stdbool.h>
+#include <stdio.h>
 
-/* argv asks for a report: argv[1] is "report", or --report is given */
-bool ks_report_wanted(int argc, char **argv);
-/* The report; the process exit status. */
-int ks_report_main(int argc, char **argv);
+#include "options.h"
+
+/* The report of a parsed "kstack report" command line; the exit status. */
+int ks_report_run(const struct ks_options *opts);
+/* Its usage and its options' lines, after a mistake or for --help. */
+void ks_report_usage(FILE *out);
 
 #endif /* KS_REPORT_RUN_H */

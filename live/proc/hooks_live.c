@@ -369,7 +369,8 @@ static int hooks_from_memory(const struct ks_options *opts)
 	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
 				 &t, say_no_kcore, NULL))
 		return -1;
-	ret = ks_hooks_report(&t, opts, stdout, ks_report_file, stderr);
+	ret = ks_hooks_report(&t, &opts->hooks, &opts->out, stdout,
+			      ks_report_file, stderr);
 	ks_kcore_target_close(kt);
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -381,20 +382,20 @@ int ks_hooks_live(const struct ks_options *opts)
 	struct ks_tracefs fs;
 	int status = KS_EXIT_OK, st;
 
-	if (opts->verbose) {
+	if (opts->out.verbose) {
 		st = hooks_from_memory(opts);
 		if (st >= 0)
 			return st;
 	}
-	ks_tracefs_open(&fs, opts->kprobes, &opts->knobs);
-	if (opts->kprobes) {
-		st = do_kprobes(&fs, opts->format == KS_FMT_JSON, stdout);
+	ks_tracefs_open(&fs, opts->hooks.kprobes, &opts->knobs);
+	if (opts->hooks.kprobes) {
+		st = do_kprobes(&fs, opts->out.format == KS_FMT_JSON, stdout);
 		if (st > status)
 			status = st;
 	}
-	if (opts->ftrace) {
-		st = do_ftrace(&fs, opts->touched, opts->format == KS_FMT_JSON,
-			       stdout);
+	if (opts->hooks.ftrace) {
+		st = do_ftrace(&fs, opts->hooks.touched,
+			       opts->out.format == KS_FMT_JSON, stdout);
 		if (st > status)
 			status = st;
 	}

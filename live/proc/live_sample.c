@@ -47,7 +47,8 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 	host[sizeof(host) - 1] = '\0';
 	ks_sample_init(s, time(NULL), host);
 	kernel_release(p, s->kernel, sizeof(s->kernel));
-	return ks_proc_sample(p, opts, s, st);
+	return ks_proc_sample(p, &opts->sel, opts->out.format == KS_FMT_JSON, s,
+			      st);
 }
 
 void ks_live_say(void *arg, const char *msg)
@@ -59,7 +60,7 @@ void ks_live_say(void *arg, const char *msg)
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
-	size_t missing = ks_report_missing(opts, s, "", ks_live_say, NULL);
+	size_t missing = ks_report_missing(&opts->sel, s, "", ks_live_say, NULL);
 
 	if (st->nr_unreadable)
 		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",

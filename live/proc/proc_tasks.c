@@ -502,57 +502,86 @@ static int read_stack(struct ks_proc *p, const struct task_ref *ref,
 	return ret;
 }
 
+/* What a walk of /proc is asked: which tasks, and --json's switches. */
+struct proc_ask {
+	const struct ks_selection *sel;
+	bool switches;		/* each task's context switches (status) */
+};
+
 /*
- * One task's record into *t: 1 when built, 0 when skipped, -errno on
- * failure.  use_cache: its stack may come from the last sample.
+ * A task left out because reading path failed: 0.  One that has gone
+ * is counted, anything else noted.
  */
-static int build_task(struct ks_proc *p, const struct ks_options *opts,
-		      const struct task_ref *ref, bool use_cache,
-		      struct ks_task *t, struct ks_proc_status *st)
+static int skip_task(struct ks_proc_status *st, struct ks_task *t,
+		     const char *path, int ret)
 {
-	unsigned long long start;
-	bool start_ok, stack_read;
-	const char *stack;
+	free(t->note);
+	t->note = NULL;
+	if (gone(-ret)) {
+		st->nr_vanished++;
+		return 0;
+	}
+	note_error(st, path, -ret);
+	return 0;
+}
+
+/*
+ * The task's stat into *t and *start, then whether sel selects it: 1
+ * selected, 0 skipped, -errno on failure.
+ */
+static int stat_selected(struct ks_proc *p, const struct ks_selection *sel,
+			 const struct task_ref *ref, struct ks_task *t,
+			 unsigned long long *start, struct ks_proc_status *st)
+{
+	bool start_ok;
 	char path[64];
 	size_t len;
 	int ret;
 
-	memset(t, 0, sizeof(*t));
-	t->pid = ref->pid;
-	t->tgid = ref->tgid;
 	snprintf(path, sizeof(path), "%s/stat", ref->dir);
 	ret = read_file(p, path, &len);
 	if (ret)
-		goto read_err;
+		return skip_task(st, t, path, ret);
 	if (p->verify) {
 		snprintf(p->seen_stat, sizeof(p->seen_stat), "%s", p->buf);
 		p->seen_sched_ret = read_sched(p, ref->dir, &p->seen_sched);
 		/* stat's longest line, 52 numbers and a comm, fits */
 		strcpy(p->buf, p->seen_stat);
 	}
-	if (ks_proc_parse_stat(p->buf, t, &start, &start_ok)) {
+	if (ks_proc_parse_stat(p->buf, t, start, &start_ok)) {
 		note_error(st, path, EINVAL);
 		return 0;
 	}
-	if (!ks_select_match(opts, t->pid, t->state) &&
-	    !ks_select_match(opts, t->tgid, t->state) &&
-	    !ks_select_comm(opts, t->comm))
+	if (!ks_select_match(sel, t->pid, t->state) &&
+	    !ks_select_match(sel, t->tgid, t->state) &&
+	    !ks_select_comm(sel, t->comm))
 		return 0;
-	if (opts->cgroup) {
+	if (sel->cgroup) {
 		bool in;
 
-		ret = in_cgroup(p, ref->dir, opts->cgroup, &in);
+		ret = in_cgroup(p, ref->dir, sel->cgroup, &in);
 		if (ret)
-			goto read_err;
+			return skip_task(st, t, path, ret);
 		if (!in)
 			return 0;
 	}
-	if (!start_ok || start_time(p, start, &t->start_time)) {
+	if (!start_ok || start_time(p, *start, &t->start_time)) {
 		t->start_time = KS_START_UNKNOWN;
 		note_problem(st, path, "start time out of range");
 		if (add_note(t, "start time out of range"))
 			return -ENOMEM;
 	}
+	return 1;
+}
+
+/* Cmd into *t: 1, or 0 when the task has gone. */
+static int read_cmd(struct ks_proc *p, const struct task_ref *ref,
+		    struct ks_task *t, unsigned long long start,
+		    bool use_cache, struct ks_proc_status *st)
+{
+	char path[64];
+	size_t len;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/cmdline", ref->dir);
 	if (use_cache && t->pid != p->self && t->start_time != KS_START_UNKNOWN)
@@ -561,9 +590,34 @@ static int build_task(struct ks_proc *p, const struct ks_options *opts,
 	else
 		ret = read_file(p, path, &len);
 	if (ret && gone(-ret))
-		goto read_err;
+		return skip_task(st, t, path, ret);
 	t->cmd = ks_cmd_from_cmdline(p->buf, ret ? 0 : len, t->comm);
+	return 1;
+}
 
+/*
+ * One task's record into *t: 1 when built, 0 when skipped, -errno on
+ * failure.  use_cache: its stack may come from the last sample.
+ */
+static int build_task(struct ks_proc *p, const struct proc_ask *ask,
+		      const struct task_ref *ref, bool use_cache,
+		      struct ks_task *t, struct ks_proc_status *st)
+{
+	unsigned long long start;
+	const char *stack;
+	bool stack_read;
+	char path[64];
+	size_t len;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->pid = ref->pid;
+	t->tgid = ref->tgid;
+	ret = stat_selected(p, ask->sel, ref, t, &start, st);
+	if (ret <= 0)
+		return ret;
+	if (!read_cmd(p, ref, t, start, use_cache, st))
+		return 0;
 	ret = read_stack(p, ref, t, start, use_cache, &stack, &len);
 	if (ret == 1)
 		st->nr_reused++;
@@ -575,7 +629,7 @@ static int build_task(struct ks_proc *p, const struct ks_options *opts,
 		len = 0;
 	} else if (ret < 0 && gone(-ret)) {
 		free(t->cmd);
-		goto read_err;
+		return skip_task(st, t, path, ret);
 	} else if (ret < 0) {
 		note_error(st, path, -ret);
 		ret = add_note(t, strerror(-ret));
@@ -592,22 +646,13 @@ static int build_task(struct ks_proc *p, const struct ks_options *opts,
 		t->running = true;
 		ret = add_note(t, "on a CPU");
 	}
-	if (opts->format == KS_FMT_JSON)
+	if (ask->switches)
 		read_switches(p, ref->dir, t);
 	if (ret || !t->cmd || !t->stack) {
 		task_release(t);
 		return -ENOMEM;
 	}
 	return 1;
-read_err:
-	free(t->note);
-	t->note = NULL;
-	if (gone(-ret)) {
-		st->nr_vanished++;
-		return 0;
-	}
-	note_error(st, path, -ret);
-	return 0;
 }
 
 /*
@@ -630,7 +675,7 @@ static bool only_cmd_differs(const struct ks_task *t, const struct ks_task *full
 	return !ks_proc_task_differs(t, &same_cmd, diff, sizeof(diff));
 }
 
-static void verify_task(struct ks_proc *p, const struct ks_options *opts,
+static void verify_task(struct ks_proc *p, const struct proc_ask *ask,
 			const struct task_ref *ref, const struct ks_task *t,
 			struct ks_proc_status *st)
 {
@@ -643,7 +688,7 @@ static void verify_task(struct ks_proc *p, const struct ks_options *opts,
 	bool changed;
 
 	memcpy(stat1, p->seen_stat, sizeof(stat1));
-	if (build_task(p, opts, ref, false, &full, &scratch) != 1)
+	if (build_task(p, ask, ref, false, &full, &scratch) != 1)
 		return;	/* gone, or not selected any more */
 	after_ret = read_sched(p, ref->dir, &after);
 	st->nr_verified++;
@@ -664,17 +709,17 @@ out:
 }
 
 /* Returns 1 when the task was added, 0 when skipped, -errno on failure. */
-static int read_task(struct ks_proc *p, const struct ks_options *opts,
+static int read_task(struct ks_proc *p, const struct proc_ask *ask,
 		     const struct task_ref *ref, struct ks_sample *s,
 		     struct ks_proc_status *st)
 {
 	struct ks_task t;
-	int ret = build_task(p, opts, ref, p->cache != NULL, &t, st);
+	int ret = build_task(p, ask, ref, p->cache != NULL, &t, st);
 
 	if (ret <= 0)
 		return ret;
 	if (p->verify)
-		verify_task(p, opts, ref, &t, st);
+		verify_task(p, ask, ref, &t, st);
 	if (ks_sample_add(s, &t)) {
 		task_release(&t);
 		return -ENOMEM;
@@ -731,7 +776,7 @@ static int list_ids(struct ks_proc *p, const char *dir, int32_t **ids_ret,
 	return 0;
 }
 
-static int read_one(struct ks_proc *p, const struct ks_options *opts,
+static int read_one(struct ks_proc *p, const struct proc_ask *ask,
 		    int32_t pid, struct ks_sample *s, struct ks_proc_status *st)
 {
 	char dir[16];
@@ -739,11 +784,11 @@ static int read_one(struct ks_proc *p, const struct ks_options *opts,
 	int ret;
 
 	snprintf(dir, sizeof(dir), "%d", pid);
-	ret = read_task(p, opts, &ref, s, st);
+	ret = read_task(p, ask, &ref, s, st);
 	return ret < 0 ? ret : 0;
 }
 
-static int read_threads(struct ks_proc *p, const struct ks_options *opts,
+static int read_threads(struct ks_proc *p, const struct proc_ask *ask,
 			int32_t pid, struct ks_sample *s,
 			struct ks_proc_status *st)
 {
@@ -755,48 +800,48 @@ static int read_threads(struct ks_proc *p, const struct ks_options *opts,
 	snprintf(dir, sizeof(dir), "%d/task", pid);
 	ret = list_ids(p, dir, &tids, &nr);
 	if (ret == -ENOENT)
-		return read_one(p, opts, pid, s, st);	/* a tree without task/ */
+		return read_one(p, ask, pid, s, st);	/* a tree without task/ */
 	if (ret)
 		return gone(-ret) ? 0 : ret;
 	for (size_t i = 0; i < nr && ret >= 0; i++) {
 		struct task_ref ref = { .pid = tids[i], .tgid = pid, .dir = tdir };
 
 		snprintf(tdir, sizeof(tdir), "%d/task/%d", pid, tids[i]);
-		ret = read_task(p, opts, &ref, s, st);
+		ret = read_task(p, ask, &ref, s, st);
 	}
 	free(tids);
 	return ret < 0 ? ret : 0;
 }
 
-static int read_process(struct ks_proc *p, const struct ks_options *opts,
+static int read_process(struct ks_proc *p, const struct proc_ask *ask,
 			int32_t pid, struct ks_sample *s,
 			struct ks_proc_status *st)
 {
-	if (opts->threads)
-		return read_threads(p, opts, pid, s, st);
-	return read_one(p, opts, pid, s, st);
+	if (ask->sel->threads)
+		return read_threads(p, ask, pid, s, st);
+	return read_one(p, ask, pid, s, st);
 }
 
-static int sample_pids(struct ks_proc *p, const struct ks_options *opts,
+static int sample_pids(struct ks_proc *p, const struct proc_ask *ask,
 		       struct ks_sample *s, struct ks_proc_status *st)
 {
-	for (size_t i = 0; i < opts->nr_pids; i++) {
+	for (size_t i = 0; i < ask->sel->nr_pids; i++) {
 		bool seen = false;
 		int ret;
 
 		/* -p 5,5 prints task 5 once */
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = opts->pids[j] == opts->pids[i];
+			seen = ask->sel->pids[j] == ask->sel->pids[i];
 		if (seen)
 			continue;
-		ret = read_process(p, opts, opts->pids[i], s, st);
+		ret = read_process(p, ask, ask->sel->pids[i], s, st);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int sample_all(struct ks_proc *p, const struct ks_options *opts,
+static int sample_all(struct ks_proc *p, const struct proc_ask *ask,
 		      struct ks_sample *s, struct ks_proc_status *st)
 {
 	int32_t *pids;
@@ -807,21 +852,22 @@ static int sample_all(struct ks_proc *p, const struct ks_options *opts,
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < nr && !ret; i++)
-		ret = read_process(p, opts, pids[i], s, st);
+		ret = read_process(p, ask, pids[i], s, st);
 	free(pids);
 	return ret;
 }
 
-int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
-		   struct ks_sample *s, struct ks_proc_status *st)
+int ks_proc_sample(struct ks_proc *p, const struct ks_selection *sel,
+		   bool switches, struct ks_sample *s, struct ks_proc_status *st)
 {
+	const struct proc_ask ask = { sel, switches };
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	if (ks_select_pids_only(opts))
-		ret = sample_pids(p, opts, s, st);
+	if (ks_select_pids_only(sel))
+		ret = sample_pids(p, &ask, s, st);
 	else
-		ret = sample_all(p, opts, s, st);
+		ret = sample_all(p, &ask, s, st);
 	/* the tasks this sample did not see are forgotten */
 	if (p->cache)
 		ks_proc_cache_end(p->cache);

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "select.h"
 #include "proc_cache.h"
 #include "report.h"
 #include "task.h"
@@ -67,12 +67,13 @@ int ks_proc_stack_access(struct ks_proc *p);
 const char *ks_proc_denied_reason(void);
 void ks_proc_close(struct ks_proc *p);
 /*
- * Fill s with every task opts selects.  Returns 0 or -errno for a failure
- * of the whole sample (the /proc tree itself unreadable); per-task trouble
+ * Fill s with every task sel selects; switches: with each one's context
+ * switches (--json prints them).  Returns 0 or -errno for a failure of
+ * the whole sample (the /proc tree itself unreadable); per-task trouble
  * goes into st.
  */
-int ks_proc_sample(struct ks_proc *p, const struct ks_options *opts,
-		   struct ks_sample *s, struct ks_proc_status *st);
+int ks_proc_sample(struct ks_proc *p, const struct ks_selection *sel,
+		   bool switches, struct ks_sample *s, struct ks_proc_status *st);
 
 /*
  * The parsers of the files, on NUL-terminated text.

@@ -217,15 +217,15 @@ static int check_pids(const struct ks_options *opts)
 	size_t i, missing = 0;
 	char path[64];
 
-	for (i = 0; i < opts->nr_pids; i++) {
-		snprintf(path, sizeof(path), "/proc/%d", (int)opts->pids[i]);
+	for (i = 0; i < opts->sel.nr_pids; i++) {
+		snprintf(path, sizeof(path), "/proc/%d", (int)opts->sel.pids[i]);
 		if (access(path, F_OK)) {
 			fprintf(stderr, "kstack: PID %d does not exist\n",
-				(int)opts->pids[i]);
+				(int)opts->sel.pids[i]);
 			missing++;
 		}
 	}
-	return opts->nr_pids && missing == opts->nr_pids ? KS_EXIT_NONE : 0;
+	return opts->sel.nr_pids && missing == opts->sel.nr_pids ? KS_EXIT_NONE : 0;
 }
 
 static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
@@ -256,7 +256,7 @@ static void run_init(struct run *run, const struct ks_options *opts,
 	run->raw_fd = raw ? open(raw, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				 0600) : -1;
 	ks_snoop_parser_init(&run->parser, event, on_call, run);
-	ks_snoop_out_init(&run->out, stdout, opts->format, opts->snoop,
+	ks_snoop_out_init(&run->out, stdout, opts->out.format, opts->snoop,
 			  wall_offset());
 	if (opts->lines) {
 		ks_lines_host_config(&cfg, opts->vmlinux, true, release,
@@ -330,8 +330,8 @@ int ks_snoop_run(const struct ks_options *opts)
 		return status;
 	catch_signals();
 	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, stderr);
-	status = ks_snoop_probe_open(&probe, &fs, opts->snoop, opts->pids,
-				     opts->nr_pids, ks_report_file, stderr);
+	status = ks_snoop_probe_open(&probe, &fs, opts->snoop, opts->sel.pids,
+				     opts->sel.nr_pids, ks_report_file, stderr);
 	if (status)
 		return status;
 	fprintf(stderr, "kstack: tracing %s (kprobe %s/%s, instance %s) ",

@@ -130,7 +130,8 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 /* -K / -F: the same report the crash command prints for the image. */
 static int hooks(const struct ks_target *t, const struct ks_options *opts)
 {
-	int ret = ks_hooks_report(t, opts, stdout, ks_report_file, stderr);
+	int ret = ks_hooks_report(t, &opts->hooks, &opts->out, stdout,
+				  ks_report_file, stderr);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -156,6 +157,8 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 {
 	/* per-task trouble only with -v: the status says how much */
 	const struct ks_sample_say say = { ks_live_say, NULL, true };
+	const struct ks_walk_opts walk = { &opts->sel, opts->out.waits,
+					   opts->out.verbose };
 	struct ks_kernel_status st;
 	struct ks_sample s = { 0 };
 	struct ks_kernel *k;
@@ -163,7 +166,7 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 	size_t missing;
 	int ret, status;
 
-	if (opts->kprobes || opts->ftrace)
+	if (opts->mode == KS_IN_VHOOKS)
 		return hooks(t, opts);
 	ret = ks_kernel_open(t, &k, say_no_walk, &said);
 	if (ret) {
@@ -171,12 +174,12 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 			say_no_walk(&said, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
-	if (ks_kernel_sample(k, opts, &s, &st, &say)) {
+	if (ks_kernel_sample(k, &walk, &s, &st, &say)) {
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
-	ks_kernel_status_say(opts, &s, &st, &say);
-	missing = ks_report_missing(opts, &s, " in the dump", ks_live_say, NULL);
+	ks_kernel_status_say(opts->out.verbose, &s, &st, &say);
+	missing = ks_report_missing(&opts->sel, &s, " in the dump", ks_live_say, NULL);
 	if (!s.nr_tasks) {
 		if (!missing)
 			fprintf(stderr, "kstack: no task matched the selection\n");
@@ -185,7 +188,7 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 	}
 	if (lines && ks_decode_stacks(&s, lines))
 		fprintf(stderr, "kstack: out of memory adding lines\n");
-	status = ks_output_write(out, &s, opts);
+	status = ks_output_write(out, &s, &opts->out);
 	if (status == KS_EXIT_OK && missing)
 		status = KS_EXIT_NONE;
 out:
@@ -214,7 +217,7 @@ int ks_kdump_run(const struct ks_options *opts)
 	struct ks_kdump_args args = {
 		.vmcore = opts->vmcore,
 		.vmlinux = opts->vmlinux,
-		.verbose = opts->verbose,
+		.verbose = opts->out.verbose,
 		.scan_kallsyms = opts->knobs.kallsyms_scan != NULL,
 		.report = ks_live_say,
 	};

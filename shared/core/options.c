@@ -4,7 +4,8 @@
  * both the live tool and the crash command from the rows of
  * option_table.c.  Numbers are parsed strictly: "-i 1O" is an error, not
  * 1.  An option given where its row says it means nothing is refused
- * with the modes where it does.
+ * with the modes where it does.  "kstack report" is parsed here too,
+ * with its own rows and its own words for what is wrong.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -45,18 +46,6 @@ static int parse_long(const char *s, long min, long max, long *val_ret)
 	return 0;
 }
 
-const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
-			    char *buf, size_t len)
-{
-	if (row->letter && row->name && both)
-		snprintf(buf, len, "-%c, --%s", row->letter, row->name);
-	else if (row->letter)
-		snprintf(buf, len, "-%c", row->letter);
-	else
-		snprintf(buf, len, "--%s", row->name);
-	return buf;
-}
-
 static size_t row_index(const struct ks_opt_row *row)
 {
 	return (size_t)(row - ks_opt_rows);
@@ -67,13 +56,26 @@ static bool given(const struct ks_options *o, const struct ks_opt_row *row)
 	return o->given & (1ull << row_index(row));
 }
 
+/*
+ * Whether getopt knows the row in ctx: report's rows in report, every
+ * other row elsewhere (crash's parser too names the live tool's options,
+ * to refuse them).  report's --json is not the sample's, nor its -h.
+ */
+static bool row_parsed(const struct ks_opt_row *row, enum ks_context ctx)
+{
+	if (ctx == KS_CTX_REPORT)
+		return row->applies & KS_IN_REPORT;
+	return row->applies & ~KS_IN_REPORT;
+}
+
 /* The row getopt_long() returned c for. */
-static const struct ks_opt_row *row_of_val(int c)
+static const struct ks_opt_row *row_of_val(int c, enum ks_context ctx)
 {
 	if (c >= LONG_VAL(0))
 		return &ks_opt_rows[c - LONG_VAL(0)];
 	for (size_t i = 0; i < ks_nr_opt_rows; i++)
-		if (ks_opt_rows[i].letter == c)
+		if (ks_opt_rows[i].letter == c &&
+		    row_parsed(&ks_opt_rows[i], ctx))
 			return &ks_opt_rows[i];
 	return NULL;
 }
@@ -101,7 +103,8 @@ static bool has_arg(const struct ks_opt_row *row)
  * non-option, ':' returns ':' for a missing value.  A row with both
  * names is known by its letter.
  */
-static void getopt_tables(char *shorts, struct option *longs)
+static void getopt_tables(enum ks_context ctx, char *shorts,
+			  struct option *longs)
 {
 	size_t n = 0;
 
@@ -111,6 +114,8 @@ static void getopt_tables(char *shorts, struct option *longs)
 		const struct ks_opt_row *row = &ks_opt_rows[i];
 		int arg = has_arg(row) ? required_argument : no_argument;
 
+		if (!row_parsed(row, ctx))
+			continue;
 		if (row->letter) {
 			*shorts++ = row->letter;
 			if (arg == required_argument)
@@ -144,50 +149,26 @@ static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report
 		num[len] = '\0';
 		if (parse_long(num, 0, INT32_MAX, &pid))
 			return fail(report, rarg, "invalid PID '%s'", num);
-		n = ks_grow(o->pids, &o->pids_cap, o->nr_pids + 1, sizeof(*n));
+		n = ks_grow(o->sel.pids, &o->sel.pids_cap, o->sel.nr_pids + 1, sizeof(*n));
 		if (!n) {
 			ks_report(report, rarg, "out of memory");
 			return -ENOMEM;
 		}
-		o->pids = n;
-		o->pids[o->nr_pids++] = (int32_t)pid;
+		o->sel.pids = n;
+		o->sel.pids[o->sel.nr_pids++] = (int32_t)pid;
 		if (!comma)
 			return 0;
 		p = comma + 1;
 	}
 }
 
-static void set_defaults(struct ks_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->format = KS_FMT_TEXT;
-	o->duration = 30 * 60;
-	o->interval = 60;
-	o->dir = "/var/oled/kstack";
-	o->max_mb = 1;
-	o->max_files = 5;
-	o->max_percent = 85;
-	o->proc_root = "/proc";
-}
-
-long ks_options_default(const struct ks_opt_row *row)
-{
-	struct ks_options d;
-	long v;
-
-	set_defaults(&d);
-	v = *(const long *)((const char *)&d + row->off);
-	/* a plain -t is minutes with -b, which is what has a default */
-	return row->kind == KS_OPT_DURATION ? v / 60 : v;
-}
-
 static int set_format(struct ks_options *o, enum ks_format f, ks_report_fn report,
 		      void *rarg)
 {
-	if (o->format != KS_FMT_TEXT && o->format != f)
+	if (o->out.format != KS_FMT_TEXT && o->out.format != f)
 		return fail(report, rarg,
 			    "-c, --json and --folded exclude each other");
-	o->format = f;
+	o->out.format = f;
 	return 0;
 }
 
@@ -197,18 +178,18 @@ static int set_regex(struct ks_options *o, const char *name, const char *arg,
 	char why[128];
 	int ret;
 
-	if (o->comm)
+	if (o->sel.comm)
 		return fail(report, rarg, "option %s given twice: join the "
 			    "expressions with |", name);
 	if (!*arg)
 		return fail(report, rarg, "option %s wants a non-empty value", name);
-	ret = regcomp(&o->comm_re, arg, REG_EXTENDED | REG_NOSUB);
+	ret = regcomp(&o->sel.comm_re, arg, REG_EXTENDED | REG_NOSUB);
 	if (ret) {
-		regerror(ret, &o->comm_re, why, sizeof(why));
+		regerror(ret, &o->sel.comm_re, why, sizeof(why));
 		return fail(report, rarg, "option %s: '%s' is not an extended "
 			    "regular expression: %s", name, arg, why);
 	}
-	o->comm = arg;
+	o->sel.comm = arg;
 	return 0;
 }
 
@@ -239,11 +220,45 @@ static int set_num(struct ks_options *o, const struct ks_opt_row *row,
 	/* Tests shorten the interval; users keep oled's floor of 10 s. */
 	if (row->letter == 'i' && o->knobs.interval_ms)
 		min = 1;
+	/* report's words, as they were before it was a mode of the table */
+	if (row->applies == KS_IN_REPORT && parse_long(arg, min, row->max, member))
+		return fail(report, rarg, "invalid %s '%s'", name, arg);
 	if (parse_long(arg, min, row->max, member))
 		return fail(report, rarg,
 			    "option %s wants a number from %ld to %ld, not '%s'",
 			    name, min, row->max, arg);
 	return 0;
+}
+
+/* "2026-11-24 23:10[:05]", "2026-11-24T23:10:05", "2026-11-24", "@EPOCH" */
+static int parse_time(const char *s, time_t *t)
+{
+	static const char *const formats[] = {
+		"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
+		"%Y-%m-%dT%H:%M", "%Y-%m-%d",
+	};
+	char *end;
+
+	if (*s == '@') {
+		long long v;
+
+		errno = 0;
+		v = strtoll(s + 1, &end, 10);
+		if (errno || end == s + 1 || *end || v < 0)
+			return -EINVAL;
+		*t = (time_t)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		struct tm tm = { .tm_isdst = -1 };
+
+		end = strptime(s, formats[i], &tm);
+		if (!end || *end)
+			continue;
+		*t = mktime(&tm);
+		return *t == (time_t)-1 ? -EINVAL : 0;
+	}
+	return -EINVAL;
 }
 
 static int parse_row(struct ks_options *o, enum ks_context ctx,
@@ -264,7 +279,7 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 		return 0;
 	case KS_OPT_STATE:
 		for (const char *c = row->letters; *c; c++)
-			o->states |= KS_ST_BIT(*c);
+			o->sel.states |= KS_ST_BIT(*c);
 		return 0;
 	case KS_OPT_PIDS:
 		return parse_pids(o, arg, report, rarg);
@@ -285,13 +300,18 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 		o->t_arg = arg;
 		o->t_given = true;
 		return 0;
+	case KS_OPT_TIME:
+		if (parse_time(arg, member))
+			return fail(report, rarg, "invalid %s '%s'", name, arg);
+		return 0;
 	}
 	return fail(report, rarg, "option %s: unknown kind", name);
 }
 
-unsigned int ks_options_mode(const struct ks_options *o, enum ks_context ctx)
+/* The one mode of a command line, stored once in o->mode. */
+static unsigned int decide_mode(const struct ks_options *o, enum ks_context ctx)
 {
-	bool hooks = o->kprobes || o->ftrace;
+	bool hooks = o->hooks.kprobes || o->hooks.ftrace;
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
@@ -310,14 +330,6 @@ unsigned int ks_options_mode(const struct ks_options *o, enum ks_context ctx)
 	return KS_IN_ONE;
 }
 
-static const char *mode_what(unsigned int mode)
-{
-	for (size_t i = 0; i < ks_nr_mode_rows; i++)
-		if (ks_mode_rows[i].mode == mode)
-			return ks_mode_rows[i].what;
-	return "?";
-}
-
 /* Each option given means something in this mode, with what it needs. */
 static int check_rows(const struct ks_options *o, enum ks_context ctx,
 		      unsigned int mode, ks_report_fn report, void *rarg)
@@ -333,11 +345,11 @@ static int check_rows(const struct ks_options *o, enum ks_context ctx,
 		ks_opt_row_name(row, false, name, sizeof(name));
 		if (!(row->applies & mode) && row->leads)
 			return fail(report, rarg, "%s and %s exclude each other",
-				    name, mode_what(mode));
+				    name, ks_mode_what(mode));
 		if (!(row->applies & mode)) {
 			ks_options_where(where, sizeof(where), row->applies, ctx);
 			return fail(report, rarg, "option %s does nothing with "
-				    "%s; it is for %s", name, mode_what(mode),
+				    "%s; it is for %s", name, ks_mode_what(mode),
 				    where);
 		}
 		need = row->needs ? row_of_name(row->needs) : NULL;
@@ -383,7 +395,7 @@ static int check_selection(const struct ks_options *o, ks_report_fn report,
 	char list[128] = "", name[40];
 	size_t len = 0;
 
-	if (o->all || o->states || o->nr_pids || o->comm)
+	if (o->sel.all || o->sel.states || o->sel.nr_pids || o->sel.comm)
 		return 0;
 	for (size_t i = 0; i < ks_nr_opt_rows; i++)
 		if (ks_opt_rows[i].selects && len < sizeof(list))
@@ -398,13 +410,14 @@ static int check_selection(const struct ks_options *o, ks_report_fn report,
 static int check_combination(struct ks_options *o, enum ks_context ctx,
 			     ks_report_fn report, void *rarg)
 {
-	unsigned int mode = ks_options_mode(o, ctx);
+	unsigned int mode = decide_mode(o, ctx);
 	const char *ms = o->knobs.interval_ms;
 	int ret;
 
+	o->mode = mode;
 	if (mode == KS_IN_INFO)
 		return 0;
-	if (o->kprobes && o->ftrace)
+	if (o->hooks.kprobes && o->hooks.ftrace)
 		return fail(report, rarg, "-K and -F exclude each other");
 	ret = check_rows(o, ctx, mode, report, rarg);
 	if (ret)
@@ -428,7 +441,6 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
 	}
 	if (mode != KS_IN_BG)
 		return 0;
-	o->background = true;
 	if (ms) {
 		if (parse_long(ms, 1, 3600000, &o->interval_ms))
 			return fail(report, rarg, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
@@ -442,22 +454,115 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
  * What getopt_long() refused, named: ':' is a missing value (optopt is
  * the option's val, for long options too); '?' with optopt set is an
  * unknown short option or a value given to a long option taking none.
+ * report says each of them its one way, with the word as given.
  */
-static void getopt_error(int c, const char *arg, ks_report_fn report, void *rarg)
+static int getopt_error(enum ks_context ctx, int c, const char *arg,
+			ks_report_fn report, void *rarg)
 {
-	const struct ks_opt_row *row = c == ':' ? row_of_val(optopt) : NULL;
+	const struct ks_opt_row *row = c == ':' ? row_of_val(optopt, ctx) : NULL;
 	char name[40];
 
+	if (ctx == KS_CTX_REPORT)
+		return fail(report, rarg, "report: invalid option '%s'", arg);
 	if (row)
-		fail(report, rarg, "option %s needs a value",
-		     ks_opt_row_name(row, false, name, sizeof(name)));
-	else if (optopt && !strncmp(arg, "--", 2))
-		fail(report, rarg, "option %.*s takes no value",
-		     (int)strcspn(arg, "="), arg);
-	else if (optopt && optopt < 256)
-		fail(report, rarg, "invalid option -%c", optopt);
-	else
-		fail(report, rarg, "invalid option '%s'", arg);
+		return fail(report, rarg, "option %s needs a value",
+			    ks_opt_row_name(row, false, name, sizeof(name)));
+	if (optopt && !strncmp(arg, "--", 2))
+		return fail(report, rarg, "option %.*s takes no value",
+			    (int)strcspn(arg, "="), arg);
+	if (optopt && optopt < 256)
+		return fail(report, rarg, "invalid option -%c", optopt);
+	return fail(report, rarg, "invalid option '%s'", arg);
+}
+
+/* report's operands: how many, the first is its DIR, the second is named */
+struct operands {
+	size_t n;
+	const char *second;
+};
+
+/*
+ * report's operands may come before, between and after its options:
+ * the one getopt stopped at is taken and getopt goes on (true), but
+ * after "--" every word left is an operand (false: the options end).
+ */
+static bool take_operand(struct ks_options *o, struct operands *ops,
+			 int argc, char **argv)
+{
+	bool dashes = !strcmp(argv[optind - 1], "--");
+
+	while (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (!ops->n++)
+			o->report_path = arg;
+		else if (!ops->second)
+			ops->second = arg;
+		if (!dashes)
+			return true;
+	}
+	return false;
+}
+
+/* argv's options into o, with report's operands; 0 or -errno, said */
+static int parse_args(struct ks_options *o, enum ks_context ctx, int argc,
+		      char **argv, struct operands *ops, ks_report_fn report,
+		      void *rarg)
+{
+	char shorts[3 + 2 * MAX_ROWS];
+	struct option longs[MAX_ROWS + 1];
+	int c, ret;
+
+	getopt_tables(ctx, shorts, longs);
+	/* crash calls us many times in one process: restart getopt fully. */
+	optind = 0;
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, shorts, longs, NULL);
+		if (c == -1 && ctx == KS_CTX_REPORT &&
+		    take_operand(o, ops, argc, argv))
+			continue;
+		if (c == -1)
+			return 0;
+		if (c == '?' || c == ':')
+			return getopt_error(ctx, c, argv[optind - 1], report, rarg);
+		ret = parse_row(o, ctx, row_of_val(c, ctx), optarg, report, rarg);
+		if (ret)
+			return ret;
+		/* --decode's FILE, and the options that may follow it */
+		if (o->decode && !o->decode_file && optind < argc &&
+		    argv[optind][0] != '-')
+			o->decode_file = argv[optind++];
+	}
+}
+
+/* What is left after the options, then whether they go together. */
+static int check_rest(struct ks_options *o, enum ks_context ctx, int argc,
+		      char **argv, ks_report_fn report, void *rarg)
+{
+	if (optind < argc && o->decode && !o->decode_file &&
+	    strcmp(argv[optind], "--"))
+		o->decode_file = argv[optind++];
+	if (optind < argc)
+		return fail(report, rarg, "unexpected argument '%s'",
+			    argv[optind]);
+	return check_combination(o, ctx, report, rarg);
+}
+
+/* report's checks, in the order and the words it always had */
+static int check_report(const struct ks_options *o, const struct operands *ops,
+			ks_report_fn report, void *rarg)
+{
+	if (o->help)
+		return 0;
+	if (o->report_json && o->report_folded)
+		return fail(report, rarg, "--json and --folded do not go together");
+	if (!ops->n)
+		return fail(report, rarg, "report: a directory is needed");
+	if (ops->n > 1)
+		return fail(report, rarg, "report: one directory or file, got '%s'",
+			    ops->second);
+	return 0;
 }
 
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
@@ -471,52 +576,31 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 			   const struct ks_test_knobs *knobs, ks_report_fn report,
 			   void *rarg)
 {
-	char shorts[3 + 2 * MAX_ROWS];
-	struct option longs[MAX_ROWS + 1];
-	int c, ret = 0;
+	struct operands ops = { 0 };
+	int ret;
 
-	getopt_tables(shorts, longs);
-	set_defaults(o);
+	ks_options_defaults(o);
 	if (knobs && ctx == KS_CTX_LIVE)
 		o->knobs = *knobs;
-	/* crash calls us many times in one process: restart getopt fully. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			getopt_error(c, argv[optind - 1], report, rarg);
-			goto bad;
-		}
-		ret = parse_row(o, ctx, row_of_val(c), optarg, report, rarg);
-		if (ret)
-			goto bad;
-		/* --decode's FILE, and the options that may follow it */
-		if (o->decode && !o->decode_file && optind < argc &&
-		    argv[optind][0] != '-')
-			o->decode_file = argv[optind++];
+	/* "kstack report ...": from its word on, with report's rows */
+	if (ctx == KS_CTX_LIVE && argc > 1 && !strcmp(argv[1], "report")) {
+		ctx = KS_CTX_REPORT;
+		o->mode = KS_IN_REPORT;
+		argc--;
+		argv++;
 	}
-	if (optind < argc && o->decode && !o->decode_file &&
-	    strcmp(argv[optind], "--"))
-		o->decode_file = argv[optind++];
-	if (optind < argc) {
-		fail(report, rarg, "unexpected argument '%s'", argv[optind]);
-		goto bad;
-	}
-	ret = check_combination(o, ctx, report, rarg);
+	ret = parse_args(o, ctx, argc, argv, &ops, report, rarg);
+	if (!ret && ctx == KS_CTX_REPORT)
+		ret = check_report(o, &ops, report, rarg);
+	else if (!ret)
+		ret = check_rest(o, ctx, argc, argv, report, rarg);
 	if (!ret)
 		return 0;
-bad:
 	ks_options_release(o);
-	return ret ? ret : -EINVAL;
+	return ret;
 }
 
 void ks_options_release(struct ks_options *o)
 {
-	free(o->pids);
-	o->pids = NULL;
-	o->nr_pids = 0;
-	o->pids_cap = 0;
-	if (o->comm)
-		regfree(&o->comm_re);
-	o->comm = NULL;
+	ks_selection_release(&o->sel);
 }

@@ -1,40 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One option parser for the live tool and the crash command, so the two
- * cannot drift apart.  The crash command hands its argv here unchanged.
- * Every option is one row of the table in option_table.c: the parser,
- * the usage, --help and crash's "help kstack" are all made from it.
+ * One option parser for the live tool, its "kstack report" and the crash
+ * command, so they cannot drift apart.  The crash command hands its argv
+ * here unchanged.  Every option is one row of the table in option_table.c:
+ * the parser, the usages, --help, report's and crash's "help kstack" are
+ * all made from it.
  */
 #ifndef KS_OPTIONS_H
 #define KS_OPTIONS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
+#include "format_opts.h"
+#include "hooks_opts.h"
 #include "report.h"
+#include "select.h"
 
 enum ks_context {
 	KS_CTX_LIVE,
 	KS_CTX_CRASH,
-};
-
-enum ks_format {
-	KS_FMT_TEXT,		/* oled kstack's text, the default */
-	KS_FMT_SUMMARY,		/* -c */
-	KS_FMT_JSON,		/* --json: one JSON object per sample */
-	KS_FMT_FOLDED,		/* --folded: flame-graph input */
+	KS_CTX_REPORT,		/* "kstack report": its usage and its rows */
 };
 
 /*
  * What a run does, as a bit each, so that a row of the table says in
  * which of them its option means something.  The parser decides the
- * run's one mode (ks_options_mode) and refuses every option given whose
- * row lacks it.  A subcommand with options of its own ("kstack report")
- * is one more bit here, one more row in option_table.c's modes[] and a
- * row per option with that bit.
+ * run's one mode (struct ks_options' mode) and refuses every option
+ * given whose row lacks it.  A subcommand with options of its own
+ * ("kstack report") is one more bit here, one more row in option_table.c's
+ * ks_mode_rows[], a context of its own for its usage, and a row per option
+ * with that bit.
  */
 enum ks_mode {
 	KS_IN_ONE = 1u << 0,	/* one sample from /proc */
@@ -47,11 +46,13 @@ enum ks_mode {
 	KS_IN_CRASH = 1u << 7,	/* crash's kstack: the tasks */
 	KS_IN_CHOOKS = 1u << 8,	/* crash's kstack -K / -F */
 	KS_IN_INFO = 1u << 9,	/* -h, --help, --version: nothing else counts */
+	KS_IN_REPORT = 1u << 10,	/* kstack report DIR: the logs read back */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
 #define KS_IN_ALL_HOOKS	(KS_IN_HOOKS | KS_IN_VHOOKS | KS_IN_CHOOKS)
 #define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS)
+/* every mode but report, which has rows of its own, -h included */
 #define KS_IN_ANY	0x3ffu
 
 /* How a row's value is stored, each into the member at the row's offset. */
@@ -66,6 +67,7 @@ enum ks_opt_kind {
 	KS_OPT_REGEX,		/* a POSIX extended regex, compiled */
 	KS_OPT_NUM,		/* a long within min..max */
 	KS_OPT_DURATION,	/* -t: a number, or one with s, m or h */
+	KS_OPT_TIME,		/* a time_t: "YYYY-MM-DD[ HH:MM[:SS]]", "@EPOCH" */
 };
 
 /* The help sections, in the order --help prints them. */
@@ -130,26 +132,21 @@ struct ks_test_knobs {
 	const char *verify_cache;	/* -b: each cached read checked by a full one */
 };
 
-/* State letters selected with -D -R -S -Z -I -T, as a bit per letter. */
-#define KS_ST_BIT(c)	(1ull << ((c) - 'A'))
-
+/*
+ * A command line, parsed: the front ends' (live/main.c, the crash
+ * command), each of which hands the walkers their selection, the
+ * writers their output options and the hooks runner its own, and keeps
+ * the rest.
+ */
 struct ks_options {
-	bool all;		/* -a */
-	uint64_t states;	/* KS_ST_BIT('D') | ... */
-	int32_t *pids;		/* -p, in the order given */
-	size_t nr_pids;
-	size_t pids_cap;
-	const char *comm;	/* --comm REGEX, compiled into comm_re */
-	regex_t comm_re;
-	bool threads;		/* -H */
-	const char *cgroup;	/* --cgroup PATH */
-	enum ks_format format;
-	bool summary_all;	/* -c --all: every task of a group */
-	bool kprobes;		/* -K */
-	bool ftrace;		/* -F */
-	bool touched;		/* -F --touched: touched_functions (6.4+) */
-	bool verbose;		/* -v */
-	bool waits;		/* --waits: who blocks whom (a dump only) */
+	unsigned int mode;	/* the one KS_IN_* mode, decided by the parser */
+	struct ks_selection sel;	/* -a, the states, -p, --comm, -H, --cgroup */
+	struct ks_format_opts out;	/* -c, --all, --json, --folded, --waits, -v */
+	struct ks_hooks_opts hooks;	/* -K, -F, --touched */
+	bool lines;		/* -l: file:line of every frame (shared/lines/) */
+	const char *vmlinux;	/* --vmlinux */
+	bool help;
+	bool version;		/* --version */
 
 	/* live only */
 	bool background;	/* -b */
@@ -165,15 +162,20 @@ struct ks_options {
 	const char *output;	/* -o */
 	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
-	const char *vmlinux;	/* --vmlinux */
-	bool lines;		/* -l: file:line of every frame (shared/lines/) */
 	bool decode;		/* --decode [FILE]: lines added to stack text */
 	const char *decode_file;	/* its FILE, NULL for stdin */
 	const char *snoop;	/* --snoop FUNC: live stacks of FUNC's callers */
 	bool t_given;		/* -t was given: --snoop's duration */
-	bool help;
-	bool version;		/* --version */
 	struct ks_test_knobs knobs;	/* the live tool's, as given to the parser */
+
+	/* kstack report, live only */
+	const char *report_path;	/* DIR, or one log file */
+	bool report_json;	/* --json: JSON Lines */
+	bool report_folded;	/* --folded: the whole period for a flame graph */
+	long report_pid;	/* --pid N: its stack where it changed; 0 unset */
+	time_t report_since;	/* --since: samples at or after; 0 unset */
+	time_t report_until;	/* --until: samples at or before; 0 unset */
+	long report_top;	/* --top N: stuck tasks and stacks listed */
 
 	/* the parser's own */
 	const char *t_arg;	/* -t as given, read once the mode is known */
@@ -183,7 +185,9 @@ struct ks_options {
 /*
  * Fills opts from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
  * through report for what is wrong (the caller exits 2, or calls
- * cmd_usage in crash).
+ * cmd_usage in crash).  The live tool's argv[1] "report" is the report
+ * mode, whose options may come before and after its DIR; opts->mode
+ * says so even when the parse fails, for the usage to print.
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
 		     char **argv, ks_report_fn report, void *arg);
@@ -193,20 +197,30 @@ int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
 			   const struct ks_test_knobs *knobs,
 			   ks_report_fn report, void *arg);
 void ks_options_release(struct ks_options *opts);
-/* The one mode (KS_IN_*) of a parsed command line. */
-unsigned int ks_options_mode(const struct ks_options *opts, enum ks_context ctx);
+
+/*
+ * What the parser and the help both ask of the rows (option_table.c),
+ * so that options.c and options_help.c need only the table, not each
+ * other.
+ */
+/* Every member at its default, as the parser starts. */
+void ks_options_defaults(struct ks_options *opts);
 /* The default of a row's member, for the help ("default 30"). */
 long ks_options_default(const struct ks_opt_row *row);
 /* "-b" or "--proc-root" or "-v, --verbose" (both), into buf. */
 const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 			    char *buf, size_t len);
-
-/* The usage for ctx: its synopsis lines (options_help.c). */
-void ks_options_usage(FILE *out, enum ks_context ctx);
-/* One line per option of ctx under its section's title. */
-void ks_options_help(FILE *out, enum ks_context ctx);
+/* Whether a mode is one of ctx's: the live tool's, crash's or report's. */
+bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx);
+/* How a message names a mode: "-b", "crash's kstack". */
+const char *ks_mode_what(unsigned int mode);
 /* The modes an option applies to, as words: "-b, --vmcore and crash's kstack". */
 void ks_options_where(char *buf, size_t len, unsigned int modes,
 		      enum ks_context ctx);
+
+/* The usage for ctx: its synopsis lines (options_help.c). */
+void ks_options_usage(FILE *out, enum ks_context ctx);
+/* One line per option of ctx under its section's title (report: no title). */
+void ks_options_help(FILE *out, enum ks_context ctx);
 
 #endif /* KS_OPTIONS_H */

@@ -11,40 +11,13 @@
 
 #define WIDTH	79
 
-/* The modes of ctx: the live tool's or the crash command's. */
-static bool mode_in_ctx(unsigned int mode, enum ks_context ctx)
-{
-	bool crash = mode & KS_IN_CRASH_CMD;
-
-	return mode != KS_IN_INFO && (ctx == KS_CTX_CRASH) == crash;
-}
-
 static bool row_in_ctx(const struct ks_opt_row *row, enum ks_context ctx)
 {
-	unsigned int crash = row->applies & KS_IN_CRASH_CMD;
-
-	return ctx == KS_CTX_CRASH ? crash : row->applies & ~KS_IN_CRASH_CMD;
-}
-
-void ks_options_where(char *buf, size_t len, unsigned int modes,
-		      enum ks_context ctx)
-{
-	size_t n = 0, count = 0, at = 0;
-
-	for (size_t i = 0; i < ks_nr_mode_rows; i++)
-		count += (modes & ks_mode_rows[i].mode) &&
-			 mode_in_ctx(ks_mode_rows[i].mode, ctx);
-	buf[0] = '\0';
-	for (size_t i = 0; i < ks_nr_mode_rows && n < len; i++) {
-		const struct ks_mode_row *m = &ks_mode_rows[i];
-
-		if (!(modes & m->mode) || !mode_in_ctx(m->mode, ctx))
-			continue;
-		at++;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      at == 1 ? "" : at == count ? " and " : ", ",
-				      m->what);
-	}
+	if (ctx == KS_CTX_CRASH)
+		return row->applies & KS_IN_CRASH_CMD;
+	if (ctx == KS_CTX_REPORT)
+		return row->applies & KS_IN_REPORT;
+	return row->applies & ~(KS_IN_CRASH_CMD | KS_IN_REPORT);
 }
 
 /* A word of the synopsis, on a new line when this one is full. */
@@ -116,6 +89,15 @@ static void selection_line(FILE *out, const char *indent, const char *cont)
 	fputc('\n', out);
 }
 
+/* "usage: kstack report [OPTION]... DIR|FILE": its options are listed */
+static void report_synopsis(FILE *out)
+{
+	for (size_t i = 0; i < ks_nr_mode_rows; i++)
+		if (ks_mode_rows[i].mode == KS_IN_REPORT)
+			fprintf(out, "usage: %s %s\n", ks_mode_rows[i].lead,
+				ks_mode_rows[i].tail);
+}
+
 /*
  * Live: "usage: kstack ..." then "       kstack ..." per mode.  Crash
  * prints "kstack " before its synopsis and the rest as given: the
@@ -128,11 +110,15 @@ void ks_options_usage(FILE *out, enum ks_context ctx)
 	const char *cont = crash ? "        " : "              ";
 	bool first = true;
 
+	if (ctx == KS_CTX_REPORT) {
+		report_synopsis(out);
+		return;
+	}
 	for (size_t i = 0; i < ks_nr_mode_rows; i++) {
 		const struct ks_mode_row *m = &ks_mode_rows[i];
 		struct ks_mode_row skip = *m;
 
-		if (!mode_in_ctx(m->mode, ctx) &&
+		if (!ks_mode_in_ctx(m->mode, ctx) &&
 		    (crash || m->mode != KS_IN_INFO))
 			continue;
 		if (first && crash)
@@ -185,9 +171,31 @@ static void help_row(FILE *out, const struct ks_opt_row *row, int indent,
 		fprintf(out, "%s\n", n ? info : "");
 }
 
+/* report's lines: "  --pid N         ...", long names only, no sections */
+static void report_help(FILE *out)
+{
+	char left[32];
+
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		const struct ks_opt_row *row = &ks_opt_rows[i];
+
+		if (!row_in_ctx(row, KS_CTX_REPORT))
+			continue;
+		snprintf(left, sizeof(left), "--%s%s%s", row->name,
+			 row->metavar ? " " : "",
+			 row->metavar ? row->metavar : "");
+		fprintf(out, "  %-14s %s\n", left, row->help);
+	}
+}
+
 void ks_options_help(FILE *out, enum ks_context ctx)
 {
 	bool crash = ctx == KS_CTX_CRASH;
+
+	if (ctx == KS_CTX_REPORT) {
+		report_help(out);
+		return;
+	}
 
 	for (int sec = 0; sec < KS_SEC_COUNT; sec++) {
 		bool title = false;

@@ -1,30 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "select.h"
 
-bool ks_select_pids_only(const struct ks_options *opts)
+bool ks_select_pids_only(const struct ks_selection *sel)
 {
-	return opts->nr_pids && !opts->all && !opts->states && !opts->comm;
+	return sel->nr_pids && !sel->all && !sel->states && !sel->comm;
 }
 
-bool ks_select_match(const struct ks_options *opts, int32_t pid, char state)
+bool ks_select_match(const struct ks_selection *sel, int32_t pid, char state)
 {
-	if (opts->all)
+	if (sel->all)
 		return true;
-	if (state >= 'A' && state <= 'z' && (opts->states & KS_ST_BIT(state)))
+	if (state >= 'A' && state <= 'z' && (sel->states & KS_ST_BIT(state)))
 		return true;
-	for (size_t i = 0; i < opts->nr_pids; i++)
-		if (opts->pids[i] == pid)
+	for (size_t i = 0; i < sel->nr_pids; i++)
+		if (sel->pids[i] == pid)
 			return true;
 	return false;
 }
 
-bool ks_select_comm(const struct ks_options *opts, const char *comm)
+bool ks_select_comm(const struct ks_selection *sel, const char *comm)
 {
-	return opts->comm && !regexec(&opts->comm_re, comm, 0, NULL, 0);
+	return sel->comm && !regexec(&sel->comm_re, comm, 0, NULL, 0);
 }
 
 int ks_select_cgroup_normalize(const char *cgroup, char *out, size_t len)
@@ -72,4 +73,15 @@ bool ks_select_cgroup(const char *path, const char *cgroup)
 		return true;
 	return !strncmp(path, norm, clen) &&
 	       (path[clen] == '\n' || path[clen] == '/' || !path[clen]);
+}
+
+void ks_selection_release(struct ks_selection *sel)
+{
+	free(sel->pids);
+	sel->pids = NULL;
+	sel->nr_pids = 0;
+	sel->pids_cap = 0;
+	if (sel->comm)
+		regfree(&sel->comm_re);
+	sel->comm = NULL;
 }

@@ -7,7 +7,7 @@
  */
 static int (*const writers[])(FILE *out, const struct ks_sample *s,
 			      const struct ks_groups *g,
-			      const struct ks_options *opts) = {
+			      const struct ks_format_opts *opts) = {
 	[KS_FMT_TEXT] = ks_format_text,
 	[KS_FMT_SUMMARY] = ks_format_summary,
 	[KS_FMT_JSON] = ks_format_json,
@@ -15,7 +15,7 @@ static int (*const writers[])(FILE *out, const struct ks_sample *s,
 };
 
 int ks_format_sample(FILE *out, const struct ks_sample *s,
-		     const struct ks_options *opts)
+		     const struct ks_format_opts *opts)
 {
 	size_t f = (size_t)opts->format;
 	struct ks_groups g;

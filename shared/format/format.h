@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "group.h"
-#include "options.h"
+#include "format_opts.h"
 #include "task.h"
 
 /*
@@ -19,13 +19,13 @@
  * group, not three examples).
  */
 int ks_format_text(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g, const struct ks_options *opts);
+		   const struct ks_groups *g, const struct ks_format_opts *opts);
 int ks_format_summary(FILE *out, const struct ks_sample *s,
-		      const struct ks_groups *g, const struct ks_options *opts);
+		      const struct ks_groups *g, const struct ks_format_opts *opts);
 int ks_format_json(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g, const struct ks_options *opts);
+		   const struct ks_groups *g, const struct ks_format_opts *opts);
 int ks_format_folded(FILE *out, const struct ks_sample *s,
-		     const struct ks_groups *g, const struct ks_options *opts);
+		     const struct ks_groups *g, const struct ks_format_opts *opts);
 
 /*
  * --waits after the text or -c: the "== waits" section, chains and
@@ -35,7 +35,7 @@ int ks_format_waits(FILE *out, const struct ks_sample *s);
 
 /* Groups s and writes it in the format opts asks for; -errno on failure. */
 int ks_format_sample(FILE *out, const struct ks_sample *s,
-		     const struct ks_options *opts);
+		     const struct ks_format_opts *opts);
 
 /* A JSON string of s; invalid UTF-8 becomes U+FFFD. */
 void ks_json_str(FILE *out, const char *s);

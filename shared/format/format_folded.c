@@ -44,7 +44,7 @@ void ks_folded_comm(FILE *out, const char *comm)
 }
 
 int ks_format_folded(FILE *out, const struct ks_sample *s,
-		     const struct ks_groups *g, const struct ks_options *opts)
+		     const struct ks_groups *g, const struct ks_format_opts *opts)
 {
 	bool *done = malloc(s->nr_tasks ? s->nr_tasks : 1);
 

@@ -158,7 +158,7 @@ static void json_task(FILE *out, const struct ks_task *t)
 }
 
 int ks_format_json(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g, const struct ks_options *opts)
+		   const struct ks_groups *g, const struct ks_format_opts *opts)
 {
 	(void)opts;
 	fprintf(out, "{\"schema\":%d,\"version\":\"%s\",\"time\":%lld,\"host\":",

@@ -133,7 +133,7 @@ static int summary(FILE *out, const struct ks_sample *s,
 
 /* -c --all: every task of a group, not three examples */
 int ks_format_summary(FILE *out, const struct ks_sample *s,
-		      const struct ks_groups *g, const struct ks_options *opts)
+		      const struct ks_groups *g, const struct ks_format_opts *opts)
 {
 	return summary(out, s, g, opts->summary_all ? SIZE_MAX : EXAMPLES,
 		       opts->waits);

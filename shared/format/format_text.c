@@ -97,8 +97,7 @@ static int format_text(FILE *out, const struct ks_sample *s,
  * report and oled's own readers.
  */
 int ks_format_text(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g, const struct ks_options *opts)
+		   const struct ks_groups *g, const struct ks_format_opts *opts)
 {
-	return format_text(out, s, g, opts->verbose && !opts->background &&
-			   !opts->foreground);
+	return format_text(out, s, g, opts->verbose);
 }

@@ -13,18 +13,18 @@ static bool has_pid(const struct ks_sample *s, int32_t pid)
 	return false;
 }
 
-size_t ks_report_missing(const struct ks_options *opts,
+size_t ks_report_missing(const struct ks_selection *sel,
 			 const struct ks_sample *s, const char *where,
 			 ks_report_fn report, void *arg)
 {
 	size_t missing = 0;
 
-	if (!ks_select_pids_only(opts))
+	if (!ks_select_pids_only(sel))
 		return 0;
-	for (size_t i = 0; i < opts->nr_pids; i++) {
-		if (has_pid(s, opts->pids[i]))
+	for (size_t i = 0; i < sel->nr_pids; i++) {
+		if (has_pid(s, sel->pids[i]))
 			continue;
-		ks_report(report, arg, "PID %d does not exist%s", opts->pids[i],
+		ks_report(report, arg, "PID %d does not exist%s", sel->pids[i],
 			  where);
 		missing++;
 	}
@@ -32,7 +32,7 @@ size_t ks_report_missing(const struct ks_options *opts,
 }
 
 int ks_sample_write(FILE *f, const struct ks_sample *s,
-		    const struct ks_options *opts)
+		    const struct ks_format_opts *opts)
 {
 	int ret = ks_format_sample(f, s, opts);
 

@@ -11,8 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "options.h"
+#include "format_opts.h"
 #include "report.h"
+#include "select.h"
 #include "task.h"
 
 /*
@@ -20,12 +21,12 @@
  * is the only selection (under -D/-S... a PID may exist and just not be
  * selected); returns how many.
  */
-size_t ks_report_missing(const struct ks_options *opts,
+size_t ks_report_missing(const struct ks_selection *sel,
 			 const struct ks_sample *s, const char *where,
 			 ks_report_fn report, void *arg);
 
 /* The sample in opts' format on f, flushed: 0 or -errno. */
 int ks_sample_write(FILE *f, const struct ks_sample *s,
-		    const struct ks_options *opts);
+		    const struct ks_format_opts *opts);
 
 #endif /* KS_SAMPLE_REPORT_H */

@@ -35,7 +35,9 @@
 
 #include <stdio.h>
 
+#include "format_opts.h"
 #include "hooks_format.h"
+#include "hooks_opts.h"
 #include "hooks_records.h"
 #include "hooks_walk.h"
 #include "hooks_writer.h"
@@ -47,10 +49,11 @@
  * the kernel-format lines, "== summary", then the sections only memory
  * answers, all to out.  Problems with one list or structure go to report
  * (ks_report_file with a FILE * arg writes "kstack: ..." lines).
+ * h says which report, opts its format (--json) and detail (-v).
  * Returns 0, or a negative errno when a walk could not start (reported).
  */
-struct ks_options;
-int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
-		    FILE *out, ks_report_fn report, void *arg);
+int ks_hooks_report(const struct ks_target *t, const struct ks_hooks_opts *h,
+		    const struct ks_format_opts *opts, FILE *out,
+		    ks_report_fn report, void *arg);
 
 #endif /* KS_HOOKS_H */

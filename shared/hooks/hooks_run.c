@@ -9,10 +9,9 @@
 
 #include "hooks.h"
 #include "hooks_json.h"
-#include "options.h"
 
 static int report_kprobes(const struct ks_target *t,
-			  const struct ks_options *opts, FILE *out,
+			  const struct ks_format_opts *opts, FILE *out,
 			  ks_report_fn report, void *arg)
 {
 	struct ks_kprobe_list l = { 0 };
@@ -35,8 +34,8 @@ static int report_kprobes(const struct ks_target *t,
  * the walk reads it and then dropped.
  */
 /* --json: the records alone, each printed as the walk hands it over */
-static int json_ftrace(const struct ks_target *t, const struct ks_options *opts,
-		       FILE *out, ks_report_fn report, void *arg)
+static int json_ftrace(const struct ks_target *t, bool touched, FILE *out,
+		       ks_report_fn report, void *arg)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
 	struct ks_ftrace_walker w;
@@ -46,14 +45,14 @@ static int json_ftrace(const struct ks_target *t, const struct ks_options *opts,
 	if (!ret)
 		ret = ks_ftrace_ops_walk(&w, &ops);
 	if (!ret)
-		ret = ks_ftrace_walk_each(&w, &ops, opts->touched,
+		ret = ks_ftrace_walk_each(&w, &ops, touched,
 					  ks_ftrace_rec_json_fn, out);
 	ks_ftrace_ops_list_free(&ops);
 	return ret;
 }
 
-static int report_ftrace(const struct ks_target *t,
-			 const struct ks_options *opts, FILE *out,
+static int report_ftrace(const struct ks_target *t, bool touched,
+			 const struct ks_format_opts *opts, FILE *out,
 			 ks_report_fn report, void *arg)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
@@ -63,14 +62,14 @@ static int report_ftrace(const struct ks_target *t,
 	int ret;
 
 	if (opts->format == KS_FMT_JSON)
-		return json_ftrace(t, opts, out, report, arg);
+		return json_ftrace(t, touched, out, report, arg);
 	ret = ks_ftrace_writer_init(&wr, out);
 	if (!ret)
 		ret = ks_ftrace_walker_init(&w, t, report, arg);
 	if (!ret)
 		ret = ks_ftrace_ops_walk(&w, &ops);
 	if (!ret)
-		ret = ks_ftrace_walk_each(&w, &ops, opts->touched,
+		ret = ks_ftrace_walk_each(&w, &ops, touched,
 					  ks_ftrace_writer_rec, &wr);
 	if (!ret)
 		ks_ftrace_writer_end(&wr, t, &ops,
@@ -82,18 +81,19 @@ static int report_ftrace(const struct ks_target *t,
 	return ret;
 }
 
-int ks_hooks_report(const struct ks_target *t, const struct ks_options *opts,
-		    FILE *out, ks_report_fn report, void *arg)
+int ks_hooks_report(const struct ks_target *t, const struct ks_hooks_opts *h,
+		    const struct ks_format_opts *opts, FILE *out,
+		    ks_report_fn report, void *arg)
 {
 	int ret = 0, r;
 
-	if (opts->kprobes) {
+	if (h->kprobes) {
 		r = report_kprobes(t, opts, out, report, arg);
 		if (r)
 			ret = r;
 	}
-	if (opts->ftrace) {
-		r = report_ftrace(t, opts, out, report, arg);
+	if (h->ftrace) {
+		r = report_ftrace(t, h->touched, opts, out, report, arg);
 		if (r)
 			ret = r;
 	}

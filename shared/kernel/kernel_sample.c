@@ -34,7 +34,7 @@ static void walk_report(void *arg, const char *msg)
 		w->say->report(w->say->arg, msg);
 }
 
-int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_sample(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     const struct ks_sample_say *say)
 {
@@ -58,7 +58,7 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
 	ks_kernel_release(k, s->kernel, sizeof(s->kernel));
 	ret = ks_kernel_walk(k, opts, s, st, walk_report, &w);
 	st->start = start;
-	if (ret == -ENOENT && opts->cgroup)
+	if (ret == -ENOENT && opts->sel->cgroup)
 		ks_report(say->report, say->arg,
 			  "--cgroup: this kernel's cgroup types are not known");
 	else if (ret)
@@ -76,12 +76,12 @@ static void say_count(const struct ks_sample_say *say, size_t n,
 			  n == 1 ? one : many, what);
 }
 
-void ks_kernel_status_say(const struct ks_options *opts,
+void ks_kernel_status_say(bool verbose,
 			  const struct ks_sample *s,
 			  const struct ks_kernel_status *st,
 			  const struct ks_sample_say *say)
 {
-	if (!opts->verbose) {
+	if (!verbose) {
 		if (!say->quiet)
 			return;
 		if (st->nr_unreadable || st->nr_list_errors)

@@ -30,7 +30,7 @@ struct ks_sample_say {
  * walk failed, --cgroup without cgroup types); s is to be released
  * either way.
  */
-int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_sample(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     const struct ks_sample_say *say);
 
@@ -39,7 +39,7 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_options *opts,
  * of counts and the time since the sample began; without, under quiet,
  * how many messages -v would show.
  */
-void ks_kernel_status_say(const struct ks_options *opts,
+void ks_kernel_status_say(bool verbose,
 			  const struct ks_sample *s,
 			  const struct ks_kernel_status *st,
 			  const struct ks_sample_say *say);

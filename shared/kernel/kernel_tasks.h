@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "kernel_layout.h"
-#include "options.h"
 #include "report.h"
+#include "select.h"
 #include "target.h"
 #include "task.h"
 
@@ -61,7 +61,7 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len);
  * -EFAULT for an unreadable init_task, -ENOENT for a missing layout the
  * options need, e.g. --cgroup without cgroup types).
  */
-int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report, void *arg);
 

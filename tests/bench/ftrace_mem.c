@@ -52,7 +52,8 @@ static double seconds(const struct timespec *a, const struct timespec *b)
 
 int main(int argc, char **argv)
 {
-	struct ks_options opts = { .ftrace = true };
+	const struct ks_hooks_opts h = { .ftrace = true };
+	const struct ks_format_opts fo = { 0 };
 	struct ks_ftrace_image_counts counts;
 	struct ks_fake *f = ks_fake_create();
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 60000;
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
 	rss0 = status_kib("VmRSS:");
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-	ret = ks_hooks_report(&t, &opts, stdout, ks_report_file, stderr);
+	ret = ks_hooks_report(&t, &h, &fo, stdout, ks_report_file, stderr);
 	fflush(stdout);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	clock_gettime(CLOCK_MONOTONIC, &b);

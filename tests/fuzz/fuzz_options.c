@@ -30,13 +30,13 @@ static void parse(enum ks_context ctx, int argc, char **argv)
 	if (ret) {
 		/* one line says why */
 		fuzz_assert((ret == -EINVAL || ret == -ENOMEM) && said == 1);
-		fuzz_assert(!o.pids && !o.nr_pids && !o.comm);
+		fuzz_assert(!o.sel.pids && !o.sel.nr_pids && !o.sel.comm);
 		return;
 	}
-	fuzz_assert(!o.nr_pids || o.pids);
-	fuzz_assert(o.format <= KS_FMT_FOLDED);
+	fuzz_assert(!o.sel.nr_pids || o.sel.pids);
+	fuzz_assert(o.out.format <= KS_FMT_FOLDED);
 	ks_options_usage(fuzz_null(), ctx);
-	fprintf(fuzz_null(), "%zu %ld %ld %s\n", o.nr_pids, o.interval_ms,
+	fprintf(fuzz_null(), "%zu %ld %ld %s\n", o.sel.nr_pids, o.interval_ms,
 		o.duration, o.dir ? o.dir : "");
 	ks_options_release(&o);
 }

@@ -121,6 +121,19 @@ touch -d '2026-11-24 12:00' "$tmp/order/kstack_h.out-9.gz"
 got=$("$kstack" report "$tmp/order" 2>/dev/null | sed -n 's/^2026-11-24 10:00:\([0-9]*\)   tasks.*/\1/p' | tr '\n' ' ')
 if [ "$got" = "09 20 21 30 50 " ]; then pass "files in the rotation's order: $got"; else
 	fail "files in the rotation's order: got '$got', want '09 20 21 30 50 '"; fi
+# options after the directory, as everywhere else (#37): the same report
+# as with them before it, where "--pid" was once taken for a second DIR
+before=$("$kstack" report --pid 4242 --top 1 "$tmp/order" 2>&1)
+rc=0
+after=$("$kstack" report "$tmp/order" --pid 4242 --top 1 2>&1) || rc=$?
+if [ "$rc" = 0 ] && [ -n "$after" ] && [ "$after" = "$before" ]; then
+	pass "options after DIR: the report of options before it"; else
+	fail "options after DIR: exit $rc, got '$after', want '$before'"; fi
+rc=0
+"$kstack" report "$tmp/order" --pid 4242 extra >/dev/null 2>"$tmp/extra.err" || rc=$?
+if [ "$rc" = 2 ] && grep -q "^kstack: report: one directory or file, got 'extra'$" "$tmp/extra.err"; then
+	pass "a second DIR after an option: exit 2, named"; else
+	fail "a second DIR after an option: exit $rc, $(head -1 "$tmp/extra.err")"; fi
 rc=0
 "$kstack" report "$tmp/none" >/dev/null 2>&1 || rc=$?
 if [ "$rc" = 4 ]; then pass "a missing directory: exit 4"; else fail "a missing directory: exit $rc"; fi

@@ -224,16 +224,19 @@ static void parse(const char *args, struct ks_options *opts)
 static void sample(const char *args, struct result *r)
 {
 	struct ks_options opts;
+	struct ks_walk_opts walk;
 	struct ks_kernel *k;
 
 	memset(r, 0, sizeof(*r));
 	r->msgf = open_memstream(&r->msgs, &r->msgs_len);
 	assert_non_null(r->msgf);
 	parse(args, &opts);
+	walk = (struct ks_walk_opts){ &opts.sel, opts.out.waits,
+				      opts.out.verbose };
 	alarm(CASE_SECONDS);
 	assert_int_equal(ks_kernel_open(&target, &k, NULL, NULL), 0);
 	ks_sample_init(&r->s, 0, "x");
-	assert_int_equal(ks_kernel_walk(k, &opts, &r->s, &r->st, collect, r), 0);
+	assert_int_equal(ks_kernel_walk(k, &walk, &r->s, &r->st, collect, r), 0);
 	ks_kernel_close(k);
 	alarm(0);
 	ks_options_release(&opts);
@@ -679,7 +682,8 @@ VMCORE_TEST(test_two_tasks_one_stack)
 
 static char *ftrace_report(char **err)
 {
-	struct ks_options opts = { .ftrace = true };
+	const struct ks_hooks_opts h = { .ftrace = true };
+	const struct ks_format_opts fo = { 0 };
 	char *out = NULL;
 	size_t len = 0, elen = 0;
 	FILE *o = open_memstream(&out, &len);
@@ -688,7 +692,8 @@ static char *ftrace_report(char **err)
 	assert_non_null(o);
 	assert_non_null(e);
 	alarm(CASE_SECONDS);
-	assert_int_equal(ks_hooks_report(&target, &opts, o, ks_report_file, e), 0);
+	assert_int_equal(ks_hooks_report(&target, &h, &fo, o, ks_report_file, e),
+			 0);
 	alarm(0);
 	fclose(o);
 	fclose(e);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "format.h"
+#include "options.h"
 #include "group.h"
 
 #define WAIT "[<0>] do_wait+0x15c/0x2e0\n[<0>] kernel_wait4+0xbc/0x168\n"
@@ -45,10 +46,10 @@ static void make_sample(struct ks_sample *s)
 /* The writer FN on S, with the default options or -v's. */
 static char *render_opts(int (*fn)(FILE *, const struct ks_sample *,
 				   const struct ks_groups *,
-				   const struct ks_options *),
+				   const struct ks_format_opts *),
 			 const struct ks_sample *s, bool verbose)
 {
-	struct ks_options o = { .verbose = verbose };
+	struct ks_format_opts o = { .verbose = verbose };
 	struct ks_groups g;
 	char *buf = NULL;
 	size_t len = 0;
@@ -64,7 +65,7 @@ static char *render_opts(int (*fn)(FILE *, const struct ks_sample *,
 
 static char *render(int (*fn)(FILE *, const struct ks_sample *,
 			      const struct ks_groups *,
-			      const struct ks_options *),
+			      const struct ks_format_opts *),
 		    const struct ks_sample *s)
 {
 	return render_opts(fn, s, false);
@@ -192,7 +193,7 @@ static void test_summary_all(void **state)
 	make_sample(&s);
 	f = open_memstream(&out, &len);
 	assert_non_null(f);
-	assert_int_equal(ks_format_sample(f, &s, &o), 0);
+	assert_int_equal(ks_format_sample(f, &s, &o.out), 0);
 	fclose(f);
 	assert_string_equal(out,
 		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"

@@ -69,7 +69,7 @@ static void make_sample(struct ks_sample *s)
 
 static char *render(const struct ks_sample *s, enum ks_format f, bool w)
 {
-	struct ks_options o = { .format = f, .waits = w };
+	struct ks_format_opts o = { .format = f, .waits = w };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);

@@ -82,7 +82,8 @@ static char *section(const char *out, const char *name)
 
 static void test_report(void **state)
 {
-	struct ks_options opts = { .ftrace = true };
+	const struct ks_hooks_opts h = { .ftrace = true };
+	const struct ks_format_opts fo = { 0 };
 	char *out = NULL, *err = NULL, *sum, *owners, mods[1024] = "", want[2048];
 	size_t olen = 0, elen = 0, lines = 0, i;
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&err, &elen);
@@ -95,7 +96,7 @@ static void test_report(void **state)
 	assert_int_equal(counts.ipmodify, 48);
 	assert_int_equal(counts.regs, 60);
 	assert_int_equal(counts.tramp, N - 60);
-	assert_int_equal(ks_hooks_report(&t, &opts, o, ks_report_file, e), 0);
+	assert_int_equal(ks_hooks_report(&t, &h, &fo, o, ks_report_file, e), 0);
 	fclose(o);
 	fclose(e);
 	assert_string_equal(err, "");

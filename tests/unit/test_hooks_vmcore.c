@@ -59,14 +59,15 @@ static void cut_after_summary(char *text)
 
 static char *report(bool kprobes, bool ftrace, bool verbose)
 {
-	struct ks_options o = { .kprobes = kprobes, .ftrace = ftrace,
-				.verbose = verbose };
+	const struct ks_hooks_opts h = { .kprobes = kprobes, .ftrace = ftrace };
+	const struct ks_format_opts o = { .verbose = verbose };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ks_hooks_report(&target, &o, f, ks_report_file, stderr), 0);
+	assert_int_equal(ks_hooks_report(&target, &h, &o, f, ks_report_file,
+					 stderr), 0);
 	fclose(f);
 	return text;
 }

@@ -637,16 +637,17 @@ static void test_ftrace_pages_corrupt(void **state)
 /* The report: kernel lines, summary, then what only memory says. */
 static void test_report(void **state)
 {
-	struct ks_options o = { .kprobes = true };
+	struct ks_hooks_opts o = { .kprobes = true };
+	const struct ks_format_opts fo = { 0 };
 	char *out = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&out, &len), *null = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_report_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, ks_report_file, null), 0);
 	o.kprobes = false;
 	o.ftrace = true;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, ks_report_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, ks_report_file, null), 0);
 	fclose(fp);
 	fclose(null);
 	assert_non_null(strstr(out, "== summary\n7 kprobes: 6 k, 1 r; 2 disabled, 1 gone, 2 optimized, 1 on ftrace; probed modules: gonemod\n== kprobes enabled\n1\n== hook owners\n"));
@@ -675,14 +676,15 @@ static void collect(void *arg, const char *msg)
  */
 static void test_report_callback(void **state)
 {
-	struct ks_options o = { .kprobes = true };
+	struct ks_hooks_opts o = { .kprobes = true };
+	const struct ks_format_opts fo = { 0 };
 	struct said said = { "", 0 };
 	char *out = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&out, &len);
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, fp, collect, &said), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, collect, &said), 0);
 	fclose(fp);
 	assert_int_equal(said.n, 2);
 	assert_non_null(strstr(said.text, "|kprobe_table[21]: cannot read struct kprobe at 0xffff888077770000|"));

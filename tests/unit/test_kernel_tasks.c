@@ -333,6 +333,7 @@ static int sample(struct env *e, const char *args, struct ks_sample *s,
 {
 	char buf[256], *argv[16];
 	struct ks_options opts;
+	struct ks_walk_opts walk;
 	struct ks_kernel *k;
 	int argc = 0, ret;
 
@@ -346,7 +347,9 @@ static int sample(struct env *e, const char *args, struct ks_sample *s,
 	ks_sample_init(s, 0, "x");
 	e->msgs[0] = '\0';
 	e->nr_msgs = 0;
-	ret = ks_kernel_walk(k, &opts, s, st, collect, e);
+	walk = (struct ks_walk_opts){ &opts.sel, opts.out.waits,
+				      opts.out.verbose };
+	ret = ks_kernel_walk(k, &walk, s, st, collect, e);
 	ks_kernel_close(k);
 	ks_options_release(&opts);
 	return ret;
@@ -516,7 +519,6 @@ static void test_frame_pointers_chosen(void **state)
 {
 	struct env *e = *state;
 	const struct ks_sample_say say = { .report = collect, .arg = e, .quiet = true };
-	const struct ks_options verbose = { .verbose = true }, quiet = { 0 };
 	struct ks_kernel_status st;
 	struct ks_sample s;
 
@@ -529,9 +531,9 @@ static void test_frame_pointers_chosen(void **state)
 	assert_null(strstr(e->msgs, "every stack is empty"));
 	/* said once, among -v's notes, and not without -v */
 	e->msgs[0] = '\0';
-	ks_kernel_status_say(&quiet, &s, &st, &say);
+	ks_kernel_status_say(false, &s, &st, &say);
 	assert_null(strstr(e->msgs, "frame pointers"));
-	ks_kernel_status_say(&verbose, &s, &st, &say);
+	ks_kernel_status_say(true, &s, &st, &say);
 	assert_non_null(strstr(e->msgs, "no ORC tables: unwinding with frame pointers"));
 	ks_sample_release(&s);
 }

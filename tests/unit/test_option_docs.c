@@ -6,9 +6,9 @@
  * kstack-crash(8) for the crash command's.  A man page documents the
  * options of its SYNOPSIS and of the tags of its .TP paragraphs; a help
  * text those that begin its indented lines.  Run from the top of the
- * tree, as tests/run-all.sh does.  "kstack report" parses its own options
- * (live/logs/report_opts.c): its synopsis line and its REPORT section
- * are not the table's.
+ * tree, as tests/run-all.sh does.  "kstack report" is a mode of its own
+ * (KS_IN_REPORT): its synopsis line and its REPORT section are checked
+ * against its rows, and the rest of kstack(8) against the others.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,8 +109,12 @@ static void roff_options(struct opt_set *s, const char *line, size_t len)
 	}
 }
 
-/* A man page's options: the SYNOPSIS and the tags of .TP paragraphs. */
-static void man_options(struct opt_set *s, const char *path)
+/*
+ * A man page's options: the SYNOPSIS and the tags of .TP paragraphs,
+ * either those of "kstack report" (its synopsis line, its section) or
+ * all the others.
+ */
+static void man_options(struct opt_set *s, const char *path, bool of_report)
 {
 	char *text = read_text(path), *p = text;
 	bool synopsis = false, tag = false, report = false;
@@ -125,7 +129,7 @@ static void man_options(struct opt_set *s, const char *path)
 			report = true;
 		} else if (synopsis && !strncmp(p, ".br", 3)) {
 			report = false;
-		} else if ((synopsis || tag) && !report) {
+		} else if ((synopsis || tag) && report == of_report) {
 			roff_options(s, p, len);
 		}
 		tag = !strncmp(p, ".TP", 3);
@@ -234,7 +238,7 @@ static void check_docs(const char *man_path, char *help_text,
 	struct opt_set man = { 0 }, in_help = { 0 };
 	int bad;
 
-	man_options(&man, man_path);
+	man_options(&man, man_path, false);
 	help_options(&in_help, help_text, indent);
 	assert_true(man.nr > 10 && in_help.nr > 10);
 	bad = check(&man, modes, man_path);
@@ -257,6 +261,32 @@ static void test_crash_docs(void **state)
 	(void)state;
 	check_docs("docs/kstack-crash.8", printed(ks_options_help, KS_CTX_CRASH),
 		   "    ", KS_IN_CRASH_CMD, "help kstack");
+}
+
+/*
+ * report's rows: its usage's lines and kstack(8)'s REPORT.  Its -h and
+ * --help are taken as said: the usage names long names only, and the
+ * page describes -h once, under OPTIONS.
+ */
+static void test_report_docs(void **state)
+{
+	struct opt_set man = { 0 }, usage = { 0 };
+	char *text = printed(ks_options_help, KS_CTX_REPORT);
+	int bad;
+
+	(void)state;
+	man_options(&man, "docs/kstack.8", true);
+	help_options(&usage, text, "  ");
+	assert_true(man.nr >= 6 && usage.nr >= 6);
+	set_add(&man, "-h", 2);
+	set_add(&man, "--help", 6);
+	set_add(&usage, "-h", 2);
+	bad = check(&man, KS_IN_REPORT, "docs/kstack.8's REPORT");
+	bad += check(&usage, KS_IN_REPORT, "kstack report --help");
+	free(text);
+	set_free(&man);
+	set_free(&usage);
+	assert_int_equal(bad, 0);
 }
 
 /* The reader above finds what it must: a page that lacks one fails. */
@@ -286,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_live_docs),
 		cmocka_unit_test(test_crash_docs),
+		cmocka_unit_test(test_report_docs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,14 +71,14 @@ static void test_oled_defaults(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
-	assert_true(o.all);
+	assert_true(o.sel.all);
 	assert_int_equal(o.duration, 30 * 60);
 	assert_int_equal(o.interval, 60);
 	assert_string_equal(o.dir, "/var/oled/kstack");
 	assert_int_equal(o.max_mb, 1);
 	assert_int_equal(o.max_files, 5);
 	assert_int_equal(o.max_percent, 85);
-	assert_int_equal(o.format, KS_FMT_TEXT);
+	assert_int_equal(o.out.format, KS_FMT_TEXT);
 	ks_options_release(&o);
 }
 
@@ -99,13 +99,13 @@ static void test_pids_in_order(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-p 30,2,17", err, sizeof(err)), 0);
-	assert_int_equal(o.nr_pids, 3);
-	assert_int_equal(o.pids[0], 30);
-	assert_int_equal(o.pids[1], 2);
-	assert_int_equal(o.pids[2], 17);
-	assert_true(ks_select_pids_only(&o));
-	assert_true(ks_select_match(&o, 2, 'S'));
-	assert_false(ks_select_match(&o, 3, 'S'));
+	assert_int_equal(o.sel.nr_pids, 3);
+	assert_int_equal(o.sel.pids[0], 30);
+	assert_int_equal(o.sel.pids[1], 2);
+	assert_int_equal(o.sel.pids[2], 17);
+	assert_true(ks_select_pids_only(&o.sel));
+	assert_true(ks_select_match(&o.sel, 2, 'S'));
+	assert_false(ks_select_match(&o.sel, 3, 'S'));
 	ks_options_release(&o);
 }
 
@@ -205,13 +205,13 @@ static void test_states_or(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-D -Z -T", err, sizeof(err)), 0);
-	assert_true(ks_select_match(&o, 1, 'D'));
-	assert_true(ks_select_match(&o, 1, 'Z'));
-	assert_true(ks_select_match(&o, 1, 'T'));
-	assert_true(ks_select_match(&o, 1, 't'));
-	assert_false(ks_select_match(&o, 1, 'S'));
-	assert_false(ks_select_match(&o, 1, 'I'));
-	assert_false(ks_select_pids_only(&o));
+	assert_true(ks_select_match(&o.sel, 1, 'D'));
+	assert_true(ks_select_match(&o.sel, 1, 'Z'));
+	assert_true(ks_select_match(&o.sel, 1, 'T'));
+	assert_true(ks_select_match(&o.sel, 1, 't'));
+	assert_false(ks_select_match(&o.sel, 1, 'S'));
+	assert_false(ks_select_match(&o.sel, 1, 'I'));
+	assert_false(ks_select_pids_only(&o.sel));
 	ks_options_release(&o);
 }
 
@@ -228,16 +228,16 @@ static void test_crash_rejects_live_options(void **state)
 	/* and parses twice in one process, as crash calls it */
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a -H --folded", err,
 			       sizeof(err)), 0);
-	assert_true(o.threads);
-	assert_int_equal(o.format, KS_FMT_FOLDED);
+	assert_true(o.sel.threads);
+	assert_int_equal(o.out.format, KS_FMT_FOLDED);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-K -v", err, sizeof(err)), 0);
-	assert_true(o.kprobes && o.verbose);
+	assert_true(o.hooks.kprobes && o.out.verbose);
 	ks_options_release(&o);
 	/* long options are not mistaken for live-only short ones */
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --json --cgroup /x", err,
 			       sizeof(err)), 0);
-	assert_int_equal(o.format, KS_FMT_JSON);
+	assert_int_equal(o.out.format, KS_FMT_JSON);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a --foreground", err,
 			       sizeof(err)), -EINVAL);
@@ -303,8 +303,8 @@ static void test_snoop(void **state)
 	assert_string_equal(o.snoop, "ksys_sync");
 	assert_true(o.t_given);
 	assert_int_equal(o.duration, 5);
-	assert_int_equal(o.nr_pids, 2);
-	assert_int_equal(o.format, KS_FMT_SUMMARY);
+	assert_int_equal(o.sel.nr_pids, 2);
+	assert_int_equal(o.out.format, KS_FMT_SUMMARY);
 	ks_options_release(&o);
 	/* no selection needed, and -t not given means "until interrupted" */
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read --json -l",
@@ -506,23 +506,23 @@ static void test_comm(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "--comm ^(sshd|cron)$ -D",
 			       err, sizeof(err)), 0);
-	assert_true(ks_select_comm(&o, "sshd"));
-	assert_true(ks_select_comm(&o, "cron"));
-	assert_false(ks_select_comm(&o, "crond"));
-	assert_false(ks_select_comm(&o, "xsshd"));
-	assert_false(ks_select_match(&o, 5, 'S'));
-	assert_true(ks_select_match(&o, 5, 'D'));
+	assert_true(ks_select_comm(&o.sel, "sshd"));
+	assert_true(ks_select_comm(&o.sel, "cron"));
+	assert_false(ks_select_comm(&o.sel, "crond"));
+	assert_false(ks_select_comm(&o.sel, "xsshd"));
+	assert_false(ks_select_match(&o.sel, 5, 'S'));
+	assert_true(ks_select_match(&o.sel, 5, 'D'));
 	/* a -p beside it is no longer "only these PIDs" */
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-p 7 --comm kworker", err,
 			       sizeof(err)), 0);
-	assert_false(ks_select_pids_only(&o));
-	assert_true(ks_select_comm(&o, "kworker/0:1-events"));
+	assert_false(ks_select_pids_only(&o.sel));
+	assert_true(ks_select_comm(&o.sel, "kworker/0:1-events"));
 	ks_options_release(&o);
-	assert_null(o.comm);
+	assert_null(o.sel.comm);
 	/* -a alone matches no comm: --comm is not given */
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
-	assert_false(ks_select_comm(&o, "anything"));
+	assert_false(ks_select_comm(&o.sel, "anything"));
 	ks_options_release(&o);
 }
 

@@ -228,7 +228,7 @@ static void sample(struct tree *t, char *buf, size_t len,
 	struct ks_sample s;
 
 	ks_sample_init(&s, 0, "h");
-	assert_int_equal(ks_proc_sample(&t->p, &t->opts, &s, st), 0);
+	assert_int_equal(ks_proc_sample(&t->p, &t->opts.sel, false, &s, st), 0);
 	assert_int_equal(s.nr_tasks, 1);
 	snprintf(buf, len, "%s", s.tasks[0].stack);
 	ks_sample_release(&s);
@@ -270,7 +270,7 @@ static void sample_cmd(struct tree *t, char *buf, size_t len)
 	struct ks_sample s;
 
 	ks_sample_init(&s, 0, "h");
-	assert_int_equal(ks_proc_sample(&t->p, &t->opts, &s, &st), 0);
+	assert_int_equal(ks_proc_sample(&t->p, &t->opts.sel, false, &s, &st), 0);
 	assert_int_equal(s.nr_tasks, 1);
 	snprintf(buf, len, "%s", s.tasks[0].cmd);
 	ks_sample_release(&s);

@@ -50,7 +50,7 @@ static void test_missing(void **state)
 	make_sample(&s);
 	parse(&o, argv);
 	/* 7 is the task's thread group, 10 the task: both are there */
-	assert_int_equal(ks_report_missing(&o, &s, " in the dump", said_collect, &d), 2);
+	assert_int_equal(ks_report_missing(&o.sel, &s, " in the dump", said_collect, &d), 2);
 	assert_string_equal(d.text, "PID 99 does not exist in the dump\n"
 				    "PID 5 does not exist in the dump\n");
 	ks_options_release(&o);
@@ -68,7 +68,7 @@ static void test_missing_not_only_pids(void **state)
 	make_sample(&s);
 	parse(&o, argv);
 	/* under -D, PID 99 may exist and just not be in D */
-	assert_int_equal(ks_report_missing(&o, &s, "", said_collect, &d), 0);
+	assert_int_equal(ks_report_missing(&o.sel, &s, "", said_collect, &d), 0);
 	assert_int_equal(d.calls, 0);
 	ks_options_release(&o);
 	ks_sample_release(&s);
@@ -88,7 +88,7 @@ static void test_write(void **state)
 	parse(&o, argv);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(ks_sample_write(f, &s, &o), 0);
+	assert_int_equal(ks_sample_write(f, &s, &o.out), 0);
 	/* flushed: the text is there before the stream is closed */
 	assert_true(len > 0);
 	assert_non_null(strstr(buf, "do_nanosleep"));
@@ -97,7 +97,7 @@ static void test_write(void **state)
 	/* a full disk shows at the flush, as -errno */
 	f = fopen("/dev/full", "w");
 	if (f) {
-		assert_int_equal(ks_sample_write(f, &s, &o), -ENOSPC);
+		assert_int_equal(ks_sample_write(f, &s, &o.out), -ENOSPC);
 		fclose(f);
 	}
 	ks_options_release(&o);

@@ -60,7 +60,7 @@ bool ks_task_in_cgroup(struct ks_walk *w, const uint8_t *tb, int32_t pid)
 			  "PID %d: cgroup cannot be read; not selected", pid);
 		return false;
 	}
-	return ks_select_cgroup(path, w->opts->cgroup);
+	return ks_select_cgroup(path, w->opts->sel->cgroup);
 }
 
 int ks_task_cgroup_setup(struct ks_walk *w)
@@ -70,7 +70,7 @@ int ks_task_cgroup_setup(struct ks_walk *w)
 	uint64_t vis;
 	uint8_t v;
 
-	if (!w->opts->cgroup)
+	if (!w->opts->sel->cgroup)
 		return 0;
 	if (!ks_field_ok(&l->cgroups) || !ks_field_ok(&l->css_set_dfl_cgrp) ||
 	    !ks_field_ok(&l->cgroup_kn) || !ks_field_ok(&l->kn_parent) ||

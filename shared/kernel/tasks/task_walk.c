@@ -180,7 +180,7 @@ static int64_t floor_div(int64_t a, int64_t b)
 static bool selected(struct ks_walk *w, const uint8_t *tb, struct ks_task *t,
 		     int32_t asked)
 {
-	const struct ks_options *o = w->opts;
+	const struct ks_selection *o = w->opts->sel;
 
 	if (ks_select_match(o, t->pid, t->state) ||
 	    ks_select_match(o, t->tgid, t->state) ||
@@ -219,7 +219,7 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 				       ks_field_get(tb, &l->exit_state));
 	if (!selected(w, tb, &t, asked))
 		return 0;
-	if (w->opts->cgroup && !ks_task_in_cgroup(w, tb, t.pid))
+	if (w->opts->sel->cgroup && !ks_task_in_cgroup(w, tb, t.pid))
 		return 0;
 	t.start_time = w->btime +
 		       (int64_t)(ks_field_get(tb, &l->start_boottime) / 1000000000ull);
@@ -261,13 +261,13 @@ static const struct ks_walk_entry *find_pid(const struct ks_walk *w, int32_t pid
 /* -p alone: each PID in the order given, like reading /proc/PID. */
 static int emit_pids(struct ks_walk *w)
 {
-	for (size_t i = 0; i < w->opts->nr_pids; i++) {
-		const struct ks_walk_entry *e = find_pid(w, w->opts->pids[i]);
+	for (size_t i = 0; i < w->opts->sel->nr_pids; i++) {
+		const struct ks_walk_entry *e = find_pid(w, w->opts->sel->pids[i]);
 		int ret = 0;
 
 		if (!e)
 			continue;	/* the caller reports PIDs that do not exist */
-		if (!w->opts->threads) {
+		if (!w->opts->sel->threads) {
 			ret = emit(w, e, e->pid);
 		} else {
 			/* /proc/TID/task lists the whole group of TID */
@@ -289,7 +289,7 @@ static int emit_all(struct ks_walk *w)
 		int ret;
 
 		/* without -H only /proc/PID itself: thread group leaders */
-		if (!w->opts->threads && w->e[i].pid != w->e[i].tgid)
+		if (!w->opts->sel->threads && w->e[i].pid != w->e[i].tgid)
 			continue;
 		ret = emit(w, &w->e[i], w->e[i].tgid);
 		if (ret)
@@ -313,7 +313,7 @@ static int sample_setup(struct ks_walk *w)
 }
 
 
-int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
+int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     ks_report_fn report_fn, void *arg)
 {
@@ -332,14 +332,14 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_options *opts,
 	if (k->unw && k->arch->unwinder_note)
 		st->unwinder = k->arch->unwinder_note(k->unw);
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
-	w.threads = opts->threads || opts->nr_pids || opts->waits;
+	w.threads = opts->sel->threads || opts->sel->nr_pids || opts->waits;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
 			"the task list (init_task.tasks)", process_node, NULL);
 	if (ret)
 		goto out;
 	if (w.nr)	/* w.e is NULL for an empty list: qsort() wants a pointer */
 		qsort(w.e, w.nr, sizeof(*w.e), cmp_entry);
-	ret = ks_select_pids_only(opts) ? emit_pids(&w) : emit_all(&w);
+	ret = ks_select_pids_only(opts->sel) ? emit_pids(&w) : emit_all(&w);
 	if (!ret && opts->waits)
 		ret = ks_task_waits(&w);
 out:

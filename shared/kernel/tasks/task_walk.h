@@ -41,7 +41,7 @@ struct ks_stack_owner {
 
 struct ks_walk {
 	struct ks_kernel *k;
-	const struct ks_options *opts;
+	const struct ks_walk_opts *opts;
 	struct ks_sample *s;
 	struct ks_kernel_status *st;
 	ks_report_fn report;
