@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "live_sample.h"
+#include "exit_status.h"
 #include "output_file.h"
 #include "regular_file.h"
 #include "sample_report.h"

@@ -8,7 +8,7 @@
 
 #include "bg_daemon.h"
 #include "bg_log.h"
-#include "live_sample.h"
+#include "exit_status.h"
 #include "run_lock.h"
 
 /* The sampler's side: detach from whatever started us. */

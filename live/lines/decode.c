@@ -17,7 +17,7 @@
 #include "decode.h"
 #include "decode_text.h"
 #include "lines_host.h"
-#include "live_sample.h"
+#include "exit_status.h"
 
 int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
 		     bool live)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "format.h"
-#include "live_sample.h"
+#include "exit_status.h"
 #include "report_run.h"
 #include "report_files.h"
 #include "report_lines.h"

@@ -18,7 +18,7 @@
 
 #include "cgroup_check.h"
 #include "grow.h"
-#include "live_sample.h"
+#include "exit_status.h"
 #include "select.h"
 
 #define SLURP_MAX	(4 << 20)

@@ -20,7 +20,7 @@
 #include "hooks.h"
 #include "hooks_live.h"
 #include "kcore_target.h"
-#include "live_sample.h"
+#include "exit_status.h"
 #include "tracefs.h"
 
 struct lines {

@@ -6,17 +6,10 @@
 #ifndef KS_LIVE_SAMPLE_H
 #define KS_LIVE_SAMPLE_H
 
+#include "exit_status.h"
 #include "options.h"
 #include "proc_tasks.h"
 #include "task.h"
-
-enum {
-	KS_EXIT_OK = 0,
-	KS_EXIT_NONE = 1,	/* nothing matched, or a named PID is missing */
-	KS_EXIT_USAGE = 2,
-	KS_EXIT_PERM = 3,	/* /proc/PID/stack needs CAP_SYS_ADMIN */
-	KS_EXIT_ERROR = 4,	/* the sample itself could not be taken */
-};
 
 int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 		 struct ks_sample *s, struct ks_proc_status *st);

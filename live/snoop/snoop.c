@@ -26,7 +26,7 @@
 #include "decode_text.h"
 #include "lines.h"
 #include "lines_host.h"
-#include "live_sample.h"
+#include "exit_status.h"
 #include "snoop.h"
 #include "snoop_format.h"
 #include "snoop_probe.h"

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "grow.h"
-#include "live_sample.h"
+#include "exit_status.h"
 #include "snoop_probe.h"
 
 #define RETRIES		50	/* times 20 ms: for a reader that just closed */
