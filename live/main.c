@@ -47,8 +47,8 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 	/* not root: say so now rather than print every task without a stack */
 	ret = ks_proc_stack_access(p);
 	if (ret) {
-		fprintf(stderr, "kstack: %s/self/stack: %s: %s\n", opts->proc_root,
-			strerror(-ret), ks_proc_denied_reason());
+		ks_say("%s/self/stack: %s: %s", opts->proc_root,
+		       strerror(-ret), ks_proc_denied_reason());
 		status = KS_EXIT_PERM;
 		goto fail;
 	}
@@ -74,20 +74,20 @@ static int one_sample(const struct ks_options *opts)
 		goto out_proc;
 	ret = ks_live_take(&p, opts, &s, &st);
 	if (ret) {
-		fprintf(stderr, "kstack: sample failed: %s\n", strerror(-ret));
+		ks_say("sample failed: %s", strerror(-ret));
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
 	status = ks_live_report(opts, &s, &st);
 	if (opts->out.verbose)
-		fprintf(stderr, "kstack: kstack %s on kernel %s, %zu task(s)\n",
-			KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
+		ks_say("kstack %s on kernel %s, %zu task(s)",
+		       KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
 	if (opts->out.waits)
 		ks_kcore_waits(&s, opts);
 	if (opts->lines && ks_decode_sample(&s, opts, true))
-		fprintf(stderr, "kstack: out of memory adding lines\n");
+		ks_say("out of memory adding lines");
 	if (ks_output_write(&out, &s, &opts->out))
 		status = KS_EXIT_ERROR;
 out:
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 
 	status = ks_report_argv(&argc, argv, &report_argv);
 	if (status < 0) {
-		fprintf(stderr, "kstack: %s\n", strerror(-status));
+		ks_say("%s", strerror(-status));
 		return KS_EXIT_ERROR;
 	}
 	if (report_argv)
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 		if (opts.mode == KS_IN_REPORT)
 			ks_report_usage(stderr);
 		else
-			fprintf(stderr, "try 'kstack --help'\n");
+			ks_say_line("try 'kstack --help'");
 		status = KS_EXIT_USAGE;
 		goto out;
 	}

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "live_say.h"
 #include "exit_status.h"
 #include "output_file.h"
 #include "regular_file.h"
@@ -38,11 +39,9 @@ static int refuse(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("kstack: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ks_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return KS_EXIT_ERROR;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "live_say.h"
 #include "decode.h"
 #include "decode_text.h"
 #include "lines_host.h"
@@ -231,10 +232,10 @@ static bool read_failed(struct reader *r, const char *name)
 	/* zlib's message starts with the name it knows, "<fd:3>: " */
 	colon = strstr(msg, ": ");
 	msg = colon ? colon + 2 : msg;
-	fprintf(stderr, "kstack: reading %s: %s at byte %lld of the file "
-		"(%lld bytes of text read before it)\n", name,
-		err == Z_ERRNO ? strerror(errno) : msg,
-		(long long)gzoffset(r->in), (long long)gztell(r->in));
+	ks_say("reading %s: %s at byte %lld of the file "
+	       "(%lld bytes of text read before it)", name,
+	       err == Z_ERRNO ? strerror(errno) : msg,
+	       (long long)gzoffset(r->in), (long long)gztell(r->in));
 	return true;
 }
 
@@ -262,9 +263,9 @@ int ks_decode_run(const struct ks_options *opts)
 
 	fd = open_input(opts->decode_file, &copying);
 	if (fd < 0) {
-		fprintf(stderr, copying ? "kstack: cannot copy %s into $TMPDIR "
-			"(or /tmp) to read it twice: %s\n" :
-			"kstack: cannot open %s: %s\n", name, strerror(-fd));
+		ks_say(copying ? "cannot copy %s into $TMPDIR (or /tmp) to "
+		       "read it twice: %s" : "cannot open %s: %s", name,
+		       strerror(-fd));
 		return KS_EXIT_ERROR;
 	}
 	/* stdin may be a file read from the middle */
@@ -273,7 +274,7 @@ int ks_decode_run(const struct ks_options *opts)
 	l = ks_lines_open(&cfg);
 	r.buf = malloc(2 * LINE_CAP);
 	if (!l || !r.buf) {
-		fprintf(stderr, "kstack: out of memory\n");
+		ks_say("out of memory");
 		goto out;
 	}
 	ret = start_pass(&r, fd, start < 0 ? 0 : start);
@@ -288,7 +289,7 @@ int ks_decode_run(const struct ks_options *opts)
 	decode_stream(l, &r);
 	status = read_failed(&r, name) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	if (fflush(stdout)) {
-		fprintf(stderr, "kstack: writing stdout: %s\n", strerror(errno));
+		ks_say("writing stdout: %s", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
 	ks_lines_report(l, ks_report_file, stderr);
@@ -296,7 +297,7 @@ int ks_decode_run(const struct ks_options *opts)
 		status = decode_status(l);
 	goto out;
 fail:
-	fprintf(stderr, "kstack: reading %s: %s\n", name, strerror(-ret));
+	ks_say("reading %s: %s", name, strerror(-ret));
 out:
 	free(r.buf);
 	ks_lines_close(l);

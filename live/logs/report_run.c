@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live_say.h"
 #include "format.h"
 #include "exit_status.h"
 #include "report_run.h"
@@ -141,7 +142,7 @@ static int read_file(struct run *r, int dirfd, const char *name,
 
 	ret = ks_report_lines_open(&l, dirfd, name);
 	if (ret) {
-		fprintf(stderr, "kstack: report: %s: %s\n", name, strerror(-ret));
+		ks_say("report: %s: %s", name, strerror(-ret));
 		*cut = true;
 		return 0;
 	}
@@ -215,22 +216,22 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 	if (!ret)
 		ret = write_end(r);
 	if (ret) {
-		fprintf(stderr, "kstack: report: %s\n", strerror(-ret));
+		ks_say("report: %s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (fflush(r->w.out) || ferror(r->w.out)) {
-		fprintf(stderr, "kstack: report: writing: %s\n", strerror(errno));
+		ks_say("report: writing: %s", strerror(errno));
 		return KS_EXIT_ERROR;
 	}
 	if (cut)
 		return KS_EXIT_ERROR;
 	if (!r->seq) {
-		fprintf(stderr, "kstack: report: no sample in %s\n", r->o->path);
+		ks_say("report: no sample in %s", r->o->path);
 		return KS_EXIT_NONE;
 	}
 	if (r->o->pid && !r->pid_seen) {
-		fprintf(stderr, "kstack: report: PID %d is in none of the %lu sample(s)\n",
-			r->o->pid, r->seq);
+		ks_say("report: PID %d is in none of the %lu sample(s)",
+		       r->o->pid, r->seq);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "live_say.h"
 #include "grow.h"
 #include "hooks_json.h"
 #include "hooks.h"
@@ -87,17 +88,17 @@ static int status_of(int err)
 static void explain(const char *path, int err, const char *missing)
 {
 	if (err == -ENOENT)
-		fprintf(stderr, "kstack: %s does not exist: %s\n", path, missing);
+		ks_say("%s does not exist: %s", path, missing);
 	else if ((err == -EPERM || err == -EACCES) && !geteuid())
-		fprintf(stderr, "kstack: %s: %s (the kernel refused it although "
-			"kstack runs as root: a locked-down kernel, or a container "
-			"or user namespace without CAP_SYS_ADMIN)\n", path,
-			strerror(-err));
+		ks_say("%s: %s (the kernel refused it although "
+		       "kstack runs as root: a locked-down kernel, or a container "
+		       "or user namespace without CAP_SYS_ADMIN)", path,
+		       strerror(-err));
 	else if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "kstack: %s: %s (needs root; a locked-down "
-			"kernel refuses it)\n", path, strerror(-err));
+		ks_say("%s: %s (needs root; a locked-down "
+		       "kernel refuses it)", path, strerror(-err));
 	else
-		fprintf(stderr, "kstack: %s: %s\n", path, strerror(-err));
+		ks_say("%s: %s", path, strerror(-err));
 }
 
 /* A headed section with the file's lines, or why there are none. */
@@ -150,8 +151,8 @@ static void print_kprobe_lines(FILE *out, const struct lines *in,
 			continue;
 		}
 		if (!l->unparsed++)
-			fprintf(stderr, "kstack: kprobes/list line %zu is not in "
-				"the expected format, shown as read\n", i + 1);
+			ks_say("kprobes/list line %zu is not in "
+			       "the expected format, shown as read", i + 1);
 		if (json)
 			ks_hook_line_json(out, "kprobe", in->v[i]);
 		else
@@ -167,7 +168,7 @@ static int do_kprobes(const struct ks_tracefs *fs, bool json, FILE *out)
 	int ret;
 
 	if (!fs->debugfs[0]) {
-		fprintf(stderr, "kstack: no kprobes list: %s\n", fs->why_debugfs);
+		ks_say("no kprobes list: %s", fs->why_debugfs);
 		return status_of(fs->err_debugfs);
 	}
 	snprintf(path, sizeof(path), "%s/kprobes/list", fs->debugfs);
@@ -289,8 +290,8 @@ static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 			continue;
 		}
 		if (!(*unparsed)++)
-			fprintf(stderr, "kstack: enabled_functions line %zu is not "
-				"in the expected format, shown as read\n", lr->nr);
+			ks_say("enabled_functions line %zu is not "
+			       "in the expected format, shown as read", lr->nr);
 		if (json)
 			ks_hook_line_json(out, "ftrace", lr->cur);
 		else
@@ -312,7 +313,7 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
 	int ret;
 
 	if (!fs->tracefs[0]) {
-		fprintf(stderr, "kstack: no %s: %s\n", file, fs->why_tracefs);
+		ks_say("no %s: %s", file, fs->why_tracefs);
 		return status_of(fs->err_tracefs);
 	}
 	snprintf(path, sizeof(path), "%s/%s", fs->tracefs, file);
@@ -355,9 +356,9 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
 static void say_no_kcore(void *arg, const char *why)
 {
 	(void)arg;
-	fprintf(stderr, "kstack: the running kernel's memory cannot be "
-		"read (%s): the debugfs and tracefs lines only, without "
-		"handlers, owners or code bytes\n", why);
+	ks_say("the running kernel's memory cannot be "
+	       "read (%s): the debugfs and tracefs lines only, without "
+	       "handlers, owners or code bytes", why);
 }
 
 static int hooks_from_memory(const struct ks_options *opts)
@@ -400,7 +401,7 @@ int ks_hooks_live(const struct ks_options *opts)
 			status = st;
 	}
 	if (fflush(stdout)) {
-		fprintf(stderr, "kstack: writing stdout: %s\n", strerror(errno));
+		ks_say("writing stdout: %s", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
 	return status;

@@ -51,36 +51,28 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 			      st);
 }
 
-void ks_live_say(void *arg, const char *msg)
-{
-	(void)arg;
-	fprintf(stderr, "kstack: %s\n", msg);
-}
-
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
 	size_t missing = ks_report_missing(&opts->sel, s, "", ks_live_say, NULL);
 
 	if (st->nr_unreadable)
-		fprintf(stderr, "kstack: %zu read error%s, first: %s\n",
-			st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
-			st->first_error);
+		ks_say("%zu read error%s, first: %s",
+		       st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
+		       st->first_error);
 	/* a sample of nothing but empty stacks helps nobody: not printed */
 	if (st->nr_denied && st->nr_denied == s->nr_tasks) {
-		fprintf(stderr,
-			"kstack: /proc/PID/stack not permitted for any of the %zu selected task%s (%s): nothing printed\n",
-			s->nr_tasks, s->nr_tasks == 1 ? "" : "s",
-			ks_proc_denied_reason());
+		ks_say("/proc/PID/stack not permitted for any of the %zu selected task%s (%s): nothing printed",
+		       s->nr_tasks, s->nr_tasks == 1 ? "" : "s",
+		       ks_proc_denied_reason());
 		return KS_EXIT_PERM;
 	}
 	if (st->nr_denied)
-		fprintf(stderr,
-			"kstack: /proc/PID/stack not permitted for %zu of %zu tasks; printed with empty stacks\n",
-			st->nr_denied, s->nr_tasks);
+		ks_say("/proc/PID/stack not permitted for %zu of %zu tasks; printed with empty stacks",
+		       st->nr_denied, s->nr_tasks);
 	if (!s->nr_tasks) {
 		if (!missing)
-			fprintf(stderr, "kstack: no task matched the selection\n");
+			ks_say("no task matched the selection");
 		return KS_EXIT_NONE;
 	}
 	return missing ? KS_EXIT_NONE : KS_EXIT_OK;

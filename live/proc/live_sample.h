@@ -7,6 +7,7 @@
 #define KS_LIVE_SAMPLE_H
 
 #include "exit_status.h"
+#include "live_say.h"
 #include "options.h"
 #include "proc_tasks.h"
 #include "task.h"
@@ -20,7 +21,5 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
  */
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st);
-/* A report callback (sample_report.h) for the live tool: "kstack: msg" on stderr. */
-void ks_live_say(void *arg, const char *msg);
 
 #endif /* KS_LIVE_SAMPLE_H */

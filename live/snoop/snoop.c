@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "live_say.h"
 #include "decode_text.h"
 #include "lines.h"
 #include "lines_host.h"
@@ -220,8 +221,8 @@ static int check_pids(const struct ks_options *opts)
 	for (i = 0; i < opts->sel.nr_pids; i++) {
 		snprintf(path, sizeof(path), "/proc/%d", (int)opts->sel.pids[i]);
 		if (access(path, F_OK)) {
-			fprintf(stderr, "kstack: PID %d does not exist\n",
-				(int)opts->sel.pids[i]);
+			ks_say("PID %d does not exist",
+			       (int)opts->sel.pids[i]);
 			missing++;
 		}
 	}
@@ -231,13 +232,13 @@ static int check_pids(const struct ks_options *opts)
 static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
 {
 	if (geteuid()) {
-		fprintf(stderr, "kstack: --snoop needs root (tracefs and kprobes)\n");
+		ks_say("--snoop needs root (tracefs and kprobes)");
 		return KS_EXIT_PERM;
 	}
 	ks_tracefs_open_rw(fs, &opts->knobs);
 	if (!fs->tracefs[0]) {
-		fprintf(stderr, "kstack: --snoop needs tracefs: %s\n",
-			fs->why_tracefs);
+		ks_say("--snoop needs tracefs: %s",
+		       fs->why_tracefs);
 		return KS_EXIT_PERM;
 	}
 	return 0;
@@ -288,23 +289,23 @@ static int finish(struct run *run, int ret, double seconds)
 	if (!run->err && fflush(stdout))
 		run->err = -errno;
 	if (p->lost)
-		fprintf(stderr, "kstack: the trace buffer dropped %llu events: "
-			"calls came faster than they were read\n",
-			(unsigned long long)p->lost);
+		ks_say("the trace buffer dropped %llu events: "
+		       "calls came faster than they were read",
+		       (unsigned long long)p->lost);
 	if (p->unparsed)
-		fprintf(stderr, "kstack: %llu trace_pipe lines not understood\n",
-			(unsigned long long)p->unparsed);
+		ks_say("%llu trace_pipe lines not understood",
+		       (unsigned long long)p->unparsed);
 	if (ret) {
-		fprintf(stderr, "kstack: reading trace_pipe: %s\n", strerror(-ret));
+		ks_say("reading trace_pipe: %s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (run->err) {
-		fprintf(stderr, "kstack: writing stdout: %s\n", strerror(-run->err));
+		ks_say("writing stdout: %s", strerror(-run->err));
 		return KS_EXIT_ERROR;
 	}
 	if (!run->out.calls) {
-		fprintf(stderr, "kstack: no call of %s in %.1f s\n",
-			run->opts->snoop, seconds);
+		ks_say("no call of %s in %.1f s",
+		       run->opts->snoop, seconds);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;
@@ -319,8 +320,8 @@ int ks_snoop_run(const struct ks_options *opts)
 	int status, ret;
 
 	if (!probe_target(opts->snoop)) {
-		fprintf(stderr, "kstack: --snoop wants a function (NAME, MODULE:NAME "
-			"or NAME+OFFSET), not '%s'\n", opts->snoop);
+		ks_say("--snoop wants a function (NAME, MODULE:NAME "
+		       "or NAME+OFFSET), not '%s'", opts->snoop);
 		return KS_EXIT_USAGE;
 	}
 	status = check_pids(opts);
@@ -334,13 +335,14 @@ int ks_snoop_run(const struct ks_options *opts)
 				     opts->sel.nr_pids, ks_report_file, stderr);
 	if (status)
 		return status;
-	fprintf(stderr, "kstack: tracing %s (kprobe %s/%s, instance %s) ",
-		opts->snoop, KS_SNOOP_GROUP, probe.event,
-		strrchr(probe.instance, '/') + 1);
 	if (seconds > 0)
-		fprintf(stderr, "for %.0f s\n", seconds);
+		ks_say("tracing %s (kprobe %s/%s, instance %s) for %.0f s",
+		       opts->snoop, KS_SNOOP_GROUP, probe.event,
+		       strrchr(probe.instance, '/') + 1, seconds);
 	else
-		fprintf(stderr, "until interrupted\n");
+		ks_say("tracing %s (kprobe %s/%s, instance %s) until "
+		       "interrupted", opts->snoop, KS_SNOOP_GROUP, probe.event,
+		       strrchr(probe.instance, '/') + 1);
 	run_init(&run, opts, probe.event);
 	start = now_s(CLOCK_MONOTONIC);
 	ret = trace_loop(&run, probe.pipe_fd, seconds);

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "live_say.h"
+
+void ks_vsay(const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "kstack: %s\n", msg);
+}
+
+void ks_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_vsay(fmt, ap);
+	va_end(ap);
+}
+
+void ks_say_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void ks_live_say(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "kstack: %s\n", msg);
+}
