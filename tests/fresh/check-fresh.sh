@@ -5,8 +5,9 @@
 #
 # The README's two commands on a new Debian 12 machine, as root: a root
 # made by debootstrap (Debian's required and important packages, and the
-# git and make that the README has a new machine install first), with this machine's apt sources (bookworm,
-# -updates, -security) and nothing else.  The tree at REF (default HEAD)
+# git and make that the README has a new machine install first), with
+# this machine's apt sources (bookworm, -updates, -security) and the
+# settings by which its apt reaches them, and nothing else.  The tree at REF (default HEAD)
 # is cloned into it and run there in a mount namespace of its own, with
 # /proc, /sys and /dev of this machine: `make demo`, then the test command
 # as CI runs it (CI=true bash .ci/run).  Every download happens inside,
@@ -96,6 +97,10 @@ mkdir -p "$root"
 tar -C "$root" -xzf "$base"
 trap cleanup EXIT
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# how this machine's apt reaches its mirror (a snapshot mirror's expired
+# Release files, a proxy): a new machine here has the same settings
+apt-config dump | grep -E '^Acquire::(Check-|https?::|Retries)' \
+	>"$root/etc/apt/apt.conf.d/99check-fresh-host" || true
 git clone -q --no-local "$top" "$root/root/kstack"
 git -C "$root/root/kstack" checkout -q "$commit"
 dpkg_list() { chroot "$root" dpkg-query -W -f='${Package}\n' | sort; }
