@@ -68,8 +68,7 @@ static void report_missing(const struct ks_options *opts,
 	size_t missing = ks_report_missing(&opts->sel, s, "", report,
 					   (void *)opts);
 
-	if (!s->nr_tasks && !missing)
-		say(opts, "no task matched the selection");
+	ks_report_no_match(s, missing, report, (void *)opts);
 }
 
 /*

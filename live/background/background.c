@@ -39,6 +39,7 @@
 #include "proc_tasks.h"
 #include "rotate.h"
 #include "run_lock.h"
+#include "sample_report.h"
 #include "version.h"
 
 #define NS_PER_MS	1000000LL
@@ -623,6 +624,13 @@ static int format_sample(struct bg *bg, const struct ks_sample *s,
 	return ret;
 }
 
+/* A sample's verdict is a debug line here: an empty one is no trouble. */
+static void log_debug(void *arg, const char *msg)
+{
+	(void)arg;
+	ks_log(KS_LOG_DEBUG, "%s", msg);
+}
+
 /*
  * What went wrong while reading tasks, once per run: a task whose stack
  * is denied although ours was readable (check_permission) is a per-task
@@ -642,8 +650,7 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 		       st->nr_unreadable, st->first_error);
 		bg->unreadable_logged = true;
 	}
-	if (!s->nr_tasks)
-		ks_log(KS_LOG_DEBUG, "no task matched the selection");
+	ks_report_no_match(s, 0, log_debug, NULL);
 	bg->nr_tasks += s->nr_tasks;
 	bg->nr_reused += st->nr_reused;
 	bg->nr_verified += st->nr_verified;

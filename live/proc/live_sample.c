@@ -70,10 +70,7 @@ int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 	if (st->nr_denied)
 		ks_say("/proc/PID/stack not permitted for %zu of %zu tasks; printed with empty stacks",
 		       st->nr_denied, s->nr_tasks);
-	if (!s->nr_tasks) {
-		if (!missing)
-			ks_say("no task matched the selection");
+	if (ks_report_no_match(s, missing, ks_live_say, NULL))
 		return KS_EXIT_NONE;
-	}
 	return missing ? KS_EXIT_NONE : KS_EXIT_OK;
 }

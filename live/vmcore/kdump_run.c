@@ -180,9 +180,7 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 	}
 	ks_kernel_status_say(opts->out.verbose, &s, &st, &say);
 	missing = ks_report_missing(&opts->sel, &s, " in the dump", ks_live_say, NULL);
-	if (!s.nr_tasks) {
-		if (!missing)
-			fprintf(stderr, "kstack: no task matched the selection\n");
+	if (ks_report_no_match(&s, missing, ks_live_say, NULL)) {
 		status = KS_EXIT_NONE;
 		goto out;
 	}

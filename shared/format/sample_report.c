@@ -31,6 +31,16 @@ size_t ks_report_missing(const struct ks_selection *sel,
 	return missing;
 }
 
+bool ks_report_no_match(const struct ks_sample *s, size_t missing,
+			ks_report_fn report, void *arg)
+{
+	if (s->nr_tasks)
+		return false;
+	if (!missing)
+		ks_report(report, arg, "no task matched the selection");
+	return true;
+}
+
 int ks_sample_write(FILE *f, const struct ks_sample *s,
 		    const struct ks_format_opts *opts)
 {

@@ -8,6 +8,7 @@
 #ifndef KS_SAMPLE_REPORT_H
 #define KS_SAMPLE_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,6 +25,14 @@
 size_t ks_report_missing(const struct ks_selection *sel,
 			 const struct ks_sample *s, const char *where,
 			 ks_report_fn report, void *arg);
+
+/*
+ * Whether s holds no task at all, said as "no task matched the
+ * selection" unless missing -p PIDs (ks_report_missing()) said why
+ * already: the one verdict of the live tool, --vmcore, crash and -b.
+ */
+bool ks_report_no_match(const struct ks_sample *s, size_t missing,
+			ks_report_fn report, void *arg);
 
 /* The sample in opts' format on f, flushed: 0 or -errno. */
 int ks_sample_write(FILE *f, const struct ks_sample *s,

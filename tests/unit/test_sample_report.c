@@ -104,10 +104,31 @@ static void test_write(void **state)
 	ks_sample_release(&s);
 }
 
+/* The one "no task matched", said only where no missing PID said why. */
+static void test_no_match(void **state)
+{
+	struct said d = { "", 0 };
+	struct ks_sample s;
+
+	(void)state;
+	ks_sample_init(&s, 1696092438, "host");
+	assert_true(ks_report_no_match(&s, 0, said_collect, &d));
+	assert_string_equal(d.text, "no task matched the selection\n");
+	d = (struct said){ "", 0 };
+	assert_true(ks_report_no_match(&s, 2, said_collect, &d));
+	assert_int_equal(d.calls, 0);
+	ks_sample_release(&s);
+	make_sample(&s);
+	assert_false(ks_report_no_match(&s, 0, said_collect, &d));
+	assert_int_equal(d.calls, 0);
+	ks_sample_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_no_match),
 		cmocka_unit_test(test_missing_not_only_pids),
 		cmocka_unit_test(test_write),
 	};
