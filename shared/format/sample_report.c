@@ -44,14 +44,21 @@ bool ks_report_no_match(const struct ks_sample *s, size_t missing,
 int ks_sample_write(FILE *f, const struct ks_sample *s,
 		    const struct ks_format_opts *opts)
 {
-	int ret = ks_format_sample(f, s, opts);
+	int ret, failed;
 
+	errno = 0;
+	ret = ks_format_sample(f, s, opts);
+	failed = errno;
 	/*
 	 * A write that failed inside the writers is only ferror()'s -EIO
 	 * there: the flush of what is left says why (ENOSPC on a full disk).
+	 * When nothing was left in the buffer, the flush succeeds and the
+	 * reason is the errno the failed write left.
 	 */
 	errno = 0;
 	if ((!ret || ret == -EIO) && fflush(f))
 		ret = errno ? -errno : -EIO;
+	else if (ret == -EIO && failed)
+		ret = -failed;
 	return ret;
 }
