@@ -438,7 +438,7 @@ static const void *prstatus_note(struct crash_ctx *c, int cpu)
  */
 static int prstatus_regs(struct crash_ctx *c, int cpu, struct ks_regs *regs_ret)
 {
-	const struct ks_arch *arch = ks_arch_find(target.arch);
+	const struct ks_arch *arch = target.arch;
 	const Elf64_Nhdr *nh;
 	size_t desc;
 
@@ -568,11 +568,11 @@ const struct ks_target *ks_crash_target(void)
 		return &target;
 	memset(&cctx, 0, sizeof(cctx));
 	/*
-	 * crash's machine type ("X86_64", "ARM64") names the arch; the core
-	 * judges it
+	 * crash's machine type ("X86_64", "ARM64") names the arch, chosen
+	 * once; ks_kernel_open() refuses a target without one
 	 */
-	target.arch = MACHINE_TYPE;
-	cctx.uw.pg.arch = ks_arch_find(MACHINE_TYPE);
+	ks_arch_resolve(MACHINE_TYPE, 0, &target.arch, NULL, NULL);
+	cctx.uw.pg.arch = target.arch;
 	find_paging(&cctx.uw.pg);
 	open_vmlinux(&cctx);
 	join_finders(&cctx);

@@ -13,14 +13,10 @@
 
 #include "kcore.h"
 #include "arch.h"
-#include "arm64.h"
 #include "kcore_target.h"
 #include "kernel_image.h"
 #include "page_walk.h"
 #include "vmcoreinfo.h"
-
-/* arch/x86/include/asm/page_64_types.h */
-#define START_KERNEL_MAP	0xffffffff80000000ull
 
 struct ks_kcore_target {
 	struct ks_image im;	/* symbols and types */
@@ -114,59 +110,24 @@ static const struct ks_target_ops kcore_ops = {
 };
 
 /*
- * The kernel's page tables (x86_64 arch_crash_save_vmcoreinfo(): init_top_pgt,
- * phys_base, pgtable_l5_enabled) and the direct map's base.  Without them
- * reads stay plain kcore reads.
+ * The kernel's page tables and the direct map's base (the arch's
+ * find_paging() and kernel_tables()).  Without them reads stay plain
+ * kcore reads, and there is no user memory.
  */
-static void find_page_tables_x86_64(struct ks_kcore_target *kt,
-				    const struct ks_vmcoreinfo *vi)
-{
-	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt"), pob, base;
-	int64_t phys_base;
-
-	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
-	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
-	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
-		return;
-	ks_vmcoreinfo_paging(vi, &kt->uw.pg);
-	kt->uw.pg.page_offset = base;
-	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
-	kt->linear_size = 1ull << 46;	/* the direct map's 64 TiB */
-	kt->walk_mask = ~0ull;
-}
-
-/*
- * arm64 (arch_crash_save_vmcoreinfo(): VA_BITS, TCR_EL1_T1SZ,
- * kimage_voffset, PHYS_OFFSET; the core's swapper_pg_dir): the kernel
- * half's tables at __pa_symbol(swapper_pg_dir), walked for the VA size
- * the CPU runs (TCR_EL1.T1SZ: 48 bits for a 52-bit build on a CPU
- * without LPA2, whose swapper_pg_dir is then the level-0 table), the
- * linear map [PAGE_OFFSET, PAGE_END).
- */
-static void find_page_tables_arm64(struct ks_kcore_target *kt,
-				   const struct ks_vmcoreinfo *vi)
-{
-	uint64_t swapper = ks_vmcoreinfo_symbol(vi, "swapper_pg_dir");
-	struct ks_paging *pg = &kt->uw.pg;
-
-	if (!swapper || ks_vmcoreinfo_arm64_paging(vi, pg) ||
-	    !pg->kimage_voffset || swapper < pg->kimage_voffset) {
-		pg->page_offset = 0;	/* no walk, no user memory */
-		return;
-	}
-	kt->kernel_pgd = swapper - pg->kimage_voffset;
-	kt->linear_size = ks_arm64_page_end(pg) - pg->page_offset;
-	/* TTBR1's tables index the low vabits_actual bits of an address */
-	kt->walk_mask = (1ull << pg->vabits_actual) - 1;
-}
-
 static void find_page_tables(struct ks_kcore_target *kt,
 			     const struct ks_vmcoreinfo *vi)
 {
-	if (kt->uw.pg.arch == &ks_arch_x86_64)
-		find_page_tables_x86_64(kt, vi);
-	else if (kt->uw.pg.arch == &ks_arch_arm64)
-		find_page_tables_arm64(kt, vi);
+	const struct ks_arch *a = kt->uw.pg.arch;
+	struct ks_kernel_tables tables = { 0 };
+
+	if (a->find_paging(&kt->t, vi, &kt->uw.pg) ||
+	    a->kernel_tables(vi, &kt->uw.pg, &tables)) {
+		kt->uw.pg.page_offset = 0;
+		return;
+	}
+	kt->kernel_pgd = tables.pgd;
+	kt->linear_size = tables.linear_size;
+	kt->walk_mask = tables.walk_mask;
 }
 
 static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
@@ -229,8 +190,11 @@ int ks_kcore_target_open(const char *kcore, const char *btf,
 	}
 	kt->mem = (struct ks_target){ .ops = &kcore_ops, .ctx = kt };
 	/* the ELF header says which machine the running kernel is */
-	kt->uw.pg.arch = ks_arch_of_machine(ks_kcore_machine(kt->kc));
-	kt->mem.arch = kt->uw.pg.arch ? kt->uw.pg.arch->name : NULL;
+	ret = ks_arch_resolve(NULL, ks_kcore_machine(kt->kc), &kt->uw.pg.arch,
+			      report, arg);
+	if (ret)
+		goto fail;
+	kt->mem.arch = kt->uw.pg.arch;
 	ks_image_target(&kt->im, &kt->mem, &kt->t);
 	*t_ret = kt->t;
 	ret = load_image(kt, &kt->t, btf, report, arg);

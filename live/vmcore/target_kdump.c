@@ -661,37 +661,30 @@ static int load_btf(struct ks_kdump *kt, const char *vmlinux)
 }
 
 /*
- * The machine libkdumpfile found in the dump's header: the target says
- * it, and the core refuses one it does not know by this name.
+ * The machine libkdumpfile found in the dump's header, its table chosen
+ * once; one kstack does not read is refused by this name.
  */
-static void find_arch(struct ks_kdump *kt)
+static int find_arch(struct ks_kdump *kt)
 {
 	const char *name = NULL;
+	int ret;
 
 	if (kdump_get_string_attr(kt->kd, KDUMP_ATTR_ARCH_NAME, &name) != KDUMP_OK)
 		name = NULL;
-	kt->mem.arch = name;
-	kt->arch = ks_arch_find(name);
+	ret = ks_arch_resolve(name, 0, &kt->arch, kt->report, kt->report_arg);
+	kt->mem.arch = kt->arch;
 	kt->uw.pg.arch = kt->arch;
+	return ret;
 }
 
+/* The user-memory walk's facts, through the image's symbols. */
 static void find_paging(struct ks_kdump *kt)
 {
 	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
-	struct ks_paging *pg = &kt->uw.pg;
-	uint64_t addr;
+	struct ks_target t;
 
-	/* arm64 says all it needs in VMCOREINFO; without it, no user memory */
-	if (kt->arch == &ks_arch_arm64) {
-		if (ks_vmcoreinfo_arm64_paging(&vi, pg))
-			pg->page_offset = 0;
-		return;
-	}
-	ks_vmcoreinfo_paging(&vi, pg);
-	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
-	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
-	    kd_read(kt, addr, &pg->page_offset, sizeof(pg->page_offset)))
-		pg->page_offset = 0;
+	ks_image_target(&kt->im, &kt->mem, &t);
+	kt->arch->find_paging(&t, &vi, &kt->uw.pg);
 }
 
 /*
@@ -864,7 +857,9 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 	int ret;
 
 	/* the KASLR offset of either open needs the architecture's _stext */
-	find_arch(kt);
+	ret = find_arch(kt);
+	if (ret)
+		return ret;
 	/* each has said why */
 	ret = vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
 			open_kallsyms(kt, a->scan_kallsyms);

@@ -81,7 +81,7 @@ struct ks_fake *ks_fake_create(void)
 	struct ks_fake *f = calloc(1, sizeof(struct ks_fake));
 
 	if (f)
-		f->arch = "x86_64";	/* the images the tests forge are */
+		f->arch = &ks_arch_x86_64;	/* the images the tests forge are */
 	return f;
 }
 
@@ -501,9 +501,10 @@ void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
 	t_ret->arch = f->arch;
 }
 
+/* As a source names its machine: NULL for a name kstack does not know. */
 void ks_fake_set_arch(struct ks_fake *f, const char *arch)
 {
-	f->arch = arch;
+	f->arch = ks_arch_find(arch);
 }
 
 int ks_fake_use_kallsyms(struct ks_fake *f)
