@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fake_target.h"
 #include "grow.h"
 
@@ -42,7 +43,7 @@ struct ks_fake {
 	struct fake_seg *phys;		/* physical memory, for read_phys */
 	size_t nr_phys, cap_phys;
 	struct ks_user_walk uw;		/* read_user's paging facts */
-	const char *arch;		/* what the target says it is */
+	const struct ks_arch *arch;	/* what the target says it is */
 	char *vmcoreinfo;		/* KEY=VALUE lines, or NULL: no op */
 	struct fake_sym *syms;
 	size_t nr_syms, cap_syms;
