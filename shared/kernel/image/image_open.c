@@ -331,57 +331,66 @@ static void find_paging(struct ks_image_opened *io,
 	}
 }
 
-/* Bit of the online mask at addr, read a word at a time: -1 unread. */
-static int online_bit(const struct ks_target *mem, uint64_t addr, int bit,
-		      uint64_t *word)
+int *ks_cpu_note_map(long nr_notes, int nr_cpus, ks_cpu_online_fn online,
+		     void *arg)
 {
-	if (bit % 64 == 0 && ks_read(mem, addr + bit / 8, word, sizeof(*word)))
-		return -1;
-	return (int)((*word >> (bit % 64)) & 1);
+	int cpu, on, n = 0, *map;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		on = online(arg, cpu);
+		if (on < 0)
+			return NULL;
+		n += on;
+	}
+	if (n != nr_notes)
+		return NULL;
+	map = malloc((size_t)nr_cpus * sizeof(*map));
+	if (!map)
+		return NULL;
+	for (cpu = n = 0; cpu < nr_cpus; cpu++) {
+		on = online(arg, cpu);
+		if (on < 0) {
+			free(map);
+			return NULL;
+		}
+		map[cpu] = on ? n++ : -1;
+	}
+	return map;
 }
 
-/*
- * Which PRSTATUS note belongs to which CPU.  A kdump kernel writes one
- * note per CPU that stopped and /proc/vmcore drops empty ones, so with a
- * CPU offline the n-th note is the n-th online CPU's: when there are as
- * many notes as online CPUs, map them so (crash's map_cpus_to_prstatus()
- * does the same).  Otherwise, and for QEMU's one note per vCPU, the n-th
- * note is CPU n.
- */
+/* __cpu_online_mask in the dump, a word read at each 64th bit. */
+struct online_mask {
+	const struct ks_target *mem;
+	uint64_t addr, word;
+};
+
+static int mask_online(void *arg, int cpu)
+{
+	struct online_mask *m = arg;
+
+	if (cpu % 64 == 0 &&
+	    ks_read(m->mem, m->addr + cpu / 8, &m->word, sizeof(m->word)))
+		return -1;
+	return (int)((m->word >> (cpu % 64)) & 1);
+}
+
+/* The notes' CPUs by the kernel's own online mask (ks_cpu_note_map()). */
 static void map_cpu_notes(struct ks_image_opened *io,
 			  const struct ks_image_source *src)
 {
-	uint64_t addr, word = 0;
+	struct online_mask m = { .mem = src->mem };
 	long size;
-	int bit, on, online = 0, n = 0, *map;
 
 	if (src->nr_cpu_notes < 0 ||
-	    ks_image_symbol(&io->im, "__cpu_online_mask", &addr))
+	    ks_image_symbol(&io->im, "__cpu_online_mask", &m.addr))
 		return;
 	size = ks_image_type_size(&io->im, "cpumask");
 	if (size <= 0 || size > 65536)
 		return;
-	for (bit = 0; bit < size * 8; bit++) {
-		on = online_bit(src->mem, addr, bit, &word);
-		if (on < 0)
-			return;
-		online += on;
-	}
-	if (online != src->nr_cpu_notes)
-		return;
-	map = malloc(size * 8 * sizeof(*map));
-	if (!map)
-		return;
-	for (bit = 0; bit < size * 8; bit++) {
-		on = online_bit(src->mem, addr, bit, &word);
-		if (on < 0) {
-			free(map);
-			return;
-		}
-		map[bit] = on ? n++ : -1;
-	}
-	io->note_of_cpu = map;
-	io->nr_cpu_map = (int)(size * 8);
+	io->note_of_cpu = ks_cpu_note_map(src->nr_cpu_notes, (int)(size * 8),
+					  mask_online, &m);
+	if (io->note_of_cpu)
+		io->nr_cpu_map = (int)(size * 8);
 }
 
 /* The finders of what the symbols lack, over the finished target. */

@@ -66,6 +66,21 @@ struct ks_image_opened {
 int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src);
 void ks_image_close(struct ks_image_opened *io);
 
+/* Whether cpu was online: 1, 0, or -1 when that cannot be told. */
+typedef int (*ks_cpu_online_fn)(void *arg, int cpu);
+
+/*
+ * Which NT_PRSTATUS note is which CPU's.  A kdump kernel writes one note
+ * per CPU that stopped and /proc/vmcore drops empty ones, so with a CPU
+ * offline the n-th note is the n-th online CPU's: when there are as many
+ * notes as online CPUs, a map of nr_cpus notes (-1: none), as crash's
+ * map_cpus_to_prstatus() decides.  Otherwise (and for QEMU's one note
+ * per vCPU) NULL: the n-th note is CPU n.  The dump's opener and the
+ * crash target both map so.
+ */
+int *ks_cpu_note_map(long nr_notes, int nr_cpus, ks_cpu_online_fn online,
+		     void *arg);
+
 /* The note of cpu in the source's note order: -1 for none. */
 int ks_image_cpu_note(const struct ks_image_opened *io, int cpu);
 
