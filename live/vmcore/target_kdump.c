@@ -5,12 +5,11 @@
  * prints without crash.
  *
  * libkdumpfile gives memory (it translates kernel virtual addresses with
- * the page tables and KERNELOFFSET from the dump's VMCOREINFO) and the
- * registers of each CPU's ELF note.  vmlinux symbols come from the debug
- * vmlinux's .symtab when one is given, else from the kernel's own
- * kallsyms tables in the dump (VMCOREINFO lists them, Linux 6.0+); types
- * from BTF, the vmlinux's .BTF or the copy the kernel keeps in memory;
- * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every
+ * the page tables and KERNELOFFSET from the dump's VMCOREINFO), the
+ * registers of each CPU's ELF note, the machine and the VMCOREINFO
+ * lines; this file adds what a file cut short lacks.  The rest (symbols,
+ * KASLR, types, paging, which note is which CPU's) is the shared image
+ * opener's (image_open.c), as for /proc/kcore.  Every
  * libkdumpfile call is in this file, which the static build leaves out
  * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
  * goes to the driver's report callback (kdump_run.c prints it), and the
@@ -35,11 +34,9 @@
 #include "dump_prefetch.h"
 #include "image_open.h"
 #include "lines.h"
-#include "orc.h"
 #include "arch.h"
 #include "page_walk.h"
 #include "target_kdump.h"
-#include "vmcoreinfo.h"
 
 #define MAX_MISSING	16		/* physical ranges a truncated dump lacks */
 #define MAX_PHDRS	4096
