@@ -88,9 +88,9 @@ static void find_kaslr(struct ks_image_opened *io, const struct ks_vmcoreinfo *v
 
 	io->kaslr = 0;
 	if (stext && io->im.syms &&
-	    !ks_elf_symtab_addr(io->im.syms, "_stext", &link))
+	    !ks_elf_symtab_addr(io->im.syms, "_stext", &link)) {
 		kaslr_by_vmlinux(io, stext, link, ret, off, why);
-	else if (!ret) {
+	} else if (!ret) {
 		io->kaslr = off;
 		FROM(io, "VMCOREINFO's KERNELOFFSET");
 	} else if (stext && def && stext >= def) {
