@@ -21,6 +21,7 @@
 #include "elf_notes.h"
 #include "elf_symtab.h"
 #include "kallsyms.h"
+#include "image_open.h"
 #include "kernel_image.h"
 #include "page_cache.h"
 #include "page_walk.h"
@@ -371,26 +372,29 @@ static const Elf64_Nhdr *qemu_note(struct crash_ctx *c, int cpu)
 	return ks_elf_notes_prstatus(file_notes(c), (size_t)cpu);
 }
 
+/* crash's online map, for ks_cpu_note_map() */
+static int crash_online(void *arg, int cpu)
+{
+	(void)arg;
+	return in_cpu_map(ONLINE_MAP, cpu) ? 1 : 0;
+}
+
 /*
- * Which of the file's notes is cpu's, as target_kdump.c's map_cpu_notes()
- * decides: with as many notes as online CPUs, the n-th note is the n-th
- * online CPU's; otherwise (QEMU's one note per vCPU) CPU n's.
+ * Which of the file's notes is cpu's, as the dump's opener decides
+ * (ks_cpu_note_map()): with as many notes as online CPUs, the n-th note
+ * is the n-th online CPU's; otherwise (QEMU's one note per vCPU) CPU n's.
  */
 static int *map_cpu_notes(const struct ks_elf_notes *notes)
 {
-	int *map, cpu, n = 0;
-	bool by_online;
+	int *map, cpu;
 
+	map = ks_cpu_note_map((long)ks_elf_notes_count(notes), NR_CPUS,
+			      crash_online, NULL);
+	if (map)
+		return map;
 	map = malloc(NR_CPUS * sizeof(*map));
-	if (!map)
-		return NULL;
-	by_online = ks_elf_notes_count(notes) == (size_t)get_cpus_online();
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		if (!by_online)
-			map[cpu] = cpu;
-		else
-			map[cpu] = in_cpu_map(ONLINE_MAP, cpu) ? n++ : -1;
-	}
+	for (cpu = 0; map && cpu < NR_CPUS; cpu++)
+		map[cpu] = cpu;
 	return map;
 }
 
@@ -438,7 +442,7 @@ static const void *prstatus_note(struct crash_ctx *c, int cpu)
  */
 static int prstatus_regs(struct crash_ctx *c, int cpu, struct ks_regs *regs_ret)
 {
-	const struct ks_arch *arch = ks_arch_find(target.arch);
+	const struct ks_arch *arch = target.arch;
 	const Elf64_Nhdr *nh;
 	size_t desc;
 
@@ -515,32 +519,16 @@ static const struct ks_target_ops crash_ops = {
 };
 
 /*
- * The paging facts of the user-memory walk.  defs.h is compiled for one
- * crash target (-DX86_64 or -DARM64, the Makefile reads which from the
- * crash tree), and machdep->machspec is that target's own struct.
- */
-#ifdef ARM64
-/*
- * arm64 says what the walk needs in VMCOREINFO (VA_BITS, PAGESIZE,
- * PHYS_OFFSET, kimage_voffset), read as target_kdump.c's find_paging()
- * reads it; without it, no user memory.
+ * The paging facts of the user-memory walk, found as the dump's opener
+ * finds them (the architecture's find_paging()): from the dump's
+ * VMCOREINFO as crash keeps it, and page_offset_base through the target.
  */
 static void find_paging(struct ks_paging *pg)
 {
 	const struct ks_vmcoreinfo vi = { .line = crash_vmcoreinfo, .arg = NULL };
 
-	if (ks_vmcoreinfo_arm64_paging(&vi, pg))
-		pg->page_offset = 0;
+	target.arch->find_paging(&target, &vi, pg);
 }
-#else
-/* crash found them in the dump's VMCOREINFO, as libkdumpfile does */
-static void find_paging(struct ks_paging *pg)
-{
-	pg->levels = (machdep->flags & VM_5LEVEL) ? 5 : 4;
-	pg->page_offset = PAGE_OFFSET;
-	pg->me_mask = machdep->machspec->sme_mask;
-}
-#endif
 
 /* kallsyms names from the vmlinux file, moved by the KASLR offset. */
 static void open_vmlinux(struct crash_ctx *c)
@@ -568,16 +556,18 @@ const struct ks_target *ks_crash_target(void)
 		return &target;
 	memset(&cctx, 0, sizeof(cctx));
 	/*
-	 * crash's machine type ("X86_64", "ARM64") names the arch; the core
-	 * judges it
+	 * crash's machine type ("X86_64", "ARM64") names the arch, chosen
+	 * once; ks_kernel_open() refuses a target without one
 	 */
-	target.arch = MACHINE_TYPE;
-	cctx.uw.pg.arch = ks_arch_find(MACHINE_TYPE);
-	find_paging(&cctx.uw.pg);
+	ks_arch_resolve(MACHINE_TYPE, 0, &target.arch, NULL, NULL);
+	cctx.uw.pg.arch = target.arch;
 	open_vmlinux(&cctx);
 	join_finders(&cctx);
 	target.ops = &crash_ops;
 	target.ctx = &cctx;
+	/* after the finders: page_offset_base is a symbol */
+	if (target.arch)
+		find_paging(&cctx.uw.pg);
 	target_ready = true;
 	return &target;
 }

@@ -12,30 +12,18 @@
 #include <string.h>
 
 #include "kcore.h"
-#include "arch.h"
-#include "arm64.h"
 #include "kcore_target.h"
-#include "kernel_image.h"
+#include "image_open.h"
 #include "page_walk.h"
-#include "vmcoreinfo.h"
-
-/* arch/x86/include/asm/page_64_types.h */
-#define START_KERNEL_MAP	0xffffffff80000000ull
 
 struct ks_kcore_target {
-	struct ks_image im;	/* symbols and types */
-	struct ks_target mem;	/* /proc/kcore alone: kcore_ops */
-	struct ks_target t;	/* the whole target: the image over mem */
-	struct ks_kcore *kc;
-	struct ks_user_walk uw;	/* paging facts; page_offset: the direct map */
-	uint64_t kernel_pgd;	/* init_top_pgt, once the symbols are known */
-	uint64_t linear_size;	/* the direct (linear) map's span from page_offset */
 	/*
-	 * The address bits the walk indexes by: all on x86_64; on arm64 the
-	 * low vabits_actual, as TTBR1's tables index a kernel address
-	 * (pgd_index() drops the top bits)
+	 * The image (image_open.c); its uw.pg.page_offset is the direct map,
+	 * its tables the kernel's own (pgd 0 until the symbols are known)
 	 */
-	uint64_t walk_mask;
+	struct ks_image_opened io;
+	struct ks_target mem;	/* /proc/kcore alone: kcore_ops */
+	struct ks_kcore *kc;
 };
 
 static const struct ks_target_ops kcore_ops;
@@ -44,7 +32,7 @@ static const struct ks_target_ops kcore_ops;
 static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
-	uint64_t base = kt->uw.pg.page_offset, vaddr;
+	uint64_t base = kt->io.uw.pg.page_offset, vaddr;
 
 	/*
 	 * __phys_to_virt(): arm64's memory starts at PHYS_OFFSET, x86's at
@@ -52,7 +40,7 @@ static int kc_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	 * memory (0xfff1000040000000), so the sum wraps to the linear map's
 	 * top; below PHYS_OFFSET on any other kernel it wraps below base.
 	 */
-	vaddr = base + (paddr - kt->uw.pg.phys_offset);
+	vaddr = base + (paddr - kt->io.uw.pg.phys_offset);
 	if (!base || vaddr < base)
 		return -ENOSYS;
 	return ks_kcore_read(kt->kc, vaddr, buf, len);
@@ -68,13 +56,14 @@ static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	struct ks_kcore_target *kt = ctx;
 	struct ks_target t = { .ops = &kcore_ops, .ctx = kt };
-	uint64_t base = kt->uw.pg.page_offset;
+	const struct ks_kernel_tables *tab = &kt->io.tables;
+	uint64_t base = kt->io.uw.pg.page_offset;
 
-	if (kt->kernel_pgd && kaddr < base)
+	if (tab->pgd && kaddr < base)
 		return -EFAULT;
-	if (kt->kernel_pgd && kaddr - base >= kt->linear_size)
-		return ks_page_read(&t, &kt->uw.pg, kt->kernel_pgd,
-				    kaddr & kt->walk_mask, buf, len);
+	if (tab->pgd && kaddr - base >= tab->linear_size)
+		return ks_page_read(&t, &kt->io.uw.pg, tab->pgd,
+				    kaddr & tab->walk_mask, buf, len);
 	return ks_kcore_read(kt->kc, kaddr, buf, len);
 }
 
@@ -88,7 +77,7 @@ static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	struct ks_kcore_target *kt = ctx;
 
 	/* the page walk asks the types where mm and pgd are: the whole target */
-	return ks_page_read_user(&kt->t, &kt->uw, task, uaddr, buf, len);
+	return ks_page_read_user(&kt->io.t, &kt->io.uw, task, uaddr, buf, len);
 }
 
 static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
@@ -113,107 +102,24 @@ static const struct ks_target_ops kcore_ops = {
 	.vmcoreinfo = kc_vmcoreinfo,
 };
 
-/*
- * The kernel's page tables (x86_64 arch_crash_save_vmcoreinfo(): init_top_pgt,
- * phys_base, pgtable_l5_enabled) and the direct map's base.  Without them
- * reads stay plain kcore reads.
- */
-static void find_page_tables_x86_64(struct ks_kcore_target *kt,
-				    const struct ks_vmcoreinfo *vi)
-{
-	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt"), pob, base;
-	int64_t phys_base;
-
-	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base) ||
-	    ks_image_symbol(&kt->im, "page_offset_base", &pob) ||
-	    ks_kcore_read(kt->kc, pob, &base, sizeof(base)))
-		return;
-	ks_vmcoreinfo_paging(vi, &kt->uw.pg);
-	kt->uw.pg.page_offset = base;
-	kt->kernel_pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
-	kt->linear_size = 1ull << 46;	/* the direct map's 64 TiB */
-	kt->walk_mask = ~0ull;
-}
-
-/*
- * arm64 (arch_crash_save_vmcoreinfo(): VA_BITS, TCR_EL1_T1SZ,
- * kimage_voffset, PHYS_OFFSET; the core's swapper_pg_dir): the kernel
- * half's tables at __pa_symbol(swapper_pg_dir), walked for the VA size
- * the CPU runs (TCR_EL1.T1SZ: 48 bits for a 52-bit build on a CPU
- * without LPA2, whose swapper_pg_dir is then the level-0 table), the
- * linear map [PAGE_OFFSET, PAGE_END).
- */
-static void find_page_tables_arm64(struct ks_kcore_target *kt,
-				   const struct ks_vmcoreinfo *vi)
-{
-	uint64_t swapper = ks_vmcoreinfo_symbol(vi, "swapper_pg_dir");
-	struct ks_paging *pg = &kt->uw.pg;
-
-	if (!swapper || ks_vmcoreinfo_arm64_paging(vi, pg) ||
-	    !pg->kimage_voffset || swapper < pg->kimage_voffset) {
-		pg->page_offset = 0;	/* no walk, no user memory */
-		return;
-	}
-	kt->kernel_pgd = swapper - pg->kimage_voffset;
-	kt->linear_size = ks_arm64_page_end(pg) - pg->page_offset;
-	/* TTBR1's tables index the low vabits_actual bits of an address */
-	kt->walk_mask = (1ull << pg->vabits_actual) - 1;
-}
-
-static void find_page_tables(struct ks_kcore_target *kt,
-			     const struct ks_vmcoreinfo *vi)
-{
-	if (kt->uw.pg.arch == &ks_arch_x86_64)
-		find_page_tables_x86_64(kt, vi);
-	else if (kt->uw.pg.arch == &ks_arch_arm64)
-		find_page_tables_arm64(kt, vi);
-}
-
-static int load_image(struct ks_kcore_target *kt, const struct ks_target *t,
-		      const char *btf, ks_report_fn report, void *arg)
-{
-	const struct ks_vmcoreinfo vi = { .line = ks_kcore_vmcoreinfo_line,
-					  .arg = kt->kc };
-	struct ks_kallsyms_scan sc;
-	int ret;
-
-	ret = ks_image_find_kallsyms(&kt->im, t, &vi, KS_KALLSYMS_LISTED_OR_SCAN,
-				     report, arg, &sc);
-	if (ret == -ENOENT)
-		ks_report(report, arg, "its VMCOREINFO lists no kallsyms tables "
-			  "(Linux 6.0+ lists them), and none were found by their "
-			  "shape from _stext (%#" PRIx64 ") to %#" PRIx64,
-			  sc.start, sc.end);
-	else if (ret == -EPROTONOSUPPORT)
-		ks_report(report, arg, "its kallsyms tables give addresses in an "
-			  "encoding kstack does not know");
-	else if (ret)
-		ks_report(report, arg, "its kallsyms tables do not decode (%s)",
-			  strerror(-ret));
-	if (ret)
-		return ret;
-	find_page_tables(kt, &vi);
-	ret = ks_image_load_btf(&kt->im, t, btf, report, arg);
-	if (ret) {
-		if (ret != -EBADMSG)	/* else its damage is said */
-			ks_report(report, arg, "no usable BTF (%s; "
-				  "CONFIG_DEBUG_INFO_BTF)", strerror(-ret));
-		return ret;
-	}
-	/* kallsyms of text only (Debian's arm64 6.1): variables from the data */
-	ret = ks_image_add_data_finder(&kt->im, report, arg);
-	if (!ret)
-		ret = ks_image_load_chain(&kt->im, t);
-	if (ret)
-		ks_report(report, arg, "%s", strerror(-ret));
-	return ret;
-}
-
 int ks_kcore_target_open(const char *kcore, const char *btf,
 			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
 			 ks_report_fn report, void *arg)
 {
 	struct ks_kcore_target *kt = calloc(1, sizeof(*kt));
+	/*
+	 * Its kernel reads are untranslated: the opener finds the kernel's
+	 * own tables, through which kc_read() reads outside the direct map.
+	 */
+	struct ks_image_source src = {
+		.mem = kt ? &kt->mem : NULL,
+		.who = "the running kernel",
+		.btf_path = btf,
+		.kernel_tables = true,
+		.nr_cpu_notes = -1,
+		.report = report,
+		.report_arg = arg,
+	};
 	int ret;
 
 	if (!kt) {
@@ -229,13 +135,11 @@ int ks_kcore_target_open(const char *kcore, const char *btf,
 	}
 	kt->mem = (struct ks_target){ .ops = &kcore_ops, .ctx = kt };
 	/* the ELF header says which machine the running kernel is */
-	kt->uw.pg.arch = ks_arch_of_machine(ks_kcore_machine(kt->kc));
-	kt->mem.arch = kt->uw.pg.arch ? kt->uw.pg.arch->name : NULL;
-	ks_image_target(&kt->im, &kt->mem, &kt->t);
-	*t_ret = kt->t;
-	ret = load_image(kt, &kt->t, btf, report, arg);
+	src.elf_machine = ks_kcore_machine(kt->kc);
+	ret = ks_image_open(&kt->io, &src);
 	if (ret)
 		goto fail;
+	*t_ret = kt->io.t;
 	*kt_ret = kt;
 	return 0;
 fail:
@@ -247,7 +151,7 @@ void ks_kcore_target_close(struct ks_kcore_target *kt)
 {
 	if (!kt)
 		return;
-	ks_image_release(&kt->im);
+	ks_image_close(&kt->io);
 	ks_kcore_close(kt->kc);
 	free(kt);
 }

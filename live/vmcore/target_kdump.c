@@ -5,12 +5,11 @@
  * prints without crash.
  *
  * libkdumpfile gives memory (it translates kernel virtual addresses with
- * the page tables and KERNELOFFSET from the dump's VMCOREINFO) and the
- * registers of each CPU's ELF note.  vmlinux symbols come from the debug
- * vmlinux's .symtab when one is given, else from the kernel's own
- * kallsyms tables in the dump (VMCOREINFO lists them, Linux 6.0+); types
- * from BTF, the vmlinux's .BTF or the copy the kernel keeps in memory;
- * module, BPF and ftrace_mod_maps symbols from the dump itself.  Every
+ * the page tables and KERNELOFFSET from the dump's VMCOREINFO), the
+ * registers of each CPU's ELF note, the machine and the VMCOREINFO
+ * lines; this file adds what a file cut short lacks.  The rest (symbols,
+ * KASLR, types, paging, which note is which CPU's) is the shared image
+ * opener's (image_open.c), as for /proc/kcore.  Every
  * libkdumpfile call is in this file, which the static build leaves out
  * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
  * goes to the driver's report callback (kdump_run.c prints it), and the
@@ -34,15 +33,12 @@
 #include "diskdump_header.h"
 #include "dump_header.h"
 #include "dump_prefetch.h"
-#include "kernel_image.h"
+#include "image_open.h"
 #include "lines.h"
-#include "orc.h"
 #include "arch.h"
 #include "page_walk.h"
 #include "target_kdump.h"
-#include "vmcoreinfo.h"
 
-#define BANNER_MAX	1024
 #define MAX_MISSING	16		/* physical ranges a truncated dump lacks */
 #define MAX_PHDRS	4096
 #define KD_PAGE_SIZE	4096ull
@@ -52,17 +48,10 @@ struct phys_range {
 };
 
 struct ks_kdump {
-	struct ks_image im;		/* symbols and types */
+	struct ks_image_opened io;	/* the image: image_open.c */
 	struct ks_target mem;		/* the dump's memory alone: kdump_ops */
-	struct ks_target t;		/* the whole target: the image over mem */
 	kdump_ctx_t *kd;
 	int fd;
-	int64_t kaslr;
-	char kaslr_from[160];		/* where kaslr came from, for -v */
-	struct ks_user_walk uw;		/* paging facts, for read_user */
-	const struct ks_arch *arch;	/* of libkdumpfile's arch.name, or NULL */
-	int *note_of_cpu;		/* PRSTATUS note index by CPU, or NULL */
-	int nr_cpu_map;
 	/*
 	 * A truncated dump: libkdumpfile reads the part past the end of
 	 * the file as zeros, which would pass for memory; reads there fail
@@ -206,12 +195,6 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return 0;
 }
 
-static int vmlinux_addr(struct ks_kdump *kt, const char *name, uint64_t *addr_ret)
-{
-	return ks_image_symbol(&kt->im, name, addr_ret);
-}
-
-
 static const struct ks_target_ops kdump_ops;
 static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len);
 
@@ -222,7 +205,7 @@ static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 	struct ks_kdump *kt = ctx;
 
 	/* the page walk asks the types where mm and pgd are: the whole target */
-	return ks_page_read_user(&kt->t, &kt->uw, task, uaddr, buf, len);
+	return ks_page_read_user(&kt->io.t, &kt->io.uw, task, uaddr, buf, len);
 }
 
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
@@ -254,13 +237,11 @@ static int note_reg(void *arg, const char *name, uint64_t *val_ret)
 static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
 	struct ks_kdump *kt = ctx;
-	struct note_regs nr = { kt, cpu };
+	struct note_regs nr = { kt, ks_image_cpu_note(&kt->io, cpu) };
 
-	if (kt->note_of_cpu)
-		nr.note = cpu >= 0 && cpu < kt->nr_cpu_map ? kt->note_of_cpu[cpu] : -1;
-	if (nr.note < 0 || !kt->arch)
+	if (nr.note < 0 || !kt->io.arch)
 		return -ENOENT;
-	return kt->arch->named_regs(note_reg, &nr, regs_ret);
+	return kt->io.arch->named_regs(note_reg, &nr, regs_ret);
 }
 
 static const struct ks_target_ops kdump_ops = {
@@ -276,12 +257,11 @@ void ks_kdump_close(struct ks_kdump *kt)
 	if (!kt)
 		return;
 	ks_dump_prefetch_stop(kt->prefetch);
-	free(kt->note_of_cpu);
 	if (kt->axsys)
 		addrxlat_sys_decref(kt->axsys);
 	if (kt->axctx)
 		addrxlat_ctx_decref(kt->axctx);
-	ks_image_release(&kt->im);
+	ks_image_close(&kt->io);
 	if (kt->kd)
 		kdump_free(kt->kd);
 	if (kt->fd >= 0)
@@ -302,84 +282,6 @@ static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
 	}
 	free(val);
 	return ret;
-}
-
-static struct ks_vmcoreinfo kd_vmcoreinfo(struct ks_kdump *kt)
-{
-	return (struct ks_vmcoreinfo){ .line = kd_vmcoreinfo_line, .arg = kt };
-}
-
-/* VMCOREINFO's KERNELOFFSET, whole and hex: 0, -ENOENT or -EINVAL. */
-static int kerneloffset(struct ks_kdump *kt, int64_t *off_ret)
-{
-	char val[64], *end;
-	unsigned long long v;
-
-	if (kd_vmcoreinfo_line(kt, "KERNELOFFSET", val, sizeof(val)))
-		return -ENOENT;
-	errno = 0;
-	v = strtoull(val, &end, 16);
-	if (errno || end == val || *end)
-		return -EINVAL;
-	*off_ret = (int64_t)v;
-	return 0;
-}
-
-/*
- * The KASLR shift, and where it came from for -v: VMCOREINFO's
- * KERNELOFFSET; else (missing or not a number) SYMBOL(_stext) there
- * against _stext in the vmlinux, or against the architecture's default
- * link address without one (x86-64's; arm64's moves between kernels).  A KERNELOFFSET that the vmlinux contradicts
- * loses to it: the symbols must land where the dump has them.
- */
-static void find_kaslr(struct ks_kdump *kt)
-{
-	kdump_addr_t stext = 0;
-	uint64_t link = 0;
-	int64_t off = 0;
-	int ret = kerneloffset(kt, &off);
-	uint64_t def = kt->arch ? kt->arch->default_stext : 0;
-	bool have_stext = kdump_vmcoreinfo_symbol(kt->kd, "_stext", &stext) ==
-			  KDUMP_OK;
-	const char *why = ret == -ENOENT ? "VMCOREINFO has no KERNELOFFSET" :
-			  "VMCOREINFO's KERNELOFFSET is not a hex number";
-
-	kt->kaslr = 0;
-	if (have_stext && kt->im.syms &&
-	    !ks_elf_symtab_addr(kt->im.syms, "_stext", &link)) {
-		kt->kaslr = (int64_t)(stext - link);
-		if (!ret && off == kt->kaslr)
-			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
-				 "VMCOREINFO's KERNELOFFSET");
-		else if (!ret)
-			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
-				 "_stext in VMCOREINFO against the vmlinux's; "
-				 "KERNELOFFSET %#" PRIx64 " disagrees",
-				 (uint64_t)off);
-		else
-			snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
-				 "_stext in VMCOREINFO against the vmlinux's: %s",
-				 why);
-		return;
-	}
-	if (!ret) {
-		kt->kaslr = off;
-		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from),
-			 "VMCOREINFO's KERNELOFFSET");
-	} else if (have_stext && def && stext >= def) {
-		kt->kaslr = (int64_t)(stext - def);
-		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "_stext in "
-			 "VMCOREINFO against %s's default %#" PRIx64 ": %s",
-			 kt->arch->name, def, why);
-	} else if (have_stext && !def) {
-		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "unknown: %s "
-			 "and %s has no one default _stext to hold "
-			 "SYMBOL(_stext) against", why,
-			 kt->arch ? kt->arch->name : "this architecture");
-	} else {
-		snprintf(kt->kaslr_from, sizeof(kt->kaslr_from), "unknown: %s "
-			 "and no SYMBOL(_stext)", why);
-	}
 }
 
 /*
@@ -599,287 +501,6 @@ static void say_truncated(const struct ks_kdump *kt, const char *vmcore)
 	say(kt, "%s", msg);
 }
 
-/* A banner for a message: up to the newline; memory that is none says so. */
-static void add_banner(char *buf, size_t len, const char *who, const char *b)
-{
-	if (strncmp(b, "Linux version ", 14)) {
-		add(buf, len, "\n  %s: no banner at that address", who);
-		return;
-	}
-	add(buf, len, "\n  %s: %.*s", who, (int)strcspn(b, "\n"), b);
-}
-
-/*
- * What VMCOREINFO says the dump's kernel is, to find the right vmlinux.
- * Without VMCOREINFO neither KASLR nor the page tables are known, and no
- * vmlinux can match: say how QEMU dumps get one.
- */
-static void add_release(struct ks_kdump *kt, char *buf, size_t len)
-{
-	char *rel = NULL;
-
-	if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK && rel)
-		add(buf, len, "\n  the dump is of kernel %s", rel);
-	else
-		add(buf, len, "\n  the dump has no VMCOREINFO (a QEMU dump needs "
-		    "-device vmcoreinfo and qemu_fw_cfg loaded in the guest)");
-	free(rel);
-}
-
-/*
- * The vmlinux must be the one the dump ran: its linux_banner string
- * (version, build host, date) must be in the dump's memory where the
- * vmlinux says, after the KASLR shift.
- */
-static int check_banner(struct ks_kdump *kt, const char *vmcore,
-			const char *vmlinux)
-{
-	char want[BANNER_MAX], have[BANNER_MAX] = "";
-	char msg[2 * BANNER_MAX + 512] = "";
-	uint64_t addr;
-	size_t len;
-
-	/* The string may end near the end of its section: try shorter reads. */
-	if (ks_elf_symtab_addr(kt->im.syms, "linux_banner", &addr))
-		len = 0;
-	else
-		for (len = sizeof(want) - 1; len; len--)
-			if (!ks_elf_read(kt->im.syms, addr, want, len))
-				break;
-	if (!len || !memchr(want, '\0', len)) {
-		say(kt, "%s has no linux_banner: not a vmlinux?", vmlinux);
-		return -EINVAL;
-	}
-	len = strlen(want) + 1;
-	if (kd_read(kt, addr, have, len) && truncated(kt)) {
-		say(kt, "%s cannot be checked against %s: linux_banner (0x%"
-		    PRIx64 ") is in the part of the dump that is missing",
-		    vmlinux, vmcore, addr);
-		return -EINVAL;
-	}
-	if (kd_read(kt, addr, have, len)) {
-		add(msg, sizeof(msg), "%s does not match %s: the dump has no "
-		    "memory at linux_banner (0x%" PRIx64 ")", vmlinux, vmcore,
-		    addr);
-		add_release(kt, msg, sizeof(msg));
-		say(kt, "%s", msg);
-		return -EINVAL;
-	}
-	if (memcmp(want, have, len)) {
-		have[sizeof(have) - 1] = '\0';
-		add(msg, sizeof(msg), "%s does not match %s:", vmlinux, vmcore);
-		add_banner(msg, sizeof(msg), "vmlinux", want);
-		add_banner(msg, sizeof(msg), "vmcore ", have);
-		add_release(kt, msg, sizeof(msg));
-		say(kt, "%s", msg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Types: the vmlinux's .BTF, else the copy the kernel keeps in memory. */
-static int load_btf(struct ks_kdump *kt, const char *vmlinux)
-{
-	int ret = ks_image_load_btf(&kt->im, &kt->mem, NULL, kt->report,
-				    kt->report_arg);
-
-	if (ret == -EBADMSG)
-		;	/* its damage is said */
-	else if (ret && vmlinux)
-		say(kt, "no usable BTF in %s or the dump (%s): a kernel with "
-		    "CONFIG_DEBUG_INFO_BTF is needed", vmlinux, strerror(-ret));
-	else if (ret == -ENOENT)
-		say(kt, "the dump's kernel keeps no BTF (no __start_BTF among "
-		    "its symbols, no BTF header between _etext and _sinittext: "
-		    "built without CONFIG_DEBUG_INFO_BTF), so its "
-		    "types are missing and no layout is guessed: --vmlinux "
-		    "VMLINUX supplies them from its .BTF; without one, crash "
-		    "with kstack.so reads them from the debug vmlinux");
-	else if (ret)
-		say(kt, "no usable BTF in the dump's memory (%s): the types "
-		    "need a kernel with CONFIG_DEBUG_INFO_BTF, or --vmlinux "
-		    "VMLINUX", strerror(-ret));
-	return ret;
-}
-
-/*
- * The machine libkdumpfile found in the dump's header: the target says
- * it, and the core refuses one it does not know by this name.
- */
-static void find_arch(struct ks_kdump *kt)
-{
-	const char *name = NULL;
-
-	if (kdump_get_string_attr(kt->kd, KDUMP_ATTR_ARCH_NAME, &name) != KDUMP_OK)
-		name = NULL;
-	kt->mem.arch = name;
-	kt->arch = ks_arch_find(name);
-	kt->uw.pg.arch = kt->arch;
-}
-
-static void find_paging(struct ks_kdump *kt)
-{
-	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
-	struct ks_paging *pg = &kt->uw.pg;
-	uint64_t addr;
-
-	/* arm64 says all it needs in VMCOREINFO; without it, no user memory */
-	if (kt->arch == &ks_arch_arm64) {
-		if (ks_vmcoreinfo_arm64_paging(&vi, pg))
-			pg->page_offset = 0;
-		return;
-	}
-	ks_vmcoreinfo_paging(&vi, pg);
-	/* page_offset_base is randomized (CONFIG_RANDOMIZE_MEMORY). */
-	if (vmlinux_addr(kt, "page_offset_base", &addr) ||
-	    kd_read(kt, addr, &pg->page_offset, sizeof(pg->page_offset)))
-		pg->page_offset = 0;
-}
-
-/*
- * Which PRSTATUS note belongs to which CPU.  A kdump kernel writes one
- * note per CPU that stopped and /proc/vmcore drops empty ones, so with a
- * CPU offline the n-th note is the n-th online CPU's: when there are as
- * many notes as online CPUs, map them so (crash's map_cpus_to_prstatus()
- * does the same).  Otherwise, and for QEMU's one note per vCPU, the n-th
- * note is CPU n.
- */
-static void map_cpu_notes(struct ks_kdump *kt)
-{
-	uint64_t addr, word;
-	kdump_num_t nr_notes;
-	long size;
-	int bit, online = 0, n = 0, *map;
-
-	if (kdump_get_number_attr(kt->kd, KDUMP_ATTR_NUM_CPUS, &nr_notes) != KDUMP_OK ||
-	    vmlinux_addr(kt, "__cpu_online_mask", &addr))
-		return;
-	size = ks_image_type_size(&kt->im, "cpumask");
-	if (size <= 0 || size > 65536)
-		return;
-	for (bit = 0; bit < size * 8; bit++) {
-		if (bit % 64 == 0 && kd_read(kt, addr + bit / 8, &word, sizeof(word)))
-			return;
-		online += (word >> (bit % 64)) & 1;
-	}
-	if ((kdump_num_t)online != nr_notes)
-		return;
-	map = malloc(size * 8 * sizeof(*map));
-	if (!map)
-		return;
-	for (bit = 0; bit < size * 8; bit++) {
-		if (bit % 64 == 0 && kd_read(kt, addr + bit / 8, &word, sizeof(word))) {
-			free(map);
-			return;
-		}
-		map[bit] = (word >> (bit % 64)) & 1 ? n++ : -1;
-	}
-	kt->note_of_cpu = map;
-	kt->nr_cpu_map = (int)(size * 8);
-}
-
-/* -v: what the dump was matched with, for a user who doubts the output. */
-static void describe(struct ks_kdump *kt)
-{
-	struct ks_kallsyms_stats st = { 0 };
-	char msg[768] = "";
-
-	if (kt->im.ksyms)
-		ks_kallsyms_stats(kt->im.ksyms, &st);
-	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 " (%s), %d-level "
-	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu modules",
-	    (uint64_t)kt->kaslr, kt->kaslr_from, kt->uw.pg.levels,
-	    ks_image_nr_symbols(&kt->im),
-	    ks_image_symbols_from(&kt->im),
-	    kt->im.btf_from ? kt->im.btf_from : "nowhere", st.modules);
-	if (st.modules_skipped)
-		add(msg, sizeof(msg), " (%zu unreadable)", st.modules_skipped);
-	add(msg, sizeof(msg), ", %zu BPF symbols, %zu functions in "
-	    "ftrace_mod_maps, CPU registers %s", st.bpf, st.ftrace_mod,
-	    kt->note_of_cpu ? "by online CPU" : "by note order");
-	say(kt, "%s", msg);
-	ks_kallsyms_report(kt->im.ksyms, kt->report, kt->report_arg);
-}
-
-/* Symbols from the debug vmlinux, which must be the dump's kernel. */
-static int open_vmlinux(struct ks_kdump *kt, const char *vmcore,
-			const char *vmlinux)
-{
-	struct ks_elf_symtab *syms;
-	int ret = ks_elf_symtab_open(vmlinux, &syms);
-
-	if (!ret)
-		ret = ks_image_set_vmlinux(&kt->im, syms);
-	if (ret) {
-		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
-		say(kt, "cannot read symbols from %s: %s", vmlinux,
-		    ret == -ENOEXEC ? "not an ELF64 file (the uncompressed "
-		    "debug vmlinux is needed, not vmlinuz)" :
-		    ret == -ENODATA ? "no .symtab (stripped? the debug vmlinux "
-		    "is needed)" : strerror(-ret));
-		return ret;
-	}
-	find_kaslr(kt);
-	ks_elf_symtab_set_offset(kt->im.syms, kt->kaslr);
-	return check_banner(kt, vmcore, vmlinux);
-}
-
-/* Where the scan looked, for a dump whose tables were not found. */
-static void add_scanned(char *buf, size_t len, const struct ks_kallsyms_scan *sc)
-{
-	if (!sc->start)
-		add(buf, len, ", and it has no SYMBOL(_stext) that is a kernel "
-		    "address to find them by");
-	else if (!sc->end)
-		add(buf, len, ", and it has no SYMBOL(init_uts_ns) or "
-		    "SYMBOL(swapper_pg_dir) within 256 MiB after _stext "
-		    "(%#" PRIx64 ") to bound the search", sc->start);
-	else
-		add(buf, len, ", and none were found by their shape in the "
-		    "kernel image from _stext (%#" PRIx64 ") to %#" PRIx64,
-		    sc->start, sc->end);
-}
-
-/*
- * Symbols from the kernel's own kallsyms tables: VMCOREINFO lists them
- * since Linux 6.0 (SYMBOL(kallsyms_names) and the others); before, they
- * are found in the image's read-only data (kallsyms_scan.c).
- */
-static int open_kallsyms(struct ks_kdump *kt, bool scan_only)
-{
-	struct ks_vmcoreinfo vi = kd_vmcoreinfo(kt);
-	struct ks_kallsyms_scan sc;
-	char msg[512] = "";
-	int ret;
-
-	find_kaslr(kt);
-	ret = ks_image_find_kallsyms(&kt->im, &kt->mem, &vi, scan_only ?
-				     KS_KALLSYMS_SCAN_ONLY :
-				     KS_KALLSYMS_LISTED_OR_SCAN,
-				     kt->report, kt->report_arg, &sc);
-	if (ret == -ENOENT) {
-		add(msg, sizeof(msg), "the dump's VMCOREINFO lists no kallsyms "
-		    "tables (Linux 6.0+ lists them)");
-		add_scanned(msg, sizeof(msg), &sc);
-		add(msg, sizeof(msg), ": --vmlinux VMLINUX supplies the symbols");
-		add_release(kt, msg, sizeof(msg));
-		say(kt, "%s", msg);
-	} else if (ret == -EPROTONOSUPPORT) {
-		say(kt, "the dump's kallsyms tables give addresses in an "
-		    "encoding kstack does not know (absolute, offsets from "
-		    "kallsyms_relative_base, place-relative: none puts _stext "
-		    "where VMCOREINFO has it): --vmlinux VMLINUX supplies the "
-		    "symbols");
-	} else if (ret && truncated(kt)) {
-		say(kt, "the dump's kallsyms tables cannot be read (%s): the "
-		    "dump is truncated", strerror(-ret));
-	} else if (ret) {
-		say(kt, "the dump's kallsyms tables cannot be decoded (%s): "
-		    "--vmlinux VMLINUX supplies the symbols", strerror(-ret));
-	}
-	return ret;
-}
-
 /* The dump, cut short or not: what libkdumpfile may not say itself. */
 static void check_truncation(struct ks_kdump *kt, const char *vmcore)
 {
@@ -898,38 +519,39 @@ static void start_prefetch(struct ks_kdump *kt)
 		ks_dump_prefetch_start(kt->fd, &kt->prefetch);
 }
 
-/* Symbols, types, paging and CPUs: all the target needs after the dump. */
+/*
+ * The image over the dump's memory (image_open.c): the machine
+ * libkdumpfile found in the dump's header, its VMCOREINFO (kdump_ops'
+ * vmcoreinfo) and its count of CPU notes are what this source says.
+ */
 static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 		      struct ks_target *t)
 {
-	const char *vmlinux = a->vmlinux;
+	struct ks_image_source src = {
+		.mem = &kt->mem,
+		.who = "the dump",
+		.vmcore = a->vmcore,
+		.vmlinux = a->vmlinux,
+		.vmlinux_option = true,
+		.kallsyms_from = a->scan_kallsyms ? KS_KALLSYMS_SCAN_ONLY :
+						    KS_KALLSYMS_LISTED_OR_SCAN,
+		.truncated = truncated(kt),
+		.nr_cpu_notes = -1,
+		.report = kt->report,
+		.report_arg = kt->report_arg,
+	};
+	kdump_num_t nr_notes;
 	int ret;
 
-	/* the KASLR offset of either open needs the architecture's _stext */
-	find_arch(kt);
-	/* each has said why */
-	ret = vmlinux ? open_vmlinux(kt, a->vmcore, vmlinux) :
-			open_kallsyms(kt, a->scan_kallsyms);
+	if (kdump_get_string_attr(kt->kd, KDUMP_ATTR_ARCH_NAME,
+				  &src.arch_name) != KDUMP_OK)
+		src.arch_name = NULL;
+	if (kdump_get_number_attr(kt->kd, KDUMP_ATTR_NUM_CPUS, &nr_notes) == KDUMP_OK)
+		src.nr_cpu_notes = (long)nr_notes;
+	ret = ks_image_open(&kt->io, &src);
 	if (!ret)
-		ret = load_btf(kt, vmlinux);
-	if (ret)
-		return ret;
-	find_paging(kt);
-	map_cpu_notes(kt);
-	ks_image_target(&kt->im, &kt->mem, &kt->t);
-	*t = kt->t;
-	/*
-	 * A kallsyms of text only (no CONFIG_KALLSYMS_ALL: Debian's arm64
-	 * kernels): init_task and the others are found in the data, and
-	 * what is not is said.
-	 */
-	if (ks_image_add_data_finder(&kt->im, kt->report, kt->report_arg))
-		say(kt, "out of memory");
-	/* Without these, module and BPF frames print as bare addresses. */
-	ret = ks_image_load_chain(&kt->im, t);
-	if (ret)
-		say(kt, "no module or BPF symbols: %s", strerror(-ret));
-	return 0;
+		*t = kt->io.t;
+	return ret;
 }
 
 bool ks_kdump_available(void)
@@ -966,7 +588,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 	if (ret)
 		goto fail;
 	if (a->verbose)
-		describe(kt);
+		ks_image_describe(&kt->io, kt->report, kt->report_arg);
 	*kd_ret = kt;
 	return 0;
 fail:
@@ -979,9 +601,9 @@ void ks_kdump_lines_config(struct ks_kdump *kt, struct ks_lines_config *cfg,
 {
 	char *rel = NULL;
 
-	if (kt->im.syms) {
-		cfg->syms = kt->im.syms;
-		cfg->kaslr = kt->kaslr;
+	if (kt->io.im.syms) {
+		cfg->syms = kt->io.im.syms;
+		cfg->kaslr = kt->io.kaslr;
 	} else if (kdump_vmcoreinfo_line(kt->kd, "OSRELEASE", &rel) == KDUMP_OK &&
 		   rel) {
 		snprintf(release, len, "%s", rel);

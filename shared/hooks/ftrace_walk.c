@@ -342,9 +342,7 @@ static bool ops_traces(const struct ks_ftrace_ops *o, uint64_t ip)
  */
 static bool has_tramp_func(const struct ks_target *t)
 {
-	const struct ks_arch *a = ks_arch_find(t->arch);
-
-	return !a || a->ftrace_tramp_func;
+	return !t->arch || t->arch->ftrace_tramp_func;
 }
 
 /* The target of the call instruction at site, as %pS text ("" if unread). */

@@ -122,60 +122,21 @@ int ks_kprobes_enabled(const struct ks_target *t)
 	return !v;
 }
 
-/* x86: int3 (arch_arm_kprobe()), optprobe's jmp, ftrace's call or nop5 */
-static enum ks_kprobe_code code_x86_64(const uint8_t *b)
-{
-	static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-
-	if (b[0] == 0xcc)
-		return KS_CODE_INT3;
-	if (b[0] == 0xe9)
-		return KS_CODE_JMP;
-	if (b[0] == 0xe8)
-		return KS_CODE_CALL;
-	if (!memcmp(b, nop5, sizeof(nop5)))
-		return KS_CODE_FTRACE_NOP;
-	return KS_CODE_OTHER;
-}
-
-/* arch/arm64/include/asm/debug-monitors.h: BRK64_OPCODE_KPROBES */
-#define ARM64_BRK_KPROBES	0xd4200080u	/* brk #KPROBES_BRK_IMM (0x004) */
-#define ARM64_NOP		0xd503201fu
-#define ARM64_BL_MASK		0xfc000000u
-#define ARM64_BL		0x94000000u
-
-/*
- * arm64's arch_arm_kprobe() writes BRK64_OPCODE_KPROBES over the
- * instruction; ftrace's site is a bl (to ftrace_caller) or a nop.  arm64
- * has no optprobes: there is no jmp.  Instructions are little-endian.
- */
-static enum ks_kprobe_code code_arm64(const uint8_t *b)
-{
-	uint32_t insn = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-			(uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-
-	if (insn == ARM64_BRK_KPROBES)
-		return KS_CODE_BRK;
-	if ((insn & ARM64_BL_MASK) == ARM64_BL)
-		return KS_CODE_CALL;
-	if (insn == ARM64_NOP)
-		return KS_CODE_FTRACE_NOP;
-	return KS_CODE_OTHER;
-}
-
 static void classify_code(const struct ks_target *t, struct ks_kprobe *r,
 			  unsigned int own_flags, int armed)
 {
-	/* x86's unless the target names another architecture */
-	bool arm64 = ks_arch_find(t->arch) == &ks_arch_arm64;
-	enum ks_kprobe_code breakpoint = arm64 ? KS_CODE_BRK : KS_CODE_INT3;
+	/* the instructions are the architecture's (arch.h's probe_code) */
+	const struct ks_arch *a = t->arch;
+	enum ks_kprobe_code breakpoint;
 
-	r->code_len = arm64 ? 4 : 5;
-	if (ks_read(t, r->addr, r->bytes, sizeof(r->bytes))) {
-		r->code = KS_CODE_UNKNOWN;
+	r->code = KS_CODE_UNKNOWN;
+	if (!a)
 		return;
-	}
-	r->code = arm64 ? code_arm64(r->bytes) : code_x86_64(r->bytes);
+	r->code_len = (uint8_t)a->probe_len;
+	if (ks_read(t, r->addr, r->bytes, sizeof(r->bytes)))
+		return;
+	breakpoint = (enum ks_kprobe_code)a->probe_breakpoint;
+	r->code = (enum ks_kprobe_code)a->probe_code(r->bytes);
 
 	/*
 	 * What should be there: the arming state is the aggregator's (the

@@ -60,18 +60,10 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	if (!k)
 		return -ENOMEM;
 	k->t = t;
-	/* the one place an architecture is chosen */
-	k->arch = ks_arch_find(t->arch);
-	if (!k->arch && !t->arch) {
-		ks_report(report, arg, "the image does not say which architecture "
-			  "it is of: kstack reads x86_64 and arm64");
-		ret = -EPROTONOSUPPORT;
-		goto fail;
-	}
+	/* chosen where the target was made (ks_arch_resolve()) */
+	k->arch = t->arch;
 	if (!k->arch) {
-		ks_report(report, arg, "the image is of architecture %s: kstack "
-			  "reads x86_64 and arm64", t->arch);
-		ret = -EPROTONOSUPPORT;
+		ret = ks_arch_resolve(NULL, 0, &k->arch, report, arg);
 		goto fail;
 	}
 	ret = ks_layout_init(t, k->arch, &k->l, report, arg);

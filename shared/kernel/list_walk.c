@@ -96,9 +96,7 @@ static int next_of(struct ks_list_state *w, uint64_t addr, uint64_t *next)
 
 uint64_t ks_kernel_start(const struct ks_target *t)
 {
-	const struct ks_arch *a = ks_arch_find(t->arch);
-
-	return a ? a->kernel_start : KS_KERNEL_HALF;
+	return t->arch ? t->arch->kernel_start : KS_KERNEL_HALF;
 }
 
 static void walk_init(struct ks_list_state *w, uint64_t start)

@@ -49,6 +49,17 @@ int ks_page_translate(const struct ks_target *t, const struct ks_paging *pg,
 int ks_page_read(const struct ks_target *t, const struct ks_paging *pg,
 		 uint64_t pgd, uint64_t vaddr, void *buf, size_t len);
 
+/*
+ * The kernel half's own tables, for a source whose kernel reads are not
+ * translated for it (/proc/kcore fills an unmapped vmalloc page with
+ * zeros): what the arch's kernel_tables() finds in VMCOREINFO.
+ */
+struct ks_kernel_tables {
+	uint64_t pgd;		/* physical; 0: none, reads stay plain */
+	uint64_t linear_size;	/* the linear map's span from page_offset */
+	uint64_t walk_mask;	/* the address bits the tables index */
+};
+
 /* What a target keeps to read its tasks' user memory. */
 struct ks_user_walk {
 	struct ks_paging pg;	/* page_offset 0: unknown, no user memory */

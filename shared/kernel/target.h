@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ks_arch;
+
 struct ks_sym {
 	const char *name;	/* owned by the target, valid until the next lookup */
 	uint64_t addr;		/* start of the symbol */
@@ -67,11 +69,12 @@ struct ks_target {
 	const struct ks_target_ops *ops;
 	void *ctx;
 	/*
-	 * The machine the image is of, as its source names it ("x86_64",
-	 * "aarch64"...): shared/kernel/arch/ picks its table by it, and
-	 * refuses a NULL or unknown one by name.
+	 * The machine the image is of, its table chosen once where the
+	 * target is made (ks_arch_resolve(): the name or e_machine its
+	 * source gives, an unknown one refused by name); every walker asks
+	 * the table, never a name.  NULL only for a target that says none.
 	 */
-	const char *arch;
+	const struct ks_arch *arch;
 };
 
 static inline int ks_read(const struct ks_target *t, uint64_t addr, void *buf,

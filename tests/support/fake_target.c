@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fake_target.h"
 #include "grow.h"
 
@@ -42,7 +43,7 @@ struct ks_fake {
 	struct fake_seg *phys;		/* physical memory, for read_phys */
 	size_t nr_phys, cap_phys;
 	struct ks_user_walk uw;		/* read_user's paging facts */
-	const char *arch;		/* what the target says it is */
+	const struct ks_arch *arch;	/* what the target says it is */
 	char *vmcoreinfo;		/* KEY=VALUE lines, or NULL: no op */
 	struct fake_sym *syms;
 	size_t nr_syms, cap_syms;
@@ -81,7 +82,7 @@ struct ks_fake *ks_fake_create(void)
 	struct ks_fake *f = calloc(1, sizeof(struct ks_fake));
 
 	if (f)
-		f->arch = "x86_64";	/* the images the tests forge are */
+		f->arch = &ks_arch_x86_64;	/* the images the tests forge are */
 	return f;
 }
 
@@ -501,9 +502,10 @@ void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
 	t_ret->arch = f->arch;
 }
 
+/* As a source names its machine: NULL for a name kstack does not know. */
 void ks_fake_set_arch(struct ks_fake *f, const char *arch)
 {
-	f->arch = arch;
+	f->arch = ks_arch_find(arch);
 }
 
 int ks_fake_use_kallsyms(struct ks_fake *f)

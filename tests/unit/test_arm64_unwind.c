@@ -422,11 +422,18 @@ static void test_unknown_arch_refused(void **state)
 	struct ks_kernel *k = NULL;
 	char msg[256] = "";
 
-	ks_fake_set_arch(e->f, "riscv64");
-	ks_fake_target(e->f, &e->t);
-	assert_int_equal(ks_kernel_open(&e->t, &k, said, msg), -EPROTONOSUPPORT);
-	assert_null(k);
+	const struct ks_arch *a = &ks_arch_x86_64;
+
+	assert_int_equal(ks_arch_resolve("riscv64", 0, &a, said, msg),
+			 -EPROTONOSUPPORT);
+	assert_null(a);
 	assert_non_null(strstr(msg, "riscv64"));
+	assert_int_equal(ks_arch_resolve(NULL, EM_RISCV, &a, said, msg),
+			 -EPROTONOSUPPORT);
+	assert_non_null(strstr(msg, "does not say"));
+	assert_int_equal(ks_arch_resolve(NULL, EM_AARCH64, &a, said, msg), 0);
+	assert_ptr_equal(a, &ks_arch_arm64);
+	msg[0] = '\0';
 	ks_fake_set_arch(e->f, NULL);
 	ks_fake_target(e->f, &e->t);
 	assert_int_equal(ks_kernel_open(&e->t, &k, said, msg), -EPROTONOSUPPORT);

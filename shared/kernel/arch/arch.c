@@ -3,6 +3,7 @@
  * The architectures kstack reads, found by the names their sources give
  * them: libkdumpfile's arch.name, crash's MACHINE_TYPE, an ELF e_machine.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "arch.h"
@@ -36,4 +37,23 @@ const struct ks_arch *ks_arch_of_machine(unsigned int e_machine)
 		if (arches[i]->elf_machine == e_machine)
 			return arches[i];
 	return NULL;
+}
+
+int ks_arch_resolve(const char *name, unsigned int e_machine,
+		    const struct ks_arch **arch_ret, ks_report_fn report,
+		    void *arg)
+{
+	const struct ks_arch *a = name ? ks_arch_find(name) :
+				  e_machine ? ks_arch_of_machine(e_machine) : NULL;
+
+	*arch_ret = a;
+	if (a)
+		return 0;
+	if (name)
+		ks_report(report, arg, "the image is of architecture %s: kstack "
+			  "reads x86_64 and arm64", name);
+	else
+		ks_report(report, arg, "the image does not say which architecture "
+			  "it is of: kstack reads x86_64 and arm64");
+	return -EPROTONOSUPPORT;
 }

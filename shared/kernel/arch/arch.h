@@ -22,7 +22,9 @@
 #include "report.h"
 #include "target.h"
 
+struct ks_kernel_tables;
 struct ks_paging;
+struct ks_vmcoreinfo;
 
 /*
  * Where a walk starts.  For a blocked task regs is what its last context
@@ -87,6 +89,20 @@ struct ks_arch {
 	/* __pa() of a linear-map address; -EFAULT outside the linear map. */
 	int (*linear_pa)(const struct ks_paging *pg, uint64_t vaddr,
 			 uint64_t *paddr_ret);
+	/*
+	 * The walk's facts from VMCOREINFO and, where the kernel randomizes
+	 * the linear map's base, the symbols and memory of t: 0, or -ENOENT
+	 * with pg->page_offset 0 (no walk, no user memory).
+	 */
+	int (*find_paging)(const struct ks_target *t,
+			   const struct ks_vmcoreinfo *vi, struct ks_paging *pg);
+	/*
+	 * The kernel half's tables (after find_paging()), for a source that
+	 * reads the kernel untranslated: 0, or -ENOENT.
+	 */
+	int (*kernel_tables)(const struct ks_vmcoreinfo *vi,
+			     const struct ks_paging *pg,
+			     struct ks_kernel_tables *kt_ret);
 
 	/*
 	 * The switch's registers: finds the fields in the task_struct's
@@ -129,6 +145,16 @@ struct ks_arch {
 	 */
 	size_t (*code_refs)(const void *code, size_t len, uint64_t pc,
 			    struct ks_code_ref *refs, size_t max);
+
+	/*
+	 * -K's check of the code at a probed address (kprobe_walk.c): the
+	 * bytes read there (x86's call and jmp rel32: 5; arm64's one
+	 * instruction: 4), the KS_CODE_ (hooks_records.h) of the breakpoint
+	 * arch_arm_kprobe() writes, and the decoder of those bytes.
+	 */
+	unsigned int probe_len;
+	int probe_breakpoint;
+	int (*probe_code)(const uint8_t *code);
 };
 
 extern const struct ks_arch ks_arch_x86_64;
@@ -138,6 +164,15 @@ extern const struct ks_arch ks_arch_arm64;
 const struct ks_arch *ks_arch_find(const char *name);
 /* The table of an ELF e_machine; NULL for one not known here. */
 const struct ks_arch *ks_arch_of_machine(unsigned int e_machine);
+
+/*
+ * The one choice of a target's table, by the name its source gives (or,
+ * with name NULL, by e_machine; 0: none): 0, or -EPROTONOSUPPORT after
+ * saying through report that kstack does not read it.
+ */
+int ks_arch_resolve(const char *name, unsigned int e_machine,
+		    const struct ks_arch **arch_ret, ks_report_fn report,
+		    void *arg);
 
 static inline bool ks_arch_kernel_addr(const struct ks_arch *a, uint64_t addr)
 {

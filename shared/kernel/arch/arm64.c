@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arm64.h"
+#include "hooks_records.h"
 
 /* struct elf_prstatus on arm64: pr_reg (user_pt_regs) is at 112. */
 #define PRSTATUS_PR_REG	112
@@ -123,6 +124,32 @@ static size_t unwind_report(void *unw, int err, ks_report_fn report, void *arg)
 	return 0;
 }
 
+/* arch/arm64/include/asm/debug-monitors.h: BRK64_OPCODE_KPROBES */
+#define ARM64_BRK_KPROBES	0xd4200080u	/* brk #KPROBES_BRK_IMM (0x004) */
+#define ARM64_NOP		0xd503201fu
+#define ARM64_BL_MASK		0xfc000000u
+#define ARM64_BL		0x94000000u
+
+/*
+ * What -K finds at a probed address: arm64's arch_arm_kprobe() writes
+ * BRK64_OPCODE_KPROBES over the instruction; ftrace's site is a bl (to
+ * ftrace_caller) or a nop.  arm64 has no optprobes: there is no jmp.
+ * Instructions are little-endian.
+ */
+static int probe_code(const uint8_t *b)
+{
+	uint32_t insn = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+			(uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+
+	if (insn == ARM64_BRK_KPROBES)
+		return KS_CODE_BRK;
+	if ((insn & ARM64_BL_MASK) == ARM64_BL)
+		return KS_CODE_CALL;
+	if (insn == ARM64_NOP)
+		return KS_CODE_FTRACE_NOP;
+	return KS_CODE_OTHER;
+}
+
 static const char *const aliases[] = { "aarch64", "ARM64", NULL };
 
 const struct ks_arch ks_arch_arm64 = {
@@ -144,6 +171,8 @@ const struct ks_arch ks_arch_arm64 = {
 	 */
 	.translate = ks_arm64_translate,
 	.linear_pa = ks_arm64_linear_pa,
+	.find_paging = ks_arm64_find_paging,
+	.kernel_tables = ks_arm64_kernel_tables,
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
 	.named_regs = named_regs,
@@ -153,4 +182,7 @@ const struct ks_arch ks_arch_arm64 = {
 	.unwind_missing = unwind_missing,
 	.unwind_report = unwind_report,
 	.code_refs = ks_arm64_code_refs,
+	.probe_len = 4,
+	.probe_breakpoint = KS_CODE_BRK,
+	.probe_code = probe_code,
 };

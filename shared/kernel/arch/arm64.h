@@ -24,6 +24,11 @@ int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
  * aside).  pg's VA_BITS and page size must be known.
  */
 uint64_t ks_arm64_page_end(const struct ks_paging *pg);
+int ks_arm64_find_paging(const struct ks_target *t,
+			 const struct ks_vmcoreinfo *vi, struct ks_paging *pg);
+int ks_arm64_kernel_tables(const struct ks_vmcoreinfo *vi,
+			   const struct ks_paging *pg,
+			   struct ks_kernel_tables *kt_ret);
 
 /*
  * arm64_code_refs.c: the addresses code at pc forms with ADRP and an ADD

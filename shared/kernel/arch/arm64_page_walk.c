@@ -18,6 +18,7 @@
 #include <errno.h>
 
 #include "arm64.h"
+#include "vmcoreinfo.h"
 
 #define DESC_VALID	(1ull << 0)
 #define DESC_TABLE	(1ull << 1)	/* table or page; clear: block */
@@ -140,5 +141,40 @@ int ks_arm64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 	if (!pg->kimage_voffset || vaddr < pg->kimage_voffset)
 		return -EFAULT;
 	*paddr_ret = vaddr - pg->kimage_voffset;
+	return 0;
+}
+
+/* arm64 says all the walk needs in VMCOREINFO; without it, no user memory. */
+int ks_arm64_find_paging(const struct ks_target *t,
+			 const struct ks_vmcoreinfo *vi, struct ks_paging *pg)
+{
+	(void)t;
+	if (!ks_vmcoreinfo_arm64_paging(vi, pg))
+		return 0;
+	pg->page_offset = 0;
+	return -ENOENT;
+}
+
+/*
+ * arch_crash_save_vmcoreinfo()'s kimage_voffset and the core's
+ * swapper_pg_dir: the kernel half's tables at __pa_symbol(swapper_pg_dir),
+ * walked for the VA size the CPU runs (TCR_EL1.T1SZ: 48 bits for a 52-bit
+ * build on a CPU without LPA2, whose swapper_pg_dir is then the level-0
+ * table); the linear map is [PAGE_OFFSET, PAGE_END), and TTBR1's tables
+ * index the low vabits_actual bits of an address (pgd_index() drops the
+ * top bits).
+ */
+int ks_arm64_kernel_tables(const struct ks_vmcoreinfo *vi,
+			   const struct ks_paging *pg,
+			   struct ks_kernel_tables *kt_ret)
+{
+	uint64_t swapper = ks_vmcoreinfo_symbol(vi, "swapper_pg_dir");
+
+	if (!swapper || !pg->page_offset || !pg->kimage_voffset ||
+	    swapper < pg->kimage_voffset)
+		return -ENOENT;
+	kt_ret->pgd = swapper - pg->kimage_voffset;
+	kt_ret->linear_size = ks_arm64_page_end(pg) - pg->page_offset;
+	kt_ret->walk_mask = (1ull << pg->vabits_actual) - 1;
 	return 0;
 }

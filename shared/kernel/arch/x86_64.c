@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "hooks_records.h"
 #include "x86_64_unwind.h"
 #include "orc.h"
 #include "x86_64.h"
@@ -172,6 +173,25 @@ static size_t unwind_report(void *unw, int err, ks_report_fn report_fn,
 	return orc ? orc->nr_problems : 0;
 }
 
+/*
+ * What -K finds at a probed address: int3 (arch_arm_kprobe()), optprobe's
+ * jmp, ftrace's call or nop5.
+ */
+static int probe_code(const uint8_t *b)
+{
+	static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+	if (b[0] == 0xcc)
+		return KS_CODE_INT3;
+	if (b[0] == 0xe9)
+		return KS_CODE_JMP;
+	if (b[0] == 0xe8)
+		return KS_CODE_CALL;
+	if (!memcmp(b, nop5, sizeof(nop5)))
+		return KS_CODE_FTRACE_NOP;
+	return KS_CODE_OTHER;
+}
+
 static const char *const aliases[] = { "x86-64", "X86_64", NULL };
 
 /*
@@ -190,6 +210,8 @@ const struct ks_arch ks_arch_x86_64 = {
 	.default_stext = 0xffffffff81000000ull,
 	.translate = ks_x86_64_translate,
 	.linear_pa = ks_x86_64_linear_pa,
+	.find_paging = ks_x86_64_find_paging,
+	.kernel_tables = ks_x86_64_kernel_tables,
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
 	.named_regs = named_regs,
@@ -199,4 +221,7 @@ const struct ks_arch ks_arch_x86_64 = {
 	.stack_text = stack_text,
 	.unwind_missing = unwind_missing,
 	.unwind_report = unwind_report,
+	.probe_len = 5,
+	.probe_breakpoint = KS_CODE_INT3,
+	.probe_code = probe_code,
 };

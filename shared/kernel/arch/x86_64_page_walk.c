@@ -12,6 +12,7 @@
 #include <errno.h>
 
 #include "page_walk.h"
+#include "vmcoreinfo.h"
 #include "x86_64.h"
 
 #define PAGE_SHIFT		12
@@ -111,5 +112,46 @@ int ks_x86_64_linear_pa(const struct ks_paging *pg, uint64_t vaddr,
 	if (vaddr < base || vaddr - base >= direct_map_size(pg->levels))
 		return -EFAULT;
 	*paddr_ret = vaddr - base;
+	return 0;
+}
+
+/*
+ * Levels and the SME mask from VMCOREINFO; page_offset_base, where
+ * CONFIG_RANDOMIZE_MEMORY moved the direct map, read from the image.
+ */
+int ks_x86_64_find_paging(const struct ks_target *t,
+			  const struct ks_vmcoreinfo *vi, struct ks_paging *pg)
+{
+	uint64_t addr;
+
+	ks_vmcoreinfo_paging(vi, pg);
+	if (t->ops->symbol(t->ctx, "page_offset_base", &addr) ||
+	    ks_read(t, addr, &pg->page_offset, sizeof(pg->page_offset))) {
+		pg->page_offset = 0;
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* arch/x86/include/asm/page_64_types.h */
+#define START_KERNEL_MAP	0xffffffff80000000ull
+
+/*
+ * init_top_pgt at __pa_symbol(): arch_crash_save_vmcoreinfo() gives its
+ * address and phys_base; the direct map spans 64 TiB.
+ */
+int ks_x86_64_kernel_tables(const struct ks_vmcoreinfo *vi,
+			    const struct ks_paging *pg,
+			    struct ks_kernel_tables *kt_ret)
+{
+	uint64_t pgt = ks_vmcoreinfo_symbol(vi, "init_top_pgt");
+	int64_t phys_base;
+
+	(void)pg;
+	if (!pgt || ks_vmcoreinfo_number(vi, "NUMBER(phys_base)", 10, &phys_base))
+		return -ENOENT;
+	kt_ret->pgd = pgt - START_KERNEL_MAP + (uint64_t)phys_base;
+	kt_ret->linear_size = 1ull << 46;
+	kt_ret->walk_mask = ~0ull;
 	return 0;
 }

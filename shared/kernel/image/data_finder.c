@@ -751,7 +751,7 @@ void ks_data_finder_init(struct ks_data_finder *d, const struct ks_target *t,
 {
 	memset(d, 0, sizeof(*d));
 	d->t = *t;
-	d->arch = ks_arch_find(t->arch);
+	d->arch = t->arch;
 	d->report = report;
 	d->arg = arg;
 	for (size_t i = 0; i < sizeof(finds) / sizeof(finds[0]); i++)
