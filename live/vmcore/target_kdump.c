@@ -353,11 +353,14 @@ static int kdump_errno(kdump_status st, int saved_errno)
 	return -EINVAL;
 }
 
-/* 0, or -errno after saying why. */
-static int open_dump(struct ks_kdump *kt, const char *path)
+/*
+ * The file, checked before libkdumpfile sees it (dump_header.c,
+ * diskdump_header.c), and what a cut one lacks: 0, or -errno after
+ * saying why.
+ */
+static int check_file(struct ks_kdump *kt, const char *path,
+		      struct ks_diskdump_extent *dd)
 {
-	struct ks_diskdump_extent dd;
-	kdump_status st;
 	struct stat sb;
 	int err;
 
@@ -377,7 +380,22 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	if (!err)
 		err = ks_diskdump_header_check(kt->fd, (uint64_t)sb.st_size,
 					       path, kt->report, kt->report_arg,
-					       &dd);
+					       dd);
+	if (err)
+		return err;
+	measure_segments(kt);
+	if (dd->diskdump)
+		measure_diskdump(kt, (uint64_t)sb.st_size, dd);
+	return 0;
+}
+
+/* 0, or -errno after saying why. */
+static int open_dump(struct ks_kdump *kt, const char *path)
+{
+	struct ks_diskdump_extent dd;
+	kdump_status st;
+	int err = check_file(kt, path, &dd);
+
 	if (err)
 		return err;
 	kt->kd = kdump_new();
@@ -391,9 +409,6 @@ static int open_dump(struct ks_kdump *kt, const char *path)
 	 * and a kdump-compressed dump cut in its notes).  Such a file is
 	 * read with read(2) only.
 	 */
-	measure_segments(kt);
-	if (dd.diskdump)
-		measure_diskdump(kt, (uint64_t)sb.st_size, &dd);
 	if (kt->want_size > kt->file_size &&
 	    kdump_set_number_attr(kt->kd, KDUMP_ATTR_FILE_MMAP_POLICY,
 				  KDUMP_MMAP_NEVER) != KDUMP_OK) {
