@@ -36,12 +36,12 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 {
 	int ret, status = 0;
 
-	ret = ks_proc_open(p, opts->proc_root, ks_report_file, stderr);
+	ret = ks_proc_open(p, opts->proc_root, ks_live_say, NULL);
 	if (ret)
 		return KS_EXIT_ERROR;
 	if (opts->sel.cgroup)
 		status = ks_cgroup_check(p->root_fd, opts->proc_root,
-					 opts->sel.cgroup, ks_report_file, stderr);
+					 opts->sel.cgroup, ks_live_say, NULL);
 	if (status)
 		goto fail;
 	/* not root: say so now rather than print every task without a stack */
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		argv = report_argv;
 	read_test_knobs(&knobs);
 	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs,
-				   ks_report_file, stderr)) {
+				   ks_live_say, NULL)) {
 		/* one line for what is wrong, not the whole usage (report's is short) */
 		if (opts.mode == KS_IN_REPORT)
 			ks_report_usage(stderr);

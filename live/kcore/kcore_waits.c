@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "live_say.h"
 #include "kcore_target.h"
 #include "kcore_waits.h"
 #include "kernel_tasks.h"
@@ -38,7 +39,7 @@ void ks_kcore_waits(struct ks_sample *s, const struct ks_options *opts)
 	};
 	const struct ks_walk_opts o = { .sel = &sel, .waits = true,
 					.verbose = opts->out.verbose };
-	ks_report_fn report = opts->out.verbose ? ks_report_file : NULL;
+	ks_report_fn report = opts->out.verbose ? ks_live_say : NULL;
 	struct ks_kcore_target *kt;
 	struct ks_kernel_status st;
 	struct ks_sample mem;
@@ -50,21 +51,21 @@ void ks_kcore_waits(struct ks_sample *s, const struct ks_options *opts)
 			"(/proc/kcore): no locks";
 	s->waits_unread = true;
 	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
-				 &t, ks_report_file, stderr))
+				 &t, ks_live_say, NULL))
 		return;
-	ret = ks_kernel_open(&t, &k, ks_report_file, stderr);
+	ret = ks_kernel_open(&t, &k, ks_live_say, NULL);
 	if (ret)
 		goto out;
 	ks_sample_init(&mem, 0, "");
-	ret = ks_kernel_walk(k, &o, &mem, &st, report, stderr);
+	ret = ks_kernel_walk(k, &o, &mem, &st, report, NULL);
 	if (!ret) {
 		copy_waits(s, &mem);
 		s->waits_unread = false;
 		s->waits_note = "read live from /proc/kcore: a snapshot of "
 				"memory that moved while it was read";
 	} else {
-		fprintf(stderr, "kstack: --waits: walking the running "
-			"kernel's tasks: %s\n", strerror(-ret));
+		ks_say("--waits: walking the running "
+		       "kernel's tasks: %s", strerror(-ret));
 	}
 	ks_sample_release(&mem);
 	ks_kernel_close(k);

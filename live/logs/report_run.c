@@ -240,7 +240,8 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 /* "kstack: report: msg" on the stream arg. */
 static void say_report(void *arg, const char *msg)
 {
-	fprintf(arg, "kstack: report: %s\n", msg);
+	(void)arg;
+	ks_say("report: %s", msg);
 }
 
 void ks_report_usage(FILE *out)
@@ -261,7 +262,7 @@ int ks_report_run(const struct ks_options *opts)
 		return KS_EXIT_OK;
 	}
 	ks_report_opts_from(&o, opts);
-	if (ks_report_files_list(&f, o.path, say_report, stderr))
+	if (ks_report_files_list(&f, o.path, say_report, NULL))
 		return KS_EXIT_ERROR;
 	r.o = &o;
 	r.w.out = stdout;

@@ -371,7 +371,7 @@ static int hooks_from_memory(const struct ks_options *opts)
 				 &t, say_no_kcore, NULL))
 		return -1;
 	ret = ks_hooks_report(&t, &opts->hooks, &opts->out, stdout,
-			      ks_report_file, stderr);
+			      ks_live_say, NULL);
 	ks_kcore_target_close(kt);
 	if (fflush(stdout) && !ret)
 		ret = -errno;

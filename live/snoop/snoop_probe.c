@@ -203,7 +203,7 @@ static bool gone(ks_snoop_alive_fn alive, int32_t pid)
 }
 
 static int clean_instances(const char *tracefs, ks_snoop_alive_fn alive,
-			   FILE *report)
+			   ks_report_fn report, void *arg)
 {
 	char path[PATH_MAX + 300];
 	struct dirent *de;
@@ -222,13 +222,13 @@ static int clean_instances(const char *tracefs, ks_snoop_alive_fn alive,
 		for (i = 0; rmdir(path) && errno == EBUSY && i < RETRIES; i++)
 			nap();
 		if (access(path, F_OK)) {
-			fprintf(report, "kstack: removed tracing instance %s left by "
-				"kstack %d\n", de->d_name, (int)pid);
+			ks_report(report, arg, "removed tracing instance %s left by "
+				  "kstack %d", de->d_name, (int)pid);
 			removed++;
 		} else {
-			fprintf(report, "kstack: cannot remove tracing instance %s "
-				"left by kstack %d: %s\n", de->d_name, (int)pid,
-				strerror(errno));
+			ks_report(report, arg, "cannot remove tracing instance %s "
+				  "left by kstack %d: %s", de->d_name, (int)pid,
+				  strerror(errno));
 		}
 	}
 	closedir(d);
@@ -236,7 +236,7 @@ static int clean_instances(const char *tracefs, ks_snoop_alive_fn alive,
 }
 
 static int clean_probes(const char *tracefs, ks_snoop_alive_fn alive,
-			FILE *report)
+			ks_report_fn report, void *arg)
 {
 	char path[PATH_MAX + 32], name[128], cmd[136], *text, *line, *save;
 	int32_t pid;
@@ -254,11 +254,11 @@ static int clean_probes(const char *tracefs, ks_snoop_alive_fn alive,
 		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
 		ret = write_str(path, cmd, true);
 		if (ret)
-			fprintf(report, "kstack: cannot remove kprobe %s left by "
-				"kstack %d: %s\n", name, (int)pid, strerror(-ret));
+			ks_report(report, arg, "cannot remove kprobe %s left by "
+				  "kstack %d: %s", name, (int)pid, strerror(-ret));
 		else
-			fprintf(report, "kstack: removed kprobe %s left by kstack %d\n",
-				name, (int)pid);
+			ks_report(report, arg, "removed kprobe %s left by kstack %d",
+				  name, (int)pid);
 		removed += !ret;
 	}
 	free(text);
@@ -266,12 +266,12 @@ static int clean_probes(const char *tracefs, ks_snoop_alive_fn alive,
 }
 
 int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
-			 FILE *report)
+			 ks_report_fn report, void *arg)
 {
 	/* instances first: a probe enabled in one cannot go */
-	int n = clean_instances(tracefs, alive, report);
+	int n = clean_instances(tracefs, alive, report, arg);
 
-	return n + clean_probes(tracefs, alive, report);
+	return n + clean_probes(tracefs, alive, report, arg);
 }
 
 /* What the error number alone cannot say, from the kernel's own lists. */
@@ -453,7 +453,7 @@ int ks_snoop_probe_open(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 	if (!status)
 		status = start(p, pids, nr_pids, report, arg);
 	if (status)
-		ks_snoop_probe_close(p, stderr);
+		ks_snoop_probe_close(p, report, arg);
 	return status;
 }
 
@@ -469,7 +469,8 @@ void ks_snoop_probe_stop(struct ks_snoop_probe *p)
 	p->enabled = false;
 }
 
-void ks_snoop_probe_close(struct ks_snoop_probe *p, FILE *report)
+void ks_snoop_probe_close(struct ks_snoop_probe *p, ks_report_fn report,
+			  void *arg)
 {
 	char path[PATH_MAX + 200], cmd[160];
 	int i, ret;
@@ -483,8 +484,8 @@ void ks_snoop_probe_close(struct ks_snoop_probe *p, FILE *report)
 		for (i = 0; rmdir(p->instance) && errno == EBUSY && i < RETRIES; i++)
 			nap();
 		if (!access(p->instance, F_OK))
-			fprintf(report, "kstack: cannot remove %s: %s (the next "
-				"kstack --snoop will)\n", p->instance, strerror(errno));
+			ks_report(report, arg, "cannot remove %s: %s (the next "
+				  "kstack --snoop will)", p->instance, strerror(errno));
 		p->instance_made = false;
 	}
 	if (p->probe_made) {
@@ -494,9 +495,9 @@ void ks_snoop_probe_close(struct ks_snoop_probe *p, FILE *report)
 		     i < RETRIES; i++)
 			nap();
 		if (ret)
-			fprintf(report, "kstack: cannot remove kprobe %s/%s: %s (the "
-				"next kstack --snoop will)\n", KS_SNOOP_GROUP,
-				p->event, strerror(-ret));
+			ks_report(report, arg, "cannot remove kprobe %s/%s: %s (the "
+				  "next kstack --snoop will)", KS_SNOOP_GROUP,
+				  p->event, strerror(-ret));
 		p->probe_made = false;
 	}
 }

@@ -56,7 +56,7 @@ bool ks_snoop_alive(int32_t pid);
  * so on report; returns how many things it removed.
  */
 int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
-			 FILE *report);
+			 ks_report_fn report, void *arg);
 
 /*
  * The probe on func, the instance, its options and -p filter, trace_pipe
@@ -72,6 +72,7 @@ int ks_snoop_probe_open(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 void ks_snoop_probe_stop(struct ks_snoop_probe *p);
 
 /* Disables, closes and removes everything made; may be called twice. */
-void ks_snoop_probe_close(struct ks_snoop_probe *p, FILE *report);
+void ks_snoop_probe_close(struct ks_snoop_probe *p, ks_report_fn report,
+			  void *arg);
 
 #endif /* KS_SNOOP_PROBE_H */

@@ -73,18 +73,18 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		fprintf(stderr, "kstack: cannot open %s %s: %s\n", opt, path,
-			strerror(errno));
+		ks_say("cannot open %s %s: %s", opt, path,
+		       strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &sb)) {
-		fprintf(stderr, "kstack: %s %s: %s\n", opt, path, strerror(errno));
+		ks_say("%s %s: %s", opt, path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "kstack: %s %s is %s: a regular file is needed\n",
-			opt, path, ks_file_kind(sb.st_mode));
+		ks_say("%s %s is %s: a regular file is needed",
+		       opt, path, ks_file_kind(sb.st_mode));
 		close(fd);
 		return -1;
 	}
@@ -110,18 +110,18 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 	    (vmlinux && peek_input("--vmlinux", vmlinux, &kernel)))
 		return KS_EXIT_ERROR;
 	if (dump == INPUT_KERNEL && kernel == INPUT_DUMP) {
-		fprintf(stderr, "kstack: --vmcore and --vmlinux look swapped: %s is %s, %s is %s\n",
-			vmcore, kind_names[dump], vmlinux, kind_names[kernel]);
+		ks_say("--vmcore and --vmlinux look swapped: %s is %s, %s is %s",
+		       vmcore, kind_names[dump], vmlinux, kind_names[kernel]);
 		return KS_EXIT_USAGE;
 	}
 	if (dump == INPUT_KERNEL) {
-		fprintf(stderr, "kstack: --vmcore %s is %s, not a dump\n",
-			vmcore, kind_names[dump]);
+		ks_say("--vmcore %s is %s, not a dump",
+		       vmcore, kind_names[dump]);
 		return KS_EXIT_ERROR;
 	}
 	if (kernel == INPUT_DUMP) {
-		fprintf(stderr, "kstack: --vmlinux %s is %s, not a vmlinux\n",
-			vmlinux, kind_names[kernel]);
+		ks_say("--vmlinux %s is %s, not a vmlinux",
+		       vmlinux, kind_names[kernel]);
 		return KS_EXIT_ERROR;
 	}
 	return 0;
@@ -131,7 +131,7 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 static int hooks(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_hooks_report(t, &opts->hooks, &opts->out, stdout,
-				  ks_report_file, stderr);
+				  ks_live_say, NULL);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -144,7 +144,7 @@ static void say_no_walk(void *arg, const char *msg)
 	bool *said = arg;
 
 	*said = true;
-	fprintf(stderr, "kstack: cannot walk the dump's tasks: %s\n", msg);
+	ks_say("cannot walk the dump's tasks: %s", msg);
 }
 
 /*
@@ -185,7 +185,7 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		goto out;
 	}
 	if (lines && ks_decode_stacks(&s, lines))
-		fprintf(stderr, "kstack: out of memory adding lines\n");
+		ks_say("out of memory adding lines");
 	status = ks_output_write(out, &s, &opts->out);
 	if (status == KS_EXIT_OK && missing)
 		status = KS_EXIT_NONE;
@@ -206,7 +206,7 @@ static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
 	ks_kdump_lines_config(kd, &cfg, release, sizeof(release));
 	lines = ks_lines_open(&cfg);
 	if (!lines)
-		fprintf(stderr, "kstack: out of memory: no lines\n");
+		ks_say("out of memory: no lines");
 	return lines;
 }
 
@@ -226,7 +226,7 @@ int ks_kdump_run(const struct ks_options *opts)
 	int status;
 
 	if (!ks_kdump_available()) {
-		fprintf(stderr, "kstack: this build has no --vmcore mode (built without libkdumpfile)\n");
+		ks_say("this build has no --vmcore mode (built without libkdumpfile)");
 		return KS_EXIT_ERROR;
 	}
 	status = check_inputs(opts->vmcore, opts->vmlinux);
@@ -243,7 +243,7 @@ int ks_kdump_run(const struct ks_options *opts)
 		lines = dump_lines(kd, opts->vmlinux);
 	status = sample(&t, opts, &out, lines);
 	if (lines)
-		ks_lines_report(lines, ks_report_file, stderr);
+		ks_lines_report(lines, ks_live_say, NULL);
 	ks_lines_close(lines);
 	ks_kdump_close(kd);
 out:

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "said.h"
 #include "snoop_format.h"
 #include "snoop_probe.h"
 #include "snoop_trace.h"
@@ -288,7 +289,8 @@ static bool only_222_alive(int32_t pid)
 static void test_clean_stale(void **state)
 {
 	char dir[] = "/tmp/kstack-snoop-XXXXXX", path[256], text[1024];
-	FILE *f, *report;
+	struct said report = { "", 0 };
+	FILE *f;
 	size_t n;
 
 	(void)state;
@@ -306,8 +308,8 @@ static void test_clean_stale(void **state)
 	fputs("p:kstack/kstack_111_0 ksys_sync\np:kstack/kstack_222_0 vfs_read\n"
 	      "p:kprobes/kstack_open do_sys_openat2\nr:kstack/kstack_111_1 foo\n", f);
 	fclose(f);
-	report = tmpfile();
-	assert_int_equal(ks_snoop_clean_stale(dir, only_222_alive, report), 3);
+	assert_int_equal(ks_snoop_clean_stale(dir, only_222_alive, said_collect,
+					      &report), 3);
 	snprintf(path, sizeof(path), "%s/instances/kstack-111", dir);
 	assert_int_equal(access(path, F_OK), -1);
 	for (const char *const *d = (const char *const[]){ "kstack-222",
@@ -325,12 +327,8 @@ static void test_clean_stale(void **state)
 	assert_non_null(strstr(text, "do_sys_openat2\nr:kstack/kstack_111_1 foo\n"
 			       "-:kstack/kstack_111_0\n-:kstack/kstack_111_1\n"));
 	assert_null(strstr(text, "-:kstack/kstack_222_0"));
-	rewind(report);
-	n = fread(text, 1, sizeof(text) - 1, report);
-	text[n] = '\0';
-	assert_non_null(strstr(text, "removed tracing instance kstack-111 left by kstack 111"));
-	assert_non_null(strstr(text, "removed kprobe kstack/kstack_111_1 left by kstack 111"));
-	fclose(report);
+	assert_non_null(strstr(report.text, "removed tracing instance kstack-111 left by kstack 111\n"));
+	assert_non_null(strstr(report.text, "removed kprobe kstack/kstack_111_1 left by kstack 111\n"));
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/instances", dir);
 	rmdir(path);
