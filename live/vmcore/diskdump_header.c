@@ -186,8 +186,7 @@ static int check_header(const uint8_t *h, struct layout *l, const struct who *w)
 			      l->version);
 	memcpy(machine, h + DH_MACHINE, UTS_LEN);
 	machine[UTS_LEN] = '\0';
-	l->arch = ks_arch_find(machine);
-	if (!l->arch)
+	if (ks_arch_resolve(machine, 0, &l->arch, NULL, NULL))
 		return refuse(w, "utsname.machine is \"%.16s\", not an "
 			      "architecture kstack reads (x86_64, aarch64)",
 			      machine);

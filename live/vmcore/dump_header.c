@@ -385,7 +385,8 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 		return refuse(w, "the ELF header is cut short: the file "
 			      "has %" PRIu64 " of its %zu bytes", size,
 			      sizeof(eh));
-	who.arch = ks_arch_of_machine(eh.e_machine);
+	/* NULL for a machine kstack does not read: that check says so */
+	ks_arch_resolve(NULL, eh.e_machine, &who.arch, NULL, NULL);
 	ret = check_ehdr(fd, &eh, size, &c, w);
 	if (!ret)
 		ret = check_sections(fd, &eh, c.shnum, size, w);

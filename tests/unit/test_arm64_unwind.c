@@ -381,6 +381,13 @@ static void test_no_stack(void **state)
 	free(text);
 }
 
+static const struct ks_arch *arch_of(const char *name, unsigned int machine)
+{
+	const struct ks_arch *a;
+
+	return ks_arch_resolve(name, machine, &a, NULL, NULL) ? NULL : a;
+}
+
 /* The table by every name its sources give, the prstatus registers. */
 static void test_arch_table(void **state)
 {
@@ -388,14 +395,14 @@ static void test_arch_table(void **state)
 	struct ks_regs r;
 
 	(void)state;
-	assert_ptr_equal(ks_arch_find("aarch64"), &ks_arch_arm64);
-	assert_ptr_equal(ks_arch_find("ARM64"), &ks_arch_arm64);
-	assert_ptr_equal(ks_arch_find("x86_64"), &ks_arch_x86_64);
-	assert_ptr_equal(ks_arch_find("X86_64"), &ks_arch_x86_64);
-	assert_null(ks_arch_find("riscv64"));
-	assert_null(ks_arch_find(NULL));
-	assert_ptr_equal(ks_arch_of_machine(EM_AARCH64), &ks_arch_arm64);
-	assert_ptr_equal(ks_arch_of_machine(EM_X86_64), &ks_arch_x86_64);
+	assert_ptr_equal(arch_of("aarch64", 0), &ks_arch_arm64);
+	assert_ptr_equal(arch_of("ARM64", 0), &ks_arch_arm64);
+	assert_ptr_equal(arch_of("x86_64", 0), &ks_arch_x86_64);
+	assert_ptr_equal(arch_of("X86_64", 0), &ks_arch_x86_64);
+	assert_null(arch_of("riscv64", 0));
+	assert_null(arch_of(NULL, 0));
+	assert_ptr_equal(arch_of(NULL, EM_AARCH64), &ks_arch_arm64);
+	assert_ptr_equal(arch_of(NULL, EM_X86_64), &ks_arch_x86_64);
 	/* pr_reg at 112 (14 words): x29, lr, sp, pc at 29..32 */
 	desc[14 + 29] = 0x29;
 	desc[14 + 30] = 0x30;

@@ -15,7 +15,7 @@ static const struct ks_arch *const arches[] = {
 
 #define NR_ARCHES	(sizeof(arches) / sizeof(arches[0]))
 
-const struct ks_arch *ks_arch_find(const char *name)
+static const struct ks_arch *ks_arch_find(const char *name)
 {
 	if (!name)
 		return NULL;
@@ -31,7 +31,7 @@ const struct ks_arch *ks_arch_find(const char *name)
 	return NULL;
 }
 
-const struct ks_arch *ks_arch_of_machine(unsigned int e_machine)
+static const struct ks_arch *ks_arch_of_machine(unsigned int e_machine)
 {
 	for (size_t i = 0; i < NR_ARCHES; i++)
 		if (arches[i]->elf_machine == e_machine)

@@ -160,15 +160,13 @@ struct ks_arch {
 extern const struct ks_arch ks_arch_x86_64;
 extern const struct ks_arch ks_arch_arm64;
 
-/* The table of name or one of its aliases; NULL for one not known here. */
-const struct ks_arch *ks_arch_find(const char *name);
-/* The table of an ELF e_machine; NULL for one not known here. */
-const struct ks_arch *ks_arch_of_machine(unsigned int e_machine);
-
 /*
- * The one choice of a target's table, by the name its source gives (or,
- * with name NULL, by e_machine; 0: none): 0, or -EPROTONOSUPPORT after
- * saying through report that kstack does not read it.
+ * The one choice of an architecture's table, by the name its source gives
+ * (a name or one of its aliases) or, with name NULL, by ELF e_machine (0:
+ * none): 0, or -EPROTONOSUPPORT after saying through report (NULL: say
+ * nothing) that kstack does not read it.  The image opener and crash's
+ * target choose the target's table so; the dump header checks, the
+ * table of the machine their header names.
  */
 int ks_arch_resolve(const char *name, unsigned int e_machine,
 		    const struct ks_arch **arch_ret, ks_report_fn report,
