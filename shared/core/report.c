@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The report sinks: a walker says what it could not read through a
- * ks_report_fn; these format the message and, for the tools that write
- * to a stream, print it as the "kstack: " line users know.
+ * A walker says what it could not read through a ks_report_fn: these
+ * format the message and hand it over.  The sinks are the front ends'
+ * (live/live_say.c, crash's error(INFO) in extension/), never the core's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,7 +28,3 @@ void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ks_report_file(void *arg, const char *msg)
-{
-	fprintf(arg, "kstack: %s\n", msg);
-}

@@ -19,10 +19,5 @@ void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap);
 void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/*
- * The reporter of a tool that writes to a stream: "kstack: msg\n" to the
- * FILE * given as arg (stderr for the live tool and --vmcore).
- */
-void ks_report_file(void *arg, const char *msg);
 
 #endif /* KS_REPORT_H */

@@ -48,7 +48,7 @@
  * -K and/or -F of a kernel image (crash, or a vmcore opened without it):
  * the kernel-format lines, "== summary", then the sections only memory
  * answers, all to out.  Problems with one list or structure go to report
- * (ks_report_file with a FILE * arg writes "kstack: ..." lines).
+ * (the front end's sink: live_say.c's, or crash's error(INFO)).
  * h says which report, opts its format (--json) and detail (-v).
  * Returns 0, or a negative errno when a walk could not start (reported).
  */

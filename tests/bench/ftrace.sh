@@ -111,6 +111,7 @@ incs=$(find shared -name '*.h' -printf '-I%h\n' | sort -u)
 # shellcheck disable=SC2046,SC2086 # one word per flag and per object
 if ! $cc -O2 -std=c11 -D_GNU_SOURCE $incs -Itests/support -o "$tmp/ftrace_mem" \
 	tests/bench/ftrace_mem.c tests/support/fake_target.c tests/support/ftrace_image.c \
+	tests/support/said.c \
 	"$build/libkstack-core.a" -lz \
 	2>"$tmp/cc.err"; then
 	echo "ftrace_mem does not build:"; head -5 "$tmp/cc.err"

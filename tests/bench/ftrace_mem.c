@@ -18,6 +18,7 @@
 #include "ftrace_image.h"
 #include "hooks.h"
 #include "options.h"
+#include "said.h"
 
 static long status_kib(const char *key)
 {
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
 	rss0 = status_kib("VmRSS:");
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-	ret = ks_hooks_report(&t, &h, &fo, stdout, ks_report_file, stderr);
+	ret = ks_hooks_report(&t, &h, &fo, stdout, said_file, stderr);
 	fflush(stdout);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	clock_gettime(CLOCK_MONOTONIC, &b);

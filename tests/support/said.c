@@ -12,3 +12,8 @@ void said_collect(void *arg, const char *msg)
 	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
 	d->calls++;
 }
+
+void said_file(void *arg, const char *msg)
+{
+	fprintf(arg, "kstack: %s\n", msg);
+}

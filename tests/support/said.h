@@ -13,5 +13,7 @@ struct said {
 
 /* A ks_report_fn: arg is a struct said, zeroed by the test. */
 void said_collect(void *arg, const char *msg);
+/* A ks_report_fn: "kstack: MSG" on the FILE * arg, as the live tool says it. */
+void said_file(void *arg, const char *msg);
 
 #endif /* KS_SAID_H */

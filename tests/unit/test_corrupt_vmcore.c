@@ -25,10 +25,11 @@
 #include <cmocka.h>
 
 #include "hooks.h"
-#include "live_sample.h"
-#include "target_kdump.h"
 #include "kernel_tasks.h"
+#include "live_sample.h"
 #include "options.h"
+#include "said.h"
+#include "target_kdump.h"
 
 /* A case that takes longer than this hangs. */
 #define CASE_SECONDS	30
@@ -692,7 +693,7 @@ static char *ftrace_report(char **err)
 	assert_non_null(o);
 	assert_non_null(e);
 	alarm(CASE_SECONDS);
-	assert_int_equal(ks_hooks_report(&target, &h, &fo, o, ks_report_file, e),
+	assert_int_equal(ks_hooks_report(&target, &h, &fo, o, said_file, e),
 			 0);
 	alarm(0);
 	fclose(o);

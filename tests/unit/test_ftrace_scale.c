@@ -19,10 +19,11 @@
 #include <cmocka.h>
 
 #include "fake_target.h"
-#include "ftrace_list.h"
 #include "ftrace_image.h"
+#include "ftrace_list.h"
 #include "hooks.h"
 #include "options.h"
+#include "said.h"
 
 #define N	60000
 
@@ -43,7 +44,7 @@ static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
 {
 	static struct ks_ftrace_walker w;
 
-	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_report_file, e),
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, said_file, e),
 			 0);
 	return &w;
 }
@@ -96,7 +97,7 @@ static void test_report(void **state)
 	assert_int_equal(counts.ipmodify, 48);
 	assert_int_equal(counts.regs, 60);
 	assert_int_equal(counts.tramp, N - 60);
-	assert_int_equal(ks_hooks_report(&t, &h, &fo, o, ks_report_file, e), 0);
+	assert_int_equal(ks_hooks_report(&t, &h, &fo, o, said_file, e), 0);
 	fclose(o);
 	fclose(e);
 	assert_string_equal(err, "");

@@ -18,8 +18,9 @@
 
 #include "hooks.h"
 #include "live_sample.h"
-#include "target_kdump.h"
 #include "options.h"
+#include "said.h"
+#include "target_kdump.h"
 
 static struct ks_kdump *kd;
 static struct ks_target target;
@@ -66,7 +67,7 @@ static char *report(bool kprobes, bool ftrace, bool verbose)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ks_hooks_report(&target, &h, &o, f, ks_report_file,
+	assert_int_equal(ks_hooks_report(&target, &h, &o, f, said_file,
 					 stderr), 0);
 	fclose(f);
 	return text;

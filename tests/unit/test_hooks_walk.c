@@ -21,6 +21,7 @@
 #include "ftrace_list.h"
 #include "hooks.h"
 #include "options.h"
+#include "said.h"
 
 #define TABLE		0xffffffff82000000ull
 #define AGGR_PRE	0xffffffff81100000ull
@@ -48,7 +49,7 @@ static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
 {
 	static struct ks_ftrace_walker w;
 
-	assert_int_equal(ks_ftrace_walker_init(&w, tt, ks_report_file, e),
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, said_file, e),
 			 0);
 	return &w;
 }
@@ -229,7 +230,7 @@ static char *walk_kprobes(struct ks_kprobe_list *l, char **err_ret)
 	size_t olen = 0, elen = 0;
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&err, &elen);
 
-	assert_int_equal(ks_kprobe_walk(&t, l, ks_report_file, e), 0);
+	assert_int_equal(ks_kprobe_walk(&t, l, said_file, e), 0);
 	ks_kprobe_print_all(o, &t, l, false);
 	fclose(o);
 	fclose(e);
@@ -644,10 +645,10 @@ static void test_report(void **state)
 	FILE *fp = open_memstream(&out, &len), *null = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, ks_report_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, said_file, null), 0);
 	o.kprobes = false;
 	o.ftrace = true;
-	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, ks_report_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, said_file, null), 0);
 	fclose(fp);
 	fclose(null);
 	assert_non_null(strstr(out, "== summary\n7 kprobes: 6 k, 1 r; 2 disabled, 1 gone, 2 optimized, 1 on ftrace; probed modules: gonemod\n== kprobes enabled\n1\n== hook owners\n"));
@@ -656,14 +657,14 @@ static void test_report(void **state)
 }
 
 /* What a reporter was handed: the messages, one per line. */
-struct said {
+struct heard {
 	char text[1024];
 	int n;
 };
 
 static void collect(void *arg, const char *msg)
 {
-	struct said *s = arg;
+	struct heard *s = arg;
 	size_t len = strlen(s->text);
 
 	s->n++;
@@ -678,7 +679,7 @@ static void test_report_callback(void **state)
 {
 	struct ks_hooks_opts o = { .kprobes = true };
 	const struct ks_format_opts fo = { 0 };
-	struct said said = { "", 0 };
+	struct heard said = { "", 0 };
 	char *out = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&out, &len);
@@ -697,7 +698,7 @@ static void test_report_callback(void **state)
 }
 
 /* The walk of a kernel whose types lack skip: what its reporter got. */
-static int walk_without(const char *skip, bool ftrace, struct said *said)
+static int walk_without(const char *skip, bool ftrace, struct heard *said)
 {
 	struct ks_fake *full = f;
 	struct ks_kprobe_list l = { 0 };
@@ -729,20 +730,20 @@ static int walk_without(const char *skip, bool ftrace, struct said *said)
  */
 static void test_missing_member(void **state)
 {
-	struct said said = { "", 0 };
+	struct heard said = { "", 0 };
 
 	(void)state;
 	assert_int_equal(walk_without("kprobe.nmissed", false, &said), -ENOENT);
 	assert_int_equal(said.n, 1);
 	assert_non_null(strstr(said.text, "no member kprobe.nmissed in this kernel's types (shared/hooks/kprobe_walk.c:"));
-	said = (struct said){ "", 0 };
+	said = (struct heard){ "", 0 };
 	assert_int_equal(walk_without("ftrace_hash.count", true, &said), -ENOENT);
 	assert_int_equal(said.n, 1);
 	assert_non_null(strstr(said.text, "no member ftrace_hash.count in this kernel's types (shared/hooks/ftrace_walk.c:"));
 	assert_null(strstr(said.text, "kstack: "));
 	assert_null(strchr(said.text, '\n'));
 	/* an optional member is no complaint */
-	said = (struct said){ "", 0 };
+	said = (struct heard){ "", 0 };
 	assert_int_equal(walk_without("kretprobe.handler", false, &said), 0);
 	assert_int_equal(said.n, 0);
 }
