@@ -36,17 +36,25 @@ struct who {
 static int refuse(const struct who *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* "PATH is refused: what is wrong", through the one report: -EINVAL. */
-static int refuse(const struct who *w, const char *fmt, ...)
+int ks_dump_vrefuse(const char *path, ks_report_fn report, void *arg,
+		    const char *fmt, va_list ap)
 {
 	char why[512];
+
+	vsnprintf(why, sizeof(why), fmt, ap);
+	ks_report(report, arg, "%s is refused: %s", path, why);
+	return -EINVAL;
+}
+
+static int refuse(const struct who *w, const char *fmt, ...)
+{
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
+	ret = ks_dump_vrefuse(w->path, w->report, w->arg, fmt, ap);
 	va_end(ap);
-	ks_report(w->report, w->arg, "%s is refused: %s", w->path, why);
-	return -EINVAL;
+	return ret;
 }
 
 static bool read_at(int fd, uint64_t off, void *buf, size_t len)

@@ -8,6 +8,7 @@
 #ifndef KS_DUMP_HEADER_H
 #define KS_DUMP_HEADER_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,9 @@ int ks_dump_notes_check(const void *notes, uint64_t size, const char *where,
 			ks_report_fn report, void *arg);
 int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
 			     const char *path, ks_report_fn report, void *arg);
+
+/* "PATH is refused: what is wrong", through report: -EINVAL. */
+int ks_dump_vrefuse(const char *path, ks_report_fn report, void *arg,
+		    const char *fmt, va_list ap);
 
 #endif /* KS_DUMP_HEADER_H */

@@ -80,19 +80,6 @@ static void say(const struct ks_kdump *kt, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Appends to a message of several lines being built in buf. */
-__attribute__((format(printf, 3, 4)))
-static void add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used >= len - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 static bool phys_missing(const struct ks_kdump *kt, uint64_t pa)
 {
@@ -505,15 +492,14 @@ static bool truncated(const struct ks_kdump *kt)
 
 static void say_truncated(const struct ks_kdump *kt, const char *vmcore)
 {
-	char msg[512] = "";
+	char missing[64] = "";
 
-	add(msg, sizeof(msg), "%s is truncated: it has %" PRIu64 " of the %"
-	    PRIu64 " bytes its headers describe (%" PRIu64 "%%)", vmcore,
-	    kt->file_size, kt->want_size, kt->file_size * 100 / kt->want_size);
 	if (kt->nr_missing)
-		add(msg, sizeof(msg), "; physical memory from %#" PRIx64
-		    " is missing", kt->missing[0].start);
-	say(kt, "%s", msg);
+		snprintf(missing, sizeof(missing), "; physical memory from %#"
+			 PRIx64 " is missing", kt->missing[0].start);
+	say(kt, "%s is truncated: it has %" PRIu64 " of the %" PRIu64 " bytes "
+	    "its headers describe (%" PRIu64 "%%)%s", vmcore, kt->file_size,
+	    kt->want_size, kt->file_size * 100 / kt->want_size, missing);
 }
 
 /* The dump, cut short or not: what libkdumpfile may not say itself. */
