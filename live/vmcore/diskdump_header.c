@@ -86,19 +86,8 @@ struct layout {
 	bool split;
 };
 
-static int refuse(const struct who *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int refuse(const struct who *w, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = ks_dump_vrefuse(w->path, w->report, w->arg, fmt, ap);
-	va_end(ap);
-	return ret;
-}
+#define refuse(w, ...) ks_dump_refuse((w)->path, (w)->report, (w)->arg, \
+				      __VA_ARGS__)
 
 static bool read_at(int fd, uint64_t off, void *buf, size_t len)
 {

@@ -33,29 +33,21 @@ struct who {
 	uint64_t page_size;	/* the one PAGESIZE allowed, or 0: arch's */
 };
 
-static int refuse(const struct who *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-int ks_dump_vrefuse(const char *path, ks_report_fn report, void *arg,
-		    const char *fmt, va_list ap)
+int ks_dump_refuse(const char *path, ks_report_fn report, void *arg,
+		   const char *fmt, ...)
 {
 	char why[512];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
 	ks_report(report, arg, "%s is refused: %s", path, why);
 	return -EINVAL;
 }
 
-static int refuse(const struct who *w, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = ks_dump_vrefuse(w->path, w->report, w->arg, fmt, ap);
-	va_end(ap);
-	return ret;
-}
+#define refuse(w, ...) ks_dump_refuse((w)->path, (w)->report, (w)->arg, \
+				      __VA_ARGS__)
 
 static bool read_at(int fd, uint64_t off, void *buf, size_t len)
 {

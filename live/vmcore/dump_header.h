@@ -8,7 +8,6 @@
 #ifndef KS_DUMP_HEADER_H
 #define KS_DUMP_HEADER_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,7 +36,7 @@ int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
 			     const char *path, ks_report_fn report, void *arg);
 
 /* "PATH is refused: what is wrong", through report: -EINVAL. */
-int ks_dump_vrefuse(const char *path, ks_report_fn report, void *arg,
-		    const char *fmt, va_list ap);
+int ks_dump_refuse(const char *path, ks_report_fn report, void *arg,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif /* KS_DUMP_HEADER_H */
