@@ -387,6 +387,7 @@ DEB_FILES	= $(DEB_DIR)/kstack_$(VERSION)_$(DEB_ARCH).deb \
 # the files of the tree: tracked or new, not ignored, not deleted
 DEB_SRC		:= $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null))
 
+# dpkg-buildpackage checks the Build-Depends, build-essential among them
 deb:
 	@scripts/install-deps.sh deb
 	$(MAKE) $(DEB_DIR)/.built

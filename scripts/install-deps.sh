@@ -54,6 +54,7 @@ check				qemu-system-arm	qemu-system-aarch64
 check				gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc
 check				libc6-dev-arm64-cross aarch64-linux-gnu
 check,deb			dpkg-dev	dpkg-buildpackage
+check,deb			build-essential	build-essential
 check,deb			debhelper	dh
 check,deb			lintian		lintian
 check,deb			git		git
