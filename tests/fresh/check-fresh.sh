@@ -161,6 +161,8 @@ echo "make demo: $demo_time"
 echo "installed by make demo ($(comm -13 "$logs/packages-before.txt" "$logs/packages-demo.txt" | wc -l)):" \
 	"$(comm -13 "$logs/packages-before.txt" "$logs/packages-demo.txt" | tr '\n' ' ')"
 echo "installed in all ($(comm -13 "$logs/packages-before.txt" "$logs/packages-after.txt" | wc -l) packages)"
-grep -h -E '^(FAIL|SKIP|failed|skipped):|^suites:|^[0-9]+ passed, [0-9]+ failed' "$logs/test.log" 2>/dev/null | tail -40 || true
+pat='^(FAIL|SKIP|failed|skipped):|^suites:'
+[ -z "$only" ] || pat="$pat|^[0-9]+ passed, [0-9]+ failed"
+grep -h -E "$pat" "$logs/test.log" 2>/dev/null | tail -40 || true
 echo "total: $(took "$t0")"
 exit "$rc"
