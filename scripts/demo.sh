@@ -14,11 +14,22 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 say "live: the kernel stack of this shell (kstack -p $$)"
 "$kstack" -p $$
 
+# head stops reading after 30 lines: on a busy machine kstack then dies
+# of SIGPIPE, which pipefail would make the demo's failure.  Its output
+# goes to a file first, and head reads that.
+live=$(mktemp)
+trap 'rm -f "$live"' EXIT
+
 say "live: what are all tasks doing? (kstack -a -c, first 30 lines)"
-"$kstack" -a -c 2>/dev/null | head -30
+"$kstack" -a -c >"$live" 2>/dev/null || true
+head -30 "$live"
 
 say "live: tasks stuck in D or running (kstack -D -R)"
-"$kstack" -D -R 2>/dev/null | head -30 || echo "(none)"
+if "$kstack" -D -R >"$live" 2>/dev/null; then
+	head -30 "$live"
+else
+	echo "(none)"
+fi
 
 say "vmcore: make or reuse a dump of Debian's kernel in QEMU (make vmcore)"
 make --no-print-directory vmcore
@@ -27,7 +38,7 @@ cat "$dir/manifest"
 
 say "crash: extend build/kstack.so; kstack -a -H (first 40 lines)"
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+trap 'rm -rf "$out" "$live"' EXIT
 # crash 8.0.2 warns at start-up that it cannot find these kernels' active
 # tasks (the reason the extension walks them itself): each command writes
 # to a file of its own so those warnings stay out of the way.

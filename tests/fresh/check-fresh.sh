@@ -94,6 +94,7 @@ cleanup() {
 t0=$(stamp)
 kill_inside
 rm -rf "$root"
+rm -f "$logs/demo.log" "$logs/test.log" "$logs/packages-"*.txt
 mkdir -p "$root"
 tar -C "$root" -xzf "$base"
 trap cleanup EXIT
