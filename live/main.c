@@ -123,6 +123,7 @@ static void read_test_knobs(struct ks_test_knobs *k)
 	k->snoop_raw = knob("KSTACK_SNOOP_RAW");
 	k->kallsyms_scan = knob("KSTACK_TEST_KALLSYMS_SCAN");
 	k->verify_cache = knob("KSTACK_TEST_VERIFY_CACHE");
+	k->sample_ms = knob("KSTACK_TEST_SAMPLE_MS");
 }
 
 /* The one place the live tool goes by the mode the parser decided. */

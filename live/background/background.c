@@ -65,6 +65,7 @@ struct bg {
 	struct ks_rotate rot;
 	int64_t interval_ns;
 	int64_t duration_ns;
+	int64_t min_sample_ns;	/* KSTACK_TEST_SAMPLE_MS: a sample lasts this long */
 	bool no_rotation;		/* -m 0 or -n 0, as oled */
 	/*
 	 * Every sample due is written, skipped or lost.  Skipped has a
@@ -177,7 +178,7 @@ static int knob_long(const char *var, const char *s, long min, long max,
 static int read_limits(struct bg *bg)
 {
 	const struct ks_options *o = bg->opts;
-	long ms, bytes;
+	long ms, bytes, sample_ms;
 
 	bg->interval_ns = o->interval_ms * NS_PER_MS;
 	bg->duration_ns = o->duration * NS_PER_SEC;
@@ -186,8 +187,12 @@ static int read_limits(struct bg *bg)
 	if (knob_long("KSTACK_TEST_DURATION_MS", o->knobs.duration_ms, 0,
 		      86400000L, &ms) ||
 	    knob_long("KSTACK_TEST_MAX_BYTES", o->knobs.max_bytes, 0, LONG_MAX,
-		      &bytes))
+		      &bytes) ||
+	    knob_long("KSTACK_TEST_SAMPLE_MS", o->knobs.sample_ms, 0, 60000,
+		      &sample_ms))
 		return KS_EXIT_USAGE;
+	if (sample_ms > 0)
+		bg->min_sample_ns = sample_ms * NS_PER_MS;
 	if (ms >= 0)
 		bg->duration_ns = ms * NS_PER_MS;
 	if (bytes >= 0)
@@ -718,9 +723,26 @@ static void sample_written(struct bg *bg, uint64_t k, int64_t at_ms,
 }
 
 /* One scheduled sample: guard, take, rotate, append. */
+/*
+ * KSTACK_TEST_SAMPLE_MS: how long a sample takes depends on the machine,
+ * so the test of overrun (skipped deadlines) makes each one last at
+ * least that long instead of hoping the machine is slow enough.
+ */
+static void stretch_sample(const struct bg *bg, int64_t start_ns)
+{
+	int64_t end = start_ns + bg->min_sample_ns;
+	struct timespec ts = { end / NS_PER_SEC, end % NS_PER_SEC };
+
+	if (!bg->min_sample_ns)
+		return;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 {
-	int64_t at_ms = (mono_ns() - t0) / NS_PER_MS;
+	int64_t start = mono_ns();
+	int64_t at_ms = (start - t0) / NS_PER_MS;
 	struct ks_sample s = { 0 };
 	struct ks_proc_status st;
 	char *buf = NULL;
@@ -735,6 +757,7 @@ static void one_sample(struct bg *bg, uint64_t k, int64_t due_ms, int64_t t0)
 		return;
 	}
 	ret = ks_live_take(&bg->proc, bg->opts, &s, &st);
+	stretch_sample(bg, start);
 	if (ret != bg->sample_err && ret)
 		ks_log(KS_LOG_ERROR, "sample failed: %s", strerror(-ret));
 	bg->sample_err = ret;

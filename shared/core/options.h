@@ -130,6 +130,7 @@ struct ks_test_knobs {
 	const char *snoop_raw;		/* --snoop: a copy of trace_pipe as read */
 	const char *kallsyms_scan;	/* --vmcore: VMCOREINFO's kallsyms ignored */
 	const char *verify_cache;	/* -b: each cached read checked by a full one */
+	const char *sample_ms;		/* -b: each sample lasts at least this long */
 };
 
 /*
