@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "stack_signature.h"
 #include "version.h"
 
 /* Length of the valid UTF-8 sequence at s, within avail bytes, or 0. */
@@ -121,8 +122,30 @@ static void json_wait(FILE *out, const struct ks_task_wait *w)
 	fputc('}', out);
 }
 
+/*
+ * A group's signature: its members' state and its frames, or null when
+ * its members are in different states (each task carries its own).
+ */
+static void json_group_signature(FILE *out, const struct ks_sample *s,
+				 const struct ks_group *grp)
+{
+	char state = s->tasks[grp->members[0]].state;
+	char sig[KS_SIGNATURE_LEN];
+
+	for (size_t j = 1; j < grp->nr_members; j++) {
+		if (s->tasks[grp->members[j]].state != state) {
+			fputs(",\"signature\":null", out);
+			return;
+		}
+	}
+	ks_stack_signature(state, grp->stack, sig);
+	fprintf(out, ",\"signature\":\"%s\"", sig);
+}
+
 static void json_task(FILE *out, const struct ks_task *t)
 {
+	char sig[KS_SIGNATURE_LEN];
+
 	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":", t->pid, t->tgid);
 	/* a /proc tree given with --proc-root may hold any byte there */
 	json_str_n(out, &t->state, 1);
@@ -154,7 +177,8 @@ static void json_task(FILE *out, const struct ks_task *t)
 			(unsigned long long)t->last_ran_ns);
 	if (t->has_wait)
 		json_wait(out, &t->wait);
-	fputc('}', out);
+	ks_stack_signature(t->state, t->stack, sig);
+	fprintf(out, ",\"signature\":\"%s\"}", sig);
 }
 
 int ks_format_json(FILE *out, const struct ks_sample *s,
@@ -175,6 +199,8 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 
 		fputs(i ? ",{\"stack\":" : "{\"stack\":", out);
 		ks_json_frames(out, grp->stack);
+		if (grp->nr_members)
+			json_group_signature(out, s, grp);
 		fputs(",\"tasks\":[", out);
 		for (size_t j = 0; j < grp->nr_members; j++) {
 			if (j)
