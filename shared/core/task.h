@@ -19,6 +19,8 @@
 #define KS_RELEASE_LEN	65	/* struct new_utsname's fields */
 /* A start time that could not be computed: "?" in text, null in JSON. */
 #define KS_START_UNKNOWN	INT64_MIN
+/* A sample time that could not be read: "?" in the header, null in JSON. */
+#define KS_WHEN_UNKNOWN		((time_t)INT64_MIN)
 
 struct ks_task {
 	int32_t pid;		/* the thread id for a thread */

@@ -185,8 +185,12 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 		   const struct ks_groups *g, const struct ks_format_opts *opts)
 {
 	(void)opts;
-	fprintf(out, "{\"schema\":%d,\"version\":\"%s\",\"time\":%lld,\"host\":",
-		KS_JSON_SCHEMA, KS_VERSION, (long long)s->when);
+	fprintf(out, "{\"schema\":%d,\"version\":\"%s\",\"time\":",
+		KS_JSON_SCHEMA, KS_VERSION);
+	if (s->when == KS_WHEN_UNKNOWN)
+		fputs("null,\"host\":", out);
+	else
+		fprintf(out, "%lld,\"host\":", (long long)s->when);
 	ks_json_str(out, s->host);
 	fputs(",\"kernel\":", out);
 	if (*s->kernel)

@@ -16,10 +16,11 @@
 int ks_format_header(char *buf, size_t len, time_t when, const char *host)
 {
 	struct tm tm;
-	char date[128];
+	char date[128] = "?";
 
-	if (!localtime_r(&when, &tm) ||
-	    !strftime(date, sizeof(date), "%a %b %d %H:%M:%S %Z %Y", &tm))
+	if (when != KS_WHEN_UNKNOWN &&
+	    (!localtime_r(&when, &tm) ||
+	     !strftime(date, sizeof(date), "%a %b %d %H:%M:%S %Z %Y", &tm)))
 		return -EINVAL;
 	if ((size_t)snprintf(buf, len, "zzz <%s - %s", date, host) >= len)
 		return -ENAMETOOLONG;

@@ -49,7 +49,7 @@ int ks_kernel_sample(struct ks_kernel *k, const struct ks_walk_opts *opts,
 	ret = ks_kernel_when_host(k, &when, host, sizeof(host));
 	if (ret) {
 		ks_report(say->report, say->arg,
-			  "cannot read the dump's time and host: %s",
+			  "cannot read the dump's host name: %s",
 			  strerror(-ret));
 		return ret;
 	}
@@ -81,6 +81,11 @@ void ks_kernel_status_say(bool verbose,
 			  const struct ks_kernel_status *st,
 			  const struct ks_sample_say *say)
 {
+	/* said with or without -v: every time and start time is "?" */
+	if (st->no_clock)
+		ks_report(say->report, say->arg,
+			  "the kernel's clock (the timekeeper at %#llx) is not in the dump: the sample's time and every start time are unknown (?)",
+			  (unsigned long long)st->no_clock);
 	if (!verbose) {
 		if (!say->quiet)
 			return;

@@ -28,10 +28,13 @@ int ks_kernel_when_host(struct ks_kernel *k, time_t *when_ret, char *host,
 	size_t n = (size_t)l->nodename_size < sizeof(node) ?
 			   (size_t)l->nodename_size : sizeof(node);
 
-	if (ks_read(k->t, l->timekeeper + (uint64_t)l->tk_xtime_sec.off, &sec, 8) ||
-	    ks_read(k->t, l->nodename, node, n))
+	if (ks_read(k->t, l->nodename, node, n))
 		return -EFAULT;
-	*when_ret = (time_t)sec;
+	/* the clock is one more page a cut dump may lack: the time is "?" */
+	if (ks_read(k->t, l->timekeeper + (uint64_t)l->tk_xtime_sec.off, &sec, 8))
+		*when_ret = KS_WHEN_UNKNOWN;
+	else
+		*when_ret = (time_t)sec;
 	ks_copy_kstr(host, hostlen, node, n);
 	return 0;
 }

@@ -30,6 +30,7 @@ struct ks_kernel_status {
 	size_t nr_module_errors;	/* modules (or their list) without ORC data */
 	const char *no_last_ran;	/* why no task has last_ran_ns, or NULL */
 	const char *unwinder;	/* -v's note on an unwinder other than ORC, or NULL */
+	uint64_t no_clock;	/* the timekeeper not in the image, or 0 */
 	double start;		/* CLOCK_MONOTONIC seconds when the sample began */
 };
 
@@ -46,7 +47,10 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 void ks_kernel_close(struct ks_kernel *k);
 const struct ks_kernel_layout *ks_kernel_layout(const struct ks_kernel *k);
 
-/* The sample time (timekeeper.xtime_sec) and host (init_uts_ns nodename). */
+/*
+ * The sample time (timekeeper.xtime_sec; KS_WHEN_UNKNOWN where that page
+ * is not in the image) and host (init_uts_ns nodename).
+ */
 int ks_kernel_when_host(struct ks_kernel *k, time_t *when_ret, char *host,
 			size_t hostlen);
 /* init_uts_ns's release ("6.1.0-27-amd64"); -ENOENT if the type lacks it. */

@@ -72,14 +72,13 @@ int ks_field_table_report(const struct ks_target *t,
 			continue;
 		if (!ks_field_ok(s->dst)) {
 			ks_report(report, arg,
-				  "no member %s.%s in this kernel's types (%s:%d)",
-				  s->type, s->member, s->file, s->line);
+				  "no member %s.%s in this kernel's types",
+				  s->type, s->member);
 			ret = -ENOENT;
 		} else if (!size_allowed(s, s->dst)) {
 			ks_report(report, arg,
-				  "%s.%s has an unexpected size %ld (%s:%d)",
-				  s->type, s->member, s->dst->size, s->file,
-				  s->line);
+				  "%s.%s has an unexpected size %ld",
+				  s->type, s->member, s->dst->size);
 			ret = -ENOENT;
 		}
 	}

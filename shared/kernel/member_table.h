@@ -42,9 +42,10 @@ int ks_field_read(const struct ks_target *t, uint64_t base,
  * A row of a field table: dst receives type.member, or type.alt when
  * the kernel has the member under its name before a rename.  A needed
  * member that is missing fails the table with "no member type.member in
- * this kernel's types (file:line)", the line of the KS_NEED that asked;
- * one of a size not in sizes (when it lists any) with "type.member has
- * an unexpected size N (file:line)".
+ * this kernel's types"; one of a size not in sizes (when it lists any)
+ * with "type.member has an unexpected size N".  A user's message names
+ * no source file: file and line are for a debugger, and mark the row
+ * as needed.
  */
 struct ks_field_spec {
 	struct ks_field *dst;

@@ -239,9 +239,34 @@ static void test_json(void **state)
 	assert_string_equal(out,
 		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
 		"\"host\":\"h\\\"q\",\"kernel\":null,\"tasks\":1,\"groups\":["
-		"{\"stack\":[\"f+0x1/0x2\"],\"tasks\":[{\"pid\":5,\"tgid\":5,"
+		"{\"stack\":[\"f+0x1/0x2\"],\"signature\":\"20c961230365\",\"tasks\":[{\"pid\":5,\"tgid\":5,"
 		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a b\","
-		"\"cmd\":\"x\\u0001\\\"\\\\\\ufffd\xc3\xa9\",\"on_cpu\":false}]}]}\n");
+		"\"cmd\":\"x\\u0001\\\"\\\\\\ufffd\xc3\xa9\",\"on_cpu\":false,"
+		"\"signature\":\"20c961230365\"}]}]}\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
+/* A dump that lacks its clock: the header's date and --json's time unknown. */
+static void test_when_unknown(void **state)
+{
+	char header[128];
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	assert_int_equal(ks_format_header(header, sizeof(header),
+					  KS_WHEN_UNKNOWN, "h"), 0);
+	assert_string_equal(header, "zzz <? - h");
+	ks_sample_init(&s, KS_WHEN_UNKNOWN, "h");
+	add(&s, 5, 'S', KS_START_UNKNOWN, "a", "a", "");
+	out = render(ks_format_json, &s);
+	assert_non_null(strstr(out, "\"time\":null,\"host\":\"h\""));
+	assert_non_null(strstr(out, "\"start_time\":null"));
+	free(out);
+	out = render(ks_format_text, &s);
+	assert_non_null(strstr(out, "zzz <? - h\n"));
+	assert_non_null(strstr(out, "Start Time: ?"));
 	free(out);
 	ks_sample_release(&s);
 }
@@ -268,12 +293,13 @@ static void test_json_switches(void **state)
 	assert_string_equal(out,
 		"{\"schema\":1,\"version\":\"" KS_VERSION "\",\"time\":100,"
 		"\"host\":\"h\",\"kernel\":null,\"tasks\":2,\"groups\":["
-		"{\"stack\":[],\"tasks\":[{\"pid\":5,\"tgid\":5,"
+		"{\"stack\":[],\"signature\":\"0945d407b5d5\","
+		"\"tasks\":[{\"pid\":5,\"tgid\":5,"
 		"\"state\":\"S\",\"start_time\":7,\"comm\":\"a\",\"cmd\":\"a\","
-		"\"on_cpu\":false},"
+		"\"on_cpu\":false,\"signature\":\"0945d407b5d5\"},"
 		"{\"pid\":6,\"tgid\":6,\"state\":\"S\",\"start_time\":7,"
 		"\"comm\":\"b\",\"cmd\":\"b\",\"on_cpu\":false,\"nvcsw\":12,"
-		"\"nivcsw\":3,\"last_ran_ns\":0}]}]}\n");
+		"\"nivcsw\":3,\"last_ran_ns\":0,\"signature\":\"0945d407b5d5\"}]}]}\n");
 	free(out);
 	ks_sample_release(&s);
 }
@@ -324,8 +350,8 @@ static void test_follow_up_fields(void **state)
 	free(out);
 	out = render(ks_format_json, &s);
 	assert_non_null(strstr(out, "\"cmd\":\"a\",\"task_struct\":\"ffff888003a8c000\","
-				    "\"cpu\":3,\"on_cpu\":true,\"note\":\"on a CPU\"}"));
-	assert_non_null(strstr(out, "\"cmd\":\"b\",\"cpu\":0,\"on_cpu\":false}"));
+				    "\"cpu\":3,\"on_cpu\":true,\"note\":\"on a CPU\",\"signature\":"));
+	assert_non_null(strstr(out, "\"cmd\":\"b\",\"cpu\":0,\"on_cpu\":false,\"signature\":"));
 	free(out);
 	ks_sample_release(&s);
 }
@@ -409,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_summary_all),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_when_unknown),
 		cmocka_unit_test(test_follow_up_fields),
 		cmocka_unit_test(test_json_switches),
 		cmocka_unit_test(test_json_state),

@@ -179,11 +179,11 @@ static void test_json_waits_for(void **state)
 	assert_non_null(strstr(out, "\"pid\":201,"));
 	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"mutex\","
 				    "\"addr\":\"0xffffffffc0a02000\","
-				    "\"owner\":202,\"where\":\"ks_m1\"}}"));
+				    "\"owner\":202,\"where\":\"ks_m1\"},\"signature\":"));
 	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"rwsem\","
 				    "\"addr\":\"0xffff888003a1c200\","
 				    "\"owner\":null,\"readers\":2,"
-				    "\"where\":null}}"));
+				    "\"where\":null},\"signature\":"));
 	/* JSON has no text section */
 	assert_null(strstr(out, "== waits"));
 	free(out);
@@ -223,10 +223,10 @@ static void test_ownerless_and_last_holder(void **state)
 	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"semaphore\","
 				    "\"addr\":\"0xffffffffc0a020c0\","
 				    "\"owner\":602,\"last_holder\":true,"
-				    "\"where\":\"ks_sem\"}}"));
+				    "\"where\":\"ks_sem\"},\"signature\":"));
 	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"folio lock\","
 				    "\"addr\":\"0xffffea0000040000\","
-				    "\"owner\":null,\"where\":null}}"));
+				    "\"owner\":null,\"where\":null},\"signature\":"));
 	free(out);
 	ks_sample_release(&s);
 }

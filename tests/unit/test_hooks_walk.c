@@ -735,11 +735,12 @@ static void test_missing_member(void **state)
 	(void)state;
 	assert_int_equal(walk_without("kprobe.nmissed", false, &said), -ENOENT);
 	assert_int_equal(said.n, 1);
-	assert_non_null(strstr(said.text, "no member kprobe.nmissed in this kernel's types (shared/hooks/kprobe_walk.c:"));
+	assert_non_null(strstr(said.text, "no member kprobe.nmissed in this kernel's types"));
+	assert_null(strstr(said.text, ".c:"));
 	said = (struct heard){ "", 0 };
 	assert_int_equal(walk_without("ftrace_hash.count", true, &said), -ENOENT);
 	assert_int_equal(said.n, 1);
-	assert_non_null(strstr(said.text, "no member ftrace_hash.count in this kernel's types (shared/hooks/ftrace_walk.c:"));
+	assert_non_null(strstr(said.text, "no member ftrace_hash.count in this kernel's types"));
 	assert_null(strstr(said.text, "kstack: "));
 	assert_null(strchr(said.text, '\n'));
 	/* an optional member is no complaint */

@@ -73,7 +73,7 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 
 	l->task_size = t->ops->type_size(t->ctx, "task_struct");
 	if (l->task_size <= 0)
-		fail(lk, -ENOENT, "no type task_struct (%s:%d)", __FILE__, __LINE__);
+		fail(lk, -ENOENT, "no type task_struct");
 	TABLE(lk,
 	      KS_NEED(&l->tasks, "task_struct", "tasks"),
 	      KS_NEED_AS(&l->pid, "task_struct", "pid", NULL, 4),
@@ -201,15 +201,12 @@ static void check_shadow(struct lookup *lk, struct ks_kernel_layout *l,
 	if (read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &a) ||
 	    read_i64(t, shadow + (uint64_t)l->tk_offs_real.off, &b) ||
 	    read_i64(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &c) ||
-	    read_i64(t, shadow + (uint64_t)l->tk_offs_boot.off, &d)) {
-		fail(lk, -EFAULT, "cannot read %s.timekeeper at %#llx (%s:%d)",
-		     what, (unsigned long long)l->timekeeper, __FILE__, __LINE__);
-		return;
-	}
+	    read_i64(t, shadow + (uint64_t)l->tk_offs_boot.off, &d))
+		return;	/* not in the image: the walk says so, and goes on */
 	if (a != b || c != d)
 		fail(lk, -ENOENT,
-		     "%s.timekeeper is not at %s+%ld: offs_real/offs_boot differ from shadow_timekeeper (%s:%d)",
-		     what, what, off, __FILE__, __LINE__);
+		     "%s.timekeeper is not at %s+%ld: offs_real/offs_boot differ from shadow_timekeeper",
+		     what, what, off);
 }
 
 /*
@@ -254,8 +251,7 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 	if (t->ops->symbol(t->ctx, "tk_core", &core)) {
 		if (!shadow)
 			fail(lk, -ENOENT,
-			     "no symbol timekeeper_data, tk_core or shadow_timekeeper (%s:%d)",
-			     __FILE__, __LINE__);
+			     "no symbol timekeeper_data, tk_core or shadow_timekeeper");
 		l->timekeeper = shadow;
 		return;
 	}
@@ -263,8 +259,7 @@ static void timekeeper(struct lookup *lk, struct ks_kernel_layout *l)
 	if (seq <= 0)
 		seq = t->ops->type_size(t->ctx, "seqcount");
 	if (seq <= 0) {
-		fail(lk, -ENOENT, "no type seqcount_raw_spinlock for tk_core.seq (%s:%d)",
-		     __FILE__, __LINE__);
+		fail(lk, -ENOENT, "no type seqcount_raw_spinlock for tk_core.seq");
 		return;
 	}
 	l->timekeeper = core + round_up8((uint64_t)seq);
@@ -285,7 +280,7 @@ static void nodename(struct lookup *lk, struct ks_kernel_layout *l)
 	if (lk->ret)
 		return;
 	if (t->ops->symbol(t->ctx, "init_uts_ns", &ns)) {
-		fail(lk, -ENOENT, "no symbol init_uts_ns (%s:%d)", __FILE__, __LINE__);
+		fail(lk, -ENOENT, "no symbol init_uts_ns");
 		return;
 	}
 	l->nodename = ns + (uint64_t)name.off + (uint64_t)node.off;
@@ -357,7 +352,7 @@ int ks_layout_init(const struct ks_target *t, const struct ks_arch *arch,
 	optional_fields(&lk, l);
 	last_ran_fields(&lk, l);
 	if (!lk.ret && t->ops->symbol(t->ctx, "init_task", &l->init_task))
-		fail(&lk, -ENOENT, "no symbol init_task (%s:%d)", __FILE__, __LINE__);
+		fail(&lk, -ENOENT, "no symbol init_task");
 	timekeeper(&lk, l);
 	nodename(&lk, l);
 	if (lk.ret)

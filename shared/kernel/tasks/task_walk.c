@@ -221,7 +221,7 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 		return 0;
 	if (w->opts->sel->cgroup && !ks_task_in_cgroup(w, tb, t.pid))
 		return 0;
-	t.start_time = w->btime +
+	t.start_time = w->no_clock ? KS_START_UNKNOWN : w->btime +
 		       (int64_t)(ks_field_get(tb, &l->start_boottime) / 1000000000ull);
 	t.task_addr = e->task;
 	/* task_cpu(): where it runs, or ran last and would run next */
@@ -304,9 +304,16 @@ static int sample_setup(struct ks_walk *w)
 	const struct ks_target *t = w->k->t;
 	int64_t real, boot;
 
+	/*
+	 * Only the start times need the clock: a dump that lacks its page
+	 * (cut short) still has every task, each started at "?".
+	 */
 	if (ks_read(t, l->timekeeper + (uint64_t)l->tk_offs_real.off, &real, 8) ||
-	    ks_read(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &boot, 8))
-		return -EFAULT;
+	    ks_read(t, l->timekeeper + (uint64_t)l->tk_offs_boot.off, &boot, 8)) {
+		w->no_clock = true;
+		w->st->no_clock = l->timekeeper;
+		return ks_task_cgroup_setup(w);
+	}
 	/* getboottime64(): offs_real - offs_boot, in whole seconds */
 	w->btime = floor_div(real - boot, 1000000000);
 	return ks_task_cgroup_setup(w);

@@ -51,6 +51,7 @@ struct ks_walk {
 	size_t nr, cap;
 	bool threads;		/* list thread groups too */
 	int64_t btime;
+	bool no_clock;		/* the timekeeper is unreadable: starts are "?" */
 	bool cgroup_hidden;	/* no "0::" line in /proc/PID/cgroup */
 	/* every stack printed so far: two tasks on one stack are named */
 	struct ks_seen stacks;
