@@ -40,6 +40,7 @@ struct ks_task {
 	char *cmd;		/* what "Cmd:" prints; owned, never NULL once added */
 	char *stack;		/* "[<0>] sym+0x1/0x2\n" lines; owned, "" if none */
 	char *note;		/* why the stack is missing, or NULL */
+	bool note_said;		/* the walk reported note as it found it */
 	/*
 	 * Context switches, voluntary and not (status's *_ctxt_switches,
 	 * task_struct.nvcsw/nivcsw): counts that did not move between two

@@ -96,12 +96,15 @@ void ks_kernel_status_say(bool verbose,
 				  st->nr_list_errors, st->nr_list_errors == 1 ? "" : "s");
 		say_count(say, st->nr_module_errors, "problem", "problems",
 			  " with the modules' unwind tables");
-		say_count(say, st->nr_stack_notes, "stack", "stacks",
-			  " could not be unwound to the end");
+		say_count(say, st->nr_stack_notes - st->nr_stack_unread,
+			  "stack", "stacks", " could not be unwound to the end");
+		say_count(say, st->nr_stack_unread, "stack is", "stacks are",
+			  " in memory the dump does not hold");
 		return;
 	}
+	/* each note once: those the walk said as it found them are said */
 	for (size_t i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].note)
+		if (s->tasks[i].note && !s->tasks[i].note_said)
 			ks_report(say->report, say->arg, "PID %d: %s",
 				  s->tasks[i].pid, s->tasks[i].note);
 	if (st->unwinder)

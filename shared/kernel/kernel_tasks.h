@@ -26,6 +26,7 @@ struct ks_kernel_status {
 	size_t nr_unreadable;	/* task_structs that could not be read */
 	size_t nr_list_errors;	/* lists that looped or broke off */
 	size_t nr_stack_notes;	/* stacks the unwinder could not finish */
+	size_t nr_stack_unread;	/* of those, stacks in memory the image lacks */
 	size_t nr_on_cpu;	/* tasks that were on a CPU */
 	size_t nr_module_errors;	/* modules (or their list) without ORC data */
 	const char *no_last_ran;	/* why no task has last_ran_ns, or NULL */

@@ -15,6 +15,13 @@
 #include "kernel_modules.h"
 #include "target.h"
 
+/*
+ * Every unwinder's note for a stack whose memory the image does not hold
+ * (a dump cut short, a page left out): the walk counts these apart, since
+ * their cause is the dump, not the unwinding.
+ */
+#define KS_NOTE_STACK_UNREADABLE	"stack memory is not readable in the image"
+
 /* MAX_STACK_TRACE_DEPTH in fs/proc/base.c */
 #define KS_STACK_MAX_FRAMES	64
 

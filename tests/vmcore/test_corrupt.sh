@@ -188,13 +188,21 @@ print('%s: %s%%: %d tasks print the intact stack, %d print what the dump keeps o
 sys.exit(0 if ok else 1)
 PY
 	if [ $? -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	# -v: each task's trouble once, not once as found and again after
+	twice=$(sed -n 's/^kstack: PID \([0-9]*\): .*/\1/p' "$tmp/v50.err" | sort | uniq -d | head -n 3)
+	if [ -z "$twice" ]; then
+		pass "$cut% -v: $(grep -c '^kstack: PID ' "$tmp/v50.err") PID lines, each PID once"
+	else
+		fail "$cut% -v: PIDs said twice: $twice"
+	fi
 	# without -v: a count and where to look
 	if run "$tmp/v50" v50q -a -H; then
 		if ! grep -q ': no stack: ' "$tmp/v50.err"; then
 			pass "$cut% without -v: no stack was in the missing part, and none is counted" \
 				"($(grep -c 'could not be unwound' "$tmp/v50q.err") count lines)"
-		elif grep -q 'stacks\? could not be unwound to the end (-v says which)' "$tmp/v50q.err"; then
-			pass "$cut% without -v: $(grep -m1 'could not be unwound' "$tmp/v50q.err")"
+		elif grep -q 'stacks\? \(is\|are\) in memory the dump does not hold (-v says which)' "$tmp/v50q.err"; then
+			# the cause is the cut, and the count says so
+			pass "$cut% without -v: $(grep -m1 'does not hold' "$tmp/v50q.err")"
 		else
 			fail "$cut% without -v: no count of the stacks that could not be unwound"
 			sed 's/^/  | /' "$tmp/v50q.err" | head -n 5

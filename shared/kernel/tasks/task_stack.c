@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "stack_text.h"
 #include "task_walk.h"
 
 /*
@@ -51,6 +52,7 @@ static int shared_stack(struct ks_walk *w, uint64_t base, struct ks_task *t)
 		 (unsigned long long)base, other);
 	w->st->nr_stack_notes++;
 	ks_report(w->report, w->arg, "PID %d: %s", t->pid, buf);
+	t->note_said = true;
 	free(t->note);
 	t->note = strdup(buf);
 	return t->note ? 0 : -ENOMEM;
@@ -107,14 +109,18 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		return ret;
 	if (note && st.stack_base) {
 		w->st->nr_stack_notes++;
+		if (!strcmp(note, KS_NOTE_STACK_UNREADABLE))
+			w->st->nr_stack_unread++;
 		ks_report(w->report, w->arg, "PID %d: %s: %s", t->pid,
 			  *t->stack ? "the stack ends early" : "no stack", note);
+		t->note_said = true;
 		t->note = strdup(note);
 	}
 	return st.stack_base ? shared_stack(w, st.stack_base, t) : 0;
 unusual:	/* an empty stack the kernel would not have printed empty */
 	w->st->nr_stack_notes++;
 	ks_report(w->report, w->arg, "PID %d: no stack: %s", t->pid, buf);
+	t->note_said = true;
 empty:
 	t->stack = strdup("");
 	t->note = strdup(buf);

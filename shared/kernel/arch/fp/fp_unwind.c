@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fp_unwind.h"
+#include "stack_text.h"
 
 /* Two words: the saved bp and the return address. */
 #define FRAME_HEADER_SIZE	16
@@ -116,7 +117,7 @@ static bool update_stack_state(struct ks_unwind_state *s, uint64_t next_bp)
 	} else {
 		addr_p = s->bp + 8;
 		if (!ks_unwind_stack_read(s, addr_p, &addr, 8)) {
-			ks_unwind_note(s, "stack memory is not readable in the image");
+			ks_unwind_note(s, KS_NOTE_STACK_UNREADABLE);
 			return false;
 		}
 		s->ip = ks_unwind_recover_ret_addr(s, addr, addr_p);
@@ -162,7 +163,7 @@ bool ks_fp_unwind_next_frame(struct ks_unwind_state *s)
 	} else if (s->regs) {
 		next_bp = s->regs_buf[KS_PT_BP];
 	} else if (!ks_unwind_stack_read(s, s->bp, &next_bp, 8)) {
-		ks_unwind_note(s, "stack memory is not readable in the image");
+		ks_unwind_note(s, KS_NOTE_STACK_UNREADABLE);
 		goto err;
 	}
 	if (update_stack_state(s, next_bp))

@@ -92,7 +92,7 @@ bool ks_unwind_stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
 	}
 	if (ks_read(s->t, addr, buf, len) == 0)
 		return true;
-	note_hard(s, "stack memory is not readable in the image");
+	note_hard(s, KS_NOTE_STACK_UNREADABLE);
 	return false;
 }
 
