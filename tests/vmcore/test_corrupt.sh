@@ -188,6 +188,34 @@ print('%s: %s%%: %d tasks print the intact stack, %d print what the dump keeps o
 sys.exit(0 if ok else 1)
 PY
 	if [ $? -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	# a Cmd the cut shortened or emptied is marked, never passed off as whole
+	cmds=$(python3 - "$tmp/intact.txt" "$tmp/v50.txt" "$tmp/v50.err" <<'PY'
+import re
+import sys
+
+
+def cmds(path):
+    out = {}
+    for line in open(path, errors='surrogateescape'):
+        m = re.match(r'^PID: +(\d+) .*?   Cmd: (.*)$', line.rstrip('\n'))
+        if m:
+            out[int(m.group(1))] = m.group(2)
+    return out
+
+
+intact, cut = cmds(sys.argv[1]), cmds(sys.argv[2])
+err = open(sys.argv[3], errors='replace').read()
+changed = [p for p in cut if p in intact and cut[p] != intact[p]]
+unmarked = [p for p in changed if not re.search(
+    r'^kstack: PID %d: .*command line not all in the image' % p, err, re.M)]
+print(len(changed), ' '.join(map(str, unmarked[:5])))
+PY
+)
+	if [ -n "$cmds" ] && [ -z "${cmds#* }" ]; then
+		pass "$cut%: ${cmds% *} Cmd(s) the cut changed, each marked 'command line not all in the image'"
+	else
+		fail "$cut%: Cmd changed by the cut without a mark, PIDs: ${cmds#* }"
+	fi
 	# -v: each task's trouble once, not once as found and again after
 	twice=$(sed -n 's/^kstack: PID \([0-9]*\): .*/\1/p' "$tmp/v50.err" | sort | uniq -d | head -n 3)
 	if [ -z "$twice" ]; then

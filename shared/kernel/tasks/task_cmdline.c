@@ -55,8 +55,10 @@ static char *read_cmdline(struct ks_walk *w, uint64_t task, uint64_t mm,
 	uint64_t v[4];
 
 	*len_ret = 0;
-	if (read_mm_args(t, l, mm, v))
+	if (read_mm_args(t, l, mm, v)) {
+		w->cmd_unread = true;
 		return NULL;
+	}
 	as = v[0];
 	ae = v[1];
 	es = v[2];
@@ -65,8 +67,10 @@ static char *read_cmdline(struct ks_walk *w, uint64_t task, uint64_t mm,
 		return NULL;
 	if (es != ae || ee < es)
 		es = ee = ae;
-	if (t->ops->read_user(t->ctx, task, ae - 1, &last, 1))
+	if (t->ops->read_user(t->ctx, task, ae - 1, &last, 1)) {
+		w->cmd_unread = true;
 		return NULL;
+	}
 	end = last ? ee : ae;
 	len = end - as > MAX_CMDLINE ? MAX_CMDLINE : (size_t)(end - as);
 	/* get_mm_proctitle() reads one page from arg_start, no more */
@@ -82,8 +86,10 @@ static char *read_cmdline(struct ks_walk *w, uint64_t task, uint64_t mm,
 
 		if (n > len - got)
 			n = len - got;
-		if (t->ops->read_user(t->ctx, task, a, buf + got, n))
+		if (t->ops->read_user(t->ctx, task, a, buf + got, n)) {
+			w->cmd_unread = true;
 			break;
+		}
 		got += n;
 	}
 	if (last) {
@@ -109,6 +115,7 @@ char *ks_task_cmd(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		return ks_cmd_from_cmdline("", 0, t->comm);
 	if (mm != w->cmd_mm) {
 		free(w->cmd_buf);
+		w->cmd_unread = false;
 		w->cmd_buf = read_cmdline(w, task, mm, &w->cmd_len);
 		w->cmd_mm = mm;
 	}

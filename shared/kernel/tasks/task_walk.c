@@ -193,6 +193,27 @@ static bool selected(struct ks_walk *w, const uint8_t *tb, struct ks_task *t,
 }
 
 /*
+ * A Cmd that stops where the image does (a dump cut short, a page left
+ * out) says so beside any note on the stack, rather than passing for the
+ * task's whole command line or, empty, for its comm.
+ */
+static int note_cmd_unread(struct ks_task *t)
+{
+	static const char what[] = "command line not all in the image";
+	char *note;
+
+	if (!t->note) {
+		t->note = strdup(what);
+		return t->note ? 0 : -ENOMEM;
+	}
+	if (asprintf(&note, "%s; %s", t->note, what) < 0)
+		return -ENOMEM;
+	free(t->note);
+	t->note = note;
+	return 0;
+}
+
+/*
  * Reads the task whole and adds its record if opts selects it by its PID,
  * its TGID or asked (the PID of the /proc/PID directory it was read
  * from: with -p TID -H the live tool lists /proc/TID/task, the whole
@@ -238,6 +259,9 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 	ks_task_comm(w, tb, &t);
 	t.cmd = ks_task_cmd(w, tb, e->task, &t);
 	ret = t.cmd ? ks_task_stack(w, tb, e->task, &t) : -ENOMEM;
+	if (!ret && w->cmd_mm && w->cmd_unread &&
+	    w->cmd_mm == ks_field_get(tb, &w->k->l.mm))
+		ret = note_cmd_unread(&t);
 	if (!ret && (!t.stack || ks_sample_add(w->s, &t)))
 		ret = -ENOMEM;
 	if (ret) {

@@ -63,6 +63,7 @@ struct ks_walk {
 	size_t nr_rq_clock;
 	/* the threads of a process share one mm: its command line, once */
 	uint64_t cmd_mm;
+	bool cmd_unread;	/* cmd_mm's command line is not (all) in the image */
 	char *cmd_buf;
 	size_t cmd_len;
 };
