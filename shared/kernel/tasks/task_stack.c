@@ -39,6 +39,19 @@ static int32_t stack_owner(struct ks_walk *w, uint64_t base, int32_t pid)
 	return 0;
 }
 
+/* Why the unwinder stopped short: counted, said, and kept as the note. */
+static void unwinder_note(struct ks_walk *w, struct ks_task *t, const char *note)
+{
+	w->st->nr_stack_notes++;
+	/* the dump's fault, not the unwinder's: counted apart */
+	if (!strcmp(note, KS_NOTE_STACK_UNREADABLE))
+		w->st->nr_stack_unread++;
+	ks_report(w->report, w->arg, "PID %d: %s: %s", t->pid,
+		  *t->stack ? "the stack ends early" : "no stack", note);
+	t->note_said = true;
+	t->note = strdup(note);
+}
+
 /* The stack is another task's too: said, and the note names both. */
 static int shared_stack(struct ks_walk *w, uint64_t base, struct ks_task *t)
 {
@@ -107,15 +120,8 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 	ret = w->k->arch->stack_text(tg, w->k->unw, &st, &t->stack, &note);
 	if (ret)
 		return ret;
-	if (note && st.stack_base) {
-		w->st->nr_stack_notes++;
-		if (!strcmp(note, KS_NOTE_STACK_UNREADABLE))
-			w->st->nr_stack_unread++;
-		ks_report(w->report, w->arg, "PID %d: %s: %s", t->pid,
-			  *t->stack ? "the stack ends early" : "no stack", note);
-		t->note_said = true;
-		t->note = strdup(note);
-	}
+	if (note && st.stack_base)
+		unwinder_note(w, t, note);
 	return st.stack_base ? shared_stack(w, st.stack_base, t) : 0;
 unusual:	/* an empty stack the kernel would not have printed empty */
 	w->st->nr_stack_notes++;
