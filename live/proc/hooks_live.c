@@ -145,7 +145,7 @@ static void print_kprobe_lines(FILE *out, const struct lines *in,
 			if (r)
 				*r = p;
 			if (json)
-				ks_kprobe_json(out, &p);
+				ks_kprobe_json(out, NULL, &p);
 			else
 				fprintf(out, "%s\n", buf);
 			continue;

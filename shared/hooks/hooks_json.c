@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "hooks_json.h"
+#include "symbolize.h"
 
 static void str_or_null(FILE *out, const char *key, const char *s)
 {
@@ -29,7 +30,44 @@ static void flag(FILE *out, bool on, const char *name, const char **sep)
 }
 
 /* report_probe(): the flags in the order the line prints them */
-void ks_kprobe_json(FILE *out, const struct ks_kprobe *p)
+/* "key":"handler+0x0/0x50 [module]", or null for none */
+static void handler_json(FILE *out, const struct ks_target *t, const char *key,
+			 uint64_t addr)
+{
+	char text[KS_HOOK_TEXT_LEN];
+
+	fprintf(out, ",\"%s\":", key);
+	if (!addr) {
+		fputs("null", out);
+		return;
+	}
+	ks_sym_format_pS(t, addr, text, sizeof(text));
+	ks_json_str(out, text);
+}
+
+/* What only memory tells: the struct, its handlers, the event it serves. */
+static void kprobe_detail_json(FILE *out, const struct ks_target *t,
+			       const struct ks_kprobe *p)
+{
+	fprintf(out, ",\"kprobe\":\"%016" PRIx64 "\",\"nmissed\":%" PRIu64,
+		p->kaddr, p->nmissed);
+	if (!t)
+		return;
+	handler_json(out, t, "pre_handler", p->pre_handler);
+	handler_json(out, t, "post_handler", p->post_handler);
+	if (p->type == 'r') {
+		handler_json(out, t, "ret_handler", p->ret_handler);
+		handler_json(out, t, "entry_handler", p->entry_handler);
+	}
+	fputs(",\"event\":", out);
+	if (*p->event)
+		ks_json_str(out, p->event);
+	else
+		fputs("null", out);
+}
+
+void ks_kprobe_json(FILE *out, const struct ks_target *t,
+		    const struct ks_kprobe *p)
 {
 	unsigned int pf = p->flags, af = p->aggr_flags;
 	const char *sep = "";
@@ -51,8 +89,7 @@ void ks_kprobe_json(FILE *out, const struct ks_kprobe *p)
 	flag(out, af & KS_KPROBE_FL_FTRACE, "FTRACE", &sep);
 	fputc(']', out);
 	if (p->detailed)
-		fprintf(out, ",\"kprobe\":\"%016" PRIx64 "\",\"nmissed\":%" PRIu64,
-			p->kaddr, p->nmissed);
+		kprobe_detail_json(out, t, p);
 	fputs("}\n", out);
 }
 

@@ -13,7 +13,14 @@
 
 #include "hooks_records.h"
 
-void ks_kprobe_json(FILE *out, const struct ks_kprobe *p);
+struct ks_target;
+
+/*
+ * t: the image the record was read from, to name its handlers (-K of a
+ * dump, crash); NULL for a record parsed from kprobes/list.
+ */
+void ks_kprobe_json(FILE *out, const struct ks_target *t,
+		    const struct ks_kprobe *p);
 void ks_ftrace_rec_json(FILE *out, const struct ks_ftrace_rec *r);
 /* A line of the kernel's file that did not parse, kept as read. */
 void ks_hook_line_json(FILE *out, const char *kind, const char *line);

@@ -17,6 +17,8 @@
 #define KS_HOOK_NAME_LEN	512
 #define KS_HOOK_MOD_LEN		64
 #define KS_HOOK_TEXT_LEN	(KS_HOOK_NAME_LEN + KS_HOOK_MOD_LEN + 48)
+/* a trace event's system or name: MAX_EVENT_NAME_LEN (64), with room */
+#define KS_KPROBE_EVENT_PART	128
 
 /* struct kprobe.flags (include/linux/kprobes.h, unchanged since 4.x). */
 #define KS_KPROBE_FL_GONE	1u
@@ -65,6 +67,11 @@ struct ks_kprobe {
 	bool code_checked;	/* expected code was computed */
 	bool code_in_place;
 	const char *error;	/* a static reason the probe is only partly known */
+	/*
+	 * The trace event the probe serves, as kprobe_events names it
+	 * ("p:kprobes/kstack_open"), "" for a probe no event made.
+	 */
+	char event[2 * KS_KPROBE_EVENT_PART + 24];
 };
 
 /* At most this many trampolines per record (t_show walks every ops). */

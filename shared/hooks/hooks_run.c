@@ -20,7 +20,7 @@ static int report_kprobes(const struct ks_target *t,
 	ret = ks_kprobe_walk(t, &l, report, arg);
 	if (!ret && opts->format == KS_FMT_JSON) {
 		for (size_t i = 0; i < l.n; i++)
-			ks_kprobe_json(out, &l.v[i]);
+			ks_kprobe_json(out, t, &l.v[i]);
 	} else if (!ret) {
 		ks_kprobe_write(out, t, &l, ks_kprobes_enabled(t),
 				opts->verbose);

@@ -27,6 +27,11 @@
  */
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
 		   ks_report_fn report, void *arg);
+/*
+ * r->event: the trace event (kprobe_events' "p:kprobes/NAME") whose
+ * dispatcher is r's handler, or "" (kprobe_event.c).
+ */
+void ks_kprobe_event(const struct ks_target *t, struct ks_kprobe *r);
 /* kprobes_all_disarmed read from memory: 1 armed, 0 disarmed, <0 error. */
 int ks_kprobes_enabled(const struct ks_target *t);
 

@@ -215,6 +215,8 @@ void ks_kprobe_print_detail(FILE *out, const struct ks_target *t,
 		fprintf(out, "    kretprobe handler: %s  entry_handler: %s\n",
 			handler(t, p->ret_handler, a, sizeof(a)),
 			handler(t, p->entry_handler, b, sizeof(b)));
+	if (*p->event)
+		fprintf(out, "    trace event: %s\n", p->event);
 	fprintf(out, "    code at 0x%" PRIx64 ":", p->addr);
 	if (p->code != KS_CODE_UNKNOWN)
 		for (i = 0; i < (p->code_len ? p->code_len : 5); i++)

@@ -216,6 +216,7 @@ static int add_probe(struct kp_walk *w, uint64_t kaddr, const uint8_t *kbuf,
 	r->kaddr = kaddr;
 	r->aggr_kaddr = aggr_kaddr;
 	read_kretprobe(w->t, l, r);
+	ks_kprobe_event(w->t, r);
 	classify_code(w->t, r,
 		      aggr_kaddr ? aggr_flags | (flags & KS_KPROBE_FL_GONE) : flags,
 		      w->armed);

@@ -20,6 +20,48 @@ trap 'rm -rf "$tmp"' EXIT
 fix=$top/tests/fixtures/hooks
 check() { count_checks < <(python3 "$top/tests/lib/hooks_json_check.py" "$@"); }
 
+# A dump's probes that a trace event made (their handler is the trace's
+# dispatcher) name it as the guest's kprobe_events did, and carry their
+# handlers: -K --json of a dump says who made each probe.
+kprobe_events() {
+	local json=$1 ev=$dir/live/kprobe_events.txt
+	if [ ! -e "$ev" ]; then
+		echo "SKIP: no $ev (a dump made before the capture kept it): trace events not checked"
+		return
+	fi
+	count_checks < <(python3 - "$json" "$ev" <<'PY'
+import json
+import sys
+
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+events = {l.split()[0] for l in open(sys.argv[2]) if l.strip()}
+probes = [r for r in recs if r.get('kind') == 'kprobe' and 'kprobe' in r]
+if not probes:
+    print('FAIL: -K --json of the dump has no probe read from memory')
+    sys.exit()
+nohandler = [r['addr'] for r in probes if 'pre_handler' not in r
+             or 'post_handler' not in r]
+print('%s: %d probes, each with its pre_handler and post_handler%s'
+      % ('FAIL' if nohandler else 'PASS', len(probes),
+         ': missing on ' + ' '.join(nohandler) if nohandler else ''))
+traced = [r for r in probes
+          if (r.get('pre_handler') or '').startswith('kprobe_dispatcher+')
+          or (r.get('ret_handler') or '').startswith('kretprobe_dispatcher+')]
+named = [r['event'] for r in traced if r.get('event')]
+print('%s: %d of the %d probes a trace event made name it'
+      % ('PASS' if traced and len(named) == len(traced) else 'FAIL',
+         len(named), len(traced)))
+wrong = [e for e in named if e not in events]
+print('%s: each named event is a line of the guest\'s kprobe_events (%s)%s'
+      % ('FAIL' if wrong else 'PASS', ' '.join(sorted(named)),
+         ': not there: ' + ' '.join(wrong) if wrong else ''))
+others = [r['addr'] for r in probes if r not in traced and r.get('event')]
+print('%s: no event named for a probe no trace event made%s'
+      % ('FAIL' if others else 'PASS', ': ' + ' '.join(others) if others else ''))
+PY
+)
+}
+
 # --- the live tool on the fixture files -------------------------------------
 for o in K F; do
 	KSTACK_TEST_DEBUGFS=$fix/debugfs KSTACK_TEST_TRACEFS=$fix/tracefs \
@@ -59,6 +101,7 @@ else
 		"$kstack" "${src[@]}" -$o --json >"$tmp/dump$o.json" 2>/dev/null
 		check "--vmcore -$o --json" $o "$tmp/dump$o.txt" "$tmp/dump$o.json"
 	done
+	kprobe_events "$tmp/dumpK.json"
 fi
 
 # --- crash ---------------------------------------------------------------------

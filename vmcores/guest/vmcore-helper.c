@@ -381,6 +381,8 @@ static void capture_hooks(const char *dir, struct capture *c)
 	static const char *const files[] = {
 		"/sys/kernel/debug/kprobes/list", "kprobes-list.txt",
 		"/sys/kernel/tracing/enabled_functions", "enabled_functions.txt",
+		/* the trace events that made kprobes, for -K's "trace event" */
+		"/sys/kernel/tracing/kprobe_events", "kprobe_events.txt",
 		/* 6.4+: every function ftrace ever patched since boot */
 		"/sys/kernel/tracing/touched_functions", "touched_functions.txt",
 	};
