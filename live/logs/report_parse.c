@@ -36,7 +36,9 @@ int ks_rp_header_time(const char *line, time_t *t, char *host, size_t hlen)
 	if (strncmp(line, HEADER, strlen(HEADER)))
 		return -EINVAL;
 	p = strptime(line + strlen(HEADER), "%a %b %d %H:%M:%S", &tm);
-	if (!p || sscanf(p, " %15s %d%n", zone, &year, &n) != 2)
+	/* a forged year must not overflow tm_year: strftime's %Y has 4 digits */
+	if (!p || sscanf(p, " %15s %d%n", zone, &year, &n) != 2 || year < 1 ||
+	    year > 9999)
 		return -EINVAL;
 	tm.tm_year = year - 1900;
 	p += n;
@@ -83,6 +85,52 @@ static int new_group(struct ks_rp_parser *p)
 	return 0;
 }
 
+/* The PID set's slot for pid: its own, or the empty one it would take. */
+static int *pid_slot(struct ks_rp_parser *p, int pid)
+{
+	size_t j = (size_t)pid & (p->nr_pid_slots - 1);
+
+	while (p->pids[j] && p->pids[j] != pid)
+		j = (j + 1) & (p->nr_pid_slots - 1);
+	return &p->pids[j];
+}
+
+static int grow_pids(struct ks_rp_parser *p)
+{
+	size_t n = p->nr_pid_slots ? p->nr_pid_slots * 2 : 64;
+	int *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	free(p->pids);
+	p->pids = v;
+	p->nr_pid_slots = n;
+	for (size_t i = 0; i < p->s.nr_tasks; i++)
+		*pid_slot(p, p->s.tasks[i].pid) = p->s.tasks[i].pid;
+	return 0;
+}
+
+/*
+ * A PID listed twice in one sample (oled's "-p 11,11" does that) is one
+ * task: the second listing would count as another sample of it.  1 if
+ * pid was listed before in this sample, else 0 (and it is now), or
+ * -ENOMEM.
+ */
+static int listed_before(struct ks_rp_parser *p, int pid)
+{
+	int *slot;
+
+	if (pid <= 0)
+		return 0;
+	if ((p->s.nr_tasks + 1) * 2 > p->nr_pid_slots && grow_pids(p))
+		return -ENOMEM;
+	slot = pid_slot(p, pid);
+	if (*slot)
+		return 1;
+	*slot = pid;
+	return 0;
+}
+
 /* "PID: %5d   State: %2s   Start Time: %s %s   Cmd: %s" */
 static int task_line(struct ks_rp_parser *p, const char *line)
 {
@@ -90,14 +138,16 @@ static int task_line(struct ks_rp_parser *p, const char *line)
 	struct ks_rp_task *t;
 	char state[4], day[11], clock[9];
 	const char *cmd;
-	int pid;
+	int pid, ret;
 
 	if (sscanf(line, "PID: %d State: %3s Start Time: %10s %8s", &pid,
 		   state, day, clock) != 4)
 		return -EINVAL;
+	ret = listed_before(p, pid);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	if (!p->group_open || p->in_stack) {
-		int ret = new_group(p);
-
+		ret = new_group(p);
 		if (ret)
 			return ret;
 	}
@@ -160,6 +210,49 @@ static void close_group(struct ks_rp_parser *p)
 	p->in_stack = false;
 }
 
+/* What the sample's arrays hold, in bytes. */
+static size_t sample_bytes(const struct ks_rp_sample *s)
+{
+	size_t n = s->cap_groups * sizeof(*s->groups) +
+		   s->cap_tasks * sizeof(*s->tasks);
+
+	for (size_t i = 0; i < s->cap_groups; i++)
+		n += s->groups[i].cap;
+	return n;
+}
+
+static void release_sample(struct ks_rp_sample *s)
+{
+	for (size_t i = 0; i < s->cap_groups; i++)
+		free(s->groups[i].stack);
+	free(s->groups);
+	free(s->tasks);
+	s->groups = NULL;
+	s->tasks = NULL;
+	s->cap_groups = s->cap_tasks = 0;
+}
+
+/*
+ * A sample counted is forgotten: its PIDs leave the set, and arrays grown
+ * by a wide sample are freed (the next samples may be small ones).
+ */
+static void forget_sample(struct ks_rp_parser *p)
+{
+	struct ks_rp_sample *s = &p->s;
+
+	for (size_t i = 0; i < s->nr_tasks && p->nr_pid_slots; i++)
+		if (s->tasks[i].pid > 0)
+			*pid_slot(p, s->tasks[i].pid) = 0;
+	if (p->nr_pid_slots > 1024) {
+		free(p->pids);
+		p->pids = NULL;
+		p->nr_pid_slots = 0;
+	}
+	if (sample_bytes(s) > KS_RP_KEEP_BYTES)
+		release_sample(s);
+	s->nr_tasks = s->nr_groups = s->nr_d = 0;
+}
+
 static int flush(struct ks_rp_parser *p, bool hand_over)
 {
 	int ret = 0;
@@ -168,7 +261,7 @@ static int flush(struct ks_rp_parser *p, bool hand_over)
 	if (p->in_sample && hand_over)
 		ret = p->fn(&p->s, p->ctx);
 	p->in_sample = false;
-	p->s.nr_tasks = p->s.nr_groups = p->s.nr_d = 0;
+	forget_sample(p);
 	return ret;
 }
 
@@ -221,9 +314,7 @@ int ks_rp_end(struct ks_rp_parser *p, bool torn)
 
 void ks_rp_release(struct ks_rp_parser *p)
 {
-	for (size_t i = 0; i < p->s.cap_groups; i++)
-		free(p->s.groups[i].stack);
-	free(p->s.groups);
-	free(p->s.tasks);
+	release_sample(&p->s);
+	free(p->pids);
 	memset(p, 0, sizeof(*p));
 }

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #define KS_RP_CMD_MAX	64
+/* a sample's arrays beyond this are freed once it is counted */
+#define KS_RP_KEEP_BYTES	(64 * 1024)
 
 struct ks_rp_task {
 	int pid;
@@ -46,6 +48,8 @@ struct ks_rp_parser {
 	bool in_stack;		/* after "Stack:", before its blank line */
 	bool group_open;	/* PID lines seen for the current group */
 	unsigned long nr_bad;	/* lines that fit nowhere */
+	int *pids;		/* the sample's PIDs, open-addressed, 0 empty */
+	size_t nr_pid_slots;
 	ks_rp_sample_fn fn;
 	void *ctx;
 };

@@ -72,14 +72,20 @@ static void pid_history(struct run *r, const struct ks_rp_sample *s)
 	r->pid_hash = g->hash;
 }
 
-/* comm for a flame graph: the command's first word, without its path */
+/*
+ * comm for a flame graph: the command's first word, without its path.
+ * Only a path is cut: the Cmd of a kernel thread is its name, which may
+ * hold '/' ("kworker/0:1+events_freezable"), and a program's path starts
+ * with '/' or '.'.
+ */
 static size_t folded_key(struct run *r, const struct ks_rp_task *t,
 			 const struct ks_rp_group *g)
 {
 	size_t n = strcspn(t->cmd, " "), len;
-	const char *c = t->cmd, *slash;
+	const char *c = t->cmd, *slash = NULL;
 
-	slash = memrchr(c, '/', n);
+	if (*c == '/' || *c == '.')
+		slash = memrchr(c, '/', n);
 	if (slash && slash + 1 < c + n) {
 		n -= (size_t)(slash + 1 - c);
 		c = slash + 1;
@@ -156,6 +162,9 @@ static int read_file(struct run *r, int dirfd, const char *name,
 		ks_rpw_cut(&r->w, name, l.cut);
 		*cut = true;
 	}
+	if (l.nr_nul)
+		ks_say("report: %s: %lu line(s) hold NUL bytes, read as '?'",
+		       name, l.nr_nul);
 	ks_rp_release(&p);
 	ks_report_lines_close(&l);
 	return ret;
