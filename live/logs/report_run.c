@@ -23,6 +23,7 @@ struct run {
 	struct ks_rp_stacks folded;	/* "comm\nstack" keys for --folded */
 	struct ks_rp_stuck stuck;
 	unsigned long seq;		/* samples taken in */
+	unsigned long nr_untimed;	/* --folded lines: samples without a time */
 	time_t first, last;
 	time_t interval;		/* the shortest step seen: the -i */
 	bool pid_present;		/* --pid: in the last sample */
@@ -107,9 +108,23 @@ static int count_folded(struct run *r, const struct ks_rp_sample *s)
 		e = ks_rp_stacks_get(&r->folded, ks_rp_hash(r->key, len), r->key, len);
 		if (!e)
 			return -ENOMEM;
-		e->tasks++;
+		e->tasks += s->tasks[i].weight;
 	}
 	return 0;
+}
+
+/*
+ * A --folded log's line: no time, so no timeline, no stuck task and no
+ * --pid history; its stacks are counted, for --folded and the most common.
+ */
+static int on_untimed(struct run *r, const struct ks_rp_sample *s)
+{
+	r->nr_untimed++;
+	if (r->o->folded)
+		return count_folded(r, s);
+	if (r->o->pid)
+		return 0;
+	return ks_rp_stacks_count(&r->stacks, s, r->seq);
 }
 
 static int on_sample(const struct ks_rp_sample *s, void *ctx)
@@ -118,6 +133,8 @@ static int on_sample(const struct ks_rp_sample *s, void *ctx)
 	const struct ks_report_opts *o = r->o;
 	int ret = 0;
 
+	if (s->untimed)
+		return on_untimed(r, s);
 	if ((o->since && s->time < o->since) || (o->until && s->time > o->until))
 		return 0;
 	if (o->folded)
@@ -234,7 +251,10 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 	}
 	if (cut)
 		return KS_EXIT_ERROR;
-	if (!r->seq) {
+	if (r->nr_untimed && !r->o->folded)
+		ks_say("report: %lu line(s) of --folded logs: such logs have no sample times, so their stacks are counted but make no timeline and no stuck task",
+		       r->nr_untimed);
+	if (!r->seq && !r->nr_untimed) {
 		ks_say("report: no sample in %s", r->o->path);
 		return KS_EXIT_NONE;
 	}

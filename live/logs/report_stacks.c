@@ -69,17 +69,18 @@ struct ks_rp_stack *ks_rp_stacks_get(struct ks_rp_stacks *t, uint64_t hash,
 	return insert(t, j, hash, text, len);
 }
 
-void ks_rp_stack_add_state(struct ks_rp_stack *e, char state)
+void ks_rp_stack_add_state(struct ks_rp_stack *e, char state,
+			   unsigned long n)
 {
 	const char *k = state ? strchr(KS_RP_STATES, state) : NULL;
 
 	if (k) {
-		e->states[k - KS_RP_STATES]++;
+		e->states[k - KS_RP_STATES] += n;
 	} else if (!e->other || e->other == state) {
 		e->other = state ? state : '?';
-		e->states[KS_RP_NR_STATES]++;
+		e->states[KS_RP_NR_STATES] += n;
 	} else {
-		e->states[KS_RP_NR_STATES + 1]++;
+		e->states[KS_RP_NR_STATES + 1] += n;
 	}
 }
 
@@ -103,6 +104,8 @@ static int add_example(struct ks_rp_stacks *t, struct ks_rp_stack *e,
 	struct ks_rp_stack *c;
 	size_t len;
 
+	if (k->pid <= 0)
+		return 0;	/* -c's and --folded's unnamed tasks */
 	for (size_t x = 0; x < e->nr_examples; x++)
 		if (e->examples[x] == k->pid)
 			return 0;
@@ -131,9 +134,10 @@ int ks_rp_stacks_count(struct ks_rp_stacks *t, const struct ks_rp_sample *s,
 		e = ks_rp_stacks_get(t, g->hash, g->stack ? g->stack : "", g->len);
 		if (!e)
 			return -ENOMEM;
-		e->tasks++;
-		ks_rp_stack_add_state(e, k->state);
-		if (e->last_seq != seq + 1) {
+		e->tasks += k->weight;
+		ks_rp_stack_add_state(e, k->state, k->weight);
+		/* --folded: no sample to count it in */
+		if (!s->untimed && e->last_seq != seq + 1) {
 			e->samples++;
 			e->last_seq = seq + 1;
 		}

@@ -52,8 +52,9 @@ int ks_rp_stacks_count(struct ks_rp_stacks *t, const struct ks_rp_sample *s,
 		       unsigned long seq);
 /* Indexes into t->v, most task samples first; free() it. */
 size_t *ks_rp_stacks_sorted(const struct ks_rp_stacks *t);
-/* A state letter's count of e, for letter c of KS_RP_STATES or other. */
-void ks_rp_stack_add_state(struct ks_rp_stack *e, char state);
+/* n more tasks of e in state. */
+void ks_rp_stack_add_state(struct ks_rp_stack *e, char state,
+			   unsigned long n);
 /* Each state with its count, in KS_RP_STATES order; '?' for the rest. */
 void ks_rp_stack_states(const struct ks_rp_stack *e,
 			void (*fn)(char state, unsigned long n, void *arg),

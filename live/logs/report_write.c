@@ -81,12 +81,12 @@ void ks_rpw_sample(struct ks_rp_writer *w, const struct ks_rp_sample *s)
 		fputs("{\"type\":\"sample\",", w->out);
 		json_time(w->out, "time", s->time);
 		fprintf(w->out, ",\"tasks\":%zu,\"d_tasks\":%zu,\"groups\":%zu}\n",
-			s->nr_tasks, s->nr_d, s->nr_groups);
+			s->total, s->nr_d, s->nr_groups);
 		return;
 	}
 	ks_rpw_time(when, sizeof(when), s->time);
 	fprintf(w->out, "%s   tasks %5zu   D %4zu   stacks %4zu\n", when,
-		s->nr_tasks, s->nr_d, s->nr_groups);
+		s->total, s->nr_d, s->nr_groups);
 }
 
 void ks_rpw_gap(struct ks_rp_writer *w, time_t from, time_t to)
@@ -209,10 +209,15 @@ void ks_rpw_stack(struct ks_rp_writer *w, const struct ks_rp_stack *e)
 		fputs("}\n", w->out);
 		return;
 	}
-	fprintf(w->out, "\n%lu task samples in %lu sample(s)", e->tasks, e->samples);
+	if (e->samples)
+		fprintf(w->out, "\n%lu task samples in %lu sample(s)", e->tasks,
+			e->samples);
+	else	/* --folded logs only: no sample times */
+		fprintf(w->out, "\n%lu task samples", e->tasks);
 	fputs("   States:", w->out);
 	ks_rp_stack_states(e, text_state, &o);
-	fputs("   e.g.", w->out);
+	if (e->nr_examples)	/* -c and --folded may name none */
+		fputs("   e.g.", w->out);
 	for (size_t i = 0; i < e->nr_examples; i++) {
 		fprintf(w->out, "%s %d (", i ? "," : "", e->examples[i]);
 		ks_fputs_escaped(e->example_cmd[i], w->out);
