@@ -44,7 +44,9 @@ int ks_rp_folded_line(struct ks_rp_parser *p, const char *line)
 	char *end;
 	int ret;
 
-	if (!sp || sp == line || sp[1] < '0' || sp[1] > '9')
+	/* the writer leaves no blank in comm or frames: a text line has some */
+	if (!sp || sp == line || strchr(line, ' ') != sp || sp[1] < '0' ||
+	    sp[1] > '9')
 		return -EINVAL;
 	t.weight = strtoul(sp + 1, &end, 10);
 	if (*end || !t.weight)

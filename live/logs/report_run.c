@@ -179,6 +179,9 @@ static int read_file(struct run *r, int dirfd, const char *name,
 		ks_rpw_cut(&r->w, name, l.cut);
 		*cut = true;
 	}
+	if (l.nr_long)
+		ks_say("report: %s: %lu line(s) longer than a log line can be, read cut",
+		       name, l.nr_long);
 	if (l.nr_nul)
 		ks_say("report: %s: %lu line(s) hold NUL bytes, read as '?'",
 		       name, l.nr_nul);

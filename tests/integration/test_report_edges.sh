@@ -113,6 +113,8 @@ mkdir "$tmp/year"
 {
 	echo "zzz <Thu Jan 01 00:00:00 UTC -2147483648 - host"
 	echo
+	task 13 S "sleep 100"
+	printf 'Stack:\n[<0>] a+0x1/0x2\n\n'
 	hdr "Thu Jan 01 00:00:00"
 	task 13 S "x"
 	printf 'Stack:\n[<0>] a+0x1/0x2\n\n'
@@ -121,6 +123,8 @@ rc=0
 "$kstack" report "$tmp/year" >"$tmp/year.out" 2>"$tmp/year.err" || rc=$?
 check "a year of INT_MIN: exit 0 (rc $rc)" [ "$rc" = 0 ]
 check "a year of INT_MIN: one sample" grep -q "^1 sample(s)" "$tmp/year.out"
+check "a year of INT_MIN: its tasks are not taken for --folded lines" \
+	bash -c "! grep -q 'no sample times' '$tmp/year.err'"
 check "a year of INT_MIN: no runtime error" bash -c "! grep -q 'runtime error' '$tmp/year.err'"
 
 # an archive stamped 2^64-1 is still an archive: read before the live file
