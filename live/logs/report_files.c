@@ -17,7 +17,8 @@
 
 struct entry {
 	char *name;
-	uint64_t epoch;		/* UINT64_MAX: a live file */
+	bool live;		/* NAME.out, after every archive */
+	uint64_t epoch;		/* an archive's, any value */
 	uint64_t seq;
 	int64_t mtime;		/* live files among themselves */
 };
@@ -40,10 +41,12 @@ static bool classify(const char *file, struct entry *e)
 	char name[NAME_MAX + 1];
 	unsigned int seq;
 
-	e->epoch = UINT64_MAX;
+	e->live = true;
+	e->epoch = 0;
 	e->seq = 0;
 	if (ends_with(file, len, ".out"))
 		return true;
+	e->live = false;
 	while ((p = strstr(p, ".out-")))
 		out = p++;
 	if (!out || (size_t)(out - file) + 4 > NAME_MAX)
@@ -62,6 +65,8 @@ static int by_time(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
 
+	if (x->live != y->live)
+		return x->live ? 1 : -1;
 	if (x->epoch != y->epoch)
 		return x->epoch < y->epoch ? -1 : 1;
 	if (x->seq != y->seq)
@@ -135,6 +140,20 @@ static int list_dir(struct ks_report_files *f, ks_report_fn report, void *arg)
 	return ret;
 }
 
+/* What a path that is neither a directory nor a file is. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	return "not a regular file";
+}
+
 /* path's errno, named: -errno. */
 static int path_error(const char *path, ks_report_fn report, void *arg)
 {
@@ -153,6 +172,12 @@ int ks_report_files_list(struct ks_report_files *f, const char *path,
 	f->dirfd = -1;
 	if (stat(path, &sb))
 		return path_error(path, report, arg);
+	if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+		ks_report(report, arg,
+			  "%s is %s: give the directory of -b's logs (-d DIR) or one log file",
+			  path, file_kind(sb.st_mode));
+		return -EINVAL;
+	}
 	if (!S_ISDIR(sb.st_mode)) {
 		f->dirfd = AT_FDCWD;
 		f->names = malloc(sizeof(*f->names));

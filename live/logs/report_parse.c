@@ -36,7 +36,9 @@ int ks_rp_header_time(const char *line, time_t *t, char *host, size_t hlen)
 	if (strncmp(line, HEADER, strlen(HEADER)))
 		return -EINVAL;
 	p = strptime(line + strlen(HEADER), "%a %b %d %H:%M:%S", &tm);
-	if (!p || sscanf(p, " %15s %d%n", zone, &year, &n) != 2)
+	/* a forged year must not overflow tm_year: strftime's %Y has 4 digits */
+	if (!p || sscanf(p, " %15s %d%n", zone, &year, &n) != 2 || year < 1 ||
+	    year > 9999)
 		return -EINVAL;
 	tm.tm_year = year - 1900;
 	p += n;
@@ -60,7 +62,7 @@ void ks_rp_init(struct ks_rp_parser *p, ks_rp_sample_fn fn, void *ctx)
 	p->ctx = ctx;
 }
 
-static int new_group(struct ks_rp_parser *p)
+int ks_rp_group_new(struct ks_rp_parser *p)
 {
 	struct ks_rp_sample *s = &p->s;
 	struct ks_rp_group *g;
@@ -83,21 +85,62 @@ static int new_group(struct ks_rp_parser *p)
 	return 0;
 }
 
-/* "PID: %5d   State: %2s   Start Time: %s %s   Cmd: %s" */
-static int task_line(struct ks_rp_parser *p, const char *line)
+/* The PID set's slot for pid: its own, or the empty one it would take. */
+static int *pid_slot(struct ks_rp_parser *p, int pid)
+{
+	size_t j = (size_t)pid & (p->nr_pid_slots - 1);
+
+	while (p->pids[j] && p->pids[j] != pid)
+		j = (j + 1) & (p->nr_pid_slots - 1);
+	return &p->pids[j];
+}
+
+static int grow_pids(struct ks_rp_parser *p)
+{
+	size_t n = p->nr_pid_slots ? p->nr_pid_slots * 2 : 64;
+	int *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	free(p->pids);
+	p->pids = v;
+	p->nr_pid_slots = n;
+	for (size_t i = 0; i < p->s.nr_tasks; i++)
+		*pid_slot(p, p->s.tasks[i].pid) = p->s.tasks[i].pid;
+	return 0;
+}
+
+/*
+ * A PID listed twice in one sample (oled's "-p 11,11" does that) is one
+ * task: the second listing would count as another sample of it.  1 if
+ * pid was listed before in this sample, else 0 (and it is now), or
+ * -ENOMEM.
+ */
+static int listed_before(struct ks_rp_parser *p, int pid)
+{
+	int *slot;
+
+	if (pid <= 0)
+		return 0;
+	if ((p->s.nr_tasks + 1) * 2 > p->nr_pid_slots && grow_pids(p))
+		return -ENOMEM;
+	slot = pid_slot(p, pid);
+	if (*slot)
+		return 1;
+	*slot = pid;
+	return 0;
+}
+
+int ks_rp_task_add(struct ks_rp_parser *p, const struct ks_rp_task *k)
 {
 	struct ks_rp_sample *s = &p->s;
 	struct ks_rp_task *t;
-	char state[4], day[11], clock[9];
-	const char *cmd;
-	int pid;
+	int ret = listed_before(p, k->pid);
 
-	if (sscanf(line, "PID: %d State: %3s Start Time: %10s %8s", &pid,
-		   state, day, clock) != 4)
-		return -EINVAL;
+	if (ret)
+		return ret < 0 ? ret : 0;
 	if (!p->group_open || p->in_stack) {
-		int ret = new_group(p);
-
+		ret = ks_rp_group_new(p);
 		if (ret)
 			return ret;
 	}
@@ -108,21 +151,34 @@ static int task_line(struct ks_rp_parser *p, const char *line)
 		s->tasks = t;
 	}
 	t = &s->tasks[s->nr_tasks++];
-	t->pid = pid;
-	t->state = state[0];
-	snprintf(t->start, sizeof(t->start), "%s %s", day, clock);
-	cmd = strstr(line, "   Cmd: ");
-	snprintf(t->cmd, sizeof(t->cmd), "%s", cmd ? cmd + 8 : "");
+	*t = *k;
 	t->group = s->nr_groups - 1;
+	s->total += t->weight;
 	if (t->state == 'D')
-		s->nr_d++;
+		s->nr_d += t->weight;
 	return 0;
 }
 
-static int frame_line(struct ks_rp_parser *p, const char *line)
+/* "PID: %5d   State: %2s   Start Time: %s %s   Cmd: %s" */
+static int task_line(struct ks_rp_parser *p, const char *line)
+{
+	struct ks_rp_task t = { .weight = 1 };
+	char state[4], day[11], clock[9];
+	const char *cmd;
+
+	if (sscanf(line, "PID: %d State: %3s Start Time: %10s %8s", &t.pid,
+		   state, day, clock) != 4)
+		return -EINVAL;
+	t.state = state[0];
+	snprintf(t.start, sizeof(t.start), "%s %s", day, clock);
+	cmd = strstr(line, "   Cmd: ");
+	snprintf(t.cmd, sizeof(t.cmd), "%s", cmd ? cmd + 8 : "");
+	return ks_rp_task_add(p, &t);
+}
+
+int ks_rp_group_frame(struct ks_rp_parser *p, const char *line, size_t n)
 {
 	struct ks_rp_group *g = &p->s.groups[p->s.nr_groups - 1];
-	size_t n = strlen(line);
 	char *nb;
 
 	if (g->len + n + 2 > g->cap) {
@@ -141,7 +197,12 @@ static int frame_line(struct ks_rp_parser *p, const char *line)
 	return 0;
 }
 
-static void close_group(struct ks_rp_parser *p)
+static int frame_line(struct ks_rp_parser *p, const char *line)
+{
+	return ks_rp_group_frame(p, line, strlen(line));
+}
+
+void ks_rp_group_close(struct ks_rp_parser *p)
 {
 	struct ks_rp_group *g;
 
@@ -160,21 +221,66 @@ static void close_group(struct ks_rp_parser *p)
 	p->in_stack = false;
 }
 
-static int flush(struct ks_rp_parser *p, bool hand_over)
+/* What the sample's arrays hold, in bytes. */
+static size_t sample_bytes(const struct ks_rp_sample *s)
+{
+	size_t n = s->cap_groups * sizeof(*s->groups) +
+		   s->cap_tasks * sizeof(*s->tasks);
+
+	for (size_t i = 0; i < s->cap_groups; i++)
+		n += s->groups[i].cap;
+	return n;
+}
+
+static void release_sample(struct ks_rp_sample *s)
+{
+	for (size_t i = 0; i < s->cap_groups; i++)
+		free(s->groups[i].stack);
+	free(s->groups);
+	free(s->tasks);
+	s->groups = NULL;
+	s->tasks = NULL;
+	s->cap_groups = s->cap_tasks = 0;
+}
+
+/*
+ * A sample counted is forgotten: its PIDs leave the set, and arrays grown
+ * by a wide sample are freed (the next samples may be small ones).
+ */
+static void forget_sample(struct ks_rp_parser *p)
+{
+	struct ks_rp_sample *s = &p->s;
+
+	for (size_t i = 0; i < s->nr_tasks && p->nr_pid_slots; i++)
+		if (s->tasks[i].pid > 0)
+			*pid_slot(p, s->tasks[i].pid) = 0;
+	if (p->nr_pid_slots > 1024) {
+		free(p->pids);
+		p->pids = NULL;
+		p->nr_pid_slots = 0;
+	}
+	if (sample_bytes(s) > KS_RP_KEEP_BYTES)
+		release_sample(s);
+	s->nr_tasks = s->nr_groups = s->nr_d = s->total = 0;
+	s->untimed = false;
+	p->summary = false;
+}
+
+int ks_rp_flush(struct ks_rp_parser *p, bool hand_over)
 {
 	int ret = 0;
 
-	close_group(p);
+	ks_rp_group_close(p);
 	if (p->in_sample && hand_over)
 		ret = p->fn(&p->s, p->ctx);
 	p->in_sample = false;
-	p->s.nr_tasks = p->s.nr_groups = p->s.nr_d = 0;
+	forget_sample(p);
 	return ret;
 }
 
 static int header_line(struct ks_rp_parser *p, const char *line)
 {
-	int ret = flush(p, true);
+	int ret = ks_rp_flush(p, true);
 
 	if (ret)
 		return ret;
@@ -186,27 +292,52 @@ static int header_line(struct ks_rp_parser *p, const char *line)
 	return 0;
 }
 
-int ks_rp_line(struct ks_rp_parser *p, const char *line)
+/* A line of a text sample. */
+static int text_line(struct ks_rp_parser *p, const char *line)
 {
-	int ret = 0;
-
-	if (!strncmp(line, HEADER, strlen(HEADER)))
-		return header_line(p, line);
-	if (!p->in_sample)
-		return 0;
 	if (!*line) {
 		if (p->in_stack)
-			close_group(p);
+			ks_rp_group_close(p);
 		return 0;
 	}
 	if (!strncmp(line, "PID:", 4))
-		ret = task_line(p, line);
-	else if (!strcmp(line, "Stack:") && p->group_open)
+		return task_line(p, line);
+	if (!strcmp(line, "Stack:") && p->group_open) {
 		p->in_stack = true;
-	else if (p->in_stack && !strncmp(line, FRAME, 2))
-		ret = frame_line(p, line);
+		return 0;
+	}
+	if (p->in_stack && !strncmp(line, FRAME, 2))
+		return frame_line(p, line);
+	return -EINVAL;
+}
+
+/* A -c sample: its "N tasks, M distinct stacks" line after the header. */
+static bool summary_start(const struct ks_rp_parser *p, const char *line)
+{
+	unsigned long n;
+
+	if (p->s.nr_groups || p->group_open)
+		return false;
+	return sscanf(line, "%lu task", &n) == 1 &&
+	       strstr(line, " distinct stack");
+}
+
+int ks_rp_line(struct ks_rp_parser *p, const char *line)
+{
+	int ret;
+
+	if (!strncmp(line, HEADER, strlen(HEADER)))
+		return header_line(p, line);
+	if (*line == '{')
+		ret = ks_rp_json_line(p, line);
+	else if (!p->in_sample)
+		ret = ks_rp_folded_line(p, line);
+	else if (p->summary)
+		ret = ks_rp_summary_line(p, line);
+	else if (summary_start(p, line))
+		ret = 0, p->summary = true;
 	else
-		ret = -EINVAL;
+		ret = text_line(p, line);
 	if (ret == -EINVAL) {
 		p->nr_bad++;
 		ret = 0;
@@ -216,14 +347,12 @@ int ks_rp_line(struct ks_rp_parser *p, const char *line)
 
 int ks_rp_end(struct ks_rp_parser *p, bool torn)
 {
-	return flush(p, !torn);
+	return ks_rp_flush(p, !torn);
 }
 
 void ks_rp_release(struct ks_rp_parser *p)
 {
-	for (size_t i = 0; i < p->s.cap_groups; i++)
-		free(p->s.groups[i].stack);
-	free(p->s.groups);
-	free(p->s.tasks);
+	release_sample(&p->s);
+	free(p->pids);
 	memset(p, 0, sizeof(*p));
 }

@@ -23,6 +23,7 @@ struct run {
 	struct ks_rp_stacks folded;	/* "comm\nstack" keys for --folded */
 	struct ks_rp_stuck stuck;
 	unsigned long seq;		/* samples taken in */
+	unsigned long nr_untimed;	/* --folded lines: samples without a time */
 	time_t first, last;
 	time_t interval;		/* the shortest step seen: the -i */
 	bool pid_present;		/* --pid: in the last sample */
@@ -72,14 +73,20 @@ static void pid_history(struct run *r, const struct ks_rp_sample *s)
 	r->pid_hash = g->hash;
 }
 
-/* comm for a flame graph: the command's first word, without its path */
+/*
+ * comm for a flame graph: the command's first word, without its path.
+ * Only a path is cut: the Cmd of a kernel thread is its name, which may
+ * hold '/' ("kworker/0:1+events_freezable"), and a program's path starts
+ * with '/' or '.'.
+ */
 static size_t folded_key(struct run *r, const struct ks_rp_task *t,
 			 const struct ks_rp_group *g)
 {
 	size_t n = strcspn(t->cmd, " "), len;
-	const char *c = t->cmd, *slash;
+	const char *c = t->cmd, *slash = NULL;
 
-	slash = memrchr(c, '/', n);
+	if (*c == '/' || *c == '.')
+		slash = memrchr(c, '/', n);
 	if (slash && slash + 1 < c + n) {
 		n -= (size_t)(slash + 1 - c);
 		c = slash + 1;
@@ -101,9 +108,23 @@ static int count_folded(struct run *r, const struct ks_rp_sample *s)
 		e = ks_rp_stacks_get(&r->folded, ks_rp_hash(r->key, len), r->key, len);
 		if (!e)
 			return -ENOMEM;
-		e->tasks++;
+		e->tasks += s->tasks[i].weight;
 	}
 	return 0;
+}
+
+/*
+ * A --folded log's line: no time, so no timeline, no stuck task and no
+ * --pid history; its stacks are counted, for --folded and the most common.
+ */
+static int on_untimed(struct run *r, const struct ks_rp_sample *s)
+{
+	r->nr_untimed++;
+	if (r->o->folded)
+		return count_folded(r, s);
+	if (r->o->pid)
+		return 0;
+	return ks_rp_stacks_count(&r->stacks, s, r->seq);
 }
 
 static int on_sample(const struct ks_rp_sample *s, void *ctx)
@@ -112,6 +133,8 @@ static int on_sample(const struct ks_rp_sample *s, void *ctx)
 	const struct ks_report_opts *o = r->o;
 	int ret = 0;
 
+	if (s->untimed)
+		return on_untimed(r, s);
 	if ((o->since && s->time < o->since) || (o->until && s->time > o->until))
 		return 0;
 	if (o->folded)
@@ -156,6 +179,12 @@ static int read_file(struct run *r, int dirfd, const char *name,
 		ks_rpw_cut(&r->w, name, l.cut);
 		*cut = true;
 	}
+	if (l.nr_long)
+		ks_say("report: %s: %lu line(s) longer than a log line can be, read cut",
+		       name, l.nr_long);
+	if (l.nr_nul)
+		ks_say("report: %s: %lu line(s) hold NUL bytes, read as '?'",
+		       name, l.nr_nul);
 	ks_rp_release(&p);
 	ks_report_lines_close(&l);
 	return ret;
@@ -225,7 +254,10 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 	}
 	if (cut)
 		return KS_EXIT_ERROR;
-	if (!r->seq) {
+	if (r->nr_untimed && !r->o->folded)
+		ks_say("report: %lu line(s) of --folded logs: such logs have no sample times, so their stacks are counted but make no timeline and no stuck task",
+		       r->nr_untimed);
+	if (!r->seq && !r->nr_untimed) {
 		ks_say("report: no sample in %s", r->o->path);
 		return KS_EXIT_NONE;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,60 @@ struct ks_rp_stack *ks_rp_stacks_get(struct ks_rp_stacks *t, uint64_t hash,
 	return insert(t, j, hash, text, len);
 }
 
+void ks_rp_stack_add_state(struct ks_rp_stack *e, char state,
+			   unsigned long n)
+{
+	const char *k = state ? strchr(KS_RP_STATES, state) : NULL;
+
+	if (k) {
+		e->states[k - KS_RP_STATES] += n;
+	} else if (!e->other || e->other == state) {
+		e->other = state ? state : '?';
+		e->states[KS_RP_NR_STATES] += n;
+	} else {
+		e->states[KS_RP_NR_STATES + 1] += n;
+	}
+}
+
+void ks_rp_stack_states(const struct ks_rp_stack *e,
+			void (*fn)(char state, unsigned long n, void *arg),
+			void *arg)
+{
+	for (size_t i = 0; i < KS_RP_NR_STATES; i++)
+		if (e->states[i])
+			fn(KS_RP_STATES[i], e->states[i], arg);
+	if (e->states[KS_RP_NR_STATES])
+		fn(e->other, e->states[KS_RP_NR_STATES], arg);
+	if (e->states[KS_RP_NR_STATES + 1])
+		fn('?', e->states[KS_RP_NR_STATES + 1], arg);
+}
+
+/* A task's PID and command as one of e's examples, the command interned. */
+static int add_example(struct ks_rp_stacks *t, struct ks_rp_stack *e,
+		       const struct ks_rp_task *k)
+{
+	struct ks_rp_stack *c;
+	size_t len;
+
+	if (k->pid <= 0)
+		return 0;	/* -c's and --folded's unnamed tasks */
+	for (size_t x = 0; x < e->nr_examples; x++)
+		if (e->examples[x] == k->pid)
+			return 0;
+	if (!t->cmds) {
+		t->cmds = calloc(1, sizeof(*t->cmds));
+		if (!t->cmds)
+			return -ENOMEM;
+	}
+	len = strlen(k->cmd);
+	c = ks_rp_stacks_get(t->cmds, ks_rp_hash(k->cmd, len), k->cmd, len);
+	if (!c)
+		return -ENOMEM;
+	e->examples[e->nr_examples] = k->pid;
+	e->example_cmd[e->nr_examples++] = c->text;
+	return 0;
+}
+
 int ks_rp_stacks_count(struct ks_rp_stacks *t, const struct ks_rp_sample *s,
 		       unsigned long seq)
 {
@@ -79,23 +134,15 @@ int ks_rp_stacks_count(struct ks_rp_stacks *t, const struct ks_rp_sample *s,
 		e = ks_rp_stacks_get(t, g->hash, g->stack ? g->stack : "", g->len);
 		if (!e)
 			return -ENOMEM;
-		e->tasks++;
-		e->states[(unsigned char)k->state & 127]++;
-		if (e->last_seq != seq + 1) {
+		e->tasks += k->weight;
+		ks_rp_stack_add_state(e, k->state, k->weight);
+		/* --folded: no sample to count it in */
+		if (!s->untimed && e->last_seq != seq + 1) {
 			e->samples++;
 			e->last_seq = seq + 1;
 		}
-		if (e->nr_examples < KS_RP_EXAMPLES) {
-			bool seen = false;
-
-			for (size_t x = 0; x < e->nr_examples; x++)
-				seen |= e->examples[x] == k->pid;
-			if (!seen) {
-				e->examples[e->nr_examples] = k->pid;
-				memcpy(e->example_cmd[e->nr_examples++], k->cmd,
-				       sizeof(k->cmd));
-			}
-		}
+		if (e->nr_examples < KS_RP_EXAMPLES && add_example(t, e, k))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -131,5 +178,9 @@ void ks_rp_stacks_release(struct ks_rp_stacks *t)
 		free(t->v[i].text);
 	free(t->v);
 	free(t->slots);
+	if (t->cmds) {
+		ks_rp_stacks_release(t->cmds);
+		free(t->cmds);
+	}
 	memset(t, 0, sizeof(*t));
 }

@@ -3,7 +3,10 @@
  * The distinct stacks of the whole period, each kept once (its text, how
  * many task samples had it, in how many samples, in which states, a few
  * example tasks): -c's summary over hours instead of one moment.  Memory
- * grows with the distinct stacks, not with the samples.
+ * grows with the distinct stacks, not with the samples: each is its text
+ * and a few words (a state letter's count, three examples whose commands
+ * are interned in a table of their own): at most 256 bytes besides its
+ * text, counting the slack of the growing arrays.
  */
 #ifndef KS_REPORT_STACKS_H
 #define KS_REPORT_STACKS_H
@@ -14,6 +17,9 @@
 #include "report_parse.h"
 
 #define KS_RP_EXAMPLES	3
+/* the kernel's state letters (task_state_array), in the order printed */
+#define KS_RP_STATES	"DIPRSTXZt"
+#define KS_RP_NR_STATES	(sizeof(KS_RP_STATES) - 1)
 
 struct ks_rp_stack {
 	uint64_t hash;
@@ -22,10 +28,12 @@ struct ks_rp_stack {
 	unsigned long tasks;		/* task samples with this stack */
 	unsigned long samples;		/* samples with it */
 	unsigned long last_seq;		/* the last sample counted */
-	unsigned long states[128];
+	/* per KS_RP_STATES letter, then the first other byte, then the rest */
+	uint32_t states[KS_RP_NR_STATES + 2];
+	char other;			/* that first other byte */
+	unsigned char nr_examples;
 	int examples[KS_RP_EXAMPLES];	/* PIDs */
-	char example_cmd[KS_RP_EXAMPLES][KS_RP_CMD_MAX];
-	size_t nr_examples;
+	const char *example_cmd[KS_RP_EXAMPLES];	/* in the cmds table */
 };
 
 struct ks_rp_stacks {
@@ -33,6 +41,7 @@ struct ks_rp_stacks {
 	size_t nr, cap;
 	size_t *slots;		/* index + 1, 0 empty; a power of two */
 	size_t nr_slots;
+	struct ks_rp_stacks *cmds;	/* the examples' commands, each once */
 };
 
 /* The entry for this text (made if new), or NULL when out of memory. */
@@ -43,6 +52,13 @@ int ks_rp_stacks_count(struct ks_rp_stacks *t, const struct ks_rp_sample *s,
 		       unsigned long seq);
 /* Indexes into t->v, most task samples first; free() it. */
 size_t *ks_rp_stacks_sorted(const struct ks_rp_stacks *t);
+/* n more tasks of e in state. */
+void ks_rp_stack_add_state(struct ks_rp_stack *e, char state,
+			   unsigned long n);
+/* Each state with its count, in KS_RP_STATES order; '?' for the rest. */
+void ks_rp_stack_states(const struct ks_rp_stack *e,
+			void (*fn)(char state, unsigned long n, void *arg),
+			void *arg);
 void ks_rp_stacks_release(struct ks_rp_stacks *t);
 
 #endif /* KS_REPORT_STACKS_H */

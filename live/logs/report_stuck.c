@@ -90,6 +90,20 @@ static void start(struct ks_rp_streak *s, const struct ks_rp_task *t,
 }
 
 /*
+ * The table's size for n open streaks: at most half full, at least 1024
+ * slots.  Sized anew after every sample, so that after a wide sample the
+ * small ones that follow walk a small table (end_absent walks it all).
+ */
+static size_t slots_for(size_t n)
+{
+	size_t slots = 1024;
+
+	while ((n + 1) * 2 > slots)
+		slots *= 2;
+	return slots;
+}
+
+/*
  * Streaks of tasks absent from sample seq end; the others are put back
  * in a fresh table (removing from linear probing in place would cut
  * entries off from their home slot).
@@ -97,20 +111,22 @@ static void start(struct ks_rp_streak *s, const struct ks_rp_task *t,
 static int end_absent(struct ks_rp_stuck *st, unsigned long seq)
 {
 	struct ks_rp_streak *old = st->open;
-	size_t gone = 0;
+	size_t gone = 0, old_slots = st->nr_slots;
 
-	for (size_t i = 0; i < st->nr_slots; i++)
+	for (size_t i = 0; i < old_slots; i++)
 		if (old[i].pid && old[i].seen_seq != seq)
 			gone++;
-	if (!gone)
+	if (!gone && slots_for(st->nr_open) == old_slots)
 		return 0;
+	st->nr_slots = slots_for(st->nr_open - gone);
 	st->open = calloc(st->nr_slots, sizeof(*st->open));
 	if (!st->open) {
 		st->open = old;
+		st->nr_slots = old_slots;
 		return -ENOMEM;
 	}
 	st->nr_open = 0;
-	for (size_t i = 0; i < st->nr_slots; i++) {
+	for (size_t i = 0; i < old_slots; i++) {
 		if (!old[i].pid)
 			continue;
 		if (old[i].seen_seq != seq) {

@@ -81,12 +81,12 @@ void ks_rpw_sample(struct ks_rp_writer *w, const struct ks_rp_sample *s)
 		fputs("{\"type\":\"sample\",", w->out);
 		json_time(w->out, "time", s->time);
 		fprintf(w->out, ",\"tasks\":%zu,\"d_tasks\":%zu,\"groups\":%zu}\n",
-			s->nr_tasks, s->nr_d, s->nr_groups);
+			s->total, s->nr_d, s->nr_groups);
 		return;
 	}
 	ks_rpw_time(when, sizeof(when), s->time);
 	fprintf(w->out, "%s   tasks %5zu   D %4zu   stacks %4zu\n", when,
-		s->nr_tasks, s->nr_d, s->nr_groups);
+		s->total, s->nr_d, s->nr_groups);
 }
 
 void ks_rpw_gap(struct ks_rp_writer *w, time_t from, time_t to)
@@ -118,10 +118,29 @@ void ks_rpw_cut(struct ks_rp_writer *w, const char *file, const char *why)
 	fputs("}\n", w->out);
 }
 
-/* the stack, one frame a line, as -c prints it */
+/* a state's count, after the ones before it */
+struct state_out {
+	FILE *out;
+	int n;
+};
+
+/*
+ * The stack, one frame a line, as -c prints it: a log may hold any byte
+ * in a frame, escaped here as the text formats escape a Cmd.
+ */
 static void text_stack(FILE *out, const char *stack)
 {
-	fputs(*stack ? stack : "(empty stack)\n", out);
+	if (!*stack) {
+		fputs("(empty stack)\n", out);
+		return;
+	}
+	while (*stack) {
+		size_t n = strcspn(stack, "\n");
+
+		ks_fwrite_escaped(stack, n, out);
+		fputc('\n', out);
+		stack += n + (stack[n] == '\n');
+	}
 }
 
 void ks_rpw_stuck(struct ks_rp_writer *w, const struct ks_rp_streak *k,
@@ -153,33 +172,31 @@ void ks_rpw_stuck(struct ks_rp_writer *w, const struct ks_rp_streak *k,
 	text_stack(w->out, stack->text);
 }
 
-static void text_states(FILE *out, const struct ks_rp_stack *e)
+static void text_state(char state, unsigned long n, void *arg)
 {
-	const char *sep = "";
+	struct state_out *o = arg;
 
-	fputs("   States:", out);
-	for (int c = 1; c < 128; c++) {
-		if (!e->states[c])
-			continue;
-		fprintf(out, "%s %c %lu", sep, c, e->states[c]);
-		sep = ",";
-	}
+	fprintf(o->out, "%s %c %lu", o->n++ ? "," : "", state, n);
+}
+
+static void json_state_count(char state, unsigned long n, void *arg)
+{
+	struct state_out *o = arg;
+	char key[2] = { state, '\0' };
+
+	fputs(o->n++ ? "," : "", o->out);
+	ks_json_str(o->out, key);
+	fprintf(o->out, ":%lu", n);
 }
 
 void ks_rpw_stack(struct ks_rp_writer *w, const struct ks_rp_stack *e)
 {
+	struct state_out o = { w->out, 0 };
+
 	if (w->json) {
 		fprintf(w->out, "{\"type\":\"stack\",\"tasks\":%lu,\"samples\":%lu,\"states\":{",
 			e->tasks, e->samples);
-		for (int c = 1, n = 0; c < 128; c++) {
-			char key[2] = { (char)c, '\0' };
-
-			if (!e->states[c])
-				continue;
-			fputs(n++ ? "," : "", w->out);
-			ks_json_str(w->out, key);
-			fprintf(w->out, ":%lu", e->states[c]);
-		}
+		ks_rp_stack_states(e, json_state_count, &o);
 		fputs("},\"examples\":[", w->out);
 		for (size_t i = 0; i < e->nr_examples; i++) {
 			fprintf(w->out, "%s{\"pid\":%d,\"cmd\":", i ? "," : "",
@@ -192,9 +209,15 @@ void ks_rpw_stack(struct ks_rp_writer *w, const struct ks_rp_stack *e)
 		fputs("}\n", w->out);
 		return;
 	}
-	fprintf(w->out, "\n%lu task samples in %lu sample(s)", e->tasks, e->samples);
-	text_states(w->out, e);
-	fputs("   e.g.", w->out);
+	if (e->samples)
+		fprintf(w->out, "\n%lu task samples in %lu sample(s)", e->tasks,
+			e->samples);
+	else	/* --folded logs only: no sample times */
+		fprintf(w->out, "\n%lu task samples", e->tasks);
+	fputs("   States:", w->out);
+	ks_rp_stack_states(e, text_state, &o);
+	if (e->nr_examples)	/* -c and --folded may name none */
+		fputs("   e.g.", w->out);
 	for (size_t i = 0; i < e->nr_examples; i++) {
 		fprintf(w->out, "%s %d (", i ? "," : "", e->examples[i]);
 		ks_fputs_escaped(e->example_cmd[i], w->out);

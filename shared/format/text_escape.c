@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <string.h>
+
 #include "text_escape.h"
 
-void ks_fputs_escaped(const char *s, FILE *out)
+void ks_fwrite_escaped(const char *s, size_t len, FILE *out)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
 
 		if (c == '\n')
 			fputs("\\n", out);
@@ -15,4 +17,9 @@ void ks_fputs_escaped(const char *s, FILE *out)
 		else
 			fputc(c, out);
 	}
+}
+
+void ks_fputs_escaped(const char *s, FILE *out)
+{
+	ks_fwrite_escaped(s, strlen(s), out);
 }

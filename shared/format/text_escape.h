@@ -2,6 +2,7 @@
 #ifndef KS_TEXT_ESCAPE_H
 #define KS_TEXT_ESCAPE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -10,5 +11,7 @@
  * Other bytes, invalid UTF-8 included, pass through as the kernel has them.
  */
 void ks_fputs_escaped(const char *s, FILE *out);
+/* The same for len bytes of s. */
+void ks_fwrite_escaped(const char *s, size_t len, FILE *out);
 
 #endif /* KS_TEXT_ESCAPE_H */

@@ -77,6 +77,8 @@ bench() {
 bench background "$build" "$floor_cpu_ms"
 # kstack report over 100 MB of logs: seconds, flat memory
 bench report "$build"
+# report on a wide sample then small ones, and on 200,000 distinct stacks
+bench report_edges "$build"
 bench vmcore "$build"
 bench huge "$build"
 bench lines "$build"
