@@ -141,29 +141,38 @@ int ks_proc_parse_btime(const char *buf, int64_t *btime_ret)
 	return 0;
 }
 
-/* btime, the boot time every start time is counted from, in root/stat */
-static int read_btime(struct ks_proc *p, const char *root, ks_report_fn report,
-		      void *arg)
+/*
+ * btime, the boot time every start time is counted from, in root/stat.  A
+ * tree without it (a capture of the PID directories alone) still has its
+ * stacks: the start times are then unknown ("?"), said once.
+ */
+static void read_btime(struct ks_proc *p, const char *root, ks_report_fn report,
+		       void *arg)
 {
 	const char *b;
 	size_t len;
 	int ret = read_file(p, "stat", &len);
 
 	if (ret) {
-		ks_report(report, arg, "cannot read %s/stat: %s", root,
-			  strerror(-ret));
-		return ret;
+		ks_report(report, arg, "cannot read %s/stat: %s: start times "
+			  "are unknown", root, strerror(-ret));
+		goto unknown;
 	}
 	ret = ks_proc_parse_btime(p->buf, &p->btime);
+	if (!ret)
+		return;
 	if (ret == -ENODATA) {
-		ks_report(report, arg, "%s/stat has no btime line", root);
-	} else if (ret) {
+		ks_report(report, arg, "%s/stat has no btime line: start times "
+			  "are unknown", root);
+	} else {
 		b = strstr(p->buf, "\nbtime ") + 7;
 		len = strcspn(b, "\n");
-		ks_report(report, arg, "%s/stat: btime '%.*s' is not a time",
+		ks_report(report, arg, "%s/stat: btime '%.*s' is not a time: "
+			  "start times are unknown",
 			  root, (int)(len < 32 ? len : 32), b);
 	}
-	return ret;
+unknown:
+	p->btime = KS_BTIME_UNKNOWN;
 }
 
 int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
@@ -188,9 +197,7 @@ int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
-	ret = read_btime(p, root, report, arg);
-	if (ret)
-		goto fail;
+	read_btime(p, root, report, arg);
 	return 0;
 fail:
 	ks_proc_close(p);
@@ -328,6 +335,8 @@ static int start_time(const struct ks_proc *p, unsigned long long ticks,
 {
 	unsigned long long secs = ticks / (unsigned long long)p->clk_tck;
 
+	if (p->btime == KS_BTIME_UNKNOWN)
+		return -ENODATA;
 	if (secs > (unsigned long long)(INT64_MAX - p->btime))
 		return -ERANGE;
 	*start_ret = p->btime + (int64_t)secs;
@@ -565,7 +574,11 @@ static int stat_selected(struct ks_proc *p, const struct ks_selection *sel,
 		if (!in)
 			return 0;
 	}
-	if (!start_ok || start_time(p, *start, &t->start_time)) {
+	ret = start_ok ? start_time(p, *start, &t->start_time) : -ERANGE;
+	/* no boot time was said once, at the start */
+	if (ret == -ENODATA)
+		t->start_time = KS_START_UNKNOWN;
+	if (ret == -ERANGE) {
 		t->start_time = KS_START_UNKNOWN;
 		note_problem(st, path, "start time out of range");
 		if (add_note(t, "start time out of range"))

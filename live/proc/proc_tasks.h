@@ -31,10 +31,13 @@ struct ks_proc_status {
 	char first_mismatch[512];
 };
 
+/* a tree without root/stat's btime: every start time is unknown */
+#define KS_BTIME_UNKNOWN	(-1)
+
 struct ks_proc {
 	int root_fd;
 	long clk_tck;
-	int64_t btime;		/* >= 0 */
+	int64_t btime;		/* >= 0, or KS_BTIME_UNKNOWN */
 	char *buf;		/* scratch for reading files */
 	size_t buf_size;
 	/*
