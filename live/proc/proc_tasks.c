@@ -219,6 +219,18 @@ int ks_proc_stack_access(struct ks_proc *p)
 	return err == EACCES || err == EPERM ? -err : 0;
 }
 
+int32_t ks_proc_our_pid(struct ks_proc *p)
+{
+	char buf[16];
+	ssize_t n = readlinkat(p->root_fd, "self", buf, sizeof(buf) - 1);
+	pid_t pid = getpid();
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10) == (long)pid ? (int32_t)pid : 0;
+}
+
 /* Whether uid_map is the initial namespace's identity map of every uid. */
 static bool in_initial_userns(void)
 {
@@ -865,7 +877,8 @@ static int sample_all(struct ks_proc *p, const struct proc_ask *ask,
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < nr && !ret; i++)
-		ret = read_process(p, ask, pids[i], s, st);
+		if (pids[i] != p->leave_out)
+			ret = read_process(p, ask, pids[i], s, st);
 	free(pids);
 	return ret;
 }

@@ -48,6 +48,11 @@ struct ks_proc {
 	struct ks_proc_cache *cache;
 	bool verify;
 	int32_t self;		/* our PID: our own stack is always read */
+	/*
+	 * A process no sample lists (0: none): background mode's own, which
+	 * would otherwise be the one task seen in every sample, "stuck" in R.
+	 */
+	int32_t leave_out;
 	/* with verify: the last task's stat and schedstat as first read */
 	char seen_stat[2048];
 	struct ks_sched seen_sched;
@@ -68,6 +73,8 @@ int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 int ks_proc_stack_access(struct ks_proc *p);
 /* Why /proc/PID/stack was refused: not root, or root the kernel refused. */
 const char *ks_proc_denied_reason(void);
+/* Our PID when the tree is this system's /proc (its self is us), else 0. */
+int32_t ks_proc_our_pid(struct ks_proc *p);
 void ks_proc_close(struct ks_proc *p);
 /*
  * Fill s with every task sel selects; switches: with each one's context
