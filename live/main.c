@@ -42,6 +42,9 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 	if (opts->sel.cgroup)
 		status = ks_cgroup_check(p->root_fd, opts->proc_root,
 					 opts->sel.cgroup, ks_live_say, NULL);
+	/* a usage error like the parser's, with its hint (EXIT STATUS 2) */
+	if (status == KS_EXIT_USAGE)
+		ks_say_line("try 'kstack --help'");
 	if (status)
 		goto fail;
 	/* not root: say so now rather than print every task without a stack */

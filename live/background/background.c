@@ -35,6 +35,7 @@
 #include "cgroup_check.h"
 #include "disk_guard.h"
 #include "format.h"
+#include "live_say.h"
 #include "live_sample.h"
 #include "proc_tasks.h"
 #include "rotate.h"
@@ -471,6 +472,8 @@ static int open_proc(struct bg *bg)
 	if (opts->sel.cgroup) {
 		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
 				      opts->sel.cgroup, log_error, NULL);
+		if (ret == KS_EXIT_USAGE)
+			ks_say_line("try 'kstack --help'");
 		if (ret)
 			return ret;
 	}

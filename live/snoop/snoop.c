@@ -239,7 +239,9 @@ static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
 	if (!fs->tracefs[0]) {
 		ks_say("--snoop needs tracefs: %s",
 		       fs->why_tracefs);
-		return KS_EXIT_PERM;
+		/* refused is a permission; a kernel without tracefs lacks it */
+		return fs->err_tracefs == -EPERM || fs->err_tracefs == -EACCES ?
+		       KS_EXIT_PERM : KS_EXIT_ERROR;
 	}
 	return 0;
 }

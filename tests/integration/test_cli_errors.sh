@@ -118,6 +118,56 @@ else
 	echo "SKIP: no cgroup v2 mounted here: the existence check is not tested"
 fi
 
+# --- --cgroup refusals are usage errors: the hint EXIT STATUS promises ----
+# (#40 item 11) the message, then "try 'kstack --help'" as the last line
+hint() {	# hint NAME ARGS...
+	local name=$1 rc=0
+	shift
+	timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && [ "$(tail -n1 "$tmp/err")" = "try 'kstack --help'" ] &&
+		grep -q -- '--cgroup' "$tmp/err"; then
+		pass "$name: exit 2, the message and the hint"
+	else
+		fail "$name: exit $rc, no hint as the last line:"
+		sed 's/^/    /' "$tmp/err" | head -5
+	fi
+}
+printf '2:cpu,cpuacct:/user.slice\n' >"$tmp/v1-cgroup"
+cp -r "$tmp/proc" "$tmp/v1h"
+cp "$tmp/v1-cgroup" "$tmp/v1h/self/cgroup"
+hint "--cgroup /.." "${fx[@]}" -a --cgroup /..
+hint "--cgroup of 5001 bytes" "${fx[@]}" -a --cgroup "$long"
+hint "--cgroup on cgroup v1" --proc-root "$tmp/v1h" -a --cgroup /user.slice
+hint "-b --cgroup on cgroup v1" --foreground --proc-root "$tmp/v1h" -a \
+	--cgroup /user.slice -d "$tmp/bgh"
+if grep -q '^0::' /proc/self/cgroup && grep -q ' - cgroup2 ' /proc/self/mountinfo; then
+	hint "--cgroup that does not exist" -a --cgroup "/no-such-cgroup-$$"
+fi
+
+# --- a kernel without the feature: one status, 4, for -K and --snoop ------
+# (#40 item 11: --snoop said 3, "needs root", for what -K says 4)
+mkdir "$tmp/nofeat"
+rc=0
+KSTACK_TEST_DEBUGFS=$tmp/nofeat KSTACK_TEST_TRACEFS=$tmp/nofeat \
+	"$kstack" -K >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" = 4 ] && grep -q "this kernel has no kprobes" "$tmp/err"; then
+	pass "-K on a kernel without kprobes: exit 4"
+else
+	fail "-K on a kernel without kprobes: exit $rc: $(cat "$tmp/err")"
+fi
+if [ "$(id -u)" = 0 ]; then
+	rc=0
+	KSTACK_TEST_TRACEFS=$tmp/nofeat timeout 30 "$kstack" --snoop ksys_sync -t 1 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 4 ] && grep -q "this kernel has no kprobe events" "$tmp/err"; then
+		pass "--snoop on a kernel without kprobe events: exit 4, as -K"
+	else
+		fail "--snoop on a kernel without kprobe events: exit $rc (want 4): $(cat "$tmp/err")"
+	fi
+else
+	skip "--snoop gets past its root check only as root"
+fi
+
 # --- --vmcore and --vmlinux: not regular files, swapped -------------------
 # (the checks come before libkdumpfile or the ELF reader open anything)
 mkfifo "$tmp/fifo"
