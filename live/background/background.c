@@ -645,7 +645,9 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 {
 	if (st->nr_denied && !bg->denied_logged) {
 		ks_log(KS_LOG_WARNING,
-		       "/proc/PID/stack not permitted for %zu of %zu task(s); written with empty stacks (reported once)",
+		       "/proc/%d/stack not permitted%s: %zu of %zu task(s) written with empty stacks (reported once)",
+		       (int)st->first_denied,
+		       st->nr_denied == 1 ? "" : " (the first)",
 		       st->nr_denied, s->nr_tasks);
 		bg->denied_logged = true;
 	}

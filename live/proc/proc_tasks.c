@@ -649,7 +649,8 @@ static int build_task(struct ks_proc *p, const struct proc_ask *ask,
 	stack_read = ret >= 0;
 	snprintf(path, sizeof(path), "%s/stack", ref->dir);
 	if (ret == -EACCES || ret == -EPERM) {
-		st->nr_denied++;
+		if (!st->nr_denied++)
+			st->first_denied = t->pid;
 		ret = add_note(t, "permission denied");
 		len = 0;
 	} else if (ret < 0 && gone(-ret)) {

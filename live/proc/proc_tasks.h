@@ -19,6 +19,7 @@
 struct ks_proc_status {
 	size_t nr_vanished;	/* gone between listing and reading: silent */
 	size_t nr_denied;	/* /proc/PID/stack: EACCES/EPERM */
+	int32_t first_denied;	/* the first of them, for the message */
 	size_t nr_unreadable;	/* any other read error or bad value */
 	int last_errno;
 	char first_error[256];	/* the first "other" error, for the message */

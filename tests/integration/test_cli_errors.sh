@@ -219,6 +219,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	}
 	nb "-a" -a
 	nb "-p self" -p $$
+	# the message names the stack asked for, not the self/stack the
+	# check read (#40 item 12)
+	if grep -q "^kstack: /proc/$$/stack: " "$tmp/err" && ! grep -q 'self' "$tmp/err"; then
+		pass "as nobody, -p $$: the message names /proc/$$/stack"
+	else
+		fail "as nobody, -p $$: the message names $(cut -d: -f2 "$tmp/err")"
+	fi
 	nb "-a -o FILE" -a -o "$tmp/nb/out"
 	if [ ! -e "$tmp/nb/out" ] && [ -z "$(ls "$tmp/nb")" ]; then
 		pass "as nobody, -o: no file written"
@@ -237,7 +244,15 @@ fi
 # Root, but the stack of every selected task denied (a container's PID 1
 # here is one, when a security module or another namespace guards it).
 if cat /proc/self/stack >/dev/null 2>&1 && ! cat /proc/1/stack >/dev/null 2>&1; then
-	expect "every selected stack denied" 3 "not permitted for any of the 1 selected task" -p 1
+	expect "every selected stack denied" 3 "/proc/1/stack not permitted for any of the 1 selected task (" -p 1
+	# one denied among others: its PID named, "1 of N tasks" (#40 item 12)
+	rc=0
+	timeout 30 "$kstack" -a >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 0 ] && grep -Eq '^kstack: /proc/1/stack not permitted( \(the first\))?: [0-9]+ of [0-9]+ tasks printed with (an empty stack|empty stacks)$' "$tmp/err"; then
+		pass "-a with PID 1's stack denied: $(cat "$tmp/err")"
+	else
+		fail "-a with PID 1's stack denied: exit $rc, $(cat "$tmp/err")"
+	fi
 else
 	not_applicable "no task here whose stack root may not read"
 fi
