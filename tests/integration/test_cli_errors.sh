@@ -46,6 +46,22 @@ expect "-b with -o" 2 "option -o does nothing with -b; it is for one sample and 
 expect "--all without -c" 2 "option --all goes with -c" "${fx[@]}" -a --all
 expect "-t with a bad unit" 2 "option -t wants a number" --snoop ksys_sync -t 5d
 
+# --- values named with the forms and units they take (#40 item 12) --------
+for w in --since --until; do
+	rc=0
+	"$kstack" report "$tmp" $w yesterday >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && grep -q "^kstack: invalid $w 'yesterday': a local time (2026-11-24 23:10, .*, a day (2026-11-24) or seconds since the epoch (@[0-9]*)\$" "$tmp/err"; then
+		pass "report $w yesterday: exit 2, the forms it takes"
+	else
+		fail "report $w yesterday: exit $rc, $(head -1 "$tmp/err")"
+	fi
+done
+expect "--snoop -t past a year of seconds" 2 \
+	"option -t wants a number of seconds from 0 to 31536000 with --snoop" \
+	--snoop ksys_sync -t 31536001
+expect "-b -t past a year of minutes" 2 \
+	"option -t wants a number of minutes from 0 to 525600 with -b" -b -a -t 525601
+
 # --- a usage error is one line and where to look, not the whole usage -----
 rc=0
 "$kstack" -a --bogus >"$tmp/out" 2>"$tmp/err" || rc=$?
