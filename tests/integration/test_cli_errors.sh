@@ -203,6 +203,13 @@ expect "a vmlinux as --vmcore" 4 "--vmcore $tmp/exec is a kernel image (ELF exec
 	--vmcore "$tmp/exec" --vmlinux "$tmp/exec" -a
 expect "a dump as --vmlinux" 4 "--vmlinux $tmp/core is a dump, not a vmlinux" \
 	--vmcore "$tmp/core" --vmlinux "$tmp/core" -a
+# a packed dump and an empty file, named with what to do (#40 item 12)
+printf 'x' | gzip -c >"$tmp/vmcore.gz"
+: >"$tmp/empty-vmcore"
+expect "--vmcore x.gz" 4 "$tmp/vmcore.gz is gzip-compressed: gunzip it first" \
+	--vmcore "$tmp/vmcore.gz" -a
+expect "--vmcore of an empty file" 4 "$tmp/empty-vmcore is empty: no dump was written to it" \
+	--vmcore "$tmp/empty-vmcore" -a
 vmdir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 if [ -r "$vmdir/vmcore" ] && [ -r "$vmdir/vmlinux" ]; then
 	expect "swapped (real dump)" 2 "--vmcore and --vmlinux look swapped" \
