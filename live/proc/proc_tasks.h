@@ -62,7 +62,8 @@ struct ks_proc {
 
 /*
  * Opens the tree at root and reads its boot time.  Returns 0, or -errno
- * after a message naming the directory or file at fault to report.
+ * after a message naming the directory at fault to report; a tree without
+ * a boot time is said once to report and opens (btime KS_BTIME_UNKNOWN).
  */
 int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 		 void *arg);
