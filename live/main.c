@@ -28,6 +28,20 @@
 #include "version.h"
 
 /*
+ * Our own stack was refused: say it of the stacks asked for (the first
+ * -p PID's, else every task's), not of the self/stack the check read.
+ */
+static void say_denied(const struct ks_options *opts, int err)
+{
+	char pid[16] = "PID";
+
+	if (ks_select_pids_only(&opts->sel))
+		snprintf(pid, sizeof(pid), "%d", (int)opts->sel.pids[0]);
+	ks_say("%s/%s/stack: %s: %s", opts->proc_root, pid, strerror(-err),
+	       ks_proc_denied_reason());
+}
+
+/*
  * The /proc tree, and whether this run can do anything with it: a
  * --cgroup that names nothing, or stacks we may not read, end the run
  * before anything is sampled or written.
@@ -42,13 +56,15 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 	if (opts->sel.cgroup)
 		status = ks_cgroup_check(p->root_fd, opts->proc_root,
 					 opts->sel.cgroup, ks_live_say, NULL);
+	/* a usage error like the parser's, with its hint (EXIT STATUS 2) */
+	if (status == KS_EXIT_USAGE)
+		ks_say_line("try 'kstack --help'");
 	if (status)
 		goto fail;
 	/* not root: say so now rather than print every task without a stack */
 	ret = ks_proc_stack_access(p);
 	if (ret) {
-		ks_say("%s/self/stack: %s: %s", opts->proc_root,
-		       strerror(-ret), ks_proc_denied_reason());
+		say_denied(opts, ret);
 		status = KS_EXIT_PERM;
 		goto fail;
 	}

@@ -35,6 +35,7 @@
 #include "cgroup_check.h"
 #include "disk_guard.h"
 #include "format.h"
+#include "live_say.h"
 #include "live_sample.h"
 #include "proc_tasks.h"
 #include "rotate.h"
@@ -476,6 +477,8 @@ static int open_proc(struct bg *bg)
 	if (opts->sel.cgroup) {
 		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
 				      opts->sel.cgroup, log_error, NULL);
+		if (ret == KS_EXIT_USAGE)
+			ks_say_line("try 'kstack --help'");
 		if (ret)
 			return ret;
 	}
@@ -540,12 +543,13 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	/* files 0600 and directories 0700 whatever umask we were given */
 	umask(077);
 	ret = open_dir(bg);
+	/* before the lock: a run refused for space leaves no lock file */
+	if (!ret)
+		ret = check_space_at_start(bg);
 	if (!ret)
 		ret = take_lock(bg);
 	if (!ret)
 		ret = take_oled_lock(bg);
-	if (!ret)
-		ret = check_space_at_start(bg);
 	if (!ret)
 		ret = rotate_at_start(bg);
 	if (!ret)
@@ -646,7 +650,9 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 {
 	if (st->nr_denied && !bg->denied_logged) {
 		ks_log(KS_LOG_WARNING,
-		       "/proc/PID/stack not permitted for %zu of %zu task(s); written with empty stacks (reported once)",
+		       "/proc/%d/stack not permitted%s: %zu of %zu task(s) written with empty stacks (reported once)",
+		       (int)st->first_denied,
+		       st->nr_denied == 1 ? "" : " (the first)",
 		       st->nr_denied, s->nr_tasks);
 		bg->denied_logged = true;
 	}
@@ -902,6 +908,9 @@ static void sample_loop(struct bg *bg)
 
 	/* after the fork: our own stack is never taken from the cache */
 	bg->proc.self = (int32_t)getpid();
+	/* the sampler is not what the samples are for (#40: it showed as
+	 * the most stuck task in kstack report) */
+	bg->proc.leave_out = ks_proc_our_pid(&bg->proc);
 	log_start(bg);
 	for (;;) {
 		int64_t due = t0 + (int64_t)k * bg->interval_ns;
@@ -916,6 +925,18 @@ static void sample_loop(struct bg *bg)
 	}
 	ks_bg_sync(bg->dirfd, bg->name);
 	log_end(bg);
+}
+
+/*
+ * The detached sampler's first line, at once: kstack.log exists from the
+ * detach, as the README says, not from the first thing to go wrong.
+ */
+static void log_detached(const struct bg *bg)
+{
+	if (bg->journal_on)
+		return;
+	ks_log(KS_LOG_INFO, "Sampler %d started: writing to %s/%s",
+	       (int)getpid(), bg->dir, bg->name);
 }
 
 int ks_background_run(const struct ks_options *opts)
@@ -940,6 +961,7 @@ int ks_background_run(const struct ks_options *opts)
 					 (void *)&bg.logfile);
 		if (!is_daemon)
 			goto out;
+		log_detached(&bg);
 	}
 	sample_loop(&bg);
 	status = KS_EXIT_OK;

@@ -22,6 +22,7 @@
 #include "hooks_live.h"
 #include "kcore_target.h"
 #include "exit_status.h"
+#include "report.h"
 #include "tracefs.h"
 
 struct lines {
@@ -339,8 +340,8 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
 	ks_ftrace_stats_print(out, &stats);
 	ks_ftrace_stats_free(&stats);
 	if (unparsed)
-		fprintf(out, "%zu lines not in the kernel's format (shown as read)\n",
-			unparsed);
+		fprintf(out, "%zu line%s not in the kernel's format (shown as read)\n",
+			unparsed, ks_plural(unparsed));
 	section(out, "current_tracer", fs->tracefs, "current_tracer", "");
 	section(out, "set_ftrace_filter", fs->tracefs, "set_ftrace_filter", "");
 	section(out, "set_ftrace_notrace", fs->tracefs, "set_ftrace_notrace", "");

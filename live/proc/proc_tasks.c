@@ -141,29 +141,38 @@ int ks_proc_parse_btime(const char *buf, int64_t *btime_ret)
 	return 0;
 }
 
-/* btime, the boot time every start time is counted from, in root/stat */
-static int read_btime(struct ks_proc *p, const char *root, ks_report_fn report,
-		      void *arg)
+/*
+ * btime, the boot time every start time is counted from, in root/stat.  A
+ * tree without it (a capture of the PID directories alone) still has its
+ * stacks: the start times are then unknown ("?"), said once.
+ */
+static void read_btime(struct ks_proc *p, const char *root, ks_report_fn report,
+		       void *arg)
 {
 	const char *b;
 	size_t len;
 	int ret = read_file(p, "stat", &len);
 
 	if (ret) {
-		ks_report(report, arg, "cannot read %s/stat: %s", root,
-			  strerror(-ret));
-		return ret;
+		ks_report(report, arg, "cannot read %s/stat: %s: start times "
+			  "are unknown", root, strerror(-ret));
+		goto unknown;
 	}
 	ret = ks_proc_parse_btime(p->buf, &p->btime);
+	if (!ret)
+		return;
 	if (ret == -ENODATA) {
-		ks_report(report, arg, "%s/stat has no btime line", root);
-	} else if (ret) {
+		ks_report(report, arg, "%s/stat has no btime line: start times "
+			  "are unknown", root);
+	} else {
 		b = strstr(p->buf, "\nbtime ") + 7;
 		len = strcspn(b, "\n");
-		ks_report(report, arg, "%s/stat: btime '%.*s' is not a time",
+		ks_report(report, arg, "%s/stat: btime '%.*s' is not a time: "
+			  "start times are unknown",
 			  root, (int)(len < 32 ? len : 32), b);
 	}
-	return ret;
+unknown:
+	p->btime = KS_BTIME_UNKNOWN;
 }
 
 int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
@@ -188,9 +197,7 @@ int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
-	ret = read_btime(p, root, report, arg);
-	if (ret)
-		goto fail;
+	read_btime(p, root, report, arg);
 	return 0;
 fail:
 	ks_proc_close(p);
@@ -210,6 +217,18 @@ int ks_proc_stack_access(struct ks_proc *p)
 	if (fd >= 0)
 		close(fd);
 	return err == EACCES || err == EPERM ? -err : 0;
+}
+
+int32_t ks_proc_our_pid(struct ks_proc *p)
+{
+	char buf[16];
+	ssize_t n = readlinkat(p->root_fd, "self", buf, sizeof(buf) - 1);
+	pid_t pid = getpid();
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10) == (long)pid ? (int32_t)pid : 0;
 }
 
 /* Whether uid_map is the initial namespace's identity map of every uid. */
@@ -328,6 +347,8 @@ static int start_time(const struct ks_proc *p, unsigned long long ticks,
 {
 	unsigned long long secs = ticks / (unsigned long long)p->clk_tck;
 
+	if (p->btime == KS_BTIME_UNKNOWN)
+		return -ENODATA;
 	if (secs > (unsigned long long)(INT64_MAX - p->btime))
 		return -ERANGE;
 	*start_ret = p->btime + (int64_t)secs;
@@ -565,7 +586,11 @@ static int stat_selected(struct ks_proc *p, const struct ks_selection *sel,
 		if (!in)
 			return 0;
 	}
-	if (!start_ok || start_time(p, *start, &t->start_time)) {
+	ret = start_ok ? start_time(p, *start, &t->start_time) : -ERANGE;
+	/* no boot time was said once, at the start */
+	if (ret == -ENODATA)
+		t->start_time = KS_START_UNKNOWN;
+	if (ret == -ERANGE) {
 		t->start_time = KS_START_UNKNOWN;
 		note_problem(st, path, "start time out of range");
 		if (add_note(t, "start time out of range"))
@@ -624,7 +649,8 @@ static int build_task(struct ks_proc *p, const struct proc_ask *ask,
 	stack_read = ret >= 0;
 	snprintf(path, sizeof(path), "%s/stack", ref->dir);
 	if (ret == -EACCES || ret == -EPERM) {
-		st->nr_denied++;
+		if (!st->nr_denied++)
+			st->first_denied = t->pid;
 		ret = add_note(t, "permission denied");
 		len = 0;
 	} else if (ret < 0 && gone(-ret)) {
@@ -852,7 +878,8 @@ static int sample_all(struct ks_proc *p, const struct proc_ask *ask,
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < nr && !ret; i++)
-		ret = read_process(p, ask, pids[i], s, st);
+		if (pids[i] != p->leave_out)
+			ret = read_process(p, ask, pids[i], s, st);
 	free(pids);
 	return ret;
 }

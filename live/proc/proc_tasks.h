@@ -19,6 +19,7 @@
 struct ks_proc_status {
 	size_t nr_vanished;	/* gone between listing and reading: silent */
 	size_t nr_denied;	/* /proc/PID/stack: EACCES/EPERM */
+	int32_t first_denied;	/* the first of them, for the message */
 	size_t nr_unreadable;	/* any other read error or bad value */
 	int last_errno;
 	char first_error[256];	/* the first "other" error, for the message */
@@ -31,10 +32,13 @@ struct ks_proc_status {
 	char first_mismatch[512];
 };
 
+/* a tree without root/stat's btime: every start time is unknown */
+#define KS_BTIME_UNKNOWN	(-1)
+
 struct ks_proc {
 	int root_fd;
 	long clk_tck;
-	int64_t btime;		/* >= 0 */
+	int64_t btime;		/* >= 0, or KS_BTIME_UNKNOWN */
 	char *buf;		/* scratch for reading files */
 	size_t buf_size;
 	/*
@@ -45,6 +49,11 @@ struct ks_proc {
 	struct ks_proc_cache *cache;
 	bool verify;
 	int32_t self;		/* our PID: our own stack is always read */
+	/*
+	 * A process no sample lists (0: none): background mode's own, which
+	 * would otherwise be the one task seen in every sample, "stuck" in R.
+	 */
+	int32_t leave_out;
 	/* with verify: the last task's stat and schedstat as first read */
 	char seen_stat[2048];
 	struct ks_sched seen_sched;
@@ -53,7 +62,8 @@ struct ks_proc {
 
 /*
  * Opens the tree at root and reads its boot time.  Returns 0, or -errno
- * after a message naming the directory or file at fault to report.
+ * after a message naming the directory at fault to report; a tree without
+ * a boot time is said once to report and opens (btime KS_BTIME_UNKNOWN).
  */
 int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 		 void *arg);
@@ -65,6 +75,8 @@ int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 int ks_proc_stack_access(struct ks_proc *p);
 /* Why /proc/PID/stack was refused: not root, or root the kernel refused. */
 const char *ks_proc_denied_reason(void);
+/* Our PID when the tree is this system's /proc (its self is us), else 0. */
+int32_t ks_proc_our_pid(struct ks_proc *p);
 void ks_proc_close(struct ks_proc *p);
 /*
  * Fill s with every task sel selects; switches: with each one's context

@@ -28,6 +28,7 @@
 #include "lines.h"
 #include "lines_host.h"
 #include "exit_status.h"
+#include "report.h"
 #include "snoop.h"
 #include "snoop_format.h"
 #include "snoop_probe.h"
@@ -239,7 +240,9 @@ static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
 	if (!fs->tracefs[0]) {
 		ks_say("--snoop needs tracefs: %s",
 		       fs->why_tracefs);
-		return KS_EXIT_PERM;
+		/* refused is a permission; a kernel without tracefs lacks it */
+		return fs->err_tracefs == -EPERM || fs->err_tracefs == -EACCES ?
+		       KS_EXIT_PERM : KS_EXIT_ERROR;
 	}
 	return 0;
 }
@@ -289,12 +292,12 @@ static int finish(struct run *run, int ret, double seconds)
 	if (!run->err && fflush(stdout))
 		run->err = -errno;
 	if (p->lost)
-		ks_say("the trace buffer dropped %llu events: "
+		ks_say("the trace buffer dropped %llu event%s: "
 		       "calls came faster than they were read",
-		       (unsigned long long)p->lost);
+		       (unsigned long long)p->lost, ks_plural(p->lost));
 	if (p->unparsed)
-		ks_say("%llu trace_pipe lines not understood",
-		       (unsigned long long)p->unparsed);
+		ks_say("%llu trace_pipe line%s not understood",
+		       (unsigned long long)p->unparsed, ks_plural(p->unparsed));
 	if (ret) {
 		ks_say("reading trace_pipe: %s", strerror(-ret));
 		return KS_EXIT_ERROR;

@@ -343,7 +343,8 @@ static int make_probe(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 	if (ret == -ENOENT && access(path, F_OK)) {
 		ks_report(report, arg, "%s does not exist: this kernel has no kprobe "
 			  "events (CONFIG_KPROBE_EVENTS)", path);
-		return KS_EXIT_PERM;
+		/* a feature the kernel lacks, as -K's kprobes: not a permission */
+		return KS_EXIT_ERROR;
 	}
 	if (ret)
 		return refused(fs, func, cmd, ret, report, arg);

@@ -345,6 +345,41 @@ static int kdump_errno(kdump_status st, int saved_errno)
  * diskdump_header.c), and what a cut one lacks: 0, or -errno after
  * saying why.
  */
+/*
+ * What no reader of dumps takes, named with its remedy before libkdumpfile
+ * calls it "Unknown file format": an empty file, and a dump still packed
+ * (kdump tools and bug trackers hand dumps over compressed).
+ */
+static int refuse_kind(const struct ks_kdump *kt, const char *path,
+		       uint64_t size)
+{
+	static const struct {
+		const char *magic, *what, *tool;
+		size_t len;
+	} packed[] = {
+		{ "\x1f\x8b", "gzip", "gunzip", 2 },
+		{ "\xfd" "7zXZ", "xz", "unxz", 6 },
+		{ "BZh", "bzip2", "bunzip2", 3 },
+		{ "\x28\xb5\x2f\xfd", "zstd", "unzstd", 4 },
+	};
+	unsigned char sig[8] = { 0 };
+
+	if (!size) {
+		say(kt, "%s is empty: no dump was written to it", path);
+		return -EINVAL;
+	}
+	if (pread(kt->fd, sig, sizeof(sig), 0) < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++) {
+		if (memcmp(sig, packed[i].magic, packed[i].len))
+			continue;
+		say(kt, "%s is %s-compressed: %s it first", path,
+		    packed[i].what, packed[i].tool);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_file(struct ks_kdump *kt, const char *path,
 		      struct ks_diskdump_extent *dd)
 {
@@ -362,8 +397,10 @@ static int check_file(struct ks_kdump *kt, const char *path,
 		say(kt, "%s is not a regular file", path);
 		return -EINVAL;
 	}
-	err = ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, path,
-				   kt->report, kt->report_arg);
+	err = refuse_kind(kt, path, (uint64_t)sb.st_size);
+	if (!err)
+		err = ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, path,
+					   kt->report, kt->report_arg);
 	if (!err)
 		err = ks_diskdump_header_check(kt->fd, (uint64_t)sb.st_size,
 					       path, kt->report, kt->report_arg,

@@ -92,7 +92,8 @@ const struct ks_opt_row ks_opt_rows[] = {
 	{ .name = "verbose", .letter = 'v', .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_VERBOSE, .off = OFF(out.verbose),
 	  .section = KS_SEC_OUTPUT,
-	  .help = "more detail; DEBUG log lines with -b" },
+	  .help = "more detail; DEBUG log lines with -b",
+	  .crash_help = "more detail: why a stack is empty or short, counts" },
 
 	{ .letter = 'b', .kind = KS_OPT_FLAG, .applies = KS_IN_BG,
 	  .leads = KS_IN_BG, .off = OFF(background), .section = KS_SEC_BG,
@@ -214,6 +215,11 @@ const char *const ks_opt_section_titles[KS_SEC_COUNT] = {
 	[KS_SEC_HOOKS] = "hooks and dumps:",
 	[KS_SEC_LINES] = "source lines and snooping:",
 	[KS_SEC_OTHER] = "other:",
+};
+
+const char *const ks_opt_crash_section_titles[KS_SEC_COUNT] = {
+	[KS_SEC_HOOKS] = "hooks:",
+	[KS_SEC_LINES] = "source lines:",
 };
 
 /* struct ks_options keeps the options given as a bit per row */

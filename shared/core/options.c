@@ -302,7 +302,11 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 		return 0;
 	case KS_OPT_TIME:
 		if (parse_time(arg, member))
-			return fail(report, rarg, "invalid %s '%s'", name, arg);
+			return fail(report, rarg, "invalid %s '%s': a local time "
+				    "(2026-11-24 23:10, 2026-11-24 23:10:05, "
+				    "2026-11-24T23:10:05), a day (2026-11-24) or "
+				    "seconds since the epoch (@1795561800)",
+				    name, arg);
 		return 0;
 	}
 	return fail(report, rarg, "option %s: unknown kind", name);
@@ -370,21 +374,25 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
 	const char *units = "smh", *u;
 	static const long secs[] = { 1, 60, 3600 };
 	size_t len = strlen(o->t_arg);
-	long unit = mode == KS_IN_BG ? 60 : 1, min = row->min, max = row->max;
+	long unit = mode == KS_IN_BG ? 60 : 1, min = row->min;
+	/* the row's range is in minutes: a year, in the unit given */
+	long plain = row->max * 60 / unit, max = plain;
 	char num[32];
 	long v;
 
 	u = len ? strchr(units, o->t_arg[len - 1]) : NULL;
 	if (u && *u) {
+		max = row->max * 60 / secs[u - units];
 		unit = secs[u - units];
-		max = row->max * 60 / unit;
 		len--;
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)len, o->t_arg);
 	if (len >= sizeof(num) || parse_long(num, min, max, &v))
-		return fail(report, rarg, "option -t wants a number from %ld to "
-			    "%ld, or one with a unit up to a year (30s, 2m, "
-			    "1h), not '%s'", row->min, row->max, o->t_arg);
+		return fail(report, rarg, "option -t wants a number of %s "
+			    "from %ld to %ld with %s, or one with a unit up to a "
+			    "year (30s, 2m, 1h), not '%s'",
+			    mode == KS_IN_BG ? "minutes" : "seconds", row->min,
+			    plain, mode == KS_IN_BG ? "-b" : "--snoop", o->t_arg);
 	o->duration = v * unit;
 	return 0;
 }

@@ -97,6 +97,8 @@ struct ks_opt_row {
 	const char *metavar;	/* its value's (or operand's) name, or NULL */
 	enum ks_opt_section section;
 	const char *help;	/* --help's and help kstack's; '\n' continues */
+	const char *crash_help;	/* help kstack's where help names the live
+				   tool's modes; NULL: help */
 };
 
 /* A mode: its bit, how a message names it, its synopsis. */
@@ -112,6 +114,8 @@ extern const size_t ks_nr_opt_rows;
 extern const struct ks_mode_row ks_mode_rows[];
 extern const size_t ks_nr_mode_rows;
 extern const char *const ks_opt_section_titles[KS_SEC_COUNT];
+/* help kstack's, naming none of the live tool's modes; NULL: the above */
+extern const char *const ks_opt_crash_section_titles[KS_SEC_COUNT];
 
 /*
  * The test-only knobs, KSTACK_TEST_* in the environment, as their raw

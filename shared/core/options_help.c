@@ -146,10 +146,10 @@ static int num_info(const struct ks_opt_row *row, char *buf, size_t len)
 
 /* "  -t TIME            how long..." and its continuation lines */
 static void help_row(FILE *out, const struct ks_opt_row *row, int indent,
-		     int width)
+		     int width, bool crash)
 {
 	char name[64], both[40], info[96];
-	const char *p = row->help;
+	const char *p = crash && row->crash_help ? row->crash_help : row->help;
 	int col, n = num_info(row, info, sizeof(info));
 
 	snprintf(name, sizeof(name), "%s%s%s",
@@ -188,6 +188,14 @@ static void report_help(FILE *out)
 	}
 }
 
+/* crash's kstack has no -b, --vmcore or --snoop: its titles name none */
+static const char *section_title(int sec, bool crash)
+{
+	if (crash && ks_opt_crash_section_titles[sec])
+		return ks_opt_crash_section_titles[sec];
+	return ks_opt_section_titles[sec];
+}
+
 void ks_options_help(FILE *out, enum ks_context ctx)
 {
 	bool crash = ctx == KS_CTX_CRASH;
@@ -207,9 +215,10 @@ void ks_options_help(FILE *out, enum ks_context ctx)
 				continue;
 			if (!title)
 				fprintf(out, "\n%s%s\n", crash ? "  " : "",
-					ks_opt_section_titles[sec]);
+					section_title(sec, crash));
 			title = true;
-			help_row(out, row, crash ? 4 : 2, crash ? 17 : 18);
+			help_row(out, row, crash ? 4 : 2, crash ? 17 : 18,
+				 crash);
 		}
 	}
 }

@@ -19,5 +19,10 @@ void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap);
 void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* "s" after a count of n things, "" after one: "1 task", "2 tasks" */
+static inline const char *ks_plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 
 #endif /* KS_REPORT_H */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "report.h"
 #include "text_escape.h"
 
 #define EXAMPLES 3
@@ -123,8 +124,9 @@ static int summary(FILE *out, const struct ks_sample *s,
 		order[i] = i;
 	sort_groups = g;
 	qsort(order, g->nr_groups, sizeof(*order), by_count);
-	fprintf(out, "%s\n%zu tasks, %zu distinct stacks\n\n", header,
-		s->nr_tasks, g->nr_groups);
+	fprintf(out, "%s\n%zu task%s, %zu distinct stack%s\n\n", header,
+		s->nr_tasks, ks_plural(s->nr_tasks), g->nr_groups,
+		ks_plural(g->nr_groups));
 	for (size_t i = 0; i < g->nr_groups; i++)
 		print_group(out, s, &g->groups[order[i]], examples, waits);
 	free(order);

@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "hooks_format.h"
 #include "hooks_writer.h"
+#include "report.h"
 #include "symbolize.h"
 
 /* ------------------------------------------------------------ summaries */
@@ -93,14 +94,14 @@ void ks_kprobe_summary(FILE *out, const struct ks_kprobe_list *l)
 			ftr++;
 		name_set_add(&mods, p->module, strlen(p->module));
 	}
-	fprintf(out, "== summary\n%zu kprobes: %zu k, %zu r; %zu disabled, "
+	fprintf(out, "== summary\n%zu kprobe%s: %zu k, %zu r; %zu disabled, "
 		"%zu gone, %zu optimized, %zu on ftrace; probed modules: ",
-		l->n, k, r, dis, gone, opt, ftr);
+		l->n, ks_plural(l->n), k, r, dis, gone, opt, ftr);
 	name_set_print(out, &mods);
 	fputc('\n', out);
 	if (l->unparsed)
-		fprintf(out, "%zu lines not in the kernel's format (shown as read)\n",
-			l->unparsed);
+		fprintf(out, "%zu line%s not in the kernel's format (shown as read)\n",
+			l->unparsed, ks_plural(l->unparsed));
 	name_set_free(&mods);
 }
 
@@ -143,9 +144,9 @@ void ks_ftrace_stats_add(struct ks_ftrace_stats *s,
 
 void ks_ftrace_stats_print(FILE *out, const struct ks_ftrace_stats *s)
 {
-	fprintf(out, "== summary\n%zu functions enabled: %zu R, %zu I, %zu D, "
+	fprintf(out, "== summary\n%zu function%s enabled: %zu R, %zu I, %zu D, "
 		"%zu with a trampoline; patched modules: ",
-		s->n, s->regs, s->ipmodify, s->direct, s->tramp);
+		s->n, ks_plural(s->n), s->regs, s->ipmodify, s->direct, s->tramp);
 	name_set_print(out, &s->patched);
 	fputs("; handlers: ", out);
 	name_set_print(out, &s->handlers);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "kernel_sample.h"
+#include "report.h"
 #include "version.h"
 
 static double now(void)
@@ -113,11 +114,13 @@ void ks_kernel_status_say(bool verbose,
 		ks_report(say->report, say->arg, "no time since last ran "
 			  "(--json's last_ran_ns): %s", st->no_last_ran);
 	ks_report(say->report, say->arg, "kstack %s, kernel %s: "
-		  "%zu tasks on the lists, %zu printed, %zu on a CPU, "
-		  "%zu unreadable, %zu broken lists, %zu short stacks, "
-		  "%zu module problems, in %.3f s",
+		  "%zu task%s on the lists, %zu printed, %zu on a CPU, "
+		  "%zu unreadable, %zu broken list%s, %zu short stack%s, "
+		  "%zu module problem%s, in %.3f s",
 		  KS_VERSION, *s->kernel ? s->kernel : "(unknown)",
-		  st->nr_seen, s->nr_tasks, st->nr_on_cpu, st->nr_unreadable,
-		  st->nr_list_errors, st->nr_stack_notes, st->nr_module_errors,
-		  now() - st->start);
+		  st->nr_seen, ks_plural(st->nr_seen), s->nr_tasks,
+		  st->nr_on_cpu, st->nr_unreadable, st->nr_list_errors,
+		  ks_plural(st->nr_list_errors), st->nr_stack_notes,
+		  ks_plural(st->nr_stack_notes), st->nr_module_errors,
+		  ks_plural(st->nr_module_errors), now() - st->start);
 }

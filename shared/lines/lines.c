@@ -98,6 +98,9 @@ static struct ks_line_chain *resolve(struct ks_lines *l, struct ks_lines_obj *o,
 {
 	uint64_t addr;
 
+	/* a return address at the function's end: its call is the line */
+	if (size && off == size)
+		off--;
 	/* one frame of another build makes every match of o chance */
 	if (!o || o->err || o->differ)
 		return NULL;
@@ -174,8 +177,12 @@ const struct ks_line_chain *ks_lines_frame(struct ks_lines *l, const char *name,
 {
 	char key[512];
 
-	/* the return address lies inside the function: this text is damaged */
-	if (size && off >= size) {
+	/*
+	 * %pB prints a return address, which lies inside the function or, after
+	 * a call that ends it (__switch_to_asm's), at its end: only an offset
+	 * past the size is damaged text
+	 */
+	if (size && off > size) {
 		if (!l->malformed++)
 			frame_text(l->malformed_example,
 				   sizeof(l->malformed_example), name, off, size);
@@ -210,7 +217,7 @@ void ks_lines_judge(struct ks_lines *l, const char *name, uint64_t off,
 	int ret;
 
 	/* no size to compare, or a damaged frame: no proof either way */
-	if (!size || off >= size || never_has_lines(module))
+	if (!size || off > size || never_has_lines(module))
 		return;
 	o = get_obj(l, module);
 	if (!o || o->err)

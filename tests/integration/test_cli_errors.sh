@@ -46,6 +46,22 @@ expect "-b with -o" 2 "option -o does nothing with -b; it is for one sample and 
 expect "--all without -c" 2 "option --all goes with -c" "${fx[@]}" -a --all
 expect "-t with a bad unit" 2 "option -t wants a number" --snoop ksys_sync -t 5d
 
+# --- values named with the forms and units they take (#40 item 12) --------
+for w in --since --until; do
+	rc=0
+	"$kstack" report "$tmp" $w yesterday >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && grep -q "^kstack: invalid $w 'yesterday': a local time (2026-11-24 23:10, .*, a day (2026-11-24) or seconds since the epoch (@[0-9]*)\$" "$tmp/err"; then
+		pass "report $w yesterday: exit 2, the forms it takes"
+	else
+		fail "report $w yesterday: exit $rc, $(head -1 "$tmp/err")"
+	fi
+done
+expect "--snoop -t past a year of seconds" 2 \
+	"option -t wants a number of seconds from 0 to 31536000 with --snoop" \
+	--snoop ksys_sync -t 31536001
+expect "-b -t past a year of minutes" 2 \
+	"option -t wants a number of minutes from 0 to 525600 with -b" -b -a -t 525601
+
 # --- a usage error is one line and where to look, not the whole usage -----
 rc=0
 "$kstack" -a --bogus >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -118,6 +134,56 @@ else
 	echo "SKIP: no cgroup v2 mounted here: the existence check is not tested"
 fi
 
+# --- --cgroup refusals are usage errors: the hint EXIT STATUS promises ----
+# (#40 item 11) the message, then "try 'kstack --help'" as the last line
+hint() {	# hint NAME ARGS...
+	local name=$1 rc=0
+	shift
+	timeout 30 "$kstack" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && [ "$(tail -n1 "$tmp/err")" = "try 'kstack --help'" ] &&
+		grep -q -- '--cgroup' "$tmp/err"; then
+		pass "$name: exit 2, the message and the hint"
+	else
+		fail "$name: exit $rc, no hint as the last line:"
+		sed 's/^/    /' "$tmp/err" | head -5
+	fi
+}
+printf '2:cpu,cpuacct:/user.slice\n' >"$tmp/v1-cgroup"
+cp -r "$tmp/proc" "$tmp/v1h"
+cp "$tmp/v1-cgroup" "$tmp/v1h/self/cgroup"
+hint "--cgroup /.." "${fx[@]}" -a --cgroup /..
+hint "--cgroup of 5001 bytes" "${fx[@]}" -a --cgroup "$long"
+hint "--cgroup on cgroup v1" --proc-root "$tmp/v1h" -a --cgroup /user.slice
+hint "-b --cgroup on cgroup v1" --foreground --proc-root "$tmp/v1h" -a \
+	--cgroup /user.slice -d "$tmp/bgh"
+if grep -q '^0::' /proc/self/cgroup && grep -q ' - cgroup2 ' /proc/self/mountinfo; then
+	hint "--cgroup that does not exist" -a --cgroup "/no-such-cgroup-$$"
+fi
+
+# --- a kernel without the feature: one status, 4, for -K and --snoop ------
+# (#40 item 11: --snoop said 3, "needs root", for what -K says 4)
+mkdir "$tmp/nofeat"
+rc=0
+KSTACK_TEST_DEBUGFS=$tmp/nofeat KSTACK_TEST_TRACEFS=$tmp/nofeat \
+	"$kstack" -K >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" = 4 ] && grep -q "this kernel has no kprobes" "$tmp/err"; then
+	pass "-K on a kernel without kprobes: exit 4"
+else
+	fail "-K on a kernel without kprobes: exit $rc: $(cat "$tmp/err")"
+fi
+if [ "$(id -u)" = 0 ]; then
+	rc=0
+	KSTACK_TEST_TRACEFS=$tmp/nofeat timeout 30 "$kstack" --snoop ksys_sync -t 1 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 4 ] && grep -q "this kernel has no kprobe events" "$tmp/err"; then
+		pass "--snoop on a kernel without kprobe events: exit 4, as -K"
+	else
+		fail "--snoop on a kernel without kprobe events: exit $rc (want 4): $(cat "$tmp/err")"
+	fi
+else
+	skip "--snoop gets past its root check only as root"
+fi
+
 # --- --vmcore and --vmlinux: not regular files, swapped -------------------
 # (the checks come before libkdumpfile or the ELF reader open anything)
 mkfifo "$tmp/fifo"
@@ -137,6 +203,13 @@ expect "a vmlinux as --vmcore" 4 "--vmcore $tmp/exec is a kernel image (ELF exec
 	--vmcore "$tmp/exec" --vmlinux "$tmp/exec" -a
 expect "a dump as --vmlinux" 4 "--vmlinux $tmp/core is a dump, not a vmlinux" \
 	--vmcore "$tmp/core" --vmlinux "$tmp/core" -a
+# a packed dump and an empty file, named with what to do (#40 item 12)
+printf 'x' | gzip -c >"$tmp/vmcore.gz"
+: >"$tmp/empty-vmcore"
+expect "--vmcore x.gz" 4 "$tmp/vmcore.gz is gzip-compressed: gunzip it first" \
+	--vmcore "$tmp/vmcore.gz" -a
+expect "--vmcore of an empty file" 4 "$tmp/empty-vmcore is empty: no dump was written to it" \
+	--vmcore "$tmp/empty-vmcore" -a
 vmdir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
 if [ -r "$vmdir/vmcore" ] && [ -r "$vmdir/vmlinux" ]; then
 	expect "swapped (real dump)" 2 "--vmcore and --vmlinux look swapped" \
@@ -169,6 +242,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	}
 	nb "-a" -a
 	nb "-p self" -p $$
+	# the message names the stack asked for, not the self/stack the
+	# check read (#40 item 12)
+	if grep -q "^kstack: /proc/$$/stack: " "$tmp/err" && ! grep -q 'self' "$tmp/err"; then
+		pass "as nobody, -p $$: the message names /proc/$$/stack"
+	else
+		fail "as nobody, -p $$: the message names $(cut -d: -f2 "$tmp/err")"
+	fi
 	nb "-a -o FILE" -a -o "$tmp/nb/out"
 	if [ ! -e "$tmp/nb/out" ] && [ -z "$(ls "$tmp/nb")" ]; then
 		pass "as nobody, -o: no file written"
@@ -187,7 +267,15 @@ fi
 # Root, but the stack of every selected task denied (a container's PID 1
 # here is one, when a security module or another namespace guards it).
 if cat /proc/self/stack >/dev/null 2>&1 && ! cat /proc/1/stack >/dev/null 2>&1; then
-	expect "every selected stack denied" 3 "not permitted for any of the 1 selected task" -p 1
+	expect "every selected stack denied" 3 "/proc/1/stack not permitted for any of the 1 selected task (" -p 1
+	# one denied among others: its PID named, "1 of N tasks" (#40 item 12)
+	rc=0
+	timeout 30 "$kstack" -a >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 0 ] && grep -Eq '^kstack: /proc/1/stack not permitted( \(the first\))?: [0-9]+ of [0-9]+ tasks printed with (an empty stack|empty stacks)$' "$tmp/err"; then
+		pass "-a with PID 1's stack denied: $(cat "$tmp/err")"
+	else
+		fail "-a with PID 1's stack denied: exit $rc, $(cat "$tmp/err")"
+	fi
 else
 	not_applicable "no task here whose stack root may not read"
 fi

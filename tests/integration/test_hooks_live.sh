@@ -57,7 +57,7 @@ fi
 if fixture_run "$fix/debugfs-bad" "$fix/tracefs" -K >"$tmp/bad.out" 2>"$tmp/bad.err" &&
 	grep -qx 'ffffffff81000000  k  strange line from a future kernel' "$tmp/bad.out" &&
 	grep -q 'not in the expected format' "$tmp/bad.err" &&
-	grep -q '^1 lines not in the kernel' "$tmp/bad.out"; then
+	grep -q '^1 line not in the kernel' "$tmp/bad.out"; then
 	ok "an unknown line is passed through and counted"
 else
 	bad "an unknown line"

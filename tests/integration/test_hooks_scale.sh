@@ -84,7 +84,7 @@ rc=0
 bounded_F >"$tmp/out2" 2>"$tmp/err2" || rc=$?
 if [ "$rc" = 0 ] && grep -qx 'strange line from a future kernel' "$tmp/out2" &&
 	grep -q 'enabled_functions line 30000 is not in the expected format' "$tmp/err2" &&
-	grep -qx '1 lines not in the kernel.s format (shown as read)' "$tmp/out2" &&
+	grep -qx '1 line not in the kernel.s format (shown as read)' "$tmp/out2" &&
 	sed -n '/^== summary$/{n;p}' "$tmp/out2" | grep -q "^$((n - 1)) functions enabled: "; then
 	pass "an unknown line among $n is shown as read, named by its number and counted"
 else

@@ -93,7 +93,7 @@ KSTACK_TEST_DURATION_MS=0 timeout 60 "$kstack" --foreground -x 100 -t 0 \
 log=$d/kstack_$(uname -n | tr / _).out
 line=$(grep "^5 tasks" "$log" 2>/dev/null)
 got=$(grep -o "[0-9]* ($comm)" <<<"$line" | cut -d' ' -f1 | sort -n)
-if [ "$got" = "$want" ] && grep -q "^5 tasks, 1 distinct stacks" "$log"; then
+if [ "$got" = "$want" ] && grep -q "^5 tasks, 1 distinct stack$" "$log"; then
 	pass "-b --comm -c --all: the five children, all named"
 else
 	fail "-b --comm -c --all: '$line'"; cat "$tmp/bg.log"

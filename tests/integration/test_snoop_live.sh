@@ -3,7 +3,7 @@
 #
 # kstack --snoop on this machine: what it refuses before touching tracefs
 # (usage errors, PIDs that do not exist, no root), then either the clear
-# exit 3 of a kernel without kprobe events or, where there are kprobes, a
+# exit 4 of a kernel without kprobe events or, where there are kprobes, a
 # short real trace of sync(2) that must leave no kstack instance or probe.
 # The full check of the traced stacks runs in a guest
 # (tests/vmcore/test_snoop.sh).
@@ -62,7 +62,7 @@ if [ -z "$tfs" ] || [ ! -e "$tfs/kprobe_events" ]; then
 		echo "SKIP: tracefs with kprobe_events is not mounted; not mounting it for the real trace"
 		finish
 	fi
-	expect 3 'no kprobe events' "a kernel without kprobe events" -- \
+	expect 4 'no kprobe events' "a kernel without kprobe events" -- \
 		"$kstack" --snoop ksys_sync -t 1
 	finish
 fi

@@ -177,6 +177,26 @@ static void test_summary(void **state)
 	ks_sample_release(&s);
 }
 
+/* #40 item 12: one task is "1 task", one stack "1 distinct stack" */
+static void test_summary_one(void **state)
+{
+	struct ks_sample s;
+	char *out;
+
+	(void)state;
+	ks_sample_init(&s, 1696092438, "ol8-1");
+	add(&s, 8600, 'Z', 1696091901, "defunct", "defunct", "");
+	out = render(ks_format_summary, &s);
+	assert_string_equal(out,
+		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
+		"1 task, 1 distinct stack\n"
+		"\n"
+		"1 task   States: Z 1   e.g. 8600 (defunct)\n"
+		"\n");
+	free(out);
+	ks_sample_release(&s);
+}
+
 /* -c --all, parsed as the tools parse it: every PID of a group. */
 static void test_summary_all(void **state)
 {
@@ -432,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_group_many),
 		cmocka_unit_test(test_text_exact),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_one),
 		cmocka_unit_test(test_summary_all),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),

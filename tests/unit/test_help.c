@@ -2,6 +2,7 @@
 /*
  * kstack -h: every option the parser takes is there, one line each, and
  * the defaults and ranges it prints are the ones the parser applies.
+ * crash's help kstack names no option crash's kstack refuses.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -165,12 +166,77 @@ static void test_width(void **state)
 	free(help);
 }
 
+static char *crash_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	ks_options_usage(f, KS_CTX_CRASH);
+	ks_options_help(f, KS_CTX_CRASH);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The row of "-x" or "--name", or NULL. */
+static const struct ks_opt_row *row_of(const char *opt, size_t len)
+{
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		const struct ks_opt_row *row = &ks_opt_rows[i];
+
+		if (len == 2 && opt[1] == row->letter)
+			return row;
+		if (len > 2 && opt[1] == '-' && row->name &&
+		    strlen(row->name) == len - 2 &&
+		    !strncmp(opt + 2, row->name, len - 2))
+			return row;
+	}
+	return NULL;
+}
+
+/*
+ * #40 item 15: help kstack listed what crash refuses (-v's line named -b,
+ * its section titles --snoop and dumps): every option it names is one
+ * crash's kstack takes, and it names no mode crash lacks.
+ */
+static void test_crash_help(void **state)
+{
+	char *text = crash_text();
+	const char *p;
+
+	(void)state;
+	for (p = text; (p = strchr(p, '-')); p++) {
+		const struct ks_opt_row *row;
+		size_t len;
+
+		if (p > text && !strchr(" [|,(", p[-1]))
+			continue;
+		len = 1 + strspn(p + 1, "-");
+		len += strspn(p + len, "abcdefghijklmnopqrstuvwxyz"
+				       "ABCDEFGHIJKLMNOPQRSTUVWXYZ-");
+		if (len < 2 || (len == 2 && p[1] == '-'))
+			continue;
+		row = row_of(p, len);
+		if (!row || !(row->applies & KS_IN_CRASH_CMD))
+			fail_msg("help kstack names %.*s, which crash's kstack "
+				 "refuses", (int)len, p);
+	}
+	for (p = text; *p; p++)
+		if (!strncmp(p, "snoop", 5) || !strncmp(p, "dump", 4) ||
+		    !strncmp(p, "background", 10))
+			fail_msg("help kstack speaks of %.12s: %.60s", p,
+				 p - (p - text < 40 ? p - text : 40));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_every_option),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_crash_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

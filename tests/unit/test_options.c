@@ -470,9 +470,12 @@ static void test_duration_units(void **state)
 		{ "-b -a -t 1h", 3600 }, { "--snoop f -t 1h", 3600 },
 		{ "-b -a -t 0", 0 }, { "-b -a -t 525600", 525600L * 60 },
 		{ "-b -a -t 8760h", 525600L * 60 }, { "-b -a", 1800 },
+		/* a plain number is seconds with --snoop, up to a year of them */
+		{ "--snoop f -t 525601", 525601 },
+		{ "--snoop f -t 31536000", 31536000 },
 	};
 	static const char *const bad[] = {
-		"-b -a -t 8761h", "-b -a -t 525601", "--snoop f -t 525601",
+		"-b -a -t 8761h", "-b -a -t 525601", "--snoop f -t 31536001",
 		"-b -a -t 5x", "-b -a -t s", "-b -a -t 1.5m", "-b -a -t -1s",
 		"-b -a -t 5ms",
 	};
@@ -495,6 +498,15 @@ static void test_duration_units(void **state)
 		if (!strstr(err, "option -t wants a number"))
 			fail_msg("'%s': %s", bad[i], err);
 	}
+	/* #40 item 12: the range in the unit the number is in */
+	assert_int_not_equal(parse(&o, KS_CTX_LIVE, "--snoop f -t 31536001",
+				   err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "a number of seconds from 0 to 31536000 "
+				    "with --snoop"));
+	assert_int_not_equal(parse(&o, KS_CTX_LIVE, "-b -a -t 525601", err,
+				   sizeof(err)), 0);
+	assert_non_null(strstr(err, "a number of minutes from 0 to 525600 "
+				    "with -b"));
 }
 
 /* --comm: an extended regex on comm, OR-ed with the other selectors */

@@ -170,7 +170,9 @@ try:
 except (ValueError, KeyError, TypeError, AttributeError) as ex:
     bad('--json is not the sample as JSON: %s' % ex, read('json.txt')[:500])
 groups = len({t[4] for t in crash})
-want = '%d tasks, %d distinct stacks' % (len(crash), groups)
+plural = lambda n: '' if n == 1 else 's'
+want = '%d task%s, %d distinct stack%s' % (len(crash), plural(len(crash)),
+                                          groups, plural(groups))
 if want in read('summary.txt').split('\n'):
     ok('-c: ' + want)
 else:

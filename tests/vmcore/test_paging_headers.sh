@@ -136,7 +136,7 @@ else
 fi
 
 # what -v counts: modules read, module problems
-counts() { grep -o -E '[0-9]+ modules( \([0-9]+ unreadable\))?|[0-9]+ module problems' "$1" | sort | tr '\n' ';'; }
+counts() { grep -o -E '[0-9]+ modules?( \([0-9]+ unreadable\))?|[0-9]+ module problems?' "$1" | sort | tr '\n' ';'; }
 if [ "$(counts "$tmp/paged.err")" = "$(counts "$tmp/intact.err")" ]; then
 	pass "modules as on the intact dump: $(counts "$tmp/paged.err")"
 else

@@ -13,6 +13,7 @@
 
 #include "arch.h"
 #include "image_open.h"
+#include "report.h"
 #include "vmcoreinfo.h"
 
 #define BANNER_MAX	1024
@@ -463,14 +464,16 @@ void ks_image_describe(const struct ks_image_opened *io, ks_report_fn report,
 	if (io->im.ksyms)
 		ks_kallsyms_stats(io->im.ksyms, &st);
 	add(msg, sizeof(msg), "vmcore: KASLR offset %#" PRIx64 " (%s), %d-level "
-	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu modules",
+	    "paging, %zu vmlinux symbols (%s), BTF from %s, %zu module%s",
 	    (uint64_t)io->kaslr, io->kaslr_from, io->uw.pg.levels,
 	    ks_image_nr_symbols(&io->im), ks_image_symbols_from(&io->im),
-	    io->im.btf_from ? io->im.btf_from : "nowhere", st.modules);
+	    io->im.btf_from ? io->im.btf_from : "nowhere", st.modules,
+	    ks_plural(st.modules));
 	if (st.modules_skipped)
 		add(msg, sizeof(msg), " (%zu unreadable)", st.modules_skipped);
-	add(msg, sizeof(msg), ", %zu BPF symbols, %zu functions in "
-	    "ftrace_mod_maps, CPU registers %s", st.bpf, st.ftrace_mod,
+	add(msg, sizeof(msg), ", %zu BPF symbol%s, %zu function%s in "
+	    "ftrace_mod_maps, CPU registers %s", st.bpf, ks_plural(st.bpf),
+	    st.ftrace_mod, ks_plural(st.ftrace_mod),
 	    io->note_of_cpu ? "by online CPU" : "by note order");
 	ks_report(report, arg, "%s", msg);
 	ks_kallsyms_report(io->im.ksyms, report, arg);
