@@ -155,7 +155,7 @@ static bool layout_sane(const struct ks_prb_layout *l)
 static int get_data(const struct ring *r, uint64_t begin, uint64_t next,
 		    uint64_t *index_ret, uint64_t *len_ret)
 {
-	uint64_t wraps_b = begin / r->size, wraps_n = next / r->size, len;
+	uint64_t wraps_b = begin / r->size, len;
 
 	if (LPOS_DATALESS(begin) && LPOS_DATALESS(next)) {
 		if (begin != NO_LPOS || next != NO_LPOS)
@@ -164,10 +164,15 @@ static int get_data(const struct ring *r, uint64_t begin, uint64_t next,
 		*index_ret = 0;
 		return 0;
 	}
-	if (wraps_b == wraps_n && begin < next) {
+	/*
+	 * A block that ends right at the ring's end is a regular one: a
+	 * get_next_lpos() that compares next - 1 writes it so; one that
+	 * compares next put it at the start instead (the branch below).
+	 */
+	if (begin < next && wraps_b == (next - 1) / r->size) {
 		*index_ret = begin % r->size;
 		len = next - begin;
-	} else if (wraps_b + 1 == wraps_n) {
+	} else if (wraps_b + 1 == next / r->size) {
 		*index_ret = 0;
 		len = next % r->size;
 	} else {
