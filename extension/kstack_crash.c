@@ -228,7 +228,7 @@ static void cmd_kstack(void)
 static char *help_short[] = {
 	"kstack",
 	"kernel stacks of tasks, grouped by identical stack",
-	"SELECTION... | -K | -F   (see kstack-crash(8))",
+	"SELECTION... | -K | -F | --log   (see kstack-crash(8))",
 	NULL
 };
 
