@@ -5,7 +5,9 @@
  * layout and addresses).  The input is:
  *
  *   u8  flags       bit 0: the layout from the types, else VMCOREINFO;
- *                   bit 1: the data ring is in the image; bit 2: --json
+ *                   bit 1: the data ring is in the image; bit 2: --json;
+ *                   bit 3 (without bit 0): a forged layout, 28 bytes of
+ *                   VMCOREINFO sizes and offsets, after the ids
  *   u8  count_bits  taken modulo 8 (the ring's 2^n descriptors)
  *   u8  size_bits   4 + (n modulo 9) (2^size bytes of text)
  *   u64 head_id, tail_id
@@ -62,6 +64,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	ks_pi_init(&pi, f, cbits, sbits, flags & 1, flags & 2);
 	ks_pi_set_ids(&pi, tail, head);
+	if ((flags & 9) == 8) {
+		size_t k = in.n < 28 ? in.n : 28;
+
+		ks_pi_forge_layout(&pi, in.p, k);
+		in.p += k;
+		in.n -= k;
+	}
 	fill(f, KS_PI_DESCS, (size_t)KS_PI_DESC_SIZE << cbits, &in);
 	fill(f, KS_PI_INFOS, (size_t)KS_PI_INFO_SIZE << cbits, &in);
 	if (flags & 2)

@@ -36,18 +36,23 @@ static const struct { const char *type, *member; long off, size; } members[] = {
 };
 #define NR_MEMBERS	(sizeof(members) / sizeof(members[0]))
 
-/* VMCOREINFO's lines, as log_buf_vmcoreinfo_setup() writes them */
-static void vmcoreinfo(struct ks_fake *f)
+/*
+ * VMCOREINFO's lines, as log_buf_vmcoreinfo_setup() writes them; with
+ * forged, each value is the next byte of forged instead (zeros past n).
+ */
+static void vmcoreinfo(struct ks_fake *f, const uint8_t *forged, size_t n_forged)
 {
 	char text[4096];
-	size_t n;
+	size_t n, k = 0;
+#define V(real)	(forged ? (long)(k < n_forged ? forged[k++] : 0) : (long)(real))
+	long desc = V(KS_PI_DESC_SIZE), info = V(KS_PI_INFO_SIZE);
+	long sub = V(16), dev = V(48);
 
 	n = (size_t)snprintf(text, sizeof(text), "SYMBOL(prb)=%llx\n"
-			     "SIZE(prb_desc)=%d\nSIZE(printk_info)=%d\n"
-			     "LENGTH(printk_info_subsystem)=16\n"
-			     "LENGTH(printk_info_device)=48\n",
-			     (unsigned long long)KS_PI_PRB, KS_PI_DESC_SIZE,
-			     KS_PI_INFO_SIZE);
+			     "SIZE(prb_desc)=%ld\nSIZE(printk_info)=%ld\n"
+			     "LENGTH(printk_info_subsystem)=%ld\n"
+			     "LENGTH(printk_info_device)=%ld\n",
+			     (unsigned long long)KS_PI_PRB, desc, info, sub, dev);
 	for (size_t i = 0; i < NR_MEMBERS && n < sizeof(text); i++) {
 		/* the small fields VMCOREINFO does not list */
 		if (!strcmp(members[i].member, "facility") ||
@@ -56,9 +61,16 @@ static void vmcoreinfo(struct ks_fake *f)
 			continue;
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      "OFFSET(%s.%s)=%ld\n", members[i].type,
-				      members[i].member, members[i].off);
+				      members[i].member, V(members[i].off));
 	}
+#undef V
 	ks_fake_set_vmcoreinfo(f, text);
+}
+
+void ks_pi_forge_layout(struct ks_printk_image *pi, const uint8_t *vals,
+			size_t n)
+{
+	vmcoreinfo(pi->f, vals, n);
 }
 
 static void types(struct ks_fake *f)
@@ -96,7 +108,7 @@ void ks_pi_init(struct ks_printk_image *pi, struct ks_fake *f,
 	if (with_types)
 		types(f);
 	else
-		vmcoreinfo(f);
+		vmcoreinfo(f, NULL, 0);
 }
 
 void ks_pi_set_ids(struct ks_printk_image *pi, uint64_t tail, uint64_t head)

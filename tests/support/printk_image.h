@@ -7,6 +7,7 @@
 #define KS_PRINTK_IMAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fake_target.h"
@@ -41,6 +42,12 @@ void ks_pi_init(struct ks_printk_image *pi, struct ks_fake *f,
 uint64_t ks_pi_add(struct ks_printk_image *pi, const char *text,
 		   uint64_t ts_nsec, unsigned int level, uint32_t caller,
 		   unsigned int state);
+/*
+ * VMCOREINFO's sizes and offsets, each the next byte of vals (zeros past
+ * n), for a ring laid out from VMCOREINFO: a forged layout.
+ */
+void ks_pi_forge_layout(struct ks_printk_image *pi, const uint8_t *vals,
+			size_t n);
 /* head_id and tail_id as given (the first and last ids added by default). */
 void ks_pi_set_ids(struct ks_printk_image *pi, uint64_t tail, uint64_t head);
 

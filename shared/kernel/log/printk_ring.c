@@ -31,6 +31,7 @@ enum { DESC_RESERVED, DESC_COMMITTED, DESC_FINALIZED, DESC_REUSABLE };
 #define MAX_SIZE_BITS		31
 #define TEXT_MAX		65535u	/* printk_info.text_len is a u16 */
 #define DEV_MAX			128u
+#define DESC_MAX		64	/* struct prb_desc is 24 bytes */
 #define CHUNK			65536u
 
 /* A window of memory read a chunk at a time: the arrays and the text. */
@@ -133,7 +134,8 @@ static int read_head(struct ring *r, uint64_t prb)
 /* Sizes that would take a read past the structures they index. */
 static bool layout_sane(const struct ks_prb_layout *l)
 {
-	return l->desc_size >= l->desc_text_blk + 16 &&
+	return l->desc_size <= DESC_MAX &&
+	       l->desc_size >= l->desc_text_blk + 16 &&
 	       l->desc_state_var + 8 <= l->desc_size &&
 	       l->blk_begin + 8 <= 16 && l->blk_next + 8 <= 16 &&
 	       l->info_size <= 4096 && l->info_seq + 8 <= l->info_size &&
@@ -247,9 +249,8 @@ static int read_text(struct ring *r, const unsigned char *desc,
 static int read_record(struct ring *r, uint64_t id, struct ks_log_record *rec)
 {
 	uint64_t idx = id & (r->count - 1);
-	unsigned char desc[64];
-	size_t dlen = (size_t)r->l.desc_size < sizeof(desc) ?
-		      (size_t)r->l.desc_size : sizeof(desc);
+	unsigned char desc[DESC_MAX];
+	size_t dlen = (size_t)r->l.desc_size;
 	uint64_t sv;
 	unsigned int state;
 
