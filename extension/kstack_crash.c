@@ -21,6 +21,7 @@
 #include "hooks_crash.h"
 #include "kernel_sample.h"
 #include "kstack_help.h"
+#include "log_print.h"
 #include "options.h"
 #include "sample_report.h"
 #include "target_crash.h"
@@ -174,6 +175,20 @@ static void hooks_report(const struct ks_options *opts)
 		      opts->hooks.kprobes ? "-K" : "-F", strerror(-ret));
 }
 
+/* --log: the dump's kernel log, buffered as a sample is (buffered_out.h) */
+static void log_report(const struct ks_options *opts)
+{
+	FILE *out = ks_buffered_open(fp);
+	int ret, ret2;
+
+	ret = ks_log_print(ks_crash_target(), out,
+			   opts->out.format == KS_FMT_JSON, report,
+			   (void *)opts);
+	ret2 = ks_buffered_close(out, fp);
+	if (!ret && ret2)
+		error(INFO, "writing the output failed: %s\n", strerror(-ret2));
+}
+
 /* The one place the command goes by the mode the parser decided. */
 static void run(const struct ks_options *opts)
 {
@@ -186,6 +201,9 @@ static void run(const struct ks_options *opts)
 		return;
 	case KS_IN_CHOOKS:
 		hooks_report(opts);
+		return;
+	case KS_IN_CLOG:
+		log_report(opts);
 		return;
 	default:
 		tasks_sample(opts);
@@ -210,7 +228,7 @@ static void cmd_kstack(void)
 static char *help_short[] = {
 	"kstack",
 	"kernel stacks of tasks, grouped by identical stack",
-	"SELECTION... | -K | -F   (see kstack-crash(8))",
+	"SELECTION... | -K | -F | --log   (see kstack-crash(8))",
 	NULL
 };
 

@@ -36,6 +36,11 @@ static const char *const tail[] = {
 	"  mode); the live tool prints an empty stack for such a task.  Tasks",
 	"  or lists that cannot be read are reported and the walk goes on.",
 	" ",
+	"  --log prints the dump's kernel log from its printk ring buffer",
+	"  (Linux 5.10+) as dmesg and crash's log print it, the same bytes as",
+	"  kstack --vmcore VMCORE --log; records still being written, lost",
+	"  ranges and unreadable pages are said once, with their counts.",
+	" ",
 	"  A dump crash itself cannot open (crash 8.0.2 reads kernels up to 6.10;",
 	"  6.11 and later need crash 8.0.6) never reaches this command: read it",
 	"  with the standalone reader, which needs no vmlinux on Linux 6.0+:",
@@ -56,6 +61,8 @@ static const char *const tail[] = {
 	"    ...",
 	"\n  Show the tasks in uninterruptible sleep as a summary:\n",
 	"    %s> kstack -D -c",
+	"\n  Show the end of the dump's kernel log (crash's log stops at 6.10):\n",
+	"    %s> kstack --log | tail",
 };
 
 #define NR(a)	(sizeof(a) / sizeof((a)[0]))

@@ -19,6 +19,7 @@
 #include "hooks_live.h"
 #include "kcore_waits.h"
 #include "kdump_run.h"
+#include "kmsg_log.h"
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
@@ -158,10 +159,13 @@ static int run(const struct ks_options *opts)
 		return ks_snoop_run(opts);
 	case KS_IN_VMCORE:
 	case KS_IN_VHOOKS:
+	case KS_IN_VLOG:
 		/* -K / -F of a dump too: its hooks come from its memory */
 		return ks_kdump_run(opts);
 	case KS_IN_HOOKS:
 		return ks_hooks_live(opts);
+	case KS_IN_LOG:
+		return ks_kmsg_log_run(opts);
 	case KS_IN_BG:
 		return ks_background_run(opts);
 	case KS_IN_REPORT:

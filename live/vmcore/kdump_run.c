@@ -22,6 +22,7 @@
 #include "kernel_sample.h"
 #include "lines.h"
 #include "lines_host.h"
+#include "log_print.h"
 #include "live_sample.h"
 #include "output_file.h"
 #include "regular_file.h"
@@ -138,6 +139,17 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
+/* --log: the dump's kernel log, as crash and dmesg print it. */
+static int log_view(const struct ks_target *t, const struct ks_options *opts)
+{
+	int ret = ks_log_print(t, stdout, opts->out.format == KS_FMT_JSON,
+			       ks_live_say, NULL);
+
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
 /* Why the tasks cannot be walked, in --vmcore's words; said once. */
 static void say_no_walk(void *arg, const char *msg)
 {
@@ -168,6 +180,8 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 
 	if (opts->mode == KS_IN_VHOOKS)
 		return hooks(t, opts);
+	if (opts->mode == KS_IN_VLOG)
+		return log_view(t, opts);
 	ret = ks_kernel_open(t, &k, say_no_walk, &said);
 	if (ret) {
 		if (!said)

@@ -319,6 +319,9 @@ static unsigned int decide_mode(const struct ks_options *o, enum ks_context ctx)
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
+	if (o->log)
+		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
+		       o->vmcore ? KS_IN_VLOG : KS_IN_LOG;
 	if (ctx == KS_CTX_CRASH)
 		return hooks ? KS_IN_CHOOKS : KS_IN_CRASH;
 	if (o->decode)

@@ -47,13 +47,17 @@ enum ks_mode {
 	KS_IN_CHOOKS = 1u << 8,	/* crash's kstack -K / -F */
 	KS_IN_INFO = 1u << 9,	/* -h, --help, --version: nothing else counts */
 	KS_IN_REPORT = 1u << 10,	/* kstack report DIR: the logs read back */
+	KS_IN_LOG = 1u << 11,	/* --log: the kernel log from /dev/kmsg */
+	KS_IN_VLOG = 1u << 12,	/* --vmcore --log: a dump's kernel log */
+	KS_IN_CLOG = 1u << 13,	/* crash's kstack --log */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
 #define KS_IN_ALL_HOOKS	(KS_IN_HOOKS | KS_IN_VHOOKS | KS_IN_CHOOKS)
-#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS)
+#define KS_IN_ALL_LOG	(KS_IN_LOG | KS_IN_VLOG | KS_IN_CLOG)
+#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS | KS_IN_CLOG)
 /* every mode but report, which has rows of its own, -h included */
-#define KS_IN_ANY	0x3ffu
+#define KS_IN_ANY	(0x3ffu | KS_IN_ALL_LOG)
 
 /* How a row's value is stored, each into the member at the row's offset. */
 enum ks_opt_kind {
@@ -150,6 +154,7 @@ struct ks_options {
 	struct ks_hooks_opts hooks;	/* -K, -F, --touched */
 	bool lines;		/* -l: file:line of every frame (shared/lines/) */
 	const char *vmlinux;	/* --vmlinux */
+	bool log;		/* --log: the kernel log (shared/kernel/log/) */
 	bool help;
 	bool version;		/* --version */
 

@@ -39,6 +39,8 @@ int ks_format_sample(FILE *out, const struct ks_sample *s,
 
 /* A JSON string of s; invalid UTF-8 becomes U+FFFD. */
 void ks_json_str(FILE *out, const char *s);
+/* The same of len bytes, NULs included (\u0000). */
+void ks_json_str_n(FILE *out, const char *s, size_t len);
 /* The frames of stack as a JSON array, without the "[<0>] " of each line. */
 void ks_json_frames(FILE *out, const char *stack);
 /* The frames of stack outermost first, as ";name" each (flame graphs). */

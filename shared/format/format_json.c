@@ -74,6 +74,11 @@ void ks_json_str(FILE *out, const char *s)
 	json_str_n(out, s, strlen(s));
 }
 
+void ks_json_str_n(FILE *out, const char *s, size_t len)
+{
+	json_str_n(out, s, len);
+}
+
 void ks_json_frames(FILE *out, const char *stack)
 {
 	const char *sep = "";
