@@ -141,7 +141,8 @@ static int run(const struct ks_options *opts)
 		return ks_snoop_run(opts);
 	case KS_IN_VMCORE:
 	case KS_IN_VHOOKS:
-		/* -K / -F of a dump too: its hooks come from its memory */
+	case KS_IN_VCPUS:
+		/* -K / -F and --cpus of a dump too: from its memory */
 		return ks_kdump_run(opts);
 	case KS_IN_HOOKS:
 		return ks_hooks_live(opts);
