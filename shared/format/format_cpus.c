@@ -40,6 +40,8 @@ static void text_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 	fprintf(out, "CPU: %d PID: %d Comm: ", c->cpu, c->pid);
 	ks_fputs_escaped(c->comm, out);
 	fputc('\n', out);
+	if (c->offline)
+		fputs("Offline: the CPU is not in cpu_online_mask\n", out);
 	if (c->has_regs) {
 		fprintf(out, "Registers: %s\n", cs->regs_source);
 		if (c->user)
@@ -52,6 +54,8 @@ static void text_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 		fputs("Call Trace:\n", out);
 	for (size_t i = 0; i < c->nr_lines; i++)
 		text_line(out, &c->lines[i]);
+	if (c->user)
+		fputs("User mode: no kernel stack to show\n", out);
 	if (c->note)
 		fprintf(out, "The trace ends here: %s\n", c->note);
 	fputc('\n', out);
@@ -93,7 +97,9 @@ static void json_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 {
 	fprintf(out, "{\"cpu\":%d,\"pid\":%d,\"comm\":", c->cpu, c->pid);
 	ks_json_str(out, c->comm);
-	fprintf(out, ",\"idle\":%s", c->idle ? "true" : "false");
+	fprintf(out, ",\"idle\":%s,\"online\":%s,\"user\":%s",
+		c->idle ? "true" : "false", c->offline ? "false" : "true",
+		c->user ? "true" : "false");
 	if (c->has_regs) {
 		fputs(",\"registers\":", out);
 		ks_json_str(out, cs->regs_source);

@@ -56,6 +56,7 @@ struct ks_cpu {
 	char comm[32];
 	uint64_t task;		/* rq->curr */
 	bool idle;		/* rq->curr == rq->idle */
+	bool offline;		/* present, not in cpu_online_mask */
 	bool has_regs;		/* the image has this CPU's registers */
 	bool user;		/* its registers are in user mode */
 	struct ks_regs regs;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The CPUs of an image for --cpus: for_each_online_cpu() over
- * __cpu_online_mask, cpu_rq(cpu)->curr (per-CPU runqueues at
+ * The CPUs of an image for --cpus: for_each_present_cpu() over
+ * __cpu_present_mask, online or not (__cpu_online_mask), cpu_rq(cpu)->curr (per-CPU runqueues at
  * __per_cpu_offset[cpu]), the task's PID and comm as
  * dump_stack_print_info() prints them, and the trace of the
  * architecture's cpu_trace from the CPU's registers.
@@ -17,7 +17,7 @@
 
 /* What the walk reads, looked up once. */
 struct cpus_layout {
-	uint64_t online, runqueues, per_cpu_offset;
+	uint64_t online, present, runqueues, per_cpu_offset;
 	unsigned int nr_cpu_ids;
 	struct ks_field curr, idle;
 };
@@ -27,6 +27,9 @@ static int layout(const struct ks_target *t, struct cpus_layout *cl,
 {
 	uint64_t nr;
 
+	/* a kernel without a present mask (none known) has them all online */
+	if (t->ops->symbol(t->ctx, "__cpu_present_mask", &cl->present))
+		cl->present = 0;
 	if (t->ops->symbol(t->ctx, "__cpu_online_mask", &cl->online) ||
 	    t->ops->symbol(t->ctx, "runqueues", &cl->runqueues) ||
 	    t->ops->symbol(t->ctx, "__per_cpu_offset", &cl->per_cpu_offset)) {
@@ -50,12 +53,12 @@ static int layout(const struct ks_target *t, struct cpus_layout *cl,
 	return 0;
 }
 
-static bool cpu_online(const struct ks_target *t, const struct cpus_layout *cl,
-		       unsigned int cpu)
+/* cpumask_test_cpu() */
+static bool cpu_in(const struct ks_target *t, uint64_t mask, unsigned int cpu)
 {
 	uint64_t word;
 
-	if (ks_read_u64(t, cl->online + 8 * (cpu / 64), &word))
+	if (!mask || ks_read_u64(t, mask + 8 * (cpu / 64), &word))
 		return false;
 	return word >> (cpu % 64) & 1;
 }
@@ -118,7 +121,7 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 	if (!c->ip_text)
 		return -ENOMEM;
 	if (c->user)
-		return ks_cpu_set_note(c, "in user mode: no kernel stack");
+		return 0;	/* no kernel stack to show, none cut short */
 	if (!k->unw) {
 		k->arch->unwind_missing(k->unw_err, sym, sizeof(sym));
 		return ks_cpu_set_note(c, sym);
@@ -151,7 +154,12 @@ int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs, ks_report_fn report,
 	for (unsigned int cpu = 0; cpu < cl.nr_cpu_ids; cpu++) {
 		struct ks_cpu *c = &cs->cpu[cs->nr];
 
-		if (!cpu_online(k->t, &cl, cpu))
+		/*
+		 * An offline CPU that is present has a runqueue and, in a
+		 * QEMU dump, registers: it is shown, marked offline.
+		 */
+		c->offline = !cpu_in(k->t, cl.online, cpu);
+		if (c->offline && !cpu_in(k->t, cl.present, cpu))
 			continue;
 		c->cpu = (int)cpu;
 		cs->nr++;

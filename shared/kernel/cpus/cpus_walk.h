@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --cpus: every online CPU of an image, its task from its runqueue
+ * --cpus: every present CPU of an image (online or not), its task from its runqueue
  * (rq->curr; the idle task is PID 0, swapper/N), its registers from the
  * image, and its trace across its stacks from the architecture's
  * cpu_trace (arch.h).  Records only (cpu_record.h); the writer is
