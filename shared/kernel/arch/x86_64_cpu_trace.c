@@ -208,8 +208,9 @@ int ks_x86_cpu_trace(const struct ks_target *t, void *unw,
 	stacks(&tr, st->regs.sp);
 	if (!tr.err)
 		tr.err = unwind_note(&tr);
+	/* a trace cut short where a stack could not be placed: say which */
 	if (!tr.err && why && c->note)
-		tr.err = ks_cpu_set_note(c, why);
+		tr.err = ks_cpu_add_note(c, why);
 	ks_unwind_release(&tr.s);
 	return tr.err;
 }

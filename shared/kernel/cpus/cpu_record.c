@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The records of --cpus (cpu_record.h): lines added, notes kept, freed. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,19 @@ int ks_cpu_set_note(struct ks_cpu *c, const char *note)
 		return 0;
 	c->note = strdup(note);
 	return c->note ? 0 : -ENOMEM;
+}
+
+int ks_cpu_add_note(struct ks_cpu *c, const char *more)
+{
+	char *n;
+
+	if (!c->note)
+		return ks_cpu_set_note(c, more);
+	if (asprintf(&n, "%s; %s", c->note, more) < 0)
+		return -ENOMEM;
+	free(c->note);
+	c->note = n;
+	return 0;
 }
 
 void ks_cpus_release(struct ks_cpus *cs)

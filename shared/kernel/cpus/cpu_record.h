@@ -80,6 +80,8 @@ int ks_cpu_add_line(struct ks_cpu *c, enum ks_cpu_line_kind kind, bool unsure,
 		    const struct ks_cpu_saved *regs);
 /* The note of a trace cut short; the first one stays.  0 or -ENOMEM. */
 int ks_cpu_set_note(struct ks_cpu *c, const char *note);
+/* More about why the trace ends, after the note there is; 0 or -ENOMEM. */
+int ks_cpu_add_note(struct ks_cpu *c, const char *more);
 void ks_cpus_release(struct ks_cpus *cs);
 
 #endif /* KS_CPU_RECORD_H */
