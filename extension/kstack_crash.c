@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "buffered_out.h"
+#include "cpus_walk.h"
+#include "format_cpus.h"
 #include "decode_text.h"
 #include "format.h"
 #include "hooks_crash.h"
@@ -164,6 +166,27 @@ static void tasks_sample(const struct ks_options *opts)
 	ks_sample_release(&s);
 }
 
+/* --cpus: crash's bt -a, in the words of --vmcore --cpus */
+static void cpus(const struct ks_options *opts)
+{
+	struct ks_cpus cs;
+	FILE *out;
+	int ret;
+
+	if (open_kernel())
+		return;
+	ret = ks_cpus_walk(kernel, &cs, report, (void *)opts);
+	if (!ret) {
+		out = ks_buffered_open(fp);
+		ret = ks_format_cpus(out, &cs, opts->out.format == KS_FMT_JSON);
+		ret = ks_buffered_close(out, fp) ? -EIO : ret;
+		if (ret)
+			error(INFO, "writing the output failed: %s\n",
+			      strerror(-ret));
+	}
+	ks_cpus_release(&cs);
+}
+
 /* -K / -F: the hooks views (extension/hooks_crash.c) */
 static void hooks_report(const struct ks_options *opts)
 {
@@ -204,6 +227,9 @@ static void run(const struct ks_options *opts)
 		return;
 	case KS_IN_CLOG:
 		log_report(opts);
+		return;
+	case KS_IN_CCPUS:
+		cpus(opts);
 		return;
 	default:
 		tasks_sample(opts);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "decode_text.h"
+#include "cpus_walk.h"
+#include "format_cpus.h"
 #include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_sample.h"
@@ -159,6 +161,22 @@ static void say_no_walk(void *arg, const char *msg)
 	ks_say("cannot walk the dump's tasks: %s", msg);
 }
 
+/* --cpus: every CPU's block on stdout; the exit status. */
+static int cpus(struct ks_kernel *k, const struct ks_options *opts)
+{
+	struct ks_cpus cs;
+	int ret = ks_cpus_walk(k, &cs, ks_live_say, NULL);
+
+	if (!ret)
+		ret = ks_format_cpus(stdout, &cs, opts->out.format == KS_FMT_JSON);
+	ks_cpus_release(&cs);
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	if (ret == -EIO || ret == -EPIPE)
+		ks_say("writing the output failed: %s", strerror(-ret));
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
 /*
  * Walks the tasks of t and writes the sample to out (opened before the
  * dump, so a refused -o FILE costs no walk), or with -K / -F prints the
@@ -187,6 +205,10 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		if (!said)
 			say_no_walk(&said, strerror(-ret));
 		return KS_EXIT_ERROR;
+	}
+	if (opts->mode == KS_IN_VCPUS) {
+		status = cpus(k, opts);
+		goto out;
 	}
 	if (ks_kernel_sample(k, &walk, &s, &st, &say)) {
 		status = KS_EXIT_ERROR;

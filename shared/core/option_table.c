@@ -69,7 +69,7 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .help = "with -c: every task of a stack, not three examples" },
 	/* -K/-F --json: the hooks as JSON (their writer's) */
 	FMT("json", 0, KS_FMT_JSON,
-	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS | KS_IN_ALL_LOG,
+	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS | KS_IN_ALL_LOG | KS_IN_CPUS,
 	    "JSON Lines, one object per sample"),
 	FMT("folded", 0, KS_FMT_FOLDED, KS_IN_TASKS | KS_IN_SNOOP,
 	    "flame-graph input (comm;frames COUNT)"),
@@ -140,20 +140,25 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .needs = "-F", .off = OFF(hooks.touched), .section = KS_SEC_HOOKS,
 	  .help = "with -F: every function ever patched (Linux 6.4+)" },
 	{ .name = "vmcore", .kind = KS_OPT_PATH,
-	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG,
-	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG, .off = OFF(vmcore),
+	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
+		    KS_IN_VCPUS,
+	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
+		   KS_IN_VCPUS, .off = OFF(vmcore),
 	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
 	  .help = "read a kernel dump instead of /proc" },
 	/* live and --snoop: with -l only (options.c) */
 	{ .name = "vmlinux", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_SNOOP |
-		     KS_IN_DECODE | KS_IN_VLOG,
+		     KS_IN_DECODE | KS_IN_VLOG | KS_IN_VCPUS,
 	  .off = OFF(vmlinux), .metavar = "VMLINUX", .section = KS_SEC_HOOKS,
 	  .help = "its debug vmlinux (optional with a kallsyms dump)" },
 	{ .name = "log", .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_LOG,
 	  .leads = KS_IN_ALL_LOG, .off = OFF(log), .section = KS_SEC_HOOKS,
-	  .help = "the kernel log as dmesg prints it (a dump's, or /dev/kmsg)" },
-
+	  .help = "the kernel log, every record, as dmesg prints it" },
+	{ .name = "cpus", .kind = KS_OPT_FLAG, .applies = KS_IN_CPUS,
+	  .leads = KS_IN_CPUS, .off = OFF(cpus), .section = KS_SEC_HOOKS,
+	  .help = "every CPU's task and stack, across its IRQ and\n"
+		  "exception stacks, as the kernel prints a stack trace" },
 	{ .name = "lines", .letter = 'l', .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_SAMPLE | KS_IN_SNOOP, .off = OFF(lines),
 	  .section = KS_SEC_LINES,
@@ -203,12 +208,14 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_VHOOKS, "--vmcore -K/-F", "kstack --vmcore VMCORE -K|-F", NULL },
 	{ KS_IN_LOG, "--log", "kstack --log", NULL },
 	{ KS_IN_VLOG, "--vmcore --log", "kstack --vmcore VMCORE --log", NULL },
+	{ KS_IN_VCPUS, "--vmcore --cpus", "kstack --vmcore VMCORE --cpus", NULL },
 	{ KS_IN_SNOOP, "--snoop", "kstack --snoop FUNC", NULL },
 	{ KS_IN_DECODE, "--decode", "kstack --decode", "[FILE]" },
 	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL },
 	{ KS_IN_CRASH, "crash's kstack", "kstack SELECTION...", NULL },
 	{ KS_IN_CHOOKS, "crash's kstack -K/-F", "kstack -K|-F", NULL },
 	{ KS_IN_CLOG, "crash's kstack --log", "kstack --log", NULL },
+	{ KS_IN_CCPUS, "crash's kstack --cpus", "kstack --cpus", NULL },
 	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
 };
 

@@ -323,13 +323,13 @@ static unsigned int decide_mode(const struct ks_options *o, enum ks_context ctx)
 		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
 		       o->vmcore ? KS_IN_VLOG : KS_IN_LOG;
 	if (ctx == KS_CTX_CRASH)
-		return hooks ? KS_IN_CHOOKS : KS_IN_CRASH;
+		return hooks ? KS_IN_CHOOKS : o->cpus ? KS_IN_CCPUS : KS_IN_CRASH;
 	if (o->decode)
 		return KS_IN_DECODE;
 	if (o->snoop)
 		return KS_IN_SNOOP;
 	if (o->vmcore)
-		return hooks ? KS_IN_VHOOKS : KS_IN_VMCORE;
+		return hooks ? KS_IN_VHOOKS : o->cpus ? KS_IN_VCPUS : KS_IN_VMCORE;
 	if (hooks)
 		return KS_IN_HOOKS;
 	if (o->background || o->foreground)

@@ -35,6 +35,7 @@ const struct orc_fn orc_fns[NR_FN] = {
 	[F_MOD]		= { "mod_fn", MOD_TEXT + 0x100, 0x80, "mymod" },
 	[F_NOORC]	= { "noorc_fn", NOORC_TEXT + 0x100, 0x80, "noorc" },
 	[F_BIG]		= { "big_frame_fn", FN(0xb000), 0x100, NULL },
+	[F_WRAP]	= { "irq_wrapper", FN(0xd000), 0x100, NULL },
 };
 
 /* Sorted by ip, as sorttable leaves vmlinux's table. */
@@ -53,6 +54,13 @@ const struct orc_spec vmlinux_orc[] = {
 	UNDEF(FN(0xa000), 1),		/* ret_from_fork: end of stack */
 	CALL(FN(0xb000), 0x4000),	/* big_frame_fn: past the stack */
 	UNDEF(FN(0xc000), 0),		/* a section terminator */
+	/*
+	 * irq_wrapper: call_on_stack()'s return address on the IRQ stack,
+	 * whose caller's sp is the word at sp (the stack's top word).
+	 */
+	{ FN(0xd000), KS_ORC_REG_SP_INDIRECT, 0x10, KS_ORC_REG_UNDEFINED, 0,
+	  KS_ORC_TYPE_CALL, 0 },
+	UNDEF(FN(0xd100), 0),
 	{ FN(0x80000), KS_ORC_REG_SP, 0x28, KS_ORC_REG_PREV_SP, -16,
 	  KS_ORC_TYPE_CALL, 0 },	/* __schedule */
 	CALL(FN(0x80800), 0x10),	/* schedule */

@@ -22,6 +22,8 @@
 #include "report.h"
 #include "target.h"
 
+struct ks_cpu;
+struct ks_cpu_start;
 struct ks_kernel_tables;
 struct ks_paging;
 struct ks_vmcoreinfo;
@@ -135,6 +137,17 @@ struct ks_arch {
 	/* The whole kernel's notes; returns how many parts lack data. */
 	size_t (*unwind_report)(void *unw, int err, ks_report_fn report,
 				void *arg);
+	/*
+	 * --cpus: the lines of one CPU's trace (cpu_record.h) from its
+	 * registers, across every stack the CPU crossed, as its kernel's
+	 * stack dump writes them; a trace cut short says why in the
+	 * record's note.  0 or -errno.  NULL: not read on this architecture
+	 * yet, and the walker says so (x86_64: x86_64_cpu_trace.c over
+	 * x86_64_stacks.c; arm64's stacks, IRQ, overflow and SDEI, would be
+	 * arm64_cpu_trace.c).
+	 */
+	int (*cpu_trace)(const struct ks_target *t, void *unw,
+			 const struct ks_cpu_start *st, struct ks_cpu *cpu);
 
 	/*
 	 * The kernel addresses that code (len bytes of text at pc) forms

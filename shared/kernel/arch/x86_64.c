@@ -221,6 +221,7 @@ const struct ks_arch ks_arch_x86_64 = {
 	.stack_text = stack_text,
 	.unwind_missing = unwind_missing,
 	.unwind_report = unwind_report,
+	.cpu_trace = ks_x86_cpu_trace,
 	.probe_len = 5,
 	.probe_breakpoint = KS_CODE_INT3,
 	.probe_code = probe_code,

@@ -27,8 +27,7 @@ static bool consume_entry(struct walk *w, uint64_t addr)
 	return ks_stack_text_consume(&w->out, addr);
 }
 
-/* The first 21 words of pt_regs from what the caller knows. */
-static void regs_to_pt(const struct ks_regs *regs, uint64_t pt[KS_PT_WORDS])
+void ks_x86_regs_to_pt(const struct ks_regs *regs, uint64_t pt[KS_PT_WORDS])
 {
 	memset(pt, 0, KS_PT_WORDS * sizeof(pt[0]));
 	memcpy(pt, regs->r, sizeof(regs->r));
@@ -55,7 +54,7 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 	uint64_t pt[KS_PT_WORDS], addr;
 
 	if (st->on_cpu) {
-		regs_to_pt(&st->regs, pt);
+		ks_x86_regs_to_pt(&st->regs, pt);
 		/* user_mode(regs): no kernel stack to show */
 		if (pt[KS_PT_CS] & 3) {
 			memset(s, 0, sizeof(*s));

@@ -56,4 +56,19 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 		  const struct ks_stack_start *st, char **text_ret,
 		  const char **note_ret);
 
+/*
+ * The 21 words of pt_regs from a struct ks_regs: cs from where ip
+ * points (a note's registers keep none), the rest 0.
+ */
+void ks_x86_regs_to_pt(const struct ks_regs *regs, uint64_t pt[KS_PT_WORDS]);
+
+struct ks_cpu;
+struct ks_cpu_start;
+/*
+ * --cpus: one CPU's trace across its stacks (x86_64_cpu_trace.c), as
+ * struct ks_arch's cpu_trace says.
+ */
+int ks_x86_cpu_trace(const struct ks_target *t, void *unw,
+		     const struct ks_cpu_start *st, struct ks_cpu *c);
+
 #endif /* KS_KERNEL_STACK_H */

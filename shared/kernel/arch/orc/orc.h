@@ -178,6 +178,14 @@ enum {
 #define KS_IRET_FRAME_OFFSET	(KS_PT_IP * 8)
 #define KS_IRET_FRAME_SIZE	((KS_PT_WORDS - KS_PT_IP) * 8)
 
+/*
+ * get_stack_info() beyond the task stack, for a walk of a CPU's stacks
+ * (--cpus): true with *stack_ret set when addr is on another stack of
+ * that CPU the walk may enter (each one once, as visit_mask allows).
+ */
+typedef bool (*ks_other_stack_fn)(void *arg, uint64_t addr,
+				  struct ks_range *stack_ret);
+
 /* struct unwind_state, with the used part of the stack copied in. */
 struct ks_unwind_state {
 	const struct ks_target *t;
@@ -198,6 +206,12 @@ struct ks_unwind_state {
 	uint64_t next_bp, orig_sp;
 	const char *note;		/* why error was set */
 	bool note_is_cause;		/* note names a frame known to be wrong */
+	/*
+	 * The CPU's other stacks (IRQ, exception, entry), NULL for a task
+	 * that is not current: then the walk stays on its task stack.
+	 */
+	ks_other_stack_fn other_stack;
+	void *other_arg;
 };
 
 /*
@@ -212,7 +226,20 @@ void ks_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *
 void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
 			  const struct ks_orc *orc, uint64_t task,
 			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS]);
+/*
+ * The same for the task current on a CPU, whose walk may cross onto the
+ * CPU's other stacks through other_stack (get_stack_info() for current).
+ */
+void ks_unwind_start_cpu(struct ks_unwind_state *s, const struct ks_target *t,
+			 const struct ks_orc *orc, uint64_t task,
+			 struct ks_range stack, const uint64_t regs[KS_PT_WORDS],
+			 ks_other_stack_fn other_stack, void *other_arg);
 bool ks_unwind_next_frame(struct ks_unwind_state *s);
+/*
+ * unwind_get_return_address_ptr(): the stack slot the frame's return
+ * address came from (the ip of saved regs, else sp - 8), 0 for none.
+ */
+uint64_t ks_unwind_get_return_address_ptr(const struct ks_unwind_state *s);
 uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s);
 /*
  * Did the walk reach the user-mode registers the entry code saved at the

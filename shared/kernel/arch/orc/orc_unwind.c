@@ -69,6 +69,23 @@ static bool on_stack(const struct ks_unwind_state *s, uint64_t addr, size_t len)
 }
 
 /*
+ * get_stack_info() for current: the walk moves onto another stack of the
+ * CPU.  The copy of the old stack no longer serves; reads go to the target.
+ */
+static bool switch_stack(struct ks_unwind_state *s, uint64_t addr)
+{
+	struct ks_range next;
+
+	if (!s->other_stack || !s->other_stack(s->other_arg, addr, &next))
+		return false;
+	free(s->copy);
+	s->copy = NULL;
+	s->stack = next;
+	s->stack_known = true;
+	return true;
+}
+
+/*
  * stack_access_ok().  When the access is not on the current stack the
  * kernel asks get_stack_info(), which for a task other than current
  * knows only the task stack, already marked in stack_mask: so it answers
@@ -77,6 +94,8 @@ static bool on_stack(const struct ks_unwind_state *s, uint64_t addr, size_t len)
 static bool stack_access_ok(struct ks_unwind_state *s, uint64_t addr, size_t len)
 {
 	if (on_stack(s, addr, len))
+		return true;
+	if (switch_stack(s, addr) && on_stack(s, addr, len))
 		return true;
 	s->stack_known = false;
 	note_hard(s, "stack access outside the task stack");
@@ -425,7 +444,7 @@ static const struct ks_orc_entry *frame_orc(struct ks_unwind_state *s)
 bool ks_unwind_next_frame(struct ks_unwind_state *s)
 {
 	const struct ks_orc_entry *orc;
-	uint64_t sp, prev_sp = s->sp;
+	uint64_t sp, prev_sp = s->sp, prev_stack = s->stack.start;
 
 	if (ks_unwind_done(s))
 		return false;
@@ -456,7 +475,8 @@ bool ks_unwind_next_frame(struct ks_unwind_state *s)
 	 * Prevent a recursive loop due to bad ORC data.  Only the task stack
 	 * exists for this walk, so the stack type never changes.
 	 */
-	if (on_stack(s, s->sp, 8) && s->sp <= prev_sp) {
+	if (s->stack.start == prev_stack && on_stack(s, s->sp, 8) &&
+	    s->sp <= prev_sp) {
 		note_hard(s, "stack going in the wrong direction");
 		goto err;
 	}
@@ -478,10 +498,13 @@ static void find_stack(struct ks_unwind_state *s)
 		s->stack_known = true;
 		return;
 	}
+	if (switch_stack(s, s->sp))
+		return;
 	s->error = true;
 	note_hard(s, "stack pointer is not on the task stack");
 	next_page = (s->sp + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	s->stack_known = next_page >= s->stack.start && next_page < s->stack.end;
+	s->stack_known = (next_page >= s->stack.start && next_page < s->stack.end) ||
+			 switch_stack(s, next_page);
 }
 
 /*
@@ -554,7 +577,17 @@ void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
 			  const struct ks_orc *orc, uint64_t task,
 			  struct ks_range stack, const uint64_t regs[KS_PT_WORDS])
 {
+	ks_unwind_start_cpu(s, t, orc, task, stack, regs, NULL, NULL);
+}
+
+void ks_unwind_start_cpu(struct ks_unwind_state *s, const struct ks_target *t,
+			 const struct ks_orc *orc, uint64_t task,
+			 struct ks_range stack, const uint64_t regs[KS_PT_WORDS],
+			 ks_other_stack_fn other_stack, void *other_arg)
+{
 	ks_unwind_state_init(s, t, orc, task, stack, regs[KS_PT_SP]);
+	s->other_stack = other_stack;
+	s->other_arg = other_arg;
 	if (user_mode(regs))
 		return;
 	memcpy(s->regs_buf, regs, sizeof(s->regs_buf));
@@ -569,6 +602,15 @@ void ks_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
 
 	/* When starting from regs, skip the regs frame: */
 	ks_unwind_next_frame(s);
+}
+
+uint64_t ks_unwind_get_return_address_ptr(const struct ks_unwind_state *s)
+{
+	if (ks_unwind_done(s))
+		return 0;
+	if (s->regs)
+		return s->regs_addr ? s->regs_addr + KS_PT_IP * 8 : 0;
+	return s->sp ? s->sp - 8 : 0;
 }
 
 uint64_t ks_unwind_get_return_address(const struct ks_unwind_state *s)

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The CPUs of an image for --cpus: for_each_present_cpu() over
+ * __cpu_present_mask, online or not (__cpu_online_mask), cpu_rq(cpu)->curr (per-CPU runqueues at
+ * __per_cpu_offset[cpu]), the task's PID and comm as
+ * dump_stack_print_info() prints them, and the trace of the
+ * architecture's cpu_trace from the CPU's registers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpus_walk.h"
+#include "symbolize.h"
+#include "task_walk.h"
+
+/* What the walk reads, looked up once. */
+struct cpus_layout {
+	uint64_t online, present, runqueues, per_cpu_offset;
+	unsigned int nr_cpu_ids;
+	struct ks_field curr, idle;
+};
+
+static int layout(const struct ks_target *t, struct cpus_layout *cl,
+		  ks_report_fn report, void *arg)
+{
+	uint64_t nr;
+
+	/* a kernel without a present mask (none known) has them all online */
+	if (t->ops->symbol(t->ctx, "__cpu_present_mask", &cl->present))
+		cl->present = 0;
+	if (t->ops->symbol(t->ctx, "__cpu_online_mask", &cl->online) ||
+	    t->ops->symbol(t->ctx, "runqueues", &cl->runqueues) ||
+	    t->ops->symbol(t->ctx, "__per_cpu_offset", &cl->per_cpu_offset)) {
+		ks_report(report, arg, "--cpus needs the symbols "
+			  "__cpu_online_mask, runqueues and __per_cpu_offset");
+		return -ENOENT;
+	}
+	cl->curr = ks_field_find(t, "rq", "curr");
+	cl->idle = ks_field_find(t, "rq", "idle");
+	if (!ks_field_ok(&cl->curr) || !ks_field_ok(&cl->idle)) {
+		ks_report(report, arg, "--cpus needs struct rq's curr and idle "
+			  "in the kernel's types");
+		return -ENOENT;
+	}
+	if (t->ops->symbol(t->ctx, "nr_cpu_ids", &nr) ||
+	    ks_read(t, nr, &cl->nr_cpu_ids, sizeof(cl->nr_cpu_ids)) ||
+	    !cl->nr_cpu_ids || cl->nr_cpu_ids > 8192) {
+		ks_report(report, arg, "--cpus cannot read nr_cpu_ids");
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* cpumask_test_cpu() */
+static bool cpu_in(const struct ks_target *t, uint64_t mask, unsigned int cpu)
+{
+	uint64_t word;
+
+	if (!mask || ks_read_u64(t, mask + 8 * (cpu / 64), &word))
+		return false;
+	return word >> (cpu % 64) & 1;
+}
+
+/* The task's pid, comm and stack, as struct ks_cpu and its start keep them. */
+static int read_task(struct ks_kernel *k, struct ks_cpu *c,
+		     struct ks_cpu_start *st)
+{
+	const struct ks_kernel_layout *l = &k->l;
+	uint64_t stack = 0;
+	int32_t pid = 0;
+	char comm[32] = "";
+	long clen = l->comm.size < 31 ? l->comm.size : 31;
+
+	if (ks_read(k->t, c->task + (uint64_t)l->pid.off, &pid, sizeof(pid)) ||
+	    ks_read(k->t, c->task + (uint64_t)l->comm.off, comm, (size_t)clen) ||
+	    ks_read_u64(k->t, c->task + (uint64_t)l->stack.off, &stack))
+		return -EFAULT;
+	c->pid = pid;
+	snprintf(c->comm, sizeof(c->comm), "%s", comm);
+	st->task = c->task;
+	st->stack_base = stack;
+	st->stack_size = l->thread_size;
+	return 0;
+}
+
+/* rq->curr and rq->idle of cpu */
+static int runqueue(struct ks_kernel *k, const struct cpus_layout *cl,
+		    struct ks_cpu *c)
+{
+	uint64_t off, idle;
+
+	if (ks_read_u64(k->t, cl->per_cpu_offset + 8 * (uint64_t)c->cpu, &off) ||
+	    ks_read_u64(k->t, cl->runqueues + off + (uint64_t)cl->curr.off,
+			&c->task) ||
+	    ks_read_u64(k->t, cl->runqueues + off + (uint64_t)cl->idle.off,
+			&idle))
+		return -EFAULT;
+	c->idle = c->task == idle;
+	return 0;
+}
+
+/* One CPU: its task, its registers, its trace; its trouble in its note. */
+static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
+		   struct ks_cpu *c)
+{
+	struct ks_cpu_start st = { .cpu = c->cpu };
+	char sym[KS_SYM_PB_LEN];
+
+	if (runqueue(k, cl, c) || read_task(k, c, &st))
+		return ks_cpu_set_note(c, "the CPU's runqueue or its current "
+				       "task is not readable");
+	if (k->t->ops->cpu_regs(k->t->ctx, c->cpu, &st.regs))
+		return ks_cpu_set_note(c, "the dump has no registers for this CPU");
+	c->has_regs = true;
+	c->regs = st.regs;
+	c->user = !ks_arch_kernel_addr(k->arch, st.regs.ip);
+	ks_sym_format_pS(k->t, st.regs.ip, sym, sizeof(sym));
+	c->ip_text = strdup(c->user ? "" : sym);
+	if (!c->ip_text)
+		return -ENOMEM;
+	if (c->user)
+		return 0;	/* no kernel stack to show, none cut short */
+	if (!k->unw) {
+		k->arch->unwind_missing(k->unw_err, sym, sizeof(sym));
+		return ks_cpu_set_note(c, sym);
+	}
+	if (!st.stack_base)
+		return ks_cpu_set_note(c, "the task has no stack (task->stack "
+				       "is NULL)");
+	return k->arch->cpu_trace(k->t, k->unw, &st, c);
+}
+
+int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs, ks_report_fn report,
+		 void *arg)
+{
+	struct cpus_layout cl;
+	int ret;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->regs_source = "the dump's NT_PRSTATUS note";
+	if (!k->arch->cpu_trace) {
+		ks_report(report, arg, "--cpus does not read %s CPUs yet",
+			  k->arch->name);
+		return -EPROTONOSUPPORT;
+	}
+	ret = layout(k->t, &cl, report, arg);
+	if (ret)
+		return ret;
+	cs->cpu = calloc(cl.nr_cpu_ids, sizeof(*cs->cpu));
+	if (!cs->cpu)
+		return -ENOMEM;
+	for (unsigned int cpu = 0; cpu < cl.nr_cpu_ids; cpu++) {
+		struct ks_cpu *c = &cs->cpu[cs->nr];
+
+		/*
+		 * An offline CPU that is present has a runqueue and, in a
+		 * QEMU dump, registers: it is shown, marked offline.
+		 */
+		c->offline = !cpu_in(k->t, cl.online, cpu);
+		if (c->offline && !cpu_in(k->t, cl.present, cpu))
+			continue;
+		c->cpu = (int)cpu;
+		cs->nr++;
+		/* a CPU's trouble is in its record, printed with it */
+		ret = one_cpu(k, &cl, c);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

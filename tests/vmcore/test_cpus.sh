@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack --vmcore DUMP --cpus on a real dump: one block per vCPU (QEMU
+# writes an NT_PRSTATUS note for each, offline ones too), each block's
+# task is the one its runqueue ran (the default view's -v says the same
+# task was on that CPU; crash's runq names it current there), every trace
+# either reaches the end of the task's stack or says why, and a CPU's
+# frames in kernel mode agree with the default view of its task; the
+# same bytes with and without --vmlinux, and from crash's kstack --cpus
+# (text and --json).  crash's own bt -a is compared where it unwinds;
+# crash 8.0.2 does not on these dumps (it cannot read the CPUs'
+# exception stacks: "bt: read of stack at fffffe0000014000 failed").
+# KSTACK_VMCORE_DIR picks the vmcore folder (default cache/vmcores/basic).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/basic}
+kstack=${KSTACK:-$top/build/kstack}
+so=${KSTACK_SO:-$top/build/kstack.so}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
+
+if [ ! -s "$dir/vmcore" ] || [ ! -e "$dir/vmlinux" ]; then
+	skip "no vmcore in $dir"
+	finish
+fi
+if [ ! -x "$kstack" ]; then
+	fail "no kstack binary at $kstack"
+	finish
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$kstack" --vmcore "$dir/vmcore" --cpus >"$tmp/alone" 2>"$tmp/alone.err"
+rc=$?
+if grep -q 'does not read .* CPUs yet' "$tmp/alone.err"; then
+	not_applicable "--cpus reads x86-64 only: $(cat "$tmp/alone.err")"
+	finish
+fi
+if [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then
+	pass "--vmcore --cpus without the vmlinux exits 0"
+else
+	fail "--vmcore --cpus exited $rc:"
+	sed 's/^/  | /' "$tmp/alone.err" | head -n 5
+	finish
+fi
+"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus \
+	>"$tmp/cpus" 2>"$tmp/cpus.err"
+rc=$?
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/cpus" "$tmp/alone"; then
+	pass "--cpus prints the same bytes with and without --vmlinux"
+else
+	fail "--cpus with --vmlinux exited $rc or differs from the dump alone:"
+	diff "$tmp/alone" "$tmp/cpus" | head -n 10 | sed 's/^/  | /'
+fi
+
+# One block per vCPU: QEMU's -smp, or the dump's NT_PRSTATUS notes.
+want=$(sed -n 's/^qemu: .* -smp \([0-9]*\).*/\1/p' "$dir/manifest" 2>/dev/null)
+[ -n "$want" ] || want=$(readelf -n "$dir/vmcore" 2>/dev/null | grep -c NT_PRSTATUS)
+got=$(grep -c '^CPU: [0-9]* PID: [0-9]* Comm: ' "$tmp/cpus")
+if [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
+	pass "$got blocks, one per vCPU"
+else
+	fail "$got blocks for ${want:-?} vCPUs"
+fi
+
+# The blocks, for the checks below: CPU PID MODE FRAMES (reliable ones,
+# RIP first), MODE user, idle, note or whole.
+awk '
+function flush() {
+	if (cpu != "") print cpu, pid, mode, frames
+}
+/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; last = "" }
+/^RIP: [^0-9]/ && !intrace { frames = $2 }
+/^Call Trace:/ { intrace = 1 }
+/^User mode:/ { mode = "user" }
+/^The trace ends here:/ { mode = "note" }
+/^ [^<?]/ && intrace { frames = frames "," $1 }
+/^ </ { last = $1 }
+/^$/ { if (mode == "whole" && last != "</TASK>" && intrace) mode = "short"; intrace = 0 }
+END { flush() }' "$tmp/cpus" >"$tmp/blocks"
+
+short=$(awk '$3 == "short" { print "CPU " $1 }' "$tmp/blocks" | paste -sd, -)
+if [ -z "$short" ]; then
+	pass "every trace ends with </TASK>, in user mode, or says why it ends early"
+else
+	fail "traces cut short without a word: $short"
+fi
+grep -h '^The trace ends here' "$tmp/cpus" | sed 's/^/  note: /'
+
+# The task is the runqueue's: the default view says it was on that CPU.
+bad=0 n=0
+while read -r cpu pid _mode _frames; do
+	[ "$pid" -eq 0 ] && continue
+	n=$((n + 1))
+	"$kstack" --vmcore "$dir/vmcore" -p "$pid" -v 2>/dev/null |
+		grep -q "CPU: $cpu (on CPU)" || { bad=$((bad + 1)); echo "  CPU $cpu: PID $pid not on it"; }
+done <"$tmp/blocks"
+if [ "$bad" -eq 0 ]; then
+	pass "the task of each of $n busy CPUs is on that CPU in the default view too"
+else
+	fail "$bad CPUs' tasks are not on them in the default view"
+fi
+
+# A CPU in kernel mode running a task: the default view's frames of that
+# task, unwound from the same registers, come in the same order in --cpus.
+n=0 bad=0
+while read -r cpu pid mode frames; do
+	[ "$pid" -eq 0 ] || [ "$mode" = user ] && continue
+	n=$((n + 1))
+	"$kstack" --vmcore "$dir/vmcore" -p "$pid" 2>/dev/null |
+		sed -n 's/^\[<0>\] //p' >"$tmp/want.$cpu"
+	tr ',' '\n' <<<"$frames" | awk -v want="$tmp/want.$cpu" '
+		BEGIN { i = nw = 0; while ((getline l < want) > 0) w[nw++] = l }
+		{ if (i < nw && $0 == w[i]) i++ }
+		END { exit i == nw ? 0 : 1 }' ||
+		{ bad=$((bad + 1)); echo "  CPU $cpu: PID $pid's frames differ"; }
+done <"$tmp/blocks"
+if [ "$n" -eq 0 ]; then
+	not_applicable "no CPU ran a task in kernel mode in this dump"
+elif [ "$bad" -eq 0 ]; then
+	pass "$n CPUs' kernel frames agree with the default view of their task"
+else
+	fail "$bad of $n CPUs' frames disagree with the default view"
+fi
+
+# --json: one object per CPU, each parseable, the same CPUs and tasks.
+"$kstack" --vmcore "$dir/vmcore" --cpus --json >"$tmp/json" 2>/dev/null
+if python3 - "$tmp/json" "$tmp/blocks" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+blocks = [l.split()[:2] for l in open(sys.argv[2])]
+assert [[str(o["cpu"]), str(o["pid"])] for o in objs] == blocks, (objs, blocks)
+for o in objs:
+    for k in ("comm", "idle", "online", "user", "trace", "note"):
+        assert k in o, k
+PY
+then
+	pass "--json: one object per CPU, the same CPUs and tasks"
+else
+	fail "--json does not match the text"
+fi
+
+# crash: kstack --cpus is the same bytes; its runq has the same current
+# tasks; its bt -a, where it unwinds, has our frames.
+if [ ! -s "$so" ] || ! command -v "$CRASH" >/dev/null; then
+	skip "no crash or no extension at $so"
+	finish
+fi
+cat >"$tmp/cmds" <<CMDS
+extend $so
+echo ==KS-CPUS==
+kstack --cpus
+echo ==KS-JSON==
+kstack --cpus --json
+echo ==KS-RUNQ==
+runq
+echo ==KS-BT==
+bt -a
+echo ==KS-END==
+quit
+CMDS
+KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash"
+if sanitizer_report "$tmp/crash"; then
+	fail "a sanitizer report in crash with $so"
+	finish
+fi
+crash_refused "$tmp/crash" "$dir" && finish
+section() {
+	sed -n "/^==KS-$1==\$/,/^==KS-/p" "$tmp/crash" | sed '1d;$d' |
+		grep -v ': shared object loaded$'
+}
+section CPUS >"$tmp/c.cpus"
+section JSON >"$tmp/c.json"
+if cmp -s "$tmp/c.cpus" "$tmp/cpus"; then
+	pass "crash's kstack --cpus prints the bytes of --vmcore --cpus"
+else
+	fail "crash's kstack --cpus differs from --vmcore --cpus:"
+	diff "$tmp/cpus" "$tmp/c.cpus" | head -n 10 | sed 's/^/  | /'
+fi
+if cmp -s "$tmp/c.json" "$tmp/json"; then
+	pass "crash's kstack --cpus --json prints the bytes of --vmcore's"
+else
+	fail "crash's kstack --cpus --json differs from --vmcore's"
+fi
+# crash writes runq's and bt's lines late, past the next echo: they are
+# read from the whole session, by their own shapes.
+awk '/^CPU [0-9]* RUNQUEUE/ { cpu = $2 }
+	/^ *CURRENT: PID:/ { print cpu, $3 }' "$tmp/crash" | sort -n >"$tmp/c.active"
+awk '{ print $1, $2 }' "$tmp/blocks" | sort -n >"$tmp/active"
+if [ -s "$tmp/c.active" ] && cmp -s "$tmp/c.active" "$tmp/active"; then
+	pass "crash's runq has the same current task on each CPU"
+else
+	fail "crash's runq current tasks (CPU PID) differ:"
+	diff "$tmp/active" "$tmp/c.active" | sed 's/^/  | /'
+fi
+grep -E '^PID: |^ *#[0-9]+ \[|^bt: ' "$tmp/crash" >"$tmp/c.bt"
+if ! grep -q '^ *#[0-9]* \[' "$tmp/c.bt"; then
+	why=$(grep -m1 '^bt: read of' "$tmp/c.bt")
+	not_applicable "crash's bt -a unwinds no CPU of this dump (${why:-no frames})"
+	finish
+fi
+# Per CPU that crash unwound: our reliable function names, in crash's order.
+bad=0 n=0
+while read -r cpu _pid mode frames; do
+	[ "$mode" = user ] && continue
+	awk -v cpu="$cpu" '/^PID: / { on = ($6 == cpu) } on && /^ *#[0-9]* \[/ { print $3 }' \
+		"$tmp/c.bt" >"$tmp/c.bt.$cpu"
+	[ -s "$tmp/c.bt.$cpu" ] || continue
+	n=$((n + 1))
+	# crash lists the frames from sp up, without the RIP's function
+	tr ',' '\n' <<<"$frames" | tail -n +2 | sed 's/+.*//' | awk -v have="$tmp/c.bt.$cpu" '
+		BEGIN { i = nh = 0; while ((getline l < have) > 0) h[nh++] = l }
+		{ while (i < nh && h[i] != $0) i++; if (i == nh) bad = 1 }
+		END { exit bad + 0 }' || { bad=$((bad + 1)); echo "  CPU $cpu: frames not in crash's order"; }
+done <"$tmp/blocks"
+if [ "$n" -eq 0 ]; then
+	not_applicable "crash's bt -a unwound no CPU in kernel mode"
+elif [ "$bad" -eq 0 ]; then
+	pass "$n CPUs' frames are crash's bt -a frames, in order"
+else
+	fail "$bad of $n CPUs' frames differ from crash's bt -a"
+fi
+finish
