@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "background.h"
+#include "bg_metrics.h"
 #include "bg_daemon.h"
 #include "bg_journal.h"
 #include "bg_log.h"
@@ -64,6 +65,10 @@ struct bg {
 	struct ks_proc_cache cache;	/* stacks of tasks that did not run */
 	struct ks_disk_guard guard;
 	struct ks_rotate rot;
+	bool metrics_on;		/* --prometheus */
+	struct ks_metrics metrics;
+	char metrics_path[PATH_MAX];	/* absolute: the daemon runs in / */
+	int metrics_err;		/* last error writing it, logged once */
 	int64_t interval_ns;
 	int64_t duration_ns;
 	int64_t min_sample_ns;	/* KSTACK_TEST_SAMPLE_MS: a sample lasts this long */
@@ -521,6 +526,69 @@ static int open_log(struct bg *bg)
 	return 0;
 }
 
+static struct ks_metrics_counts metrics_counts(const struct bg *bg)
+{
+	return (struct ks_metrics_counts){ bg->nr_written, bg->nr_skipped,
+					   bg->nr_lost };
+}
+
+/*
+ * --prometheus FILE: made absolute (the detached sampler runs in /) and
+ * written once now, so that a file that cannot be written refuses the
+ * start here rather than failing in the background.
+ */
+static int open_metrics(struct bg *bg)
+{
+	const char *path = bg->opts->prometheus, *base;
+	char dir[PATH_MAX];
+	struct ks_metrics_counts c = { 0 };
+	int ret;
+
+	if (!path)
+		return 0;
+	base = strrchr(path, '/');
+	if (!base)
+		snprintf(dir, sizeof(dir), ".");
+	else if (base == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(base - path), path);
+	base = base ? base + 1 : path;
+	if (!*base || !realpath(dir, bg->metrics_path) ||
+	    strlen(bg->metrics_path) + strlen(base) + 2 > sizeof(bg->metrics_path)) {
+		ks_log(KS_LOG_ERROR, "--prometheus %s: %s", path,
+		       !*base ? "names a directory, not a file" : strerror(errno));
+		return KS_EXIT_ERROR;
+	}
+	if (strcmp(bg->metrics_path, "/"))
+		strcat(bg->metrics_path, "/");
+	strcat(bg->metrics_path, base);
+	ks_metrics_init(&bg->metrics, bg->metrics_path);
+	ret = ks_metrics_write(&bg->metrics, NULL, &c, 0);
+	if (ret) {
+		ks_log(KS_LOG_ERROR, "--prometheus %s: cannot write it: %s",
+		       bg->metrics_path, strerror(-ret));
+		return KS_EXIT_ERROR;
+	}
+	bg->metrics_on = true;
+	return 0;
+}
+
+static void write_metrics(struct bg *bg, const struct ks_sample *s)
+{
+	struct ks_metrics_counts c = metrics_counts(bg);
+	int ret;
+
+	if (!bg->metrics_on)
+		return;
+	ret = ks_metrics_write(&bg->metrics, s, &c, mono_ns());
+	if (ret != bg->metrics_err)
+		ks_log(ret ? KS_LOG_ERROR : KS_LOG_INFO,
+		       ret ? "--prometheus %s: %s" : "--prometheus %s: written again%s",
+		       bg->metrics_path, ret ? strerror(-ret) : "");
+	bg->metrics_err = ret;
+}
+
 static int setup(struct bg *bg, const struct ks_options *opts)
 {
 	int ret;
@@ -547,6 +615,8 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 	if (!ret)
 		ret = check_space_at_start(bg);
 	if (!ret)
+		ret = open_metrics(bg);
+	if (!ret)
 		ret = take_lock(bg);
 	if (!ret)
 		ret = take_oled_lock(bg);
@@ -566,6 +636,7 @@ static int setup(struct bg *bg, const struct ks_options *opts)
 
 static void teardown(struct bg *bg)
 {
+	ks_metrics_release(&bg->metrics);
 	ks_log_set_sink(NULL, NULL);
 	if (bg->journal_on)
 		ks_journal_close(&bg->journal);
@@ -785,6 +856,9 @@ out:
 		sample_lost(bg, k, ret);
 	else
 		sample_written(bg, k, at_ms, due_ms, &s, len);
+	/* a sample taken (written or not): its tasks and the counts */
+	if (!bg->sample_err)
+		write_metrics(bg, &s);
 	free(buf);
 	ks_sample_release(&s);
 }

@@ -115,6 +115,10 @@ const struct ks_opt_row ks_opt_rows[] = {
 	{ .letter = 'd', .kind = KS_OPT_PATH, .applies = KS_IN_BG,
 	  .off = OFF(dir), .metavar = "DIR", .section = KS_SEC_BG,
 	  .help = "log directory (default /var/oled/kstack)" },
+	{ .name = "prometheus", .kind = KS_OPT_PATH, .applies = KS_IN_BG,
+	  .off = OFF(prometheus), .metavar = "FILE", .section = KS_SEC_BG,
+	  .help = "after each sample, metrics for node_exporter's\n"
+		  "textfile collector, replaced atomically" },
 	{ .letter = 'm', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
 	  .off = OFF(max_mb), .min = 0, .max = 1024 * 1024, .zero = "never",
 	  .metavar = "MB", .section = KS_SEC_BG,

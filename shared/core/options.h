@@ -169,6 +169,7 @@ struct ks_options {
 	long interval;		/* -i, seconds */
 	long interval_ms;	/* -i, or knobs.interval_ms */
 	const char *dir;	/* -d */
+	const char *prometheus;	/* -b --prometheus FILE */
 	long max_mb;		/* -m */
 	long max_files;		/* -n */
 	long max_percent;	/* -x */
