@@ -18,6 +18,7 @@
 #include "buffered_out.h"
 #include "decode_text.h"
 #include "format.h"
+#include "format_panic.h"
 #include "hooks_crash.h"
 #include "kernel_sample.h"
 #include "kstack_help.h"
@@ -174,6 +175,17 @@ static void hooks_report(const struct ks_options *opts)
 		      opts->hooks.kprobes ? "-K" : "-F", strerror(-ret));
 }
 
+/* --panic: the panic's CPU and task, the taint and its modules */
+static void panic_report(const struct ks_options *opts)
+{
+	int ret = ks_panic_report(ks_crash_target(),
+				  opts->out.format == KS_FMT_JSON, fp, report,
+				  (void *)opts);
+
+	if (ret)
+		error(INFO, "--panic failed: %s\n", strerror(-ret));
+}
+
 /* The one place the command goes by the mode the parser decided. */
 static void run(const struct ks_options *opts)
 {
@@ -186,6 +198,9 @@ static void run(const struct ks_options *opts)
 		return;
 	case KS_IN_CHOOKS:
 		hooks_report(opts);
+		return;
+	case KS_IN_CPANIC:
+		panic_report(opts);
 		return;
 	default:
 		tasks_sample(opts);

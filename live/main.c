@@ -141,6 +141,7 @@ static int run(const struct ks_options *opts)
 		return ks_snoop_run(opts);
 	case KS_IN_VMCORE:
 	case KS_IN_VHOOKS:
+	case KS_IN_VPANIC:
 		/* -K / -F of a dump too: its hooks come from its memory */
 		return ks_kdump_run(opts);
 	case KS_IN_HOOKS:

@@ -69,7 +69,7 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .help = "with -c: every task of a stack, not three examples" },
 	/* -K/-F --json: the hooks as JSON (their writer's) */
 	FMT("json", 0, KS_FMT_JSON,
-	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS,
+	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS | KS_IN_PANIC,
 	    "JSON Lines, one object per sample"),
 	FMT("folded", 0, KS_FMT_FOLDED, KS_IN_TASKS | KS_IN_SNOOP,
 	    "flame-graph input (comm;frames COUNT)"),
@@ -139,16 +139,21 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .needs = "-F", .off = OFF(hooks.touched), .section = KS_SEC_HOOKS,
 	  .help = "with -F: every function ever patched (Linux 6.4+)" },
 	{ .name = "vmcore", .kind = KS_OPT_PATH,
-	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS,
-	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS, .off = OFF(vmcore),
+	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VPANIC,
+	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VPANIC, .off = OFF(vmcore),
 	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
 	  .help = "read a kernel dump instead of /proc" },
 	/* live and --snoop: with -l only (options.c) */
 	{ .name = "vmlinux", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_SNOOP |
-		     KS_IN_DECODE,
+		     KS_IN_DECODE | KS_IN_VPANIC,
 	  .off = OFF(vmlinux), .metavar = "VMLINUX", .section = KS_SEC_HOOKS,
 	  .help = "its debug vmlinux (optional with a kallsyms dump)" },
+
+	{ .name = "panic", .kind = KS_OPT_FLAG, .applies = KS_IN_PANIC,
+	  .leads = KS_IN_PANIC, .off = OFF(panic), .section = KS_SEC_HOOKS,
+	  .help = "the dump's panic: its CPU and task, the taint\n"
+		  "and the modules that set each letter" },
 
 	{ .name = "lines", .letter = 'l', .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_SAMPLE | KS_IN_SNOOP, .off = OFF(lines),
@@ -197,11 +202,13 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_HOOKS, "-K/-F", "kstack -K|-F", NULL },
 	{ KS_IN_VMCORE, "--vmcore", "kstack --vmcore VMCORE SELECTION...", NULL },
 	{ KS_IN_VHOOKS, "--vmcore -K/-F", "kstack --vmcore VMCORE -K|-F", NULL },
+	{ KS_IN_VPANIC, "--vmcore --panic", "kstack --vmcore VMCORE --panic", NULL },
 	{ KS_IN_SNOOP, "--snoop", "kstack --snoop FUNC", NULL },
 	{ KS_IN_DECODE, "--decode", "kstack --decode", "[FILE]" },
 	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL },
 	{ KS_IN_CRASH, "crash's kstack", "kstack SELECTION...", NULL },
 	{ KS_IN_CHOOKS, "crash's kstack -K/-F", "kstack -K|-F", NULL },
+	{ KS_IN_CPANIC, "crash's kstack --panic", "kstack --panic", NULL },
 	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
 };
 

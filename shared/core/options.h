@@ -47,13 +47,16 @@ enum ks_mode {
 	KS_IN_CHOOKS = 1u << 8,	/* crash's kstack -K / -F */
 	KS_IN_INFO = 1u << 9,	/* -h, --help, --version: nothing else counts */
 	KS_IN_REPORT = 1u << 10,	/* kstack report DIR: the logs read back */
+	KS_IN_VPANIC = 1u << 11,	/* --vmcore --panic: the panic and taint */
+	KS_IN_CPANIC = 1u << 12,	/* crash's kstack --panic */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
 #define KS_IN_ALL_HOOKS	(KS_IN_HOOKS | KS_IN_VHOOKS | KS_IN_CHOOKS)
-#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS)
+#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS | KS_IN_CPANIC)
+#define KS_IN_PANIC	(KS_IN_VPANIC | KS_IN_CPANIC)
 /* every mode but report, which has rows of its own, -h included */
-#define KS_IN_ANY	0x3ffu
+#define KS_IN_ANY	(0x3ffu | KS_IN_PANIC)
 
 /* How a row's value is stored, each into the member at the row's offset. */
 enum ks_opt_kind {
@@ -144,6 +147,7 @@ struct ks_options {
 	struct ks_format_opts out;	/* -c, --all, --json, --folded, --waits, -v */
 	struct ks_hooks_opts hooks;	/* -K, -F, --touched */
 	bool lines;		/* -l: file:line of every frame (shared/lines/) */
+	bool panic;		/* --panic: the panic and the taint of a dump */
 	const char *vmlinux;	/* --vmlinux */
 	bool help;
 	bool version;		/* --version */
