@@ -6,8 +6,8 @@
 #   - A dump that died (vmcores/scenarios/oops.sh, nmi.sh; default
 #     cache/vmcores/oops): the CPU, PID and Comm of the console's
 #     "CPU: N PID: P Comm: C Tainted: ..." line and its Tainted: text.
-#     An Oops taints the kernel with D after it printed that line, so
-#     there the dump's D is set aside.
+#     An Oops (or BUG()'s "invalid opcode") taints the kernel with D after
+#     it printed that line, so there the dump's D is set aside.
 #   - Any other dump: "Panic: none (panic_cpu is -1)".
 #   - Everywhere crash opens the dump: tainted_mask and panic_cpu as
 #     crash's own print reads them, and crash's kstack --panic (text and
@@ -55,7 +55,10 @@ fi
 # The console's dump_stack() header: "CPU: 1 PID: 126 Comm: sh Tainted:
 # G           OE      6.1.0-56-cloud-amd64 #1 ..." (6.10+: "CPU: 1 UID: 0
 # PID: ..."); print_tainted()'s text runs up to " RELEASE".
-header=$(grep -a -m 1 -E 'CPU: [0-9]+ (UID: [0-9]+ )?PID: [0-9]+ Comm: ' "$dir/console.log" |
+# The first after the guest pulled its trigger (DIE-TRIGGER): a WARN at
+# boot prints one too.
+header=$(sed -n '/^DIE-TRIGGER/,$p' "$dir/console.log" |
+	grep -a -m 1 -E 'CPU: [0-9]+ (UID: [0-9]+ )?PID: [0-9]+ Comm: ' |
 	sed 's/^\[[^]]*\] //')
 if grep -aq 'Kernel panic - not syncing' "$dir/console.log" && [ -n "$header" ]; then
 	cpu=$(sed -E 's/.*CPU: ([0-9]+) .*/\1/' <<<"$header")
@@ -71,7 +74,9 @@ if grep -aq 'Kernel panic - not syncing' "$dir/console.log" && [ -n "$header" ];
 	taint=$(sed -E 's/.* Comm: .* (Not tainted|Tainted: .*)$/\1/' <<<"$header")
 	taint=${taint% "$release"*}
 	got=$(sed -n 2p "$tmp/panic.txt")
-	if grep -aq '] Oops: ' "$dir/console.log"; then
+	# die()'s "Oops: 0002 [#1]", "invalid opcode: 0000 [#1]" (BUG()),
+	# arm64's "Internal error: Oops: ... [#1]"
+	if sed -n '/^DIE-TRIGGER/,$p' "$dir/console.log" | grep -aqE ': .*\[#[0-9]+\]'; then
 		# oops_end() adds TAINT_DIE after __die() printed the header
 		got=${got//D/ }
 		[ "$got" != "Tainted:                    " ] || got="Not tainted"
@@ -130,8 +135,8 @@ for f in txt json; do
 		diff "$tmp/crash.$f" "$tmp/panic.$f" | head -5
 	fi
 done
-crash_mask=$(sed -n 's/^\$1 = //p' "$tmp/crash.out")
-crash_cpu=$(sed -n 's/^\$2 = //p' "$tmp/crash.out")
+crash_mask=$(sed -n 's/^[$]1 = //p' "$tmp/crash.out")
+crash_cpu=$(sed -n 's/^[$]2 = //p' "$tmp/crash.out")
 if [ -n "$crash_mask" ] && [ "$crash_mask" = "$mask" ]; then
 	pass "tainted_mask $mask is what crash reads"
 else
