@@ -97,7 +97,8 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	vmcore-locks vmcore-612-locks vmcore-72-locks vmcore-rt-locks \
 	static-arm64 vmcore-arm64 vmcore-arm64-612 vmcore-arm64-612-nolpa2 \
 	vmcore-arm64-hooks vmcore-arm64-612-hooks vmcore-arm64-livetests \
-	vmcore-livetests
+	vmcore-livetests vmcore-oops vmcore-nmi vmcore-bug-wq vmcore-timer \
+	vmcore-hung
 
 all: live extension
 
@@ -310,6 +311,25 @@ vmcore-72: static
 # kshook for 7.2: the headers' modpost and objtool run with sid's libc6.
 vmcore-72-hooks: static
 	vmcores/make-vmcore 7.2 hooks cache/vmcores/72-hooks
+
+# Dumps that die (vmcores/scenarios/oops.sh, nmi.sh): an Oops in process
+# context from the ksdie module, an NMI panic (unknown_nmi_panic=1 and
+# QEMU's inject-nmi); tests/vmcore/test_panic.sh compares with the console.
+vmcore-oops: static
+	vmcores/make-vmcore default oops cache/vmcores/oops
+
+vmcore-nmi: static
+	vmcores/make-vmcore default nmi cache/vmcores/nmi
+
+# BUG() in a work item, panic() in a timer callback, a hung-task panic
+vmcore-bug-wq: static
+	vmcores/make-vmcore default bug-wq cache/vmcores/bug-wq
+
+vmcore-timer: static
+	vmcores/make-vmcore default timer cache/vmcores/timer
+
+vmcore-hung: static
+	vmcores/make-vmcore default hung cache/vmcores/hung
 
 # kstack --snoop in the guest: kprobes with stacks, cleanup after SIGKILL
 vmcore-snoop: static

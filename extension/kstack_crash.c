@@ -20,6 +20,7 @@
 #include "format_cpus.h"
 #include "decode_text.h"
 #include "format.h"
+#include "format_panic.h"
 #include "hooks_crash.h"
 #include "kernel_sample.h"
 #include "kstack_help.h"
@@ -212,6 +213,17 @@ static void log_report(const struct ks_options *opts)
 		error(INFO, "writing the output failed: %s\n", strerror(-ret2));
 }
 
+/* --panic: the panic's CPU and task, the taint and its modules */
+static void panic_report(const struct ks_options *opts)
+{
+	int ret = ks_panic_report(ks_crash_target(),
+				  opts->out.format == KS_FMT_JSON, fp, report,
+				  (void *)opts);
+
+	if (ret)
+		error(INFO, "--panic failed: %s\n", strerror(-ret));
+}
+
 /* The one place the command goes by the mode the parser decided. */
 static void run(const struct ks_options *opts)
 {
@@ -230,6 +242,9 @@ static void run(const struct ks_options *opts)
 		return;
 	case KS_IN_CCPUS:
 		cpus(opts);
+		return;
+	case KS_IN_CPANIC:
+		panic_report(opts);
 		return;
 	default:
 		tasks_sample(opts);

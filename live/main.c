@@ -161,7 +161,8 @@ static int run(const struct ks_options *opts)
 	case KS_IN_VHOOKS:
 	case KS_IN_VLOG:
 	case KS_IN_VCPUS:
-		/* -K / -F, --log and --cpus of a dump too: from its memory */
+	case KS_IN_VPANIC:
+		/* -K / -F, --log, --cpus and --panic of a dump: from its memory */
 		return ks_kdump_run(opts);
 	case KS_IN_HOOKS:
 		return ks_hooks_live(opts);

@@ -116,6 +116,11 @@ build_project_modules() {
 		src=${src%/}
 		name=$(basename "$src")
 		[ -f "$src/Kbuild" ] || [ -f "$src/Makefile" ] || continue
+		# A module with a file scenario-only (ksdie kills the kernel)
+		# goes only into the guests of the scenarios that require it.
+		if [ -f "$src/scenario-only" ]; then
+			case " $required " in *" $name "*) ;; *) continue ;; esac
+		fi
 		out=$cache/modules/${release}_$version/$name
 		sum=$(cd "$src" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64)
 		if [ ! -f "$out/.sum" ] || [ "$(cat "$out/.sum")" != "$sum" ]; then

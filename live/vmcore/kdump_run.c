@@ -19,6 +19,7 @@
 #include "decode_text.h"
 #include "cpus_walk.h"
 #include "format_cpus.h"
+#include "format_panic.h"
 #include "hooks.h"
 #include "kdump_run.h"
 #include "kernel_sample.h"
@@ -152,6 +153,17 @@ static int log_view(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
+/* --panic: the panic's CPU and task, the taint and its modules. */
+static int panic_view(const struct ks_target *t, const struct ks_options *opts)
+{
+	int ret = ks_panic_report(t, opts->out.format == KS_FMT_JSON, stdout,
+				  ks_live_say, NULL);
+
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
 /* Why the tasks cannot be walked, in --vmcore's words; said once. */
 static void say_no_walk(void *arg, const char *msg)
 {
@@ -200,6 +212,8 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		return hooks(t, opts);
 	if (opts->mode == KS_IN_VLOG)
 		return log_view(t, opts);
+	if (opts->mode == KS_IN_VPANIC)
+		return panic_view(t, opts);
 	ret = ks_kernel_open(t, &k, say_no_walk, &said);
 	if (ret) {
 		if (!said)

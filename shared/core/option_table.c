@@ -69,7 +69,8 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .help = "with -c: every task of a stack, not three examples" },
 	/* -K/-F --json: the hooks as JSON (their writer's) */
 	FMT("json", 0, KS_FMT_JSON,
-	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS | KS_IN_ALL_LOG | KS_IN_CPUS,
+	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS | KS_IN_ALL_LOG | KS_IN_CPUS |
+	    KS_IN_PANIC,
 	    "JSON Lines, one object per sample"),
 	FMT("folded", 0, KS_FMT_FOLDED, KS_IN_TASKS | KS_IN_SNOOP,
 	    "flame-graph input (comm;frames COUNT)"),
@@ -145,15 +146,16 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .help = "with -F: every function ever patched (Linux 6.4+)" },
 	{ .name = "vmcore", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		    KS_IN_VCPUS,
+		    KS_IN_VCPUS | KS_IN_VPANIC,
 	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		   KS_IN_VCPUS, .off = OFF(vmcore),
+		   KS_IN_VCPUS | KS_IN_VPANIC, .off = OFF(vmcore),
 	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
 	  .help = "read a kernel dump instead of /proc" },
 	/* live and --snoop: with -l only (options.c) */
 	{ .name = "vmlinux", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_SNOOP |
-		     KS_IN_DECODE | KS_IN_VLOG | KS_IN_VCPUS,
+		     KS_IN_DECODE | KS_IN_VLOG | KS_IN_VCPUS |
+		     KS_IN_VPANIC,
 	  .off = OFF(vmlinux), .metavar = "VMLINUX", .section = KS_SEC_HOOKS,
 	  .help = "its debug vmlinux (optional with a kallsyms dump)" },
 	{ .name = "log", .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_LOG,
@@ -163,6 +165,10 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .leads = KS_IN_CPUS, .off = OFF(cpus), .section = KS_SEC_HOOKS,
 	  .help = "every CPU's task and stack, across its IRQ and\n"
 		  "exception stacks, as the kernel prints a stack trace" },
+	{ .name = "panic", .kind = KS_OPT_FLAG, .applies = KS_IN_PANIC,
+	  .leads = KS_IN_PANIC, .off = OFF(panic), .section = KS_SEC_HOOKS,
+	  .help = "the panic: its CPU and task, the taint\n"
+		  "and the modules that set each letter" },
 	{ .name = "lines", .letter = 'l', .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_SAMPLE | KS_IN_SNOOP, .off = OFF(lines),
 	  .section = KS_SEC_LINES,
@@ -213,6 +219,7 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_LOG, "--log", "kstack --log", NULL },
 	{ KS_IN_VLOG, "--vmcore --log", "kstack --vmcore VMCORE --log", NULL },
 	{ KS_IN_VCPUS, "--vmcore --cpus", "kstack --vmcore VMCORE --cpus", NULL },
+	{ KS_IN_VPANIC, "--vmcore --panic", "kstack --vmcore VMCORE --panic", NULL },
 	{ KS_IN_SNOOP, "--snoop", "kstack --snoop FUNC", NULL },
 	{ KS_IN_DECODE, "--decode", "kstack --decode", "[FILE]" },
 	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL },
@@ -220,6 +227,7 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_CHOOKS, "crash's kstack -K/-F", "kstack -K|-F", NULL },
 	{ KS_IN_CLOG, "crash's kstack --log", "kstack --log", NULL },
 	{ KS_IN_CCPUS, "crash's kstack --cpus", "kstack --cpus", NULL },
+	{ KS_IN_CPANIC, "crash's kstack --panic", "kstack --panic", NULL },
 	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
 };
 

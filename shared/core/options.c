@@ -322,12 +322,17 @@ static unsigned int decide_mode(const struct ks_options *o, enum ks_context ctx)
 	if (o->log)
 		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
 		       o->vmcore ? KS_IN_VLOG : KS_IN_LOG;
+	if (ctx == KS_CTX_CRASH && o->panic)
+		return KS_IN_CPANIC;
 	if (ctx == KS_CTX_CRASH)
 		return hooks ? KS_IN_CHOOKS : o->cpus ? KS_IN_CCPUS : KS_IN_CRASH;
 	if (o->decode)
 		return KS_IN_DECODE;
 	if (o->snoop)
 		return KS_IN_SNOOP;
+	/* --panic without --vmcore is refused by check_combination() */
+	if (o->panic)
+		return KS_IN_VPANIC;
 	if (o->vmcore)
 		return hooks ? KS_IN_VHOOKS : o->cpus ? KS_IN_VCPUS : KS_IN_VMCORE;
 	if (hooks)
@@ -433,6 +438,9 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
 	ret = check_rows(o, ctx, mode, report, rarg);
 	if (ret)
 		return ret;
+	if (mode == KS_IN_VPANIC && !o->vmcore)
+		return fail(report, rarg, "--panic reads a dump: it goes with "
+			    "--vmcore VMCORE");
 	if (mode == KS_IN_SNOOP && !*o->snoop)
 		return fail(report, rarg, "--snoop wants a function name");
 	/* --vmcore alone reads the dump's own kallsyms and BTF */

@@ -52,15 +52,19 @@ enum ks_mode {
 	KS_IN_CLOG = 1u << 13,	/* crash's kstack --log */
 	KS_IN_VCPUS = 1u << 14,	/* --vmcore --cpus: every CPU's stacks */
 	KS_IN_CCPUS = 1u << 15,	/* crash's kstack --cpus */
+	KS_IN_VPANIC = 1u << 16,	/* --vmcore --panic: the panic and taint */
+	KS_IN_CPANIC = 1u << 17,	/* crash's kstack --panic */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
 #define KS_IN_ALL_HOOKS	(KS_IN_HOOKS | KS_IN_VHOOKS | KS_IN_CHOOKS)
 #define KS_IN_ALL_LOG	(KS_IN_LOG | KS_IN_VLOG | KS_IN_CLOG)
 #define KS_IN_CPUS	(KS_IN_VCPUS | KS_IN_CCPUS)
-#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS | KS_IN_CLOG | KS_IN_CCPUS)
+#define KS_IN_PANIC	(KS_IN_VPANIC | KS_IN_CPANIC)
+#define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS | KS_IN_CLOG | KS_IN_CCPUS | \
+			 KS_IN_CPANIC)
 /* every mode but report, which has rows of its own, -h included */
-#define KS_IN_ANY	(0x3ffu | KS_IN_ALL_LOG | KS_IN_CPUS)
+#define KS_IN_ANY	(0x3ffu | KS_IN_ALL_LOG | KS_IN_CPUS | KS_IN_PANIC)
 
 /* How a row's value is stored, each into the member at the row's offset. */
 enum ks_opt_kind {
@@ -157,6 +161,7 @@ struct ks_options {
 	struct ks_hooks_opts hooks;	/* -K, -F, --touched */
 	bool lines;		/* -l: file:line of every frame (shared/lines/) */
 	bool cpus;		/* --cpus: every CPU's stacks (shared/kernel/cpus/) */
+	bool panic;		/* --panic: the panic and the taint of a dump */
 	const char *vmlinux;	/* --vmlinux */
 	bool log;		/* --log: the kernel log (shared/kernel/log/) */
 	bool help;

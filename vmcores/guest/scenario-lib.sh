@@ -9,6 +9,12 @@ scenario_ready() {
 	: >/run/scenario-ready
 }
 
+# A dying scenario's (mode: die) way to die: init runs the command line
+# "$*" after the capture is written out, and the guest never comes back.
+scenario_trigger() {
+	printf '%s\n' "$*" >/run/vmcore-trigger
+}
+
 # Stop the scenario with a message the host prints; the pipeline then fails.
 scenario_fail() {
 	echo "SCENARIO-FAILED: $*"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A guest that dies of an Oops in process context: the shell's write to
+# /proc/ksdie stores through a NULL pointer in the ksdie module
+# (vmcores/modules/ksdie), and oops=panic makes the Oops a panic, which
+# pauses the VM through pvpanic for the dump.  The capture (live/) is taken
+# before the trigger; console.log, printed with printk.time=1 and
+# ignore_loglevel, is the truth tests/vmcore/test_panic.sh compares with.
+#
+#@ mode: die
+#@ memory: 256
+#@ cpus: 2
+#@ append: printk.time=1 ignore_loglevel oops=panic panic=0 nmi_watchdog=0
+#@ kernel-modules: pvpanic_mmio? pvpanic_pci?
+#@ require-modules: ksdie
+#@ capture-proc: no
+# shellcheck source=vmcores/guest/scenario-lib.sh
+. "$SCENARIO_LIB"
+
+# The kernel's pvpanic driver pauses the VM at the panic for the dump.
+modprobe pvpanic_mmio 2>/dev/null || modprobe pvpanic_pci 2>/dev/null ||
+	echo "no pvpanic driver: the host stops the VM after the panic"
+insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
+# What /proc said of the taint before the trigger, for the tests.
+echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
+sleep 1000000 &
+scenario_trigger 'echo oops >/proc/ksdie'
+scenario_ready
