@@ -82,6 +82,8 @@ bench report_edges "$build"
 bench vmcore "$build"
 bench huge "$build"
 bench lines "$build"
+# after lines, which makes the basic dump that log times --log and --cpus on
+bench log "$build"
 bench ftrace "$build"
 bench ftrace_guest "$build"
 

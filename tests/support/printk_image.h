@@ -15,8 +15,8 @@
 #define KS_PI_PRB	0xffffffff83000000ull	/* SYMBOL(prb): the pointer */
 #define KS_PI_RB	0xffffffff83000100ull	/* struct printk_ringbuffer */
 #define KS_PI_DESCS	0xffff888001000000ull
-#define KS_PI_INFOS	0xffff888002000000ull
-#define KS_PI_DATA	0xffff888003000000ull
+#define KS_PI_INFOS	0xffff888004000000ull	/* room for 2^19 infos */
+#define KS_PI_DATA	0xffff888008000000ull
 #define KS_PI_DESC_SIZE	24
 #define KS_PI_INFO_SIZE	88
 
