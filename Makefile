@@ -98,7 +98,8 @@ LIVE_LIB	:= $(BUILD)/libkstack-live.a
 	static-arm64 vmcore-arm64 vmcore-arm64-612 vmcore-arm64-612-nolpa2 \
 	vmcore-arm64-hooks vmcore-arm64-612-hooks vmcore-arm64-livetests \
 	vmcore-livetests vmcore-oops vmcore-nmi vmcore-bug-wq vmcore-timer \
-	vmcore-hung
+	vmcore-hung vmcore-612-oops vmcore-612-nmi vmcore-72-oops vmcore-72-nmi \
+	vmcore-510-oops vmcore-510-nmi vmcore-die
 
 all: live extension
 
@@ -185,7 +186,9 @@ check:
 		vmcore-locks vmcore-612-locks vmcore-rt-locks \
 		vmcore-arm64 vmcore-arm64-612 vmcore-arm64-612-nolpa2
 	$(MAKE) vmcore-arm64-livetests
+	$(MAKE) vmcore-die
 	KSTACK_REQUIRE_INPUTS=1 \
+	KSTACK_DIE_VMCORE_DIRS="$(DIE_VMCORES:%=cache/vmcores/%)" \
 	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic \
 		cache/vmcores/arm64-612-nolpa2" \
 	KSTACK_GUEST_TEST_DIRS="cache/vmcores/arm64-livetests" \
@@ -330,6 +333,30 @@ vmcore-timer: static
 
 vmcore-hung: static
 	vmcores/make-vmcore default hung cache/vmcores/hung
+
+# The oops and the NMI panic on the other x86-64 kernel lines
+vmcore-612-oops: static
+	vmcores/make-vmcore 6.12 oops cache/vmcores/612-oops
+
+vmcore-612-nmi: static
+	vmcores/make-vmcore 6.12 nmi cache/vmcores/612-nmi
+
+vmcore-72-oops: static
+	vmcores/make-vmcore 7.2 oops cache/vmcores/72-oops
+
+vmcore-72-nmi: static
+	vmcores/make-vmcore 7.2 nmi cache/vmcores/72-nmi
+
+vmcore-510-oops: static
+	vmcores/make-vmcore 5.10 oops cache/vmcores/510-oops
+
+vmcore-510-nmi: static
+	vmcores/make-vmcore 5.10 nmi cache/vmcores/510-nmi
+
+# The dumps that die, as make check makes them: every scenario on 6.1, the
+# oops and the NMI on 6.12 and 7.2.
+DIE_VMCORES := oops nmi bug-wq timer hung 612-oops 612-nmi 72-oops 72-nmi
+vmcore-die: $(DIE_VMCORES:%=vmcore-%)
 
 # kstack --snoop in the guest: kprobes with stacks, cleanup after SIGKILL
 vmcore-snoop: static

@@ -7,18 +7,20 @@
 # on fixtures and the real /proc), then the vmcore scripts (which make or
 # reuse a real vmcore first).
 #
-# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores]...
+# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores|die-vmcores]...
 # KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
 # KSTACK_ARCH_VMCORE_DIRS: vmcore folders of another architecture (arm64)
 # KSTACK_GUEST_TEST_DIRS: livetests folders (arch-vmcores reads them too)
+# KSTACK_DIE_VMCORE_DIRS: dumps of guests that died (die-vmcores): the
+# panic, the log and the CPUs' stacks checked against the console
 # KSTACK_REQUIRE_INPUTS=1 (make check, which provides every input): a suite
 # that says SKIP fails.  Every SKIP and N/A is listed, with its reason, at
 # the end (tests/lib/check.sh says which is which).
 set -uo pipefail
 
-build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores]...}
+build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores|die-vmcores]...}
 shift
-kinds=${*:-unit fuzz integration vmcore extra-vmcores arch-vmcores}
+kinds=${*:-unit fuzz integration vmcore extra-vmcores arch-vmcores die-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
@@ -108,6 +110,19 @@ for kind in $kinds; do
 				env KSTACK_VMCORE_DIR="$dir" "$t"
 			for t in tests/vmcore/*.sh; do
 				[ "$(basename "$t")" = test_vmcore_pipeline.sh ] && continue
+				run "vmcore/$(basename "$t") on $(basename "$dir")" \
+					env KSTACK_VMCORE_DIR="$dir" bash "$t"
+			done
+		done
+		;;
+	die-vmcores)
+		# A guest that died: what its console printed is the truth.
+		# The capture was taken before the trigger, so the comparisons
+		# of every task with it are the other dumps' to make.
+		for dir in ${KSTACK_DIE_VMCORE_DIRS:-}; do
+			for t in tests/vmcore/test_panic.sh tests/vmcore/test_panic_trace.sh \
+				 tests/vmcore/test_log.sh \
+				 tests/vmcore/test_cpus.sh; do
 				run "vmcore/$(basename "$t") on $(basename "$dir")" \
 					env KSTACK_VMCORE_DIR="$dir" bash "$t"
 			done

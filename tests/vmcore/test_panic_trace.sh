@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A dump whose guest died (cache/vmcores/oops by default; make check runs
+# it on every dump of vmcore-die): the panicking CPU's --cpus trace, from
+# panic()'s caller down, equals the trace the kernel printed on its
+# console (tests/lib/panic_trace_check.py says how), and so does the
+# panic message --log gives.  A dump of a guest that did not die: N/A.
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/oops}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -s "$dir/vmcore" ] || [ ! -f "$dir/console.log" ]; then
+	skip "no vmcore and console.log in $dir (make vmcore-die): the panic's trace not tested"
+	finish
+fi
+if ! "$kstack" --vmcore "$dir/vmcore" --cpus >"$tmp/cpus" 2>"$tmp/cpus.err"; then
+	if grep -q 'does not read arm64 CPUs yet\|--vmlinux' "$tmp/cpus.err" && [ -e "$dir/vmlinux" ]; then
+		"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus >"$tmp/cpus" 2>"$tmp/cpus.err"
+	fi
+fi
+if [ ! -s "$tmp/cpus" ]; then
+	fail "--cpus printed nothing: $(head -c 300 "$tmp/cpus.err")"
+	finish
+fi
+count_checks < <(python3 "$top/tests/lib/panic_trace_check.py" "$dir/console.log" "$tmp/cpus")
+
+# The message: the console's "Kernel panic - not syncing: ..." is in --log.
+msg=$(grep -a -o 'Kernel panic - not syncing: .*' "$dir/console.log" | head -n 1 | tr -d '\r')
+if [ -z "$msg" ]; then
+	not_applicable "no panic message on the console: the guest did not die"
+elif "$kstack" --vmcore "$dir/vmcore" --log 2>/dev/null | grep -qF -- "$msg"; then
+	pass "--log has the console's panic message: $msg"
+else
+	fail "--log lacks the console's panic message: $msg"
+fi
+finish
