@@ -37,7 +37,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$kstack" --vmcore "$dir/vmcore" --cpus >"$tmp/alone" 2>"$tmp/alone.err"
 rc=$?
 if grep -q 'does not read .* CPUs yet' "$tmp/alone.err"; then
-	not_applicable "--cpus reads x86-64 only: $(cat "$tmp/alone.err")"
+	not_applicable "--cpus does not read this dump's architecture: $(cat "$tmp/alone.err")"
 	finish
 fi
 if [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then
@@ -68,24 +68,32 @@ else
 fi
 
 # The blocks, for the checks below: CPU PID MODE FRAMES (reliable ones,
-# RIP first), MODE user, idle, note or whole.
+# RIP or pc first), MODE user, idle, note or whole.  x86-64's trace is
+# whole at </TASK>; arm64's (its dump has no markers, "pc : " heads it) at
+# the frame of the task's entry: a kernel thread's ret_from_fork, a
+# CPU's __primary_switched or __secondary_switched, an EL0 exception.
 awk '
 function flush() {
 	if (cpu != "") print cpu, pid, mode, frames
 }
-/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; last = "" }
-/^RIP: [^0-9]/ && !intrace { frames = $2 }
-/^Call Trace:/ { intrace = 1 }
+function ended() {
+	if (arm) return lastframe ~ /^(ret_from_fork|__primary_switched|__secondary_switched|el0t_(64|32)_[a-z]+)\+/
+	return last == "</TASK>"
+}
+/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; last = ""; arm = 0; lastframe = "" }
+/^(RIP|pc ): [^0-9]/ && !intrace { frames = $NF }
+/^pc : / { arm = 1 }
+/^Call [Tt]race:/ { intrace = 1 }
 /^User mode:/ { mode = "user" }
 /^The trace ends here:/ { mode = "note" }
-/^ [^<?]/ && intrace { frames = frames "," $1 }
+/^ [^<?]/ && intrace { frames = frames "," $1; lastframe = $1 }
 /^ </ { last = $1 }
-/^$/ { if (mode == "whole" && last != "</TASK>" && intrace) mode = "short"; intrace = 0 }
+/^$/ { if (mode == "whole" && !ended() && intrace) mode = "short"; intrace = 0 }
 END { flush() }' "$tmp/cpus" >"$tmp/blocks"
 
 short=$(awk '$3 == "short" { print "CPU " $1 }' "$tmp/blocks" | paste -sd, -)
 if [ -z "$short" ]; then
-	pass "every trace ends with </TASK>, in user mode, or says why it ends early"
+	pass "every trace ends at the task's entry (</TASK> on x86-64), in user mode, or says why it ends early"
 else
 	fail "traces cut short without a word: $short"
 fi
@@ -127,19 +135,31 @@ else
 	fail "$bad of $n CPUs' frames disagree with the default view"
 fi
 
-# --json: one object per CPU, each parseable, the same CPUs and tasks.
+# --json: one object per CPU, each parseable, the same CPUs, tasks and
+# frames as the text, and the registers the text shows.
 "$kstack" --vmcore "$dir/vmcore" --cpus --json >"$tmp/json" 2>/dev/null
-if python3 - "$tmp/json" "$tmp/blocks" <<'PY'
-import json, sys
+if python3 - "$tmp/json" "$tmp/blocks" "$tmp/cpus" <<'PY'
+import json, re, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 blocks = [l.split()[:2] for l in open(sys.argv[2])]
 assert [[str(o["cpu"]), str(o["pid"])] for o in objs] == blocks, (objs, blocks)
-for o in objs:
+texts = open(sys.argv[3]).read().split("\n\n")
+for o, text in zip(objs, texts):
     for k in ("comm", "idle", "online", "user", "trace", "note"):
         assert k in o, k
+    frames = [l[1:] for l in text.split("\n") if re.match(r" [^<]", l)]
+    want = [("" if t["reliable"] else "? ") + t["frame"]
+            for t in o["trace"] if "frame" in t]
+    assert frames == want, (o["cpu"], frames, want)
+    m = re.search(r"^lr : (.*)$", text, re.M)
+    if m and not o["user"]:
+        assert o["lr_symbol"] == m.group(1), (o["cpu"], m.group(1))
+    m = re.search(r"^(?:pc :|RIP:) (.*)$", text, re.M)
+    if m and not o["user"]:
+        assert o["rip_symbol"] == m.group(1), (o["cpu"], m.group(1))
 PY
 then
-	pass "--json: one object per CPU, the same CPUs and tasks"
+	pass "--json: one object per CPU, the same CPUs, tasks, frames and registers"
 else
 	fail "--json does not match the text"
 fi
