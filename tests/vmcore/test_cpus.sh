@@ -40,20 +40,35 @@ if grep -q 'does not read .* CPUs yet' "$tmp/alone.err"; then
 	not_applicable "--cpus does not read this dump's architecture: $(cat "$tmp/alone.err")"
 	finish
 fi
-if [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then
+"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus \
+	>"$tmp/cpus" 2>"$tmp/cpus.err"
+vrc=$?
+if [ "$vrc" -ne 0 ] || [ ! -s "$tmp/cpus" ]; then
+	fail "--vmcore --vmlinux --cpus exited $vrc:"
+	sed 's/^/  | /' "$tmp/cpus.err" | head -n 5
+	finish
+fi
+if [ "$rc" -ne 0 ] && grep -q '^kstack: --cpus needs the symbols' "$tmp/alone.err"; then
+	# a kallsyms without data symbols (arm64's 6.1 cloud kernel): the
+	# finders of image/data_finder.c do not find these yet
+	not_applicable "the dump alone lacks symbols --cpus needs: $(cat "$tmp/alone.err")"
+	alone=no
+	with=(--vmlinux "$dir/vmlinux")
+elif [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then
 	pass "--vmcore --cpus without the vmlinux exits 0"
+	alone=yes
+	with=()
 else
 	fail "--vmcore --cpus exited $rc:"
 	sed 's/^/  | /' "$tmp/alone.err" | head -n 5
 	finish
 fi
-"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus \
-	>"$tmp/cpus" 2>"$tmp/cpus.err"
-rc=$?
-if [ "$rc" -eq 0 ] && cmp -s "$tmp/cpus" "$tmp/alone"; then
+if [ "$alone" = no ]; then
+	:
+elif cmp -s "$tmp/cpus" "$tmp/alone"; then
 	pass "--cpus prints the same bytes with and without --vmlinux"
 else
-	fail "--cpus with --vmlinux exited $rc or differs from the dump alone:"
+	fail "--cpus with --vmlinux differs from the dump alone:"
 	diff "$tmp/alone" "$tmp/cpus" | head -n 10 | sed 's/^/  | /'
 fi
 
@@ -104,7 +119,7 @@ bad=0 n=0
 while read -r cpu pid _mode _frames; do
 	[ "$pid" -eq 0 ] && continue
 	n=$((n + 1))
-	"$kstack" --vmcore "$dir/vmcore" -p "$pid" -v 2>/dev/null |
+	"$kstack" --vmcore "$dir/vmcore" "${with[@]}" -p "$pid" -v 2>/dev/null |
 		grep -q "CPU: $cpu (on CPU)" || { bad=$((bad + 1)); echo "  CPU $cpu: PID $pid not on it"; }
 done <"$tmp/blocks"
 if [ "$bad" -eq 0 ]; then
@@ -119,7 +134,7 @@ n=0 bad=0
 while read -r cpu pid mode frames; do
 	[ "$pid" -eq 0 ] || [ "$mode" = user ] && continue
 	n=$((n + 1))
-	"$kstack" --vmcore "$dir/vmcore" -p "$pid" 2>/dev/null |
+	"$kstack" --vmcore "$dir/vmcore" "${with[@]}" -p "$pid" 2>/dev/null |
 		sed -n 's/^\[<0>\] //p' >"$tmp/want.$cpu"
 	tr ',' '\n' <<<"$frames" | awk -v want="$tmp/want.$cpu" '
 		BEGIN { i = nw = 0; while ((getline l < want) > 0) w[nw++] = l }
@@ -137,7 +152,7 @@ fi
 
 # --json: one object per CPU, each parseable, the same CPUs, tasks and
 # frames as the text, and the registers the text shows.
-"$kstack" --vmcore "$dir/vmcore" --cpus --json >"$tmp/json" 2>/dev/null
+"$kstack" --vmcore "$dir/vmcore" "${with[@]}" --cpus --json >"$tmp/json" 2>/dev/null
 if python3 - "$tmp/json" "$tmp/blocks" "$tmp/cpus" <<'PY'
 import json, re, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
