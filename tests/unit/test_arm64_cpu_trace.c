@@ -6,7 +6,8 @@
  * entry to the interrupted frames on the task stack and its final frame
  * record; a record that goes back to a stack already left ends the trace
  * with a note; and the text as arm64's __show_regs() and dump_backtrace()
- * write it (pc, lr, sp, "Call trace:", no stack markers).
+ * write it (pc, lr without its PAC bits, sp, "Call trace:", no stack
+ * markers).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -31,6 +32,8 @@
 #define TEXT		0xffff800008010000ull
 #define FUNC(i)		(TEXT + (uint64_t)(i) * 0x100)
 #define AT(i, off)	(FUNC(i) + (off))
+/* x30 as paciasp leaves it: a PAC in the top bits, bit 55 kept */
+#define SIGNED(a)	(((a) & 0x0000ffffffffffffull) | 0x61b0000000000000ull)
 
 /* struct pt_regs as the test lays it out: regs[31] at 0, pc, stackframe */
 #define PT_SIZE		0x150ull
@@ -77,7 +80,8 @@ static int setup(void **state)
 	assert_int_equal(ks_fake_add_member(f, "pt_regs", "pc", (long)PT_PC, 8), 0);
 	assert_int_equal(ks_fake_add_member(f, "pt_regs", "stackframe",
 					    (long)PT_STACKFRAME, 16), 0);
-	assert_int_equal(ks_fake_set_vmcoreinfo(f, "NUMBER(VA_BITS)=48\n"), 0);
+	assert_int_equal(ks_fake_set_vmcoreinfo(f, "NUMBER(VA_BITS)=48\n"
+				"NUMBER(KERNELPACMASK)=0xffff000000000000\n"), 0);
 	ks_fake_target(f, &e->t);
 	assert_int_equal(ks_arm64_unwind_load(&e->t, &e->u), 0);
 	*state = e;
@@ -126,7 +130,7 @@ static char *trace(struct env *e, struct ks_cpu *c)
 		.stack_base = STACK, .stack_size = STACK_SIZE,
 		.regs = { .ip = AT(F_HANDLER, 0x10), .sp = IRQ_STACK + 0x3ef0,
 			  .bp = IRQ_STACK + 0x3f00,
-			  .r = { AT(F_GENERIC, 0x1c) } },
+			  .r = { SIGNED(AT(F_GENERIC, 0x1c)) } },
 	};
 	struct ks_cpus cs = { .cpu = c, .nr = 1, .regs_source = "test",
 			      .pc_lr = true };
@@ -135,9 +139,10 @@ static char *trace(struct env *e, struct ks_cpu *c)
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
+	/* the walker's %pS of the signed x30, which cpu_trace redoes */
+	c->lr_text = strdup("0x61b0800008010114");
 	assert_int_equal(ks_arch_arm64.cpu_trace(&e->t, &e->u, &st, c), 0);
 	c->ip_text = strdup("timer_handler+0x10/0x100");
-	c->lr_text = strdup("generic_handle_irq+0x1c/0x100");
 	c->has_regs = true;
 	c->regs = st.regs;
 	assert_int_equal(ks_format_cpus(out, &cs, false), 0);

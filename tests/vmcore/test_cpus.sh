@@ -51,7 +51,7 @@ fi
 if [ "$rc" -ne 0 ] && grep -q '^kstack: --cpus needs the symbols' "$tmp/alone.err"; then
 	# a kallsyms without data symbols (arm64's 6.1 cloud kernel): the
 	# finders of image/data_finder.c do not find these yet
-	not_applicable "the dump alone lacks symbols --cpus needs: $(cat "$tmp/alone.err")"
+	not_applicable "the dump alone lacks symbols --cpus needs: $(grep -m1 "^kstack: " "$tmp/alone.err")"
 	alone=no
 	with=(--vmlinux "$dir/vmlinux")
 elif [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then

@@ -14,6 +14,7 @@
  * arm64 prints no stack markers, so the lines are frames alone.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arm64.h"
@@ -168,6 +169,25 @@ static void frame(struct trace *tr, uint64_t pc)
 	tr->err = ks_cpu_add_line(tr->c, KS_CPU_FRAME, false, pc, sym, NULL);
 }
 
+/*
+ * __show_regs() prints lr through ptrauth_strip_kernel_insn_pac(): the
+ * walker's %pS of the raw x30 is redone without its PAC bits.
+ */
+static int lr_text(struct trace *tr, uint64_t lr)
+{
+	char sym[KS_SYM_PB_LEN], *text;
+
+	if (!tr->c->lr_text)
+		return 0;
+	ks_sym_format_pS(tr->t, ks_arm64_strip_pac(tr->u, lr), sym, sizeof(sym));
+	text = strdup(sym);
+	if (!text)
+		return -ENOMEM;
+	free(tr->c->lr_text);
+	tr->c->lr_text = text;
+	return 0;
+}
+
 int ks_arm64_cpu_trace(const struct ks_target *t, void *unw,
 		       const struct ks_cpu_start *st, struct ks_cpu *c)
 {
@@ -177,6 +197,8 @@ int ks_arm64_cpu_trace(const struct ks_target *t, void *unw,
 	if (!tr.u)
 		return ks_cpu_set_note(c, "the frame-record layout (struct "
 				       "pt_regs) is not known");
+	if (lr_text(&tr, st->regs.r[0]))
+		return -ENOMEM;
 	cpu_stacks(&tr, st);
 	tr.final = tr.st[ST_TASK].end - (uint64_t)tr.u->pt_regs_size +
 		   (uint64_t)tr.u->pt_stackframe;
