@@ -35,6 +35,25 @@ static void text_line(FILE *out, const struct ks_cpu_line *l)
 	}
 }
 
+/* x86's RIP and RSP, or arm64's __show_regs(): pc, lr, sp */
+static void text_regs(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c)
+{
+	fprintf(out, "Registers: %s\n", cs->regs_source);
+	if (cs->pc_lr && c->user) {
+		fprintf(out, "pc : %016" PRIx64 "\n", c->regs.ip);
+		fprintf(out, "lr : %016" PRIx64 "\n", c->regs.r[0]);
+	} else if (cs->pc_lr) {
+		fprintf(out, "pc : %s\n", c->ip_text);
+		fprintf(out, "lr : %s\n", c->lr_text);
+	} else if (c->user) {
+		fprintf(out, "RIP: %016" PRIx64 "\n", c->regs.ip);
+	} else {
+		fprintf(out, "RIP: %s\n", c->ip_text);
+	}
+	fprintf(out, "%s%016" PRIx64 "\n", cs->pc_lr ? "sp : " : "RSP: ",
+		c->regs.sp);
+}
+
 static void text_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c)
 {
 	fprintf(out, "CPU: %d PID: %d Comm: ", c->cpu, c->pid);
@@ -42,16 +61,10 @@ static void text_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 	fputc('\n', out);
 	if (c->offline)
 		fputs("Offline: the CPU is not in cpu_online_mask\n", out);
-	if (c->has_regs) {
-		fprintf(out, "Registers: %s\n", cs->regs_source);
-		if (c->user)
-			fprintf(out, "RIP: %016" PRIx64 "\n", c->regs.ip);
-		else
-			fprintf(out, "RIP: %s\n", c->ip_text);
-		fprintf(out, "RSP: %016" PRIx64 "\n", c->regs.sp);
-	}
+	if (c->has_regs)
+		text_regs(out, cs, c);
 	if (c->nr_lines)
-		fputs("Call Trace:\n", out);
+		fputs(cs->pc_lr ? "Call trace:\n" : "Call Trace:\n", out);
 	for (size_t i = 0; i < c->nr_lines; i++)
 		text_line(out, &c->lines[i]);
 	if (c->user)
@@ -107,6 +120,11 @@ static void json_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 		fputs(",\"rip_symbol\":", out);
 		ks_json_str(out, c->ip_text ? c->ip_text : "");
 		json_hex(out, "rsp", c->regs.sp);
+	}
+	if (c->has_regs && cs->pc_lr) {
+		json_hex(out, "lr", c->regs.r[0]);
+		fputs(",\"lr_symbol\":", out);
+		ks_json_str(out, c->lr_text ? c->lr_text : "");
 	}
 	fputs(",\"trace\":[", out);
 	for (size_t i = 0; i < c->nr_lines; i++) {

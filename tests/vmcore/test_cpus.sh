@@ -37,23 +37,38 @@ trap 'rm -rf "$tmp"' EXIT
 "$kstack" --vmcore "$dir/vmcore" --cpus >"$tmp/alone" 2>"$tmp/alone.err"
 rc=$?
 if grep -q 'does not read .* CPUs yet' "$tmp/alone.err"; then
-	not_applicable "--cpus reads x86-64 only: $(cat "$tmp/alone.err")"
+	not_applicable "--cpus does not read this dump's architecture: $(cat "$tmp/alone.err")"
 	finish
 fi
-if [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then
+"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus \
+	>"$tmp/cpus" 2>"$tmp/cpus.err"
+vrc=$?
+if [ "$vrc" -ne 0 ] || [ ! -s "$tmp/cpus" ]; then
+	fail "--vmcore --vmlinux --cpus exited $vrc:"
+	sed 's/^/  | /' "$tmp/cpus.err" | head -n 5
+	finish
+fi
+if [ "$rc" -ne 0 ] && grep -q '^kstack: --cpus needs the symbols' "$tmp/alone.err"; then
+	# a kallsyms without data symbols (arm64's 6.1 cloud kernel): the
+	# finders of image/data_finder.c do not find these yet
+	not_applicable "the dump alone lacks symbols --cpus needs: $(grep -m1 "^kstack: " "$tmp/alone.err")"
+	alone=no
+	with=(--vmlinux "$dir/vmlinux")
+elif [ "$rc" -eq 0 ] && [ -s "$tmp/alone" ]; then
 	pass "--vmcore --cpus without the vmlinux exits 0"
+	alone=yes
+	with=()
 else
 	fail "--vmcore --cpus exited $rc:"
 	sed 's/^/  | /' "$tmp/alone.err" | head -n 5
 	finish
 fi
-"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus \
-	>"$tmp/cpus" 2>"$tmp/cpus.err"
-rc=$?
-if [ "$rc" -eq 0 ] && cmp -s "$tmp/cpus" "$tmp/alone"; then
+if [ "$alone" = no ]; then
+	:
+elif cmp -s "$tmp/cpus" "$tmp/alone"; then
 	pass "--cpus prints the same bytes with and without --vmlinux"
 else
-	fail "--cpus with --vmlinux exited $rc or differs from the dump alone:"
+	fail "--cpus with --vmlinux differs from the dump alone:"
 	diff "$tmp/alone" "$tmp/cpus" | head -n 10 | sed 's/^/  | /'
 fi
 
@@ -68,27 +83,37 @@ else
 fi
 
 # The blocks, for the checks below: CPU PID MODE FRAMES (reliable ones,
-# RIP first), MODE user, idle, note or whole.
+# RIP or pc first), MODE user, idle, note or whole.  x86-64's trace is
+# whole at </TASK>; arm64's (its dump has no markers, "pc : " heads it) at
+# the frame of the task's entry: a kernel thread's ret_from_fork, a
+# CPU's __primary_switched or __secondary_switched, an EL0 exception.
 awk '
 function flush() {
 	if (cpu != "") print cpu, pid, mode, frames, all
 }
-/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; all = ""; last = "" }
+function ended() {
+	if (arm) return lastframe ~ /^(ret_from_fork|__primary_switched|__secondary_switched|el0t_(64|32)_[a-z]+)\+/
+	return last == "</TASK>"
+}
+/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; all = ""; last = ""; arm = 0; lastframe = "" }
+# the function of the registers first (a module name in brackets follows it)
 /^RIP: [^0-9]/ && !intrace { frames = $2 }
-/^Call Trace:/ { intrace = 1 }
+/^pc : [^0-9]/ && !intrace { frames = $3 }
+/^pc : / { arm = 1 }
+/^Call [Tt]race:/ { intrace = 1 }
 /^User mode:/ { mode = "user" }
 /^The trace ends here:/ { mode = "note" }
-/^ [^<?]/ && intrace { frames = frames "," $1; all = all "," $1 }
+/^ [^<?]/ && intrace { frames = frames "," $1; all = all "," $1; lastframe = $1 }
 /^ \? / && intrace { all = all "," $2 }
 # the kernel-mode registers saved at a crossing: their RIP is a frame too
 /^RIP: 0010:/ && intrace { f = $2; sub(/^0010:/, "", f); frames = frames "," f; all = all "," f }
 /^ </ { last = $1 }
-/^$/ { if (mode == "whole" && last != "</TASK>" && intrace) mode = "short"; intrace = 0 }
+/^$/ { if (mode == "whole" && !ended() && intrace) mode = "short"; intrace = 0 }
 END { flush() }' "$tmp/cpus" >"$tmp/blocks"
 
 short=$(awk '$3 == "short" { print "CPU " $1 }' "$tmp/blocks" | paste -sd, -)
 if [ -z "$short" ]; then
-	pass "every trace ends with </TASK>, in user mode, or says why it ends early"
+	pass "every trace ends at the task's entry (</TASK> on x86-64), in user mode, or says why it ends early"
 else
 	fail "traces cut short without a word: $short"
 fi
@@ -99,7 +124,7 @@ bad=0 n=0
 while read -r cpu pid _mode _frames; do
 	[ "$pid" -eq 0 ] && continue
 	n=$((n + 1))
-	"$kstack" --vmcore "$dir/vmcore" -p "$pid" -v 2>/dev/null |
+	"$kstack" --vmcore "$dir/vmcore" "${with[@]}" -p "$pid" -v 2>/dev/null |
 		grep -q "CPU: $cpu (on CPU)" || { bad=$((bad + 1)); echo "  CPU $cpu: PID $pid not on it"; }
 done <"$tmp/blocks"
 if [ "$bad" -eq 0 ]; then
@@ -114,7 +139,7 @@ n=0 bad=0
 while read -r cpu pid mode frames _all; do
 	[ "$pid" -eq 0 ] || [ "$mode" = user ] && continue
 	n=$((n + 1))
-	"$kstack" --vmcore "$dir/vmcore" -p "$pid" 2>/dev/null |
+	"$kstack" --vmcore "$dir/vmcore" "${with[@]}" -p "$pid" 2>/dev/null |
 		sed -n 's/^\[<0>\] //p' >"$tmp/want.$cpu"
 	tr ',' '\n' <<<"$frames" | awk -v want="$tmp/want.$cpu" '
 		BEGIN { i = nw = 0; while ((getline l < want) > 0) { split(l, a, " "); w[nw++] = a[1] } }
@@ -130,19 +155,31 @@ else
 	fail "$bad of $n CPUs' frames disagree with the default view"
 fi
 
-# --json: one object per CPU, each parseable, the same CPUs and tasks.
-"$kstack" --vmcore "$dir/vmcore" --cpus --json >"$tmp/json" 2>/dev/null
-if python3 - "$tmp/json" "$tmp/blocks" <<'PY'
-import json, sys
+# --json: one object per CPU, each parseable, the same CPUs, tasks and
+# frames as the text, and the registers the text shows.
+"$kstack" --vmcore "$dir/vmcore" "${with[@]}" --cpus --json >"$tmp/json" 2>/dev/null
+if python3 - "$tmp/json" "$tmp/blocks" "$tmp/cpus" <<'PY'
+import json, re, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 blocks = [l.split()[:2] for l in open(sys.argv[2])]
 assert [[str(o["cpu"]), str(o["pid"])] for o in objs] == blocks, (objs, blocks)
-for o in objs:
+texts = open(sys.argv[3]).read().split("\n\n")
+for o, text in zip(objs, texts):
     for k in ("comm", "idle", "online", "user", "trace", "note"):
         assert k in o, k
+    frames = [l[1:] for l in text.split("\n") if re.match(r" [^<]", l)]
+    want = [("" if t["reliable"] else "? ") + t["frame"]
+            for t in o["trace"] if "frame" in t]
+    assert frames == want, (o["cpu"], frames, want)
+    m = re.search(r"^lr : (.*)$", text, re.M)
+    if m and not o["user"]:
+        assert o["lr_symbol"] == m.group(1), (o["cpu"], m.group(1))
+    m = re.search(r"^(?:pc :|RIP:) (.*)$", text, re.M)
+    if m and not o["user"]:
+        assert o["rip_symbol"] == m.group(1), (o["cpu"], m.group(1))
 PY
 then
-	pass "--json: one object per CPU, the same CPUs and tasks"
+	pass "--json: one object per CPU, the same CPUs, tasks, frames and registers"
 else
 	fail "--json does not match the text"
 fi
@@ -214,7 +251,7 @@ bad=0 n=0
 while read -r cpu _pid mode _frames all; do
 	[ "$mode" = user ] && continue
 	awk -v cpu="$cpu" '/^PID: / { on = ($6 == cpu) } on && /^ *#[0-9]* \[/ { print $3 }' \
-		"$tmp/c.bt" >"$tmp/c.bt.$cpu"
+		"$tmp/c.bt" | uniq >"$tmp/c.bt.$cpu"	# crash names the frame that left for the IRQ stack on both sides
 	[ -s "$tmp/c.bt.$cpu" ] || continue
 	n=$((n + 1))
 	tr ',' '\n' <<<"$all" | sed '/^$/d; s/+.*//' >"$tmp/ours.$cpu"

@@ -143,11 +143,17 @@ struct ks_arch {
 	 * stack dump writes them; a trace cut short says why in the
 	 * record's note.  0 or -errno.  NULL: not read on this architecture
 	 * yet, and the walker says so (x86_64: x86_64_cpu_trace.c over
-	 * x86_64_stacks.c; arm64's stacks, IRQ, overflow and SDEI, would be
-	 * arm64_cpu_trace.c).
+	 * x86_64_stacks.c; arm64: arm64_cpu_trace.c, over its IRQ,
+	 * overflow and SDEI stacks).
 	 */
 	int (*cpu_trace)(const struct ks_target *t, void *unw,
 			 const struct ks_cpu_start *st, struct ks_cpu *cpu);
+	/*
+	 * Its stack dump's spelling of the registers: __show_regs()'s
+	 * "pc : ", "lr : ", "sp : " and "Call trace:" (arm64), or x86's
+	 * "RIP: ", "RSP: " and "Call Trace:".
+	 */
+	bool regs_pc_lr;
 
 	/*
 	 * The kernel addresses that code (len bytes of text at pc) forms

@@ -65,6 +65,10 @@ int ks_arm64_stack_text(const struct ks_target *t, const struct ks_arm64_unwind 
 			const struct ks_stack_start *st, char **text_ret,
 			const char **note_ret);
 
+/* arm64_cpu_trace.c: the table's cpu_trace (arch.h) */
+int ks_arm64_cpu_trace(const struct ks_target *t, void *unw,
+		       const struct ks_cpu_start *st, struct ks_cpu *c);
+
 /* ptrauth_strip_kernel_insn_pac() */
 uint64_t ks_arm64_strip_pac(const struct ks_arm64_unwind *u, uint64_t ptr);
 

@@ -65,6 +65,7 @@ void ks_cpus_release(struct ks_cpus *cs)
 			free(c->lines[j].text);
 		free(c->lines);
 		free(c->ip_text);
+		free(c->lr_text);
 		free(c->note);
 	}
 	free(cs->cpu);

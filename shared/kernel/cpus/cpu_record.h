@@ -61,6 +61,7 @@ struct ks_cpu {
 	bool user;		/* its registers are in user mode */
 	struct ks_regs regs;
 	char *ip_text;		/* %pS of regs.ip, or NULL */
+	char *lr_text;		/* pc_lr: %pS of regs.r[0], lr; or NULL */
 	struct ks_cpu_line *lines;
 	size_t nr_lines, cap_lines;
 	/* Why the trace ends before the task's first frame, or NULL. */
@@ -72,6 +73,8 @@ struct ks_cpus {
 	size_t nr;
 	/* Where the registers come from, for every CPU of this image. */
 	const char *regs_source;
+	/* arm64's __show_regs(): pc, lr and sp, then "Call trace:" */
+	bool pc_lr;
 };
 
 /* Adds a line; 0 or -ENOMEM.  text is copied (NULL: none). */

@@ -101,6 +101,22 @@ static int runqueue(struct ks_kernel *k, const struct cpus_layout *cl,
 	return 0;
 }
 
+/* %pS of the CPU's pc, and of its lr where the arch's dump prints it */
+static int regs_text(struct ks_kernel *k, struct ks_cpu *c)
+{
+	char sym[KS_SYM_PB_LEN];
+
+	ks_sym_format_pS(k->t, c->regs.ip, sym, sizeof(sym));
+	c->ip_text = strdup(c->user ? "" : sym);
+	if (!c->ip_text)
+		return -ENOMEM;
+	if (!k->arch->regs_pc_lr)
+		return 0;
+	ks_sym_format_pS(k->t, c->regs.r[0], sym, sizeof(sym));
+	c->lr_text = strdup(c->user ? "" : sym);
+	return c->lr_text ? 0 : -ENOMEM;
+}
+
 /* One CPU: its task, its registers, its trace; its trouble in its note. */
 static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 		   struct ks_cpu *c)
@@ -116,9 +132,7 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 	c->has_regs = true;
 	c->regs = st.regs;
 	c->user = !ks_arch_kernel_addr(k->arch, st.regs.ip);
-	ks_sym_format_pS(k->t, st.regs.ip, sym, sizeof(sym));
-	c->ip_text = strdup(c->user ? "" : sym);
-	if (!c->ip_text)
+	if (regs_text(k, c))
 		return -ENOMEM;
 	if (c->user)
 		return 0;	/* no kernel stack to show, none cut short */
@@ -140,6 +154,7 @@ int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs, ks_report_fn report,
 
 	memset(cs, 0, sizeof(*cs));
 	cs->regs_source = "the dump's NT_PRSTATUS note";
+	cs->pc_lr = k->arch->regs_pc_lr;
 	if (!k->arch->cpu_trace) {
 		ks_report(report, arg, "--cpus does not read %s CPUs yet",
 			  k->arch->name);
