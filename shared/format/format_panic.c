@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "format_panic.h"
+#include "panic_message.h"
 #include "text_escape.h"
 
 void ks_panic_tainted(const struct ks_panic_state *ps, char *buf, size_t len)
@@ -158,17 +159,6 @@ void ks_format_panic_json(FILE *out, const struct ks_panic_state *ps,
 	fputs("}\n", out);
 }
 
-/*
- * The panic's message, for the Message: line.  None yet: the kernel
- * log's reader will hand over the "Kernel panic - not syncing: ..." line,
- * or the Oops's "BUG:"/"Oops:" line, from here.
- */
-static const char *panic_message(const struct ks_target *t)
-{
-	(void)t;
-	return NULL;
-}
-
 int ks_panic_report(const struct ks_target *t, bool json, FILE *out,
 		    ks_report_fn report, void *arg)
 {
@@ -176,7 +166,10 @@ int ks_panic_report(const struct ks_target *t, bool json, FILE *out,
 	int ret = ks_panic_state_read(t, &ps, report, arg);
 
 	if (!ret) {
-		const char *message = panic_message(t);
+		char buf[512];
+		/* the log may be unreadable: the panic's CPU and taint stand */
+		const char *message = !ps.cpu_err && ps.panic_cpu >= 0 &&
+			!ks_panic_message(t, buf, sizeof(buf), NULL, NULL) ? buf : NULL;
 
 		if (json)
 			ks_format_panic_json(out, &ps, message);

@@ -5,7 +5,7 @@
 # it on every dump of vmcore-die): the panicking CPU's --cpus trace, from
 # panic()'s caller down, equals the trace the kernel printed on its
 # console (tests/lib/panic_trace_check.py says how), and so does the
-# panic message --log gives.  A dump of a guest that did not die: N/A.
+# panic message --log and --panic give.  A dump of a guest that did not die: N/A.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
@@ -38,5 +38,14 @@ elif "$kstack" --vmcore "$dir/vmcore" --log 2>/dev/null | grep -qF -- "$msg"; th
 	pass "--log has the console's panic message: $msg"
 else
 	fail "--log lacks the console's panic message: $msg"
+fi
+# and --panic names it, as the console printed it
+if [ -n "$msg" ]; then
+	got=$("$kstack" --vmcore "$dir/vmcore" --panic 2>/dev/null | sed -n 's/^Message: //p')
+	if [ "$got" = "$msg" ]; then
+		pass "--panic's Message: is the console's"
+	else
+		fail "--panic's Message: '$got', the console's '$msg'"
+	fi
 fi
 finish
