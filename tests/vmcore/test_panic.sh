@@ -74,7 +74,7 @@ if grep -aq 'Kernel panic - not syncing' "$dir/console.log" && [ -n "$header" ];
 	fi
 	taint=$(sed -E 's/.* Comm: .* (Not tainted|Tainted: .*)$/\1/' <<<"$header")
 	taint=${taint% "$release"*}
-	got=$(sed -n 2p "$tmp/panic.txt")
+	got=$(grep -m 1 -E '^(Tainted: |Not tainted)' "$tmp/panic.txt")
 	# die()'s "Oops: 0002 [#1]", "invalid opcode: 0000 [#1]" (BUG()),
 	# arm64's "Internal error: Oops: ... [#1]"
 	# (grep reads it all: -q would end the pipe early, and pipefail fail it)

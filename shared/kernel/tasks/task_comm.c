@@ -4,6 +4,7 @@
  * workqueue worker's comm with "+desc" or "-desc" (wq_worker_comm()), a
  * kernel thread's full name (get_kthread_comm()), else the comm.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ void ks_task_comm(struct ks_walk *w, const uint8_t *tb, struct ks_task *t)
 	char desc[KS_TCOMM_LEN] = "";
 	size_t off;
 
+	w->name_unread = false;
 	ks_copy_kstr(t->comm, sizeof(t->comm), (const char *)tb + l->comm.off,
 		     (size_t)l->comm.size);
 	if (!(flags & (KS_PF_WQ_WORKER | KS_PF_KTHREAD)) ||
@@ -51,26 +53,41 @@ void ks_task_comm(struct ks_walk *w, const uint8_t *tb, struct ks_task *t)
 	kthread = ks_field_get(tb, &l->worker_private);
 	if (!kthread)
 		return;
+	/*
+	 * Each read below that fails for memory the image lacks leaves the
+	 * comm, which passes for the whole name: the walk notes it.
+	 */
+	w->name_unread = true;
 	if (!(flags & KS_PF_WQ_WORKER)) {
-		if (!ks_field_ok(&l->kthread_full_name) ||
-		    ks_read_u64(tg, kthread + (uint64_t)l->kthread_full_name.off, &name) ||
-		    !name)
+		if (!ks_field_ok(&l->kthread_full_name)) {
+			w->name_unread = false;
 			return;
-		(void)ks_read_kstring(tg, name, t->comm, KS_TCOMM_LEN);
+		}
+		if (ks_read_u64(tg, kthread + (uint64_t)l->kthread_full_name.off, &name))
+			return;
+		w->name_unread = name && ks_read_kstring(tg, name, t->comm,
+							 KS_TCOMM_LEN) == -EFAULT;
 		return;
 	}
 	if (!ks_field_ok(&l->kthread_data) ||
-	    ks_read_u64(tg, kthread + (uint64_t)l->kthread_data.off, &worker))
+	    ks_read_u64(tg, kthread + (uint64_t)l->kthread_data.off, &worker)) {
+		w->name_unread = ks_field_ok(&l->kthread_data);
 		return;
+	}
 	rescuer_name(w, worker, t);
 	if (!ks_field_ok(&l->worker_desc) ||
-	    !ks_field_ok(&l->worker_pool) || !ks_field_ok(&l->worker_current_work) ||
-	    ks_read_u64(tg, worker + (uint64_t)l->worker_pool.off, &pool) || !pool ||
+	    !ks_field_ok(&l->worker_pool) || !ks_field_ok(&l->worker_current_work)) {
+		w->name_unread = false;
+		return;
+	}
+	if (ks_read_u64(tg, worker + (uint64_t)l->worker_pool.off, &pool) ||
 	    ks_read_u64(tg, worker + (uint64_t)l->worker_current_work.off, &cur))
 		return;
-	(void)ks_read_kstring(tg, worker + (uint64_t)l->worker_desc.off, desc,
+	w->name_unread = pool && ks_read_kstring(tg, worker + (uint64_t)l->worker_desc.off, desc,
 			      (size_t)l->worker_desc.size < sizeof(desc) ?
-				      (size_t)l->worker_desc.size : sizeof(desc));
+				      (size_t)l->worker_desc.size : sizeof(desc)) == -EFAULT;
+	if (!pool)
+		return;
 	if (!desc[0])
 		return;
 	off = strlen(t->comm);

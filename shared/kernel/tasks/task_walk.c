@@ -193,15 +193,18 @@ static bool selected(struct ks_walk *w, const uint8_t *tb, struct ks_task *t,
 }
 
 /*
- * A Cmd that stops where the image does (a dump cut short, a page left
- * out) says so beside any note on the stack, rather than passing for the
- * task's whole command line or, empty, for its comm.
+ * A Cmd or a name that stops where the image does (a dump cut short, a
+ * page left out) says so beside any note on the stack, rather than
+ * passing for the task's whole command line or name.
  */
-static int note_cmd_unread(struct ks_task *t)
+static int note_unread(struct ks_walk *w, struct ks_task *t,
+			   const char *what)
 {
-	static const char what[] = "command line not all in the image";
 	char *note;
 
+	/* the stack's note is said already: this part is said on its own */
+	if (t->note_said)
+		ks_report(w->report, w->arg, "PID %d: %s", t->pid, what);
 	if (!t->note) {
 		t->note = strdup(what);
 		return t->note ? 0 : -ENOMEM;
@@ -261,7 +264,9 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 	ret = t.cmd ? ks_task_stack(w, tb, e->task, &t) : -ENOMEM;
 	if (!ret && w->cmd_mm && w->cmd_unread &&
 	    w->cmd_mm == ks_field_get(tb, &w->k->l.mm))
-		ret = note_cmd_unread(&t);
+		ret = note_unread(w, &t, "command line not all in the image");
+	if (!ret && w->name_unread)
+		ret = note_unread(w, &t, "name not all in the image");
 	if (!ret && (!t.stack || ks_sample_add(w->s, &t)))
 		ret = -ENOMEM;
 	if (ret) {

@@ -64,6 +64,7 @@ struct ks_walk {
 	/* the threads of a process share one mm: its command line, once */
 	uint64_t cmd_mm;
 	bool cmd_unread;	/* cmd_mm's command line is not (all) in the image */
+	bool name_unread;	/* this task's full name is not (all) in it */
 	char *cmd_buf;
 	size_t cmd_len;
 };
