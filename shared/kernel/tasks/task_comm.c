@@ -25,24 +25,60 @@ static void rescuer_name(struct ks_walk *w, uint64_t worker, struct ks_task *t)
 	uint64_t wq;
 
 	if (strncmp(t->comm, prefix, plen) ||
-	    !ks_field_ok(&l->worker_rescue_wq) || !ks_field_ok(&l->wq_name) ||
-	    ks_read_u64(w->k->t, worker + (uint64_t)l->worker_rescue_wq.off, &wq) ||
-	    !wq)
+	    !ks_field_ok(&l->worker_rescue_wq) || !ks_field_ok(&l->wq_name))
 		return;
-	(void)ks_read_kstring(w->k->t, wq + (uint64_t)l->wq_name.off,
-			      t->comm + plen,
-			      (size_t)l->wq_name.size + 1 < KS_TCOMM_LEN - plen ?
-				      (size_t)l->wq_name.size + 1 : KS_TCOMM_LEN - plen);
+	if (ks_read_u64(w->k->t, worker + (uint64_t)l->worker_rescue_wq.off, &wq)) {
+		w->name_unread = true;
+		return;
+	}
+	if (wq && ks_read_kstring(w->k->t, wq + (uint64_t)l->wq_name.off,
+				  t->comm + plen,
+				  (size_t)l->wq_name.size + 1 < KS_TCOMM_LEN - plen ?
+					  (size_t)l->wq_name.size + 1 :
+					  KS_TCOMM_LEN - plen) == -EFAULT)
+		w->name_unread = true;
 }
 
+/* a worker's "+desc" or "-desc", as wq_worker_comm() appends it */
+static void worker_desc(struct ks_walk *w, uint64_t worker, struct ks_task *t)
+{
+	const struct ks_kernel_layout *l = &w->k->l;
+	const struct ks_target *tg = w->k->t;
+	char desc[KS_TCOMM_LEN] = "";
+	uint64_t pool, cur;
+	size_t off;
+
+	if (!ks_field_ok(&l->worker_desc) ||
+	    !ks_field_ok(&l->worker_pool) || !ks_field_ok(&l->worker_current_work))
+		return;
+	if (ks_read_u64(tg, worker + (uint64_t)l->worker_pool.off, &pool) ||
+	    ks_read_u64(tg, worker + (uint64_t)l->worker_current_work.off, &cur)) {
+		w->name_unread = true;
+		return;
+	}
+	if (!pool)
+		return;
+	if (ks_read_kstring(tg, worker + (uint64_t)l->worker_desc.off, desc,
+			    (size_t)l->worker_desc.size < sizeof(desc) ?
+				    (size_t)l->worker_desc.size : sizeof(desc)) == -EFAULT)
+		w->name_unread = true;
+	if (!desc[0])
+		return;
+	off = strlen(t->comm);
+	snprintf(t->comm + off, KS_TCOMM_LEN - off, "%c%s", cur ? '+' : '-', desc);
+}
+
+/*
+ * Each read that fails for memory the image lacks leaves a name that
+ * passes for the whole one (the comm, or part of it): w->name_unread
+ * says so, and the walk notes it.
+ */
 void ks_task_comm(struct ks_walk *w, const uint8_t *tb, struct ks_task *t)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
 	const struct ks_target *tg = w->k->t;
 	uint32_t flags = (uint32_t)ks_field_get(tb, &l->flags);
-	uint64_t kthread, worker, pool, cur, name;
-	char desc[KS_TCOMM_LEN] = "";
-	size_t off;
+	uint64_t kthread, worker, name;
 
 	w->name_unread = false;
 	ks_copy_kstr(t->comm, sizeof(t->comm), (const char *)tb + l->comm.off,
@@ -53,43 +89,21 @@ void ks_task_comm(struct ks_walk *w, const uint8_t *tb, struct ks_task *t)
 	kthread = ks_field_get(tb, &l->worker_private);
 	if (!kthread)
 		return;
-	/*
-	 * Each read below that fails for memory the image lacks leaves the
-	 * comm, which passes for the whole name: the walk notes it.
-	 */
-	w->name_unread = true;
 	if (!(flags & KS_PF_WQ_WORKER)) {
-		if (!ks_field_ok(&l->kthread_full_name)) {
-			w->name_unread = false;
+		if (!ks_field_ok(&l->kthread_full_name))
 			return;
-		}
 		if (ks_read_u64(tg, kthread + (uint64_t)l->kthread_full_name.off, &name))
-			return;
-		w->name_unread = name && ks_read_kstring(tg, name, t->comm,
-							 KS_TCOMM_LEN) == -EFAULT;
+			w->name_unread = true;
+		else if (name && ks_read_kstring(tg, name, t->comm, KS_TCOMM_LEN) == -EFAULT)
+			w->name_unread = true;
 		return;
 	}
-	if (!ks_field_ok(&l->kthread_data) ||
-	    ks_read_u64(tg, kthread + (uint64_t)l->kthread_data.off, &worker)) {
-		w->name_unread = ks_field_ok(&l->kthread_data);
+	if (!ks_field_ok(&l->kthread_data))
+		return;
+	if (ks_read_u64(tg, kthread + (uint64_t)l->kthread_data.off, &worker)) {
+		w->name_unread = true;
 		return;
 	}
 	rescuer_name(w, worker, t);
-	if (!ks_field_ok(&l->worker_desc) ||
-	    !ks_field_ok(&l->worker_pool) || !ks_field_ok(&l->worker_current_work)) {
-		w->name_unread = false;
-		return;
-	}
-	if (ks_read_u64(tg, worker + (uint64_t)l->worker_pool.off, &pool) ||
-	    ks_read_u64(tg, worker + (uint64_t)l->worker_current_work.off, &cur))
-		return;
-	w->name_unread = pool && ks_read_kstring(tg, worker + (uint64_t)l->worker_desc.off, desc,
-			      (size_t)l->worker_desc.size < sizeof(desc) ?
-				      (size_t)l->worker_desc.size : sizeof(desc)) == -EFAULT;
-	if (!pool)
-		return;
-	if (!desc[0])
-		return;
-	off = strlen(t->comm);
-	snprintf(t->comm + off, KS_TCOMM_LEN - off, "%c%s", cur ? '+' : '-', desc);
+	worker_desc(w, worker, t);
 }
