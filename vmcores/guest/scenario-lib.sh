@@ -15,6 +15,19 @@ scenario_trigger() {
 	printf '%s\n' "$*" >/run/vmcore-trigger
 }
 
+# The dying scenarios' common start: the pvpanic driver (pause the VM at
+# the panic, for the dump; "nopvpanic" leaves it out), the ksdie module,
+# the taint /proc gave before the trigger (for the tests), a sleeper.
+ksdie_setup() {
+	if [ "${1:-}" != nopvpanic ]; then
+		modprobe pvpanic_mmio 2>/dev/null || modprobe pvpanic_pci 2>/dev/null ||
+			echo "no pvpanic driver: the host stops the VM after the panic"
+	fi
+	insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
+	echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
+	sleep 1000000 &
+}
+
 # Stop the scenario with a message the host prints; the pipeline then fails.
 scenario_fail() {
 	echo "SCENARIO-FAILED: $*"

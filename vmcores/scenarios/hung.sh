@@ -19,15 +19,9 @@
 # shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 
-# The kernel's pvpanic driver pauses the VM at the panic for the dump.
-modprobe pvpanic_mmio 2>/dev/null || modprobe pvpanic_pci 2>/dev/null ||
-	echo "no pvpanic driver: the host stops the VM after the panic"
-insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
-# What /proc said of the taint before the trigger, for the tests.
-echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
+ksdie_setup
 # khungtaskd reads its timeout at each check: 2 s, not the default 120
 echo 2 >/proc/sys/kernel/hung_task_timeout_secs ||
 	scenario_fail "no hung task detector"
-sleep 1000000 &
 scenario_trigger 'echo hung >/proc/ksdie'
 scenario_ready

@@ -24,9 +24,6 @@
 # a pause there would leave console.log without the panic.  panic=0 keeps
 # the CPU in panic()'s last loop; the host stops the VM once the console
 # says "---[ end Kernel panic".
-insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
-# What /proc said of the taint before the trigger, for the tests.
-echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
-sleep 1000000 &
+ksdie_setup nopvpanic
 scenario_trigger 'echo spin 600 >/proc/ksdie'
 scenario_ready

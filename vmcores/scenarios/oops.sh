@@ -18,12 +18,6 @@
 # shellcheck source=vmcores/guest/scenario-lib.sh
 . "$SCENARIO_LIB"
 
-# The kernel's pvpanic driver pauses the VM at the panic for the dump.
-modprobe pvpanic_mmio 2>/dev/null || modprobe pvpanic_pci 2>/dev/null ||
-	echo "no pvpanic driver: the host stops the VM after the panic"
-insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
-# What /proc said of the taint before the trigger, for the tests.
-echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
-sleep 1000000 &
+ksdie_setup
 scenario_trigger 'echo oops >/proc/ksdie'
 scenario_ready
