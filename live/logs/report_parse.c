@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv1a.h"
 #include "grow.h"
 #include "report_parse.h"
 
@@ -12,13 +13,7 @@
 
 uint64_t ks_rp_hash(const char *s, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	return ks_fnv1a(KS_FNV1A_INIT, s, len);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fnv1a.h"
 #include "format.h"
 #include "snoop_format.h"
 #include "text_escape.h"
@@ -43,14 +44,11 @@ void ks_snoop_out_init(struct ks_snoop_out *o, FILE *out, enum ks_format format,
 
 static uint64_t hash(const char *comm, const char *stack)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = ks_fnv1a_str(KS_FNV1A_INIT, comm ? comm : "");
 
-	for (const char *s = comm ? comm : ""; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	h = (h ^ 0xff) * 0x100000001b3ull;
-	for (const char *s = stack; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	/* a byte no comm holds between the two: "ab"+"c" is not "a"+"bc" */
+	h = ks_fnv1a(h, "\xff", 1);
+	return ks_fnv1a_str(h, stack);
 }
 
 static struct agg_ent *slot(struct snoop_agg *a, const char *comm,

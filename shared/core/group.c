@@ -10,18 +10,8 @@
 #include <string.h>
 
 #include "group.h"
+#include "fnv1a.h"
 #include "grow.h"
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 static int add_member(struct ks_group *g, size_t idx)
 {
@@ -58,7 +48,7 @@ int ks_group_build(const struct ks_sample *s, struct ks_groups *g_ret)
 		goto out;
 	for (size_t i = 0; i < s->nr_tasks; i++) {
 		const char *stack = s->tasks[i].stack ? s->tasks[i].stack : "";
-		size_t h = hash_str(stack) & (size - 1);
+		size_t h = ks_fnv1a_str(KS_FNV1A_INIT, stack) & (size - 1);
 
 		while (slots[h] && strcmp(g.groups[slots[h] - 1].stack, stack))
 			h = (h + 1) & (size - 1);

@@ -17,18 +17,7 @@
 #include <string.h>
 
 #include "stack_signature.h"
-
-#define FNV_OFFSET	0xcbf29ce484222325ULL
-#define FNV_PRIME	0x100000001b3ULL
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
+#include "fnv1a.h"
 
 /* The line's frame after its "[<...>] " prefix and any "? " mark. */
 static const char *frame_start(const char *p, const char *end, bool *unsure)
@@ -58,27 +47,27 @@ static uint64_t hash_frame(uint64_t h, const char *p, const char *end)
 
 	if (p + n > end)
 		n = (size_t)(end - p);
-	h = fnv(h, p, n);
+	h = ks_fnv1a(h, p, n);
 	mod = memchr(p, '[', (size_t)(end - p));
 	if (mod) {
 		const char *close = memchr(mod, ']', (size_t)(end - mod));
 
 		if (close) {
-			h = fnv(h, " ", 1);
-			h = fnv(h, mod, (size_t)(close - mod + 1));
+			h = ks_fnv1a(h, " ", 1);
+			h = ks_fnv1a(h, mod, (size_t)(close - mod + 1));
 		}
 	}
-	return fnv(h, "\n", 1);
+	return ks_fnv1a(h, "\n", 1);
 }
 
 void ks_stack_signature(char state, const char *stack,
 			char sig_ret[KS_SIGNATURE_LEN])
 {
-	uint64_t h = fnv(FNV_OFFSET, &state, 1);
+	uint64_t h = ks_fnv1a(KS_FNV1A_INIT, &state, 1);
 	const char *p = stack ? stack : "";
 	bool unsure;
 
-	h = fnv(h, "\n", 1);
+	h = ks_fnv1a(h, "\n", 1);
 	while (*p) {
 		const char *end = strchr(p, '\n');
 		const char *f;

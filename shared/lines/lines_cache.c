@@ -10,21 +10,13 @@
 #include <string.h>
 
 #include "lines_obj.h"
+#include "fnv1a.h"
 
 #define MAX_CACHED	65536	/* distinct frames kept: memory stays flat */
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 struct ks_lines_ent *ks_lines_cache_slot(struct ks_lines *l, const char *key)
 {
-	size_t i = hash_str(key) & (l->cache_cap - 1);
+	size_t i = ks_fnv1a_str(KS_FNV1A_INIT, key) & (l->cache_cap - 1);
 
 	while (l->cache[i].key && strcmp(l->cache[i].key, key))
 		i = (i + 1) & (l->cache_cap - 1);

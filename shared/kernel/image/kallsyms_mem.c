@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv1a.h"
 #include "grow.h"
 #include "kallsyms_mem.h"
 #include "kernel_string.h"
@@ -320,15 +321,6 @@ static int find_bounds(struct ks_kallsyms_mem *ks)
 	return 0;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-	return h;
-}
-
 static bool is_global(char type)
 {
 	return type >= 'A' && type <= 'Z';
@@ -343,7 +335,7 @@ static int build_hash(struct ks_kallsyms_mem *ks)
 	if (!ks->hash)
 		return -ENOMEM;
 	for (size_t i = 0; i < ks->nr; i++) {
-		size_t h = hash_str(name_of(ks, i)) & (ks->hash_size - 1);
+		size_t h = ks_fnv1a_str(KS_FNV1A_INIT, name_of(ks, i)) & (ks->hash_size - 1);
 
 		for (;; h = (h + 1) & (ks->hash_size - 1)) {
 			uint32_t j = ks->hash[h];
@@ -514,7 +506,7 @@ int ks_kallsyms_mem_lookup(const struct ks_kallsyms_mem *ks, uint64_t addr,
 int ks_kallsyms_mem_addr(const struct ks_kallsyms_mem *ks, const char *name,
 			 uint64_t *addr_ret)
 {
-	size_t h = hash_str(name) & (ks->hash_size - 1);
+	size_t h = ks_fnv1a_str(KS_FNV1A_INIT, name) & (ks->hash_size - 1);
 
 	for (;; h = (h + 1) & (ks->hash_size - 1)) {
 		uint32_t j = ks->hash[h];
