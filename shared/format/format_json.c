@@ -131,11 +131,30 @@ static void json_wait(FILE *out, const struct ks_task_wait *w)
  * A group's signature: its members' state and its frames, or null when
  * its members are in different states (each task carries its own).
  */
+/*
+ * A group's tasks share its stack: its signature is hashed once per
+ * state met in the group (once, nearly always), not once per task.
+ */
+struct group_sig {
+	const char *stack;
+	char state;		/* of sig; 0 before the first */
+	char sig[KS_SIGNATURE_LEN];
+};
+
+static const char *sig_of(struct group_sig *gs, char state)
+{
+	if (gs->state != state) {
+		gs->state = state;
+		ks_stack_signature(state, gs->stack, gs->sig);
+	}
+	return gs->sig;
+}
+
 static void json_group_signature(FILE *out, const struct ks_sample *s,
-				 const struct ks_group *grp)
+				 const struct ks_group *grp,
+				 struct group_sig *gs)
 {
 	char state = s->tasks[grp->members[0]].state;
-	char sig[KS_SIGNATURE_LEN];
 
 	for (size_t j = 1; j < grp->nr_members; j++) {
 		if (s->tasks[grp->members[j]].state != state) {
@@ -143,13 +162,11 @@ static void json_group_signature(FILE *out, const struct ks_sample *s,
 			return;
 		}
 	}
-	ks_stack_signature(state, grp->stack, sig);
-	fprintf(out, ",\"signature\":\"%s\"", sig);
+	fprintf(out, ",\"signature\":\"%s\"", sig_of(gs, state));
 }
 
-static void json_task(FILE *out, const struct ks_task *t)
+static void json_task(FILE *out, const struct ks_task *t, const char *sig)
 {
-	char sig[KS_SIGNATURE_LEN];
 
 	fprintf(out, "{\"pid\":%d,\"tgid\":%d,\"state\":", t->pid, t->tgid);
 	/* a /proc tree given with --proc-root may hold any byte there */
@@ -182,7 +199,6 @@ static void json_task(FILE *out, const struct ks_task *t)
 			(unsigned long long)t->last_ran_ns);
 	if (t->has_wait)
 		json_wait(out, &t->wait);
-	ks_stack_signature(t->state, t->stack, sig);
 	fprintf(out, ",\"signature\":\"%s\"}", sig);
 }
 
@@ -205,16 +221,19 @@ int ks_format_json(FILE *out, const struct ks_sample *s,
 	fprintf(out, ",\"tasks\":%zu,\"groups\":[", s->nr_tasks);
 	for (size_t i = 0; i < g->nr_groups; i++) {
 		const struct ks_group *grp = &g->groups[i];
+		struct group_sig gs = { .stack = grp->stack };
 
 		fputs(i ? ",{\"stack\":" : "{\"stack\":", out);
 		ks_json_frames(out, grp->stack);
 		if (grp->nr_members)
-			json_group_signature(out, s, grp);
+			json_group_signature(out, s, grp, &gs);
 		fputs(",\"tasks\":[", out);
 		for (size_t j = 0; j < grp->nr_members; j++) {
+			const struct ks_task *t = &s->tasks[grp->members[j]];
+
 			if (j)
 				fputc(',', out);
-			json_task(out, &s->tasks[grp->members[j]]);
+			json_task(out, t, sig_of(&gs, t->state));
 		}
 		fputs("]}", out);
 	}
