@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_mem.h"
 #include "fake_target.h"
 #include "log_print.h"
 #include "printk_image.h"
@@ -36,37 +37,6 @@ static const char *const lines[] = {
 	"kstack-bench: a line of some length to stand for driver chatter, with a number 12345 and a word",
 	"ok",
 };
-
-static long status_kib(const char *key)
-{
-	FILE *s = fopen("/proc/self/status", "re");
-	char line[256];
-	long v = -1;
-
-	if (!s)
-		return -1;
-	while (fgets(line, sizeof(line), s))
-		if (!strncmp(line, key, strlen(key)))
-			v = strtol(line + strlen(key), NULL, 10);
-	fclose(s);
-	return v;
-}
-
-/* Peak RSS from now on: the image built before the walk is not its cost. */
-static void reset_peak(void)
-{
-	FILE *c = fopen("/proc/self/clear_refs", "we");
-
-	if (c) {
-		fputs("5", c);
-		fclose(c);
-	}
-}
-
-static double seconds(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
-}
 
 /*
  * Fills the ring until it has wrapped by half; the tail is then the
