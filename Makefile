@@ -180,6 +180,7 @@ check:
 	@scripts/install-deps.sh check
 	$(MAKE) BUILD=build/san SAN=1 all tests
 	$(MAKE) BUILD=build/san fuzz-build
+	$(MAKE) BUILD=build/release-fuzz FUZZ_SAN= fuzz-build
 	$(MAKE) all static
 	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop \
 		vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
@@ -188,6 +189,7 @@ check:
 	$(MAKE) vmcore-arm64-livetests
 	$(MAKE) vmcore-die
 	KSTACK_REQUIRE_INPUTS=1 \
+	KSTACK_RELEASE_FUZZ=build/release-fuzz/fuzz \
 	KSTACK_DIE_VMCORE_DIRS="$(DIE_VMCORES:%=cache/vmcores/%)" \
 	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic \
 		cache/vmcores/arm64-612-nolpa2" \

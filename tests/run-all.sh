@@ -9,6 +9,8 @@
 #
 # usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores|die-vmcores]...
 # KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
+# KSTACK_RELEASE_FUZZ: harnesses built without sanitizers (fuzz kind:
+# every seed replayed through them too)
 # KSTACK_ARCH_VMCORE_DIRS: vmcore folders of another architecture (arm64)
 # KSTACK_GUEST_TEST_DIRS: livetests folders (arch-vmcores reads them too)
 # KSTACK_DIE_VMCORE_DIRS: dumps of guests that died (die-vmcores): the
@@ -95,6 +97,10 @@ for kind in $kinds; do
 		# SKIP-clean (0 passed) where clang's libFuzzer is missing
 		run fuzz/run.sh env FUZZ_JOBS="${FUZZ_JOBS:-2}" \
 			bash tests/fuzz/run.sh check "$build/fuzz" "${FUZZ_RUNS:-20000}"
+		# every seed once more, through harnesses built without sanitizers
+		[ -n "${KSTACK_RELEASE_FUZZ:-}" ] &&
+			run "fuzz/run.sh replay (no sanitizers)" env FUZZ_JOBS="${FUZZ_JOBS:-2}" \
+				bash tests/fuzz/run.sh replay "$KSTACK_RELEASE_FUZZ"
 		;;
 	integration | vmcore)
 		for t in tests/"$kind"/*.sh; do

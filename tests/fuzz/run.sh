@@ -8,6 +8,12 @@
 #                              seeds, in a scratch corpus: PASS/FAIL each
 #   run.sh fuzz DIR [SECONDS]  each harness SECONDS (60), its corpus kept in
 #                              DIR/corpus/NAME for the next run
+#   run.sh replay DIR          each harness once over every input of its
+#                              seeds, no mutation: for harnesses built
+#                              without sanitizers (make check's
+#                              build/release-fuzz), since ASan once hid a use
+#                              after free in libkdumpfile that killed the
+#                              release binary
 #   FUZZ_JOBS=N                N harnesses at a time (1)
 #
 # Seeds are tests/fuzz/corpus/NAME (committed: small inputs and every
@@ -39,9 +45,9 @@ probe)
 	probe "${2:-clang}"
 	exit
 	;;
-check | fuzz) ;;
+check | fuzz | replay) ;;
 *)
-	echo "usage: $0 probe [CC] | check DIR [RUNS] | fuzz DIR [SECONDS]" >&2
+	echo "usage: $0 probe [CC] | check DIR [RUNS] | fuzz DIR [SECONDS] | replay DIR" >&2
 	exit 2
 	;;
 esac
@@ -89,7 +95,10 @@ run_one() {
 	for s in "tests/fuzz/corpus/$name" "$dir/seeds/$name"; do
 		[ -d "$s" ] && seeds+=("$s")
 	done
-	if [ "$mode" = check ]; then
+	if [ "$mode" = replay ]; then
+		corpus=$scratch/$name
+		limit=(-runs=0)
+	elif [ "$mode" = check ]; then
 		corpus=$scratch/$name
 		limit=(-runs="$(check_runs "$name")" -seed=1)
 	else
