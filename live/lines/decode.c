@@ -18,6 +18,7 @@
 #include "decode.h"
 #include "decode_text.h"
 #include "lines_host.h"
+#include "text_release.h"
 #include "exit_status.h"
 
 int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
@@ -104,6 +105,20 @@ static bool next_piece(struct reader *r, struct piece *p)
 static size_t chomp(const struct piece *p)
 {
 	return p->len && p->text[p->len - 1] == '\r' ? p->len - 1 : p->len;
+}
+
+/*
+ * Pass 0: the first release the text names (an oops's "Not tainted REL
+ * #N", a dmesg's banner), into rel; false when it names none.
+ */
+static bool release_stream(struct reader *r, char *rel, size_t cap)
+{
+	struct piece p;
+
+	while (next_piece(r, &p))
+		if (p.whole && ks_text_release(p.text, chomp(&p), rel, cap))
+			return true;
+	return false;
 }
 
 /* Pass 1: every frame judged before the first is decoded. */
@@ -250,10 +265,32 @@ static int decode_status(struct ks_lines *l)
 	return missing && !found ? KS_EXIT_NONE : KS_EXIT_OK;
 }
 
-int ks_decode_run(const struct ks_options *opts)
+/*
+ * The lines of the kernel the input names, or of this one (--vmlinux's
+ * when given), after pass 0 over the input; 0 or -errno.
+ */
+static int open_lines(struct reader *r, int fd, off_t start,
+		      const char *vmlinux, struct ks_lines **l_ret)
 {
 	struct ks_lines_config cfg;
-	char release[256];
+	char release[256], text_rel[256];
+	int ret;
+
+	ks_lines_host_config(&cfg, vmlinux, false, release, sizeof(release));
+	ret = start_pass(r, fd, start);
+	if (ret)
+		return ret;
+	/* an oops of another kernel than this one is decoded with its own */
+	if (release_stream(r, text_rel, sizeof(text_rel)) && !vmlinux)
+		cfg.release = text_rel;
+	gzclose(r->in);
+	r->in = NULL;
+	*l_ret = ks_lines_open(&cfg);
+	return *l_ret ? 0 : -ENOMEM;
+}
+
+int ks_decode_run(const struct ks_options *opts)
+{
 	const char *name = opts->decode_file ? opts->decode_file : "stdin";
 	bool copying;
 	struct reader r = { 0 };
@@ -270,20 +307,27 @@ int ks_decode_run(const struct ks_options *opts)
 	}
 	/* stdin may be a file read from the middle */
 	start = lseek(fd, 0, SEEK_CUR);
-	ks_lines_host_config(&cfg, opts->vmlinux, false, release, sizeof(release));
-	l = ks_lines_open(&cfg);
+	if (start < 0)
+		start = 0;
 	r.buf = malloc(2 * LINE_CAP);
-	if (!l || !r.buf) {
+	if (!r.buf) {
 		ks_say("out of memory");
 		goto out;
 	}
-	ret = start_pass(&r, fd, start < 0 ? 0 : start);
+	ret = open_lines(&r, fd, start, opts->vmlinux, &l);
+	if (ret == -ENOMEM) {
+		ks_say("out of memory");
+		goto out;
+	}
+	if (ret)
+		goto fail;
+	ret = start_pass(&r, fd, start);
 	if (ret)
 		goto fail;
 	judge_stream(l, &r);
 	gzclose(r.in);
 	r.in = NULL;
-	ret = start_pass(&r, fd, start < 0 ? 0 : start);
+	ret = start_pass(&r, fd, start);
 	if (ret)
 		goto fail;
 	decode_stream(l, &r);

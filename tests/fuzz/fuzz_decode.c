@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "decode_text.h"
+#include "text_release.h"
 #include "fuzz.h"
 
 #define RELEASE	"9.9.9-kstack-test"
@@ -79,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ks_lines_config cfg = {
 		.vmlinux = vmlinux, .release = RELEASE, .debug_dir = debug_dir,
 	};
-	char *text = fuzz_str(data, size), *out;
+	char *text = fuzz_str(data, size), *out, rel[256];
 	struct ks_lines *l = ks_lines_open(&cfg);
 	size_t n = count_lines(text) + (*text && text[strlen(text) - 1] != '\n');
 
@@ -88,6 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(out);
 	fuzz_assert(count_lines(out) >= n);
 	decode_bytes(l, data, size);
+	/* --decode's first pass over every line: the release it names */
+	ks_text_release((const char *)data, size, rel, sizeof(rel));
 	ks_lines_report(l, NULL, NULL);
 	free(out);
 	ks_lines_close(l);

@@ -395,4 +395,22 @@ if [ "$rc" -eq 4 ] && grep -q '^kstack: cannot copy stdin into \$TMPDIR (or /tmp
 else
 	fail "a pipe and a missing TMPDIR: rc $rc, $(cat "$tmp/spool.err")"
 fi
+# 12. An oops of another kernel than the running one (#40 item 9): without
+# --vmlinux, the debug vmlinux of the release its "Not tainted REL #N" line
+# names, not the running kernel's; the same frame without that line is
+# looked up under the running kernel's release, and stays undecoded.
+mkdir -p "$debug/boot" && cp "$tmp/vmlinux" "$debug/boot/vmlinux-$release"
+printf 'CPU: 0 PID: 1 Comm: sh Not tainted %s #1 Debian\nCall Trace:\n %s\n' \
+	"$release" "$frame" >"$tmp/oops-rel.txt"
+"$kstack" --decode "$tmp/oops-rel.txt" >"$tmp/oops-rel.out" 2>"$tmp/oops-rel.err"
+rc=$?
+printf 'Call Trace:\n %s\n' "$frame" >"$tmp/oops-norel.txt"
+"$kstack" --decode "$tmp/oops-norel.txt" >"$tmp/oops-norel.out" 2>"$tmp/oops-norel.err"
+if [ "$rc" -eq 0 ] && grep -q "^ $frame [^ ]*\.c:[0-9]" "$tmp/oops-rel.out" &&
+	! grep -q "\.c:[0-9]" "$tmp/oops-norel.out" &&
+	grep -q "not found: $debug/boot/vmlinux-$(uname -r)" "$tmp/oops-norel.err"; then
+	pass "an oops is decoded with the vmlinux of the release it names"
+else
+	fail "an oops's release: rc $rc, $(cat "$tmp/oops-rel.out" "$tmp/oops-rel.err" "$tmp/oops-norel.err")"
+fi
 finish

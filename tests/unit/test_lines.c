@@ -22,6 +22,7 @@
 #include "elf_symtab.h"
 #include "lines.h"
 #include "said.h"
+#include "text_release.h"
 
 static void make_sample(struct ks_sample *s, const char *stack)
 {
@@ -202,12 +203,51 @@ static void test_sizes_of_another_build(void **state)
 	ks_sample_release(&s);
 }
 
+/* The release an oops, a hung task's report or a banner names (--decode). */
+static void test_text_release(void **state)
+{
+	static const struct {
+		const char *line, *want;
+	} cases[] = {
+		{ "CPU: 0 PID: 1 Comm: sh Not tainted 6.1.0-56-cloud-amd64 #1 "
+		  "Debian 6.1.192-2", "6.1.0-56-cloud-amd64" },
+		{ "[  245.318911]       Not tainted 6.1.0-56-cloud-amd64 #1",
+		  "6.1.0-56-cloud-amd64" },
+		{ "CPU: 1 UID: 0 PID: 7 Comm: kworker/1:0 Tainted: G      D    "
+		  "O       6.12.9+deb13-amd64 #1 Debian 6.12.9-1",
+		  "6.12.9+deb13-amd64" },
+		{ "[    0.000000] Linux version 5.10.0-30-amd64 "
+		  "(debian-kernel@lists.debian.org) (gcc-10)", "5.10.0-30-amd64" },
+		{ "Not tainted #1", NULL },		/* no release word */
+		{ "Tainted: G W #1", NULL },		/* flags, not a release */
+		{ "Not tainted 6.1$(x) #1", NULL },	/* not a release's characters */
+		{ "Linux version 6.1.0", NULL },	/* no " (" after it */
+		{ "[<0>] do_nanosleep+0x1/0x2", NULL },
+	};
+	char rel[64];
+	size_t i;
+	bool found;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		found = ks_text_release(cases[i].line, strlen(cases[i].line),
+					rel, sizeof(rel));
+		assert_int_equal(found, cases[i].want != NULL);
+		if (cases[i].want)
+			assert_string_equal(rel, cases[i].want);
+	}
+	/* a release longer than the room is no release */
+	assert_false(ks_text_release("Not tainted 6.1.0-56-cloud-amd64 #1",
+				     35, rel, 8));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_note_through_report),
 		cmocka_unit_test(test_build_id_callback),
 		cmocka_unit_test(test_sizes_of_another_build),
+		cmocka_unit_test(test_text_release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
