@@ -250,7 +250,10 @@ static bool task_member(struct cur *c, const char *key, void *arg)
 	if (!strcmp(key, "pid")) {
 		if (!integer(c, &v, &null))
 			return false;
-		x->t.pid = !null && v > 0 && v <= INT32_MAX ? (int)v : 0;
+		/* out of range: counted, named by no PID, said as bad */
+		x->t.pid = !null && ks_rp_pid_valid(v) ? (int)v : 0;
+		if (!null && !x->t.pid)
+			x->p->nr_bad_pid++;
 		return true;
 	}
 	if (!strcmp(key, "state")) {

@@ -160,10 +160,16 @@ static int task_line(struct ks_rp_parser *p, const char *line)
 	struct ks_rp_task t = { .weight = 1 };
 	char state[4], day[11], clock[9];
 	const char *cmd;
+	long long pid;
 
-	if (sscanf(line, "PID: %d State: %3s Start Time: %10s %8s", &t.pid,
+	if (sscanf(line, "PID: %lld State: %3s Start Time: %10s %8s", &pid,
 		   state, day, clock) != 4)
 		return -EINVAL;
+	/* counted but named by no PID, and the line said to be bad */
+	if (!ks_rp_pid_valid(pid))
+		p->nr_bad_pid++;
+	else
+		t.pid = (int)pid;
 	t.state = state[0];
 	snprintf(t.start, sizeof(t.start), "%s %s", day, clock);
 	cmd = strstr(line, "   Cmd: ");

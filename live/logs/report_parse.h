@@ -55,11 +55,21 @@ struct ks_rp_parser {
 	bool group_open;	/* PID lines seen for the current group */
 	bool summary;		/* a -c sample */
 	unsigned long nr_bad;	/* lines that fit nowhere */
+	unsigned long nr_bad_pid;	/* tasks whose PID cannot be one */
 	int *pids;		/* the sample's PIDs, open-addressed, 0 empty */
 	size_t nr_pid_slots;
 	ks_rp_sample_fn fn;
 	void *ctx;
 };
+
+/*
+ * Whether a log's PID can be a task's: 1 to PID_MAX_LIMIT (4 Mi on
+ * 64-bit), which pid_max cannot exceed.
+ */
+static inline bool ks_rp_pid_valid(long long pid)
+{
+	return pid > 0 && pid <= 4 * 1024 * 1024;
+}
 
 void ks_rp_init(struct ks_rp_parser *p, ks_rp_sample_fn fn, void *ctx);
 /* One line without its newline; the callback's error, or 0. */

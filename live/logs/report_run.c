@@ -185,6 +185,12 @@ static int read_file(struct run *r, int dirfd, const char *name,
 	if (l.nr_nul)
 		ks_say("report: %s: %lu line(s) hold NUL bytes, read as '?'",
 		       name, l.nr_nul);
+	if (p.nr_bad)
+		ks_say("report: %s: %lu line(s) not of a kstack or oled log, "
+		       "skipped", name, p.nr_bad);
+	if (p.nr_bad_pid)
+		ks_say("report: %s: %lu task(s) with a PID out of range (1 to "
+		       "4194304), counted but not named", name, p.nr_bad_pid);
 	ks_rp_release(&p);
 	ks_report_lines_close(&l);
 	return ret;

@@ -71,9 +71,12 @@ static const char *named_task(struct ks_rp_parser *p, const char *s,
 	char *q;
 	long pid = strtol(s, &q, 10);
 
-	if (q == s || strncmp(q, " (", 2) || pid <= 0 || pid > 0x7fffffff ||
-	    !(end = comm_end(q + 2)))
+	if (q == s || strncmp(q, " (", 2) || !(end = comm_end(q + 2)))
 		return NULL;
+	if (!ks_rp_pid_valid(pid)) {
+		p->nr_bad_pid++;
+		return NULL;
+	}
 	t.pid = (int)pid;
 	snprintf(t.cmd, sizeof(t.cmd), "%.*s", (int)(end - (q + 2)), q + 2);
 	*ret = ks_rp_task_add(p, &t);

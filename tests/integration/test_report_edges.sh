@@ -151,4 +151,28 @@ rc=0
 timeout 10 "$kstack" report "$tmp/fifo" >/dev/null 2>"$tmp/fifo.err" || rc=$?
 check "a FIFO as DIR: exit 4 as a missing one (got $rc)" [ "$rc" = 4 ]
 check "a FIFO as DIR: said what it is ($(cat "$tmp/fifo.err"))" has "$tmp/fifo.err" "is a FIFO"
+# PIDs no task can have (-1, 0, past PID_MAX_LIMIT, past 2^32), and a
+# line of no log: the tasks counted but named by no PID, both said
+mkdir "$tmp/pids"
+{
+	hdr "Thu Jan 01 00:00:00"
+	task -1 D "minus"
+	task 0 D "zero"
+	task 4194305 D "past-limit"
+	task 4294967297 D "wrapped"
+	task 12 D "good"
+	printf 'Stack:\n[<0>] io_schedule+0x1/0x2\n\n'
+	echo "this is no line of a log"
+} >"$tmp/pids/kstack_h.out"
+rc=0
+"$kstack" report --top 100 "$tmp/pids" >"$tmp/pids.out" 2>"$tmp/pids.err" || rc=$?
+check "out-of-range PIDs: exit 0 (got $rc)" [ "$rc" = 0 ]
+check "out-of-range PIDs: all 5 tasks counted" \
+	grep -q "tasks     5   D    5" "$tmp/pids.out"
+check "out-of-range PIDs: only PID 12 named" \
+	sh -c "grep -q 'e.g. 12 (good)\$' '$tmp/pids.out' && ! grep -qE '(-1|4194305|4294967297|[^0-9]1) \\(' '$tmp/pids.out'"
+check "out-of-range PIDs: said ($(cat "$tmp/pids.err"))" \
+	has "$tmp/pids.err" "kstack_h.out: 4 task(s) with a PID out of range (1 to 4194304), counted but not named"
+check "a line of no log: said" \
+	has "$tmp/pids.err" "kstack_h.out: 1 line(s) not of a kstack or oled log, skipped"
 finish
