@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Background mode's lock and logs opened only when each is a regular
+ * file with one link, and what a file is when it is not (for -o and
+ * --vmcore too).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -b without --foreground: the sampler detached from the caller's
+ * session and stdio by a double fork (bg_daemon.h says how).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

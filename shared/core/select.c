@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Which tasks a sample keeps, for /proc and kernel images alike: -a, the
+ * states and -p OR-ed, --comm, and the one --cgroup rule (the path is the
+ * cgroup or below it).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Control characters of a comm or command line escaped, so that they
+ * never break the one-task-per-line formats.
+ */
 #include <string.h>
 
 #include "text_escape.h"
