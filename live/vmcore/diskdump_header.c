@@ -222,17 +222,12 @@ static uint8_t *read_region(int fd, const struct layout *l, uint64_t off,
 }
 
 /*
- * libkdumpfile's sizeof(struct elf_prstatus) of the architecture of
- * utsname.machine, which a CORE PRSTATUS note must hold at least: a
- * shorter one fails its open ("Wrong PRSTATUS size"), and a failed
- * diskdump open is a use after free in kdump_free().
+ * Each PRSTATUS note, as libkdumpfile's do_notes() walks them: one must
+ * hold the architecture's struct elf_prstatus (the arch table's
+ * prstatus_size, of utsname.machine's architecture) at least, since a
+ * shorter one fails libkdumpfile's open ("Wrong PRSTATUS size"), and a
+ * failed diskdump open is a use after free in kdump_free().
  */
-static uint32_t prstatus_size(const struct ks_arch *arch)
-{
-	return strcmp(arch->name, "arm64") ? 336 : 392;
-}
-
-/* Each PRSTATUS note, as libkdumpfile's do_notes() walks them. */
 static int check_prstatus(const uint8_t *buf, uint64_t len,
 			  const struct layout *l, const struct who *w)
 {
@@ -246,11 +241,11 @@ static int check_prstatus(const uint8_t *buf, uint64_t len,
 			break;
 		if (get32(buf + off + 8) == 1 && (namesz == 4 || namesz == 5) &&
 		    !memcmp(buf + off + 12, "CORE", namesz) &&
-		    descsz < prstatus_size(l->arch))
+		    descsz < l->arch->prstatus_size)
 			return refuse(w, "the notes (offset_note): the PRSTATUS "
 				      "note at offset %#" PRIx64 " has %" PRIu32
 				      " bytes, not the %" PRIu32 " of %s's",
-				      off, descsz, prstatus_size(l->arch),
+				      off, descsz, l->arch->prstatus_size,
 				      l->arch->name);
 		off = desc + ((descsz + 3ull) & ~3ull);
 		if (off > len)

@@ -4,8 +4,9 @@
  * table: the page walk, where the context switch left a sleeping task's
  * registers, a CPU's registers in the dump's notes, the unwinder of
  * /proc/PID/stack and the few constants they need.  A target says which
- * architecture it is (struct ks_target's arch); ks_kernel_open() picks the
- * table once, and every walker asks the table, never the machine's name.
+ * architecture it is (struct ks_target's arch), chosen once by
+ * ks_arch_resolve() where the target is made; every walker asks the
+ * table, never the machine's name.
  *
  * One file per architecture: x86_64.c (ORC, shared/kernel/arch/orc/), arm64.c
  * (frame records, arm64_unwind.c).  A third one is a third file and a row
@@ -83,6 +84,8 @@ struct ks_arch {
 	 * offset of a dump without KERNELOFFSET or a vmlinux; 0 for none.
 	 */
 	uint64_t default_stext;
+	/* sizeof(struct elf_prstatus): a CPU note's descriptor, at least */
+	uint32_t prstatus_size;
 
 	/* The page walk: as ks_page_translate() (page_walk.h). */
 	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,

@@ -169,6 +169,7 @@ const struct ks_arch ks_arch_arm64 = {
 	 * No default_stext: KIMAGE_VADDR moved (6.1's _text is at
 	 * 0xffff800008000000, 6.12's at 0xffff800080000000).
 	 */
+	.prstatus_size = 392,
 	.translate = ks_arm64_translate,
 	.linear_pa = ks_arm64_linear_pa,
 	.find_paging = ks_arm64_find_paging,

@@ -208,6 +208,7 @@ const struct ks_arch ks_arch_x86_64 = {
 	.page_sizes = 4096,
 	.ftrace_tramp_func = true,
 	.default_stext = 0xffffffff81000000ull,
+	.prstatus_size = 336,
 	.translate = ks_x86_64_translate,
 	.linear_pa = ks_x86_64_linear_pa,
 	.find_paging = ks_x86_64_find_paging,
