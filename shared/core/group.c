@@ -25,6 +25,17 @@ static int add_member(struct ks_group *g, size_t idx)
 	return 0;
 }
 
+/*
+ * Tasks group by their stack's text, and a text the dump's missing memory
+ * made (an empty or short stack) apart from the same text whole: a
+ * sleeping task whose stack is gone is no running task with none.
+ */
+static bool same_group(const struct ks_group *grp, const char *stack,
+		       bool missing)
+{
+	return grp->missing == missing && !strcmp(grp->stack, stack);
+}
+
 static size_t table_size(size_t n)
 {
 	size_t size = 16;
@@ -48,12 +59,16 @@ int ks_group_build(const struct ks_sample *s, struct ks_groups *g_ret)
 		goto out;
 	for (size_t i = 0; i < s->nr_tasks; i++) {
 		const char *stack = s->tasks[i].stack ? s->tasks[i].stack : "";
-		size_t h = ks_fnv1a_str(KS_FNV1A_INIT, stack) & (size - 1);
+		bool missing = s->tasks[i].stack_missing;
+		size_t h = (ks_fnv1a_str(KS_FNV1A_INIT, stack) + missing) &
+			   (size - 1);
 
-		while (slots[h] && strcmp(g.groups[slots[h] - 1].stack, stack))
+		while (slots[h] && !same_group(&g.groups[slots[h] - 1], stack,
+					       missing))
 			h = (h + 1) & (size - 1);
 		if (!slots[h]) {
 			g.groups[g.nr_groups].stack = stack;
+			g.groups[g.nr_groups].missing = missing;
 			slots[h] = ++g.nr_groups;
 		}
 		if (add_member(&g.groups[slots[h] - 1], i))

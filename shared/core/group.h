@@ -9,6 +9,7 @@
 /* Tasks with byte-identical stack text, in the order first seen. */
 struct ks_group {
 	const char *stack;
+	bool missing;		/* the stack is what a cut dump kept of it */
 	size_t *members;	/* indexes into the sample's tasks, walk order */
 	size_t nr_members;
 	size_t cap;

@@ -42,6 +42,13 @@ struct ks_task {
 	char *note;		/* why the stack is missing, or NULL */
 	bool note_said;		/* the walk reported note as it found it */
 	/*
+	 * The note names memory the image lacks (a dump cut short): the
+	 * stack, the command line or the name; such a note prints without
+	 * -v.  A stack cut so groups apart from the same text whole.
+	 */
+	bool missing;
+	bool stack_missing;
+	/*
 	 * Context switches, voluntary and not (status's *_ctxt_switches,
 	 * task_struct.nvcsw/nivcsw): counts that did not move between two
 	 * looks at a task mean it did not run in between.

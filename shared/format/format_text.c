@@ -4,7 +4,8 @@
  * after Cmd.  An empty stack prints "Stack:" and two empty lines, as the
  * Python tool's f"Stack:\n{stack}\n\n" did.  -v adds each task's
  * task_struct and CPU to its line and its note on a line of its own; the
- * groups stay the same.
+ * groups stay the same.  A note on memory a cut dump lacks prints without
+ * -v too.
  */
 #include <errno.h>
 #include <string.h>
@@ -64,8 +65,11 @@ static void task_line(FILE *out, const struct ks_task *t, bool verbose)
 	fputs("Cmd: ", out);
 	ks_fputs_escaped(t->cmd ? t->cmd : t->comm, out);
 	fputc('\n', out);
-	/* -v: why the stack below is empty or short, for this task */
-	if (verbose && t->note) {
+	/*
+	 * -v: why the stack below is empty or short, for this task; always
+	 * when it is the dump's missing memory, which the text alone hides
+	 */
+	if ((verbose || t->missing) && t->note) {
 		fputs("Note: ", out);
 		ks_fputs_escaped(t->note, out);
 		fputc('\n', out);

@@ -237,6 +237,44 @@ PY
 			fail "$cut% without -v: no count of the stacks that could not be unwound"
 			sed 's/^/  | /' "$tmp/v50q.err" | head -n 5
 		fi
+		# #40 item 2: the text itself marks a stack or Cmd the cut took,
+		# naming the cause, and such a stack groups apart from whole ones
+		marks=$(python3 - "$tmp/v50.err" "$tmp/v50q.txt" <<'PY'
+import re
+import sys
+
+err = open(sys.argv[1], errors='replace').read()
+cut = {int(p) for p in re.findall(
+    r'^kstack: PID (\d+): (?:no stack|the stack ends early): stack memory is '
+    r'not readable in the image', err, re.M)}
+cut |= {int(p) for p in re.findall(
+    r'^kstack: PID (\d+): .*(?:command line|name) not all in the image', err, re.M)}
+groups, cur, prev, bad = [], [], None, []
+for line in open(sys.argv[2], errors='surrogateescape').read().split('\n'):
+    m = re.match(r'^PID: +(\d+) ', line)
+    if m:
+        prev = int(m.group(1))
+        cur.append([prev, None])
+    elif line.startswith('Note: ') and cur:
+        cur[-1][1] = line[6:]
+    elif line == 'Stack:':
+        groups.append(cur)
+        cur = []
+for g in groups:
+    for pid, note in g:
+        if pid in cut and not (note and 'not' in note and 'image' in note):
+            bad.append('PID %d unmarked' % pid)
+    stack_cut = [p for p, n in g if n and 'stack memory is not readable' in n]
+    if stack_cut and len(stack_cut) != len(g):
+        bad.append('PIDs %s grouped with whole stacks' % stack_cut[:3])
+print(len(cut), '; '.join(bad[:4]))
+PY
+)
+		if [ -n "$marks" ] && [ -z "${marks#* }" ]; then
+			pass "$cut% without -v: ${marks% *} task(s) the cut touched, each with its Note, cut stacks grouped apart"
+		else
+			fail "$cut% without -v: ${marks#* }"
+		fi
 	fi
 fi
 

@@ -44,8 +44,10 @@ static void unwinder_note(struct ks_walk *w, struct ks_task *t, const char *note
 {
 	w->st->nr_stack_notes++;
 	/* the dump's fault, not the unwinder's: counted apart */
-	if (!strcmp(note, KS_NOTE_STACK_UNREADABLE))
+	if (!strcmp(note, KS_NOTE_STACK_UNREADABLE)) {
 		w->st->nr_stack_unread++;
+		t->missing = t->stack_missing = true;
+	}
 	ks_report(w->report, w->arg, "PID %d: %s: %s", t->pid,
 		  *t->stack ? "the stack ends early" : "no stack", note);
 	t->note_said = true;

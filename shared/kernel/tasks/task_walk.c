@@ -202,6 +202,7 @@ static int note_unread(struct ks_walk *w, struct ks_task *t,
 {
 	char *note;
 
+	t->missing = true;
 	/* the stack's note is said already: this part is said on its own */
 	if (t->note_said)
 		ks_report(w->report, w->arg, "PID %d: %s", t->pid, what);
