@@ -117,5 +117,18 @@ if [ -n "$demo_dir" ] && [ "$vm" = "$demo_dir/vmlinux" ]; then
 else
 	fail "README's --decode example names $vm, make demo makes $demo_dir/vmlinux"
 fi
+# #40 item 16: a reader who copies the examples one by one gets the install
+# line right above the flame graph, and make demo named right above --decode
+before() { grep -B1 -F -- "$1" README.md | head -1; }
+if before '| /usr/share/perl5/Devel/NYTProf/flamegraph.pl' | grep -q '^apt-get install libdevel-nytprof-perl'; then
+	pass "README: the flame-graph example has its install line right above it"
+else
+	fail "README: the flame-graph example without its install line above it"
+fi
+if before 'kstack --decode --vmlinux cache/' | grep -q 'make demo'; then
+	pass "README: the --decode example says make demo comes first"
+else
+	fail "README: the --decode example does not say make demo comes first"
+fi
 
 finish
