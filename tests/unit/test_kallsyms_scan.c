@@ -224,19 +224,25 @@ static struct vmci vmci = { STEXT, DATA, DATA + 0x1000 };
 
 static struct image im;		/* each test's, written anew */
 
-/* The tables in order, behind some text and a hole. */
-static struct ks_fake *image(enum order order)
+/* im as written, behind some text and a hole. */
+static struct ks_fake *image_written(void)
 {
 	struct ks_fake *f = ks_fake_create();
 	uint8_t text[0x3000];
 
-	make_syms();
-	write_tables(&im, order);
 	/* some text, then nothing mapped up to the rodata: reads fail there */
 	memset(text, 0xcc, sizeof(text));
 	assert_int_equal(ks_fake_add_memory(f, STEXT, text, sizeof(text)), 0);
 	assert_int_equal(ks_fake_add_memory(f, RODATA, im.b, RODATA_SIZE), 0);
 	return f;
+}
+
+/* The tables in order, behind some text and a hole. */
+static struct ks_fake *image(enum order order)
+{
+	make_syms();
+	write_tables(&im, order);
+	return image_written();
 }
 
 /* One scan: its code, what it said, what it found. */
@@ -350,6 +356,54 @@ static void test_forged_tokens(void **state)
 	/* token 5 ("\x05", at 14) runs into token 6: not what the index says */
 	assert_int_equal(ks_fake_write(f, im.token_table + 15, "Z", 1), 0);
 	refused(f, -ENOENT, NULL);
+}
+
+/*
+ * Token tables without the tables around them, after the real ones (the
+ * scan goes down from the top, so it meets them first): a few are passed
+ * over, too many end the scan with a message, as each costs reads of up
+ * to 16 MiB (#40 item 25: 1,120 of them took 23.5 s).
+ */
+static void forged_token_tables(int n)
+{
+	uint64_t table = im.token_table, index = im.token_index;
+
+	im.pos += 64;
+	for (int i = 0; i < n; i++)
+		put_tokens(&im);
+	assert_true(im.pos <= RODATA_SIZE);
+	im.token_table = table;
+	im.token_index = index;
+}
+
+static void test_token_table_budget(void **state)
+{
+	struct ks_fake *f;
+	struct run r;
+
+	(void)state;
+	make_syms();
+	write_tables(&im, NEW_ORDER);
+	forged_token_tables(10);
+	f = image_written();
+	assert_int_equal(scan(f, &r), 0);
+	assert_int_equal(r.sc.tried, 11);
+	assert_int_equal(r.sc.a.token_table, im.token_table);
+	ks_kallsyms_mem_free(r.ks);
+	ks_fake_destroy(f);
+
+	write_tables(&im, NEW_ORDER);
+	forged_token_tables(100);
+	f = image_written();
+	assert_int_equal(scan(f, &r), -ENOENT);
+	assert_null(r.ks);
+	assert_int_equal(r.sc.tried, 33);
+	assert_int_equal(r.d.calls, 1);
+	assert_non_null(strstr(r.d.text, "more than 32 places from "));
+	assert_non_null(strstr(r.d.text, "look like kallsyms_token_table, and "
+			       "none has the other kallsyms tables around it: "
+			       "the scan stops there"));
+	ks_fake_destroy(f);
 }
 
 /* No _stext in VMCOREINFO, or nothing of the shape: -ENOENT, silently. */
@@ -508,6 +562,7 @@ int main(void)
 		cmocka_unit_test_setup(test_disagreement_refused, reset),
 		cmocka_unit_test_setup(test_forged_tokens, reset),
 		cmocka_unit_test_setup(test_nothing, reset),
+		cmocka_unit_test_setup(test_token_table_budget, reset),
 		cmocka_unit_test_setup(test_unbounded, reset),
 		cmocka_unit_test_setup(test_user_stext, reset),
 		cmocka_unit_test_setup(test_no_btf, reset),

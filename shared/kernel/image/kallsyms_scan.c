@@ -40,6 +40,11 @@
 #define TAIL_MAX	(256u * ENTRY_MAX + 2 * ALIGN_MAX)
 /* markers and seqs_of_names: 2.7 Mi symbols, about 10 times a vmlinux's */
 #define MARKERS_WINDOW	(8u << 20)
+/*
+ * Token tables tried, each costing reads of up to 2 * MARKERS_WINDOW: a
+ * kernel has one, and 1,120 forged ones cost 23.5 s without a bound.
+ */
+#define TRIES_MAX	32
 
 /* .data follows .rodata: the first of these above _stext ends the scan. */
 static const char *const data_syms[] = {
@@ -436,6 +441,8 @@ static int tables_at(struct scan *s, const struct ks_vmcoreinfo *vi,
 	size_t nr;
 	int ret = find_token_table(s);
 
+	if (!ret && ++s->sc->tried > TRIES_MAX)
+		return -E2BIG;
 	if (!ret)
 		ret = find_markers_names(s);
 	if (ret)
@@ -533,5 +540,10 @@ int ks_kallsyms_scan(const struct ks_target *t, const struct ks_vmcoreinfo *vi,
 			break;
 	}
 	free(s);
-	return ret;
+	if (ret != -E2BIG)
+		return ret;
+	ks_report(report, arg, "more than %d places from %#" PRIx64 " up look "
+		  "like kallsyms_token_table, and none has the other kallsyms "
+		  "tables around it: the scan stops there", TRIES_MAX, at);
+	return -ENOENT;
 }

@@ -18,6 +18,7 @@
 struct ks_kallsyms_scan {
 	uint64_t start, end;		/* [start, end): _stext up to .data */
 	struct ks_kallsyms_mem_addrs a;	/* the tables, when found */
+	unsigned int tried;		/* token tables tried (a bound) */
 };
 
 /*
@@ -25,7 +26,9 @@ struct ks_kallsyms_scan {
  * VMCOREINFO names (init_uts_ns, swapper_pg_dir), page by page, and
  * decodes them (ks_kallsyms_mem_load()).  0 with *ks_ret set;
  * -ENOENT when VMCOREINFO has no _stext, no data symbol within 256 MiB
- * of it (sc_ret->end is then 0) or nothing there has the shape;
+ * of it (sc_ret->end is then 0) or nothing there has the shape, and,
+ * after a message through report, when more than a few dozen places have
+ * the token table's shape without the tables around it;
  * -EINVAL, after a message through report, when the tables found put a
  * symbol elsewhere than VMCOREINFO does; -ENOMEM.  sc_ret is filled in
  * every case.
