@@ -33,6 +33,7 @@
 #include "diskdump_header.h"
 #include "dump_header.h"
 #include "dump_prefetch.h"
+#include "elf_core.h"
 #include "image_open.h"
 #include "lines.h"
 #include "arch.h"
@@ -490,26 +491,28 @@ static void segment_end(struct ks_kdump *kt, const Elf64_Phdr *ph)
  */
 static void measure_segments(struct ks_kdump *kt)
 {
-	Elf64_Phdr ph;
+	Elf64_Phdr *ph;
 	Elf64_Ehdr eh;
 	struct stat st;
+	size_t nr;
 
 	kt->nr_missing = 0;
 	kt->file_size = kt->want_size = 0;
-	if (fstat(kt->fd, &st) ||
-	    pread(kt->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > MAX_PHDRS)
+	if (fstat(kt->fd, &st) || ks_elf_core_phdrs(kt->fd, &eh, &ph, &nr))
 		return;
-	kt->file_size = (uint64_t)st.st_size;
-	kt->want_size = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(ph);
-	for (int i = 0; i < eh.e_phnum; i++) {
-		if (pread(kt->fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
-		    (ssize_t)sizeof(ph))
-			break;
-		segment_end(kt, &ph);
+	/*
+	 * A dump of more segments (PN_XNUM's among them) is not measured:
+	 * its reads are never refused as missing, as they never were.
+	 */
+	if (eh.e_phnum > MAX_PHDRS) {
+		free(ph);
+		return;
 	}
+	kt->file_size = (uint64_t)st.st_size;
+	kt->want_size = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(*ph);
+	for (size_t i = 0; i < nr; i++)
+		segment_end(kt, &ph[i]);
+	free(ph);
 }
 
 /*
