@@ -186,16 +186,6 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 static const struct ks_target_ops kdump_ops;
 static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len);
 
-/* User memory of a task, through task->mm->pgd and physical reads. */
-static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
-			size_t len)
-{
-	struct ks_kdump *kt = ctx;
-
-	/* the page walk asks the types where mm and pgd are: the whole target */
-	return ks_page_read_user(&kt->io.t, &kt->io.uw, task, uaddr, buf, len);
-}
-
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 		   uint64_t *val_ret)
 {
@@ -235,7 +225,6 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
 	.read_phys = kd_read_phys,
-	.read_user = kd_read_user,
 	.cpu_regs = kd_cpu_regs,
 	.vmcoreinfo = kd_vmcoreinfo_line,
 };

@@ -426,6 +426,7 @@ int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 		return ret;
 	src->mem->arch = io->arch;
 	io->uw.pg.arch = io->arch;
+	io->im.uw = &io->uw;	/* read_user: the image walks for every source */
 	ks_image_target(&io->im, src->mem, &io->t);
 	/* each has said why */
 	ret = src->vmlinux ? open_vmlinux(io, src, &vi) :

@@ -25,8 +25,9 @@
 
 struct ks_image_source {
 	/*
-	 * The reader (read, read_phys, read_user, cpu_regs, vmcoreinfo); the
-	 * opener sets its arch.  It must outlive the image.
+	 * The reader (read, read_phys, cpu_regs, vmcoreinfo); the opener
+	 * sets its arch, and the image answers read_user (the page walk over
+	 * read_phys with uw below).  It must outlive the image.
 	 */
 	struct ks_target *mem;
 	const char *arch_name;		/* the machine as the source names it, */
@@ -50,7 +51,7 @@ struct ks_image_opened {
 	struct ks_image im;		/* symbols and types */
 	struct ks_target t;		/* the whole target: the image over mem */
 	const struct ks_arch *arch;
-	struct ks_user_walk uw;		/* paging facts, for read_user */
+	struct ks_user_walk uw;		/* paging facts, for the image's read_user */
 	struct ks_kernel_tables tables;	/* with src->kernel_tables; pgd 0: none */
 	int64_t kaslr;
 	char kaslr_from[160];		/* where kaslr came from, for -v */
