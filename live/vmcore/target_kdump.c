@@ -8,8 +8,8 @@
  * the page tables and KERNELOFFSET from the dump's VMCOREINFO), the
  * registers of each CPU's ELF note, the machine and the VMCOREINFO
  * lines; this file adds what a file cut short lacks.  The rest (symbols,
- * KASLR, types, paging, which note is which CPU's) is the shared image
- * opener's (image_open.c), as for /proc/kcore.  Every
+ * KASLR, types, paging and user memory, which note is which CPU's) is
+ * the shared image opener's (image_open.c), as for /proc/kcore.  Every
  * libkdumpfile call is in this file, which the static build leaves out
  * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
  * goes to the driver's report callback (kdump_run.c prints it), and the

@@ -82,6 +82,13 @@ typedef int (*ks_cpu_online_fn)(void *arg, int cpu);
 int *ks_cpu_note_map(long nr_notes, int nr_cpus, ks_cpu_online_fn online,
 		     void *arg);
 
+/*
+ * The note of cpu by a map of ks_cpu_note_map() of nr_cpus, or without
+ * one (NULL) the n-th note CPU n's: -1 for none.  The crash target looks
+ * its file's notes up so.
+ */
+int ks_cpu_note_of(const int *map, int nr_cpus, int cpu);
+
 /* The note of cpu in the source's note order: -1 for none. */
 int ks_image_cpu_note(const struct ks_image_opened *io, int cpu);
 
