@@ -50,7 +50,7 @@ struct crash_ctx {
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
 	struct ks_elf_notes *notes;	/* an ELF dump's, from its file */
 	bool notes_tried;
-	int *note_of_cpu;		/* NR_CPUS of them: -1 for none */
+	int *note_of_cpu;		/* ks_cpu_note_of()'s map, or NULL */
 	bool note_map_tried;
 };
 
@@ -380,25 +380,6 @@ static int crash_online(void *arg, int cpu)
 }
 
 /*
- * Which of the file's notes is cpu's, as the dump's opener decides
- * (ks_cpu_note_map()): with as many notes as online CPUs, the n-th note
- * is the n-th online CPU's; otherwise (QEMU's one note per vCPU) CPU n's.
- */
-static int *map_cpu_notes(const struct ks_elf_notes *notes)
-{
-	int *map, cpu;
-
-	map = ks_cpu_note_map((long)ks_elf_notes_count(notes), NR_CPUS,
-			      crash_online, NULL);
-	if (map)
-		return map;
-	map = malloc(NR_CPUS * sizeof(*map));
-	for (cpu = 0; map && cpu < NR_CPUS; cpu++)
-		map[cpu] = cpu;
-	return map;
-}
-
-/*
  * The file's note of cpu, where crash has none.  An arm64 QEMU dump has
  * no "QEMU" note, so crash takes it for a kdump one; its kernel's
  * crash_notes are empty (no kdump kernel stopped the CPUs), and
@@ -408,16 +389,22 @@ static int *map_cpu_notes(const struct ks_elf_notes *notes)
 static const Elf64_Nhdr *unmapped_note(struct crash_ctx *c, int cpu)
 {
 	const struct ks_elf_notes *notes = file_notes(c);
+	int note;
 
 	if (!notes)
 		return NULL;
+	/*
+	 * Which note is cpu's, as the dump's opener decides: with as many
+	 * notes as online CPUs, the n-th note is the n-th online CPU's;
+	 * otherwise (QEMU's one note per vCPU; no map) CPU n's.
+	 */
 	if (!c->note_map_tried) {
 		c->note_map_tried = true;
-		c->note_of_cpu = map_cpu_notes(notes);
+		c->note_of_cpu = ks_cpu_note_map((long)ks_elf_notes_count(notes),
+						 NR_CPUS, crash_online, NULL);
 	}
-	if (!c->note_of_cpu || c->note_of_cpu[cpu] < 0)
-		return NULL;
-	return ks_elf_notes_prstatus(notes, (size_t)c->note_of_cpu[cpu]);
+	note = ks_cpu_note_of(c->note_of_cpu, NR_CPUS, cpu);
+	return note < 0 ? NULL : ks_elf_notes_prstatus(notes, (size_t)note);
 }
 
 /* The NT_PRSTATUS note of cpu, crash's or the file's, or NULL. */

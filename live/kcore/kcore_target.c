@@ -67,25 +67,6 @@ static int kc_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 	return ks_kcore_read(kt->kc, kaddr, buf, len);
 }
 
-/*
- * No task walk runs on the live kernel (its stacks move while they are
- * read), but user memory is there as in a dump.
- */
-static int kc_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
-			size_t len)
-{
-	struct ks_kcore_target *kt = ctx;
-
-	/* the page walk asks the types where mm and pgd are: the whole target */
-	return ks_page_read_user(&kt->io.t, &kt->io.uw, task, uaddr, buf, len);
-}
-
-static int kc_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
-{
-	(void)ctx, (void)cpu, (void)regs_ret;
-	return -ENOENT;
-}
-
 /* VMCOREINFO's lines: arm64's KERNELPACMASK, the data finder's init_uts_ns */
 static int kc_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
 {
@@ -97,8 +78,6 @@ static int kc_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
 static const struct ks_target_ops kcore_ops = {
 	.read = kc_read,
 	.read_phys = kc_read_phys,
-	.read_user = kc_read_user,
-	.cpu_regs = kc_cpu_regs,
 	.vmcoreinfo = kc_vmcoreinfo,
 };
 

@@ -7,6 +7,9 @@
  * PN_XNUM is read as 65535 headers and the dump then "has no
  * VMCOREINFO".  Each check names the field; a file that is no ELF file
  * is left to diskdump_header.c (a kdump-compressed dump) or libkdumpfile.
+ * The headers are read, and the ELF64 core checked, by elf_core.c, the
+ * one reader of a core file's headers; what is here is what libkdumpfile
+ * makes of them.
  */
 #include <elf.h>
 #include <errno.h>
@@ -16,10 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "arch.h"
 #include "dump_header.h"
+#include "elf_core.h"
 
 #define MAX_NOTES_SIZE	(64u << 20)	/* 8192 CPUs' notes take about 3 MiB */
 #define NOTE_ALIGN(n)	(((uint64_t)(n) + 3) & ~3ull)
@@ -49,11 +52,6 @@ int ks_dump_refuse(const char *path, ks_report_fn report, void *arg,
 #define refuse(w, ...) ks_dump_refuse((w)->path, (w)->report, (w)->arg, \
 				      __VA_ARGS__)
 
-static bool read_at(int fd, uint64_t off, void *buf, size_t len)
-{
-	return pread(fd, buf, len, (off_t)off) == (ssize_t)len;
-}
-
 /* What libkdumpfile's init_elf64() counts: program and section headers. */
 struct counts {
 	uint64_t phnum, shnum;
@@ -76,9 +74,9 @@ static int section0_counts(int fd, const Elf64_Ehdr *eh, uint64_t size,
 			      "program header count");
 	if (!eh->e_shoff || (eh->e_shnum && eh->e_phnum != PN_XNUM))
 		return 0;
-	if (eh->e_shentsize != sizeof(sh) || size < sizeof(sh) ||
-	    eh->e_shoff > size - sizeof(sh) ||
-	    !read_at(fd, eh->e_shoff, &sh, sizeof(sh)))
+	/* ks_elf_core_shdr() refuses an e_shentsize that is not sizeof(sh) */
+	if (size < sizeof(sh) || eh->e_shoff > size - sizeof(sh) ||
+	    ks_elf_core_shdr(fd, eh, 0, &sh))
 		return refuse(w, "section header 0 (e_shoff %#" PRIx64
 			      ", e_shentsize %u) is not a %zu-byte header "
 			      "inside the file's %" PRIu64 " bytes",
@@ -108,21 +106,22 @@ static bool table_inside(uint64_t off, uint64_t n, uint64_t entsize,
 static int check_ehdr(int fd, const Elf64_Ehdr *eh, uint64_t size,
 		      struct counts *c, const struct who *w)
 {
+	/* the first field elf_core.c finds wrong, e_machine before e_phentsize */
+	enum ks_elf_core_bad bad = ks_elf_core_check(eh);
 	int ret;
 
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
+	if (bad == KS_ELF_CORE_BAD_CLASS)
 		return refuse(w, "e_ident says class %u, data %u: not "
 			      "a little-endian ELF64 dump",
 			      eh->e_ident[EI_CLASS], eh->e_ident[EI_DATA]);
-	if (eh->e_type != ET_CORE)
+	if (bad == KS_ELF_CORE_BAD_TYPE)
 		return refuse(w, "e_type is %u, not ET_CORE (4): not a "
 			      "dump", eh->e_type);
 	if (!w->arch)
 		return refuse(w, "e_machine is %u, not an architecture "
 			      "kstack reads (EM_X86_64 62, EM_AARCH64 183)",
 			      eh->e_machine);
-	if (eh->e_phentsize != sizeof(Elf64_Phdr))
+	if (bad == KS_ELF_CORE_BAD_PHENTSIZE)
 		return refuse(w, "e_phentsize is %u, not %zu (the size "
 			      "of an ELF64 program header)", eh->e_phentsize,
 			      sizeof(Elf64_Phdr));
@@ -163,7 +162,7 @@ static int check_sections(int fd, const Elf64_Ehdr *eh, uint64_t shnum,
 	Elf64_Shdr sh;
 
 	for (uint64_t i = 0; i < shnum; i++) {
-		if (!read_at(fd, eh->e_shoff + i * sizeof(sh), &sh, sizeof(sh)))
+		if (ks_elf_core_shdr(fd, eh, i, &sh))
 			return refuse(w, "section header %" PRIu64
 				      " cannot be read", i);
 		if (!i && !eh->e_shnum)
@@ -358,7 +357,7 @@ static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 		ks_report(w->report, w->arg, "out of memory");
 		return -ENOMEM;
 	}
-	if (!read_at(fd, ph->p_offset, buf, ph->p_filesz))
+	if (ks_elf_core_read_at(fd, ph->p_offset, buf, ph->p_filesz))
 		ret = refuse(w, "program header %" PRIu64 " (PT_NOTE): cannot "
 			     "read its notes", i);
 	else {
@@ -379,9 +378,10 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 	Elf64_Phdr ph;
 	int ret;
 
-	if (!read_at(fd, 0, &eh, SELFMAG) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
+	if (ks_elf_core_read_at(fd, 0, eh.e_ident, SELFMAG) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG))
 		return 0;
-	if (size < sizeof(eh) || !read_at(fd, 0, &eh, sizeof(eh)))
+	if (size < sizeof(eh) || ks_elf_core_read_at(fd, 0, &eh, sizeof(eh)))
 		return refuse(w, "the ELF header is cut short: the file "
 			      "has %" PRIu64 " of its %zu bytes", size,
 			      sizeof(eh));
@@ -391,7 +391,7 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 	if (!ret)
 		ret = check_sections(fd, &eh, c.shnum, size, w);
 	for (uint64_t i = 0; !ret && i < c.phnum; i++) {
-		if (!read_at(fd, eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph)))
+		if (ks_elf_core_read_phdrs(fd, &eh, i, 1, &ph))
 			return refuse(w, "program header %" PRIu64
 				      " cannot be read", i);
 		ret = check_phdr(i, &ph, w);

@@ -8,8 +8,8 @@
  * the page tables and KERNELOFFSET from the dump's VMCOREINFO), the
  * registers of each CPU's ELF note, the machine and the VMCOREINFO
  * lines; this file adds what a file cut short lacks.  The rest (symbols,
- * KASLR, types, paging, which note is which CPU's) is the shared image
- * opener's (image_open.c), as for /proc/kcore.  Every
+ * KASLR, types, paging and user memory, which note is which CPU's) is
+ * the shared image opener's (image_open.c), as for /proc/kcore.  Every
  * libkdumpfile call is in this file, which the static build leaves out
  * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
  * goes to the driver's report callback (kdump_run.c prints it), and the
@@ -33,6 +33,7 @@
 #include "diskdump_header.h"
 #include "dump_header.h"
 #include "dump_prefetch.h"
+#include "elf_core.h"
 #include "image_open.h"
 #include "lines.h"
 #include "arch.h"
@@ -185,16 +186,6 @@ static int kd_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 static const struct ks_target_ops kdump_ops;
 static int kd_vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len);
 
-/* User memory of a task, through task->mm->pgd and physical reads. */
-static int kd_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
-			size_t len)
-{
-	struct ks_kdump *kt = ctx;
-
-	/* the page walk asks the types where mm and pgd are: the whole target */
-	return ks_page_read_user(&kt->io.t, &kt->io.uw, task, uaddr, buf, len);
-}
-
 static int cpu_reg(struct ks_kdump *kt, int note, const char *reg,
 		   uint64_t *val_ret)
 {
@@ -234,7 +225,6 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 static const struct ks_target_ops kdump_ops = {
 	.read = kd_read,
 	.read_phys = kd_read_phys,
-	.read_user = kd_read_user,
 	.cpu_regs = kd_cpu_regs,
 	.vmcoreinfo = kd_vmcoreinfo_line,
 };
@@ -490,26 +480,28 @@ static void segment_end(struct ks_kdump *kt, const Elf64_Phdr *ph)
  */
 static void measure_segments(struct ks_kdump *kt)
 {
-	Elf64_Phdr ph;
+	Elf64_Phdr *ph;
 	Elf64_Ehdr eh;
 	struct stat st;
+	size_t nr;
 
 	kt->nr_missing = 0;
 	kt->file_size = kt->want_size = 0;
-	if (fstat(kt->fd, &st) ||
-	    pread(kt->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > MAX_PHDRS)
+	if (fstat(kt->fd, &st) || ks_elf_core_phdrs(kt->fd, &eh, &ph, &nr))
 		return;
-	kt->file_size = (uint64_t)st.st_size;
-	kt->want_size = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(ph);
-	for (int i = 0; i < eh.e_phnum; i++) {
-		if (pread(kt->fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
-		    (ssize_t)sizeof(ph))
-			break;
-		segment_end(kt, &ph);
+	/*
+	 * A dump of more segments (PN_XNUM's among them) is not measured:
+	 * its reads are never refused as missing, as they never were.
+	 */
+	if (eh.e_phnum > MAX_PHDRS) {
+		free(ph);
+		return;
 	}
+	kt->file_size = (uint64_t)st.st_size;
+	kt->want_size = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(*ph);
+	for (size_t i = 0; i < nr; i++)
+		segment_end(kt, &ph[i]);
+	free(ph);
 }
 
 /*

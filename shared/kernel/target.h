@@ -43,7 +43,8 @@ struct ks_target_ops {
 	int (*read_phys)(void *ctx, uint64_t paddr, void *buf, size_t len);
 	/*
 	 * User memory of the task whose task_struct is at task: every target
-	 * answers with ks_page_read_user() over its read_phys.
+	 * answers with ks_page_read_user() over its read_phys (a dump's and
+	 * /proc/kcore's through their image, kernel_image.h).
 	 */
 	int (*read_user)(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			 size_t len);

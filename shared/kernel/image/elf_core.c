@@ -36,6 +36,35 @@ int ks_elf_core_read_at(int fd, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
+enum ks_elf_core_bad ks_elf_core_check(const Elf64_Ehdr *eh)
+{
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return KS_ELF_CORE_BAD_MAGIC;
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return KS_ELF_CORE_BAD_CLASS;
+	if (eh->e_type != ET_CORE)
+		return KS_ELF_CORE_BAD_TYPE;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr))
+		return KS_ELF_CORE_BAD_PHENTSIZE;
+	return KS_ELF_CORE_GOOD;
+}
+
+int ks_elf_core_read_phdrs(int fd, const Elf64_Ehdr *eh, uint64_t first,
+			   size_t nr, Elf64_Phdr *ph)
+{
+	return ks_elf_core_read_at(fd, eh->e_phoff + first * sizeof(*ph), ph,
+				   nr * sizeof(*ph));
+}
+
+int ks_elf_core_shdr(int fd, const Elf64_Ehdr *eh, uint64_t i, Elf64_Shdr *sh)
+{
+	if (eh->e_shentsize != sizeof(*sh))
+		return -ENOEXEC;
+	return ks_elf_core_read_at(fd, eh->e_shoff + i * sizeof(*sh), sh,
+				   sizeof(*sh));
+}
+
 /* e_phnum, or for PN_XNUM the count section 0's sh_info holds. */
 static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
 {
@@ -46,9 +75,9 @@ static int phnum(int fd, const Elf64_Ehdr *eh, size_t *nr_ret)
 		*nr_ret = eh->e_phnum;
 		return 0;
 	}
-	if (!eh->e_shoff || eh->e_shentsize != sizeof(sh0))
+	if (!eh->e_shoff)
 		return -ENOEXEC;
-	ret = ks_elf_core_read_at(fd, eh->e_shoff, &sh0, sizeof(sh0));
+	ret = ks_elf_core_shdr(fd, eh, 0, &sh0);
 	if (ret)
 		return ret;
 	*nr_ret = sh0.sh_info;
@@ -69,10 +98,7 @@ int ks_elf_core_phdrs(int fd, Elf64_Ehdr *eh_ret, Elf64_Phdr **phdrs_ret,
 	ret = ks_elf_core_read_at(fd, 0, &eh, sizeof(eh));
 	if (ret)
 		return ret;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
-	    eh.e_phentsize != sizeof(*ph))
+	if (ks_elf_core_check(&eh) != KS_ELF_CORE_GOOD)
 		return -ENOEXEC;
 	ret = phnum(fd, &eh, &nr);
 	if (ret)
@@ -93,7 +119,7 @@ int ks_elf_core_phdrs(int fd, Elf64_Ehdr *eh_ret, Elf64_Phdr **phdrs_ret,
 	ph = malloc(nr * sizeof(*ph));
 	if (!ph)
 		return -ENOMEM;
-	ret = ks_elf_core_read_at(fd, eh.e_phoff, ph, nr * sizeof(*ph));
+	ret = ks_elf_core_read_phdrs(fd, &eh, 0, nr, ph);
 	if (ret) {
 		free(ph);
 		return ret;

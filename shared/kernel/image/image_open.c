@@ -426,6 +426,7 @@ int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 		return ret;
 	src->mem->arch = io->arch;
 	io->uw.pg.arch = io->arch;
+	io->im.uw = &io->uw;	/* read_user: the image walks for every source */
 	ks_image_target(&io->im, src->mem, &io->t);
 	/* each has said why */
 	ret = src->vmlinux ? open_vmlinux(io, src, &vi) :
@@ -448,11 +449,16 @@ void ks_image_close(struct ks_image_opened *io)
 	ks_image_release(&io->im);
 }
 
+int ks_cpu_note_of(const int *map, int nr_cpus, int cpu)
+{
+	if (!map)
+		return cpu;
+	return cpu >= 0 && cpu < nr_cpus ? map[cpu] : -1;
+}
+
 int ks_image_cpu_note(const struct ks_image_opened *io, int cpu)
 {
-	if (!io->note_of_cpu)
-		return cpu;
-	return cpu >= 0 && cpu < io->nr_cpu_map ? io->note_of_cpu[cpu] : -1;
+	return ks_cpu_note_of(io->note_of_cpu, io->nr_cpu_map, cpu);
 }
 
 void ks_image_describe(const struct ks_image_opened *io, ks_report_fn report,

@@ -25,8 +25,9 @@
 
 struct ks_image_source {
 	/*
-	 * The reader (read, read_phys, read_user, cpu_regs, vmcoreinfo); the
-	 * opener sets its arch.  It must outlive the image.
+	 * The reader (read, read_phys, cpu_regs, vmcoreinfo); the opener
+	 * sets its arch, and the image answers read_user (the page walk over
+	 * read_phys with uw below).  It must outlive the image.
 	 */
 	struct ks_target *mem;
 	const char *arch_name;		/* the machine as the source names it, */
@@ -50,7 +51,7 @@ struct ks_image_opened {
 	struct ks_image im;		/* symbols and types */
 	struct ks_target t;		/* the whole target: the image over mem */
 	const struct ks_arch *arch;
-	struct ks_user_walk uw;		/* paging facts, for read_user */
+	struct ks_user_walk uw;		/* paging facts, for the image's read_user */
 	struct ks_kernel_tables tables;	/* with src->kernel_tables; pgd 0: none */
 	int64_t kaslr;
 	char kaslr_from[160];		/* where kaslr came from, for -v */
@@ -80,6 +81,13 @@ typedef int (*ks_cpu_online_fn)(void *arg, int cpu);
  */
 int *ks_cpu_note_map(long nr_notes, int nr_cpus, ks_cpu_online_fn online,
 		     void *arg);
+
+/*
+ * The note of cpu by a map of ks_cpu_note_map() of nr_cpus, or without
+ * one (NULL) the n-th note CPU n's: -1 for none.  The crash target looks
+ * its file's notes up so.
+ */
+int ks_cpu_note_of(const int *map, int nr_cpus, int cpu);
 
 /* The note of cpu in the source's note order: -1 for none. */
 int ks_image_cpu_note(const struct ks_image_opened *io, int cpu);

@@ -301,6 +301,8 @@ long ks_image_member_size(const struct ks_image *im, const char *type,
 
 /* ---- the image's target: ctx is the struct ks_image itself ---- */
 
+static const struct ks_target_ops image_ops;
+
 static int im_read(void *ctx, uint64_t kaddr, void *buf, size_t len)
 {
 	const struct ks_image *im = ctx;
@@ -317,18 +319,32 @@ static int im_read_phys(void *ctx, uint64_t paddr, void *buf, size_t len)
 	return im->mem->ops->read_phys(im->mem->ctx, paddr, buf, len);
 }
 
+/*
+ * A dump's and /proc/kcore's user memory is the same walk of the task's
+ * tables over read_phys: the image does it for both.
+ */
 static int im_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
 			size_t len)
 {
-	const struct ks_image *im = ctx;
+	struct ks_image *im = ctx;
+	/* the page walk asks the types where mm and pgd are: the whole target */
+	const struct ks_target t = { &image_ops, im, im->mem->arch };
 
-	return im->mem->ops->read_user(im->mem->ctx, task, uaddr, buf, len);
+	if (im->mem->ops->read_user)
+		return im->mem->ops->read_user(im->mem->ctx, task, uaddr, buf,
+					       len);
+	if (!im->uw)
+		return -ENOSYS;
+	return ks_page_read_user(&t, im->uw, task, uaddr, buf, len);
 }
 
+/* A source without registers (/proc/kcore) has no cpu_regs op. */
 static int im_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
 	const struct ks_image *im = ctx;
 
+	if (!im->mem->ops->cpu_regs)
+		return -ENOENT;
 	return im->mem->ops->cpu_regs(im->mem->ctx, cpu, regs_ret);
 }
 

@@ -23,6 +23,7 @@
 #include "kallsyms.h"
 #include "kallsyms_mem.h"
 #include "kallsyms_scan.h"
+#include "page_walk.h"
 #include "sym_finders.h"
 #include "target.h"
 #include "vmcoreinfo.h"
@@ -38,6 +39,11 @@ struct ks_image {
 	const struct ks_target *mem;	/* the memory under the image */
 	/* the variables a text-only kallsyms lacks, found in the data */
 	struct ks_data_finder *data;
+	/*
+	 * The paging facts of user reads, for a mem without a read_user op
+	 * (the opener's, image_open.c); NULL: it has one.
+	 */
+	struct ks_user_walk *uw;
 };
 
 /* A debug vmlinux's symbols (moved by the KASLR offset), kept by im. */
@@ -113,9 +119,11 @@ long ks_image_member_size(const struct ks_image *im, const char *type,
 			  const char *member);
 
 /*
- * The target of the image over mem (which answers reads, user reads and
- * registers): symbols and types from im, the rest passed to mem.  mem
- * must outlive the target; it needs no symbol or type ops of its own.
+ * The target of the image over mem (which answers reads, and registers
+ * unless it has no cpu_regs op): symbols and types from im, the rest
+ * passed to mem.  User reads are mem's, or without its read_user op the
+ * page walk's over mem's read_phys with im->uw.  mem must outlive the
+ * target; it needs no symbol or type ops of its own.
  */
 void ks_image_target(struct ks_image *im, const struct ks_target *mem,
 		     struct ks_target *t_ret);
