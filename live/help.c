@@ -8,12 +8,13 @@
 #include <stdio.h>
 
 #include "help.h"
+#include "live_options.h"
 #include "options.h"
 
 void ks_help_print(FILE *out)
 {
-	ks_options_usage(out, KS_CTX_LIVE);
-	ks_options_help(out, KS_CTX_LIVE);
+	ks_options_usage(out, KS_CTX_LIVE, &ks_live_opt_table);
+	ks_options_help(out, KS_CTX_LIVE, &ks_live_opt_table);
 	/* report lists its own options (report -h): rows of its mode */
 	fputs("\nsubcommand:\n"
 	      "  report DIR         what DIR's logs say: stuck tasks, timeline "
