@@ -2,8 +2,9 @@
 /*
  * kstack -h: the synopsis and one line per option with its default and
  * range, as oled kstack's argparse help gives its defaults.  Both come
- * from the option table (shared/core/option_table.c), so the help cannot
- * promise an option or a range the parser does not have.
+ * from the option table (shared/core/option_table.c and the live tool's
+ * rows, live/options/live_options.c), so the help cannot promise an
+ * option or a range the parser does not have.
  */
 #include <stdio.h>
 
