@@ -44,7 +44,10 @@ VERSION	:= $(shell cat VERSION)
 incs	= $(addprefix -I,$(sort $(patsubst %/,%,$(dir $(shell find $(1) -name '*.h')))))
 SHARED_INC	:= $(call incs,shared)
 LIVE_INC	:= $(call incs,live)
-EXT_INC		:= $(call incs,extension)
+# crash's kstack knows the live tool's own rows (live/options/) to refuse
+# them by name: their header and their object, no more of live/
+LIVE_ROWS_OBJ	= $(BUILD)/live/options/live_options.o
+EXT_INC		:= $(call incs,extension) -Ilive/options
 SUPPORT_INC	:= $(call incs,tests/support)
 
 WARN	:= -Wall -Wextra -Werror
@@ -152,7 +155,7 @@ $(BUILD)/static/%.o: %.c VERSION Makefile
 
 # zlib is background mode's and --decode's (live/), not the extension's;
 # libdw is -l's (shared/lines/), in crash too.
-$(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ)
+$(BUILD)/kstack.so: $(EXT_OBJ) $(SHARED_OBJ) $(LIVE_ROWS_OBJ)
 	$(CC) $(LDSAN) $(LDFLAGS) -shared -o $@ $^ $(DW_LIBS)
 
 $(CORE_LIB): $(SHARED_OBJ)

@@ -24,6 +24,7 @@
 #include "hooks_crash.h"
 #include "kernel_sample.h"
 #include "kstack_help.h"
+#include "live_options.h"
 #include "log_print.h"
 #include "options.h"
 #include "sample_report.h"
@@ -255,8 +256,9 @@ static void cmd_kstack(void)
 {
 	struct ks_options opts;
 
-	if (ks_options_parse(&opts, KS_CTX_CRASH, argcnt, args, usage_error,
-			     NULL)) {
+	/* the live tool's rows, no struct for them: each is refused */
+	if (ks_options_parse(&opts, KS_CTX_CRASH, argcnt, args,
+			     &ks_live_opt_table, NULL, usage_error, NULL)) {
 		cmd_usage(pc->curcmd, SYNOPSIS);
 		return;
 	}

@@ -99,7 +99,8 @@ static size_t split(char *s, char **out)
 	}
 }
 
-static char *text_of(void (*fn)(FILE *, enum ks_context))
+static char *text_of(void (*fn)(FILE *, enum ks_context,
+				const struct ks_opt_table *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -107,7 +108,8 @@ static char *text_of(void (*fn)(FILE *, enum ks_context))
 
 	if (!f)
 		return NULL;
-	fn(f, KS_CTX_CRASH);
+	/* the live tool's rows are none of crash's: the core's alone */
+	fn(f, KS_CTX_CRASH, NULL);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -2,18 +2,20 @@
 /*
  * kstack -h: the synopsis and one line per option with its default and
  * range, as oled kstack's argparse help gives its defaults.  Both come
- * from the option table (shared/core/option_table.c), so the help cannot
- * promise an option or a range the parser does not have.
+ * from the option table (shared/core/option_table.c and the live tool's
+ * rows, live/options/live_options.c), so the help cannot promise an
+ * option or a range the parser does not have.
  */
 #include <stdio.h>
 
 #include "help.h"
+#include "live_options.h"
 #include "options.h"
 
 void ks_help_print(FILE *out)
 {
-	ks_options_usage(out, KS_CTX_LIVE);
-	ks_options_help(out, KS_CTX_LIVE);
+	ks_options_usage(out, KS_CTX_LIVE, &ks_live_opt_table);
+	ks_options_help(out, KS_CTX_LIVE, &ks_live_opt_table);
 	/* report lists its own options (report -h): rows of its mode */
 	fputs("\nsubcommand:\n"
 	      "  report DIR         what DIR's logs say: stuck tasks, timeline "

@@ -20,6 +20,7 @@
 #include "kcore_waits.h"
 #include "kdump_run.h"
 #include "kmsg_log.h"
+#include "live_options.h"
 #include "live_sample.h"
 #include "options.h"
 #include "output_file.h"
@@ -32,13 +33,14 @@
  * Our own stack was refused: say it of the stacks asked for (the first
  * -p PID's, else every task's), not of the self/stack the check read.
  */
-static void say_denied(const struct ks_options *opts, int err)
+static void say_denied(const struct ks_options *opts,
+		       const struct ks_live_options *live, int err)
 {
 	char pid[16] = "PID";
 
 	if (ks_select_pids_only(&opts->sel))
 		snprintf(pid, sizeof(pid), "%d", (int)opts->sel.pids[0]);
-	ks_say("%s/%s/stack: %s: %s", opts->proc_root, pid, strerror(-err),
+	ks_say("%s/%s/stack: %s: %s", live->proc_root, pid, strerror(-err),
 	       ks_proc_denied_reason());
 }
 
@@ -47,15 +49,16 @@ static void say_denied(const struct ks_options *opts, int err)
  * --cgroup that names nothing, or stacks we may not read, end the run
  * before anything is sampled or written.
  */
-static int open_proc(const struct ks_options *opts, struct ks_proc *p)
+static int open_proc(const struct ks_options *opts,
+		     const struct ks_live_options *live, struct ks_proc *p)
 {
 	int ret, status = 0;
 
-	ret = ks_proc_open(p, opts->proc_root, ks_live_say, NULL);
+	ret = ks_proc_open(p, live->proc_root, ks_live_say, NULL);
 	if (ret)
 		return KS_EXIT_ERROR;
 	if (opts->sel.cgroup)
-		status = ks_cgroup_check(p->root_fd, opts->proc_root,
+		status = ks_cgroup_check(p->root_fd, live->proc_root,
 					 opts->sel.cgroup, ks_live_say, NULL);
 	/* a usage error like the parser's, with its hint (EXIT STATUS 2) */
 	if (status == KS_EXIT_USAGE)
@@ -65,7 +68,7 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 	/* not root: say so now rather than print every task without a stack */
 	ret = ks_proc_stack_access(p);
 	if (ret) {
-		say_denied(opts, ret);
+		say_denied(opts, live, ret);
 		status = KS_EXIT_PERM;
 		goto fail;
 	}
@@ -75,7 +78,8 @@ fail:
 	return status;
 }
 
-static int one_sample(const struct ks_options *opts)
+static int one_sample(const struct ks_options *opts,
+		      const struct ks_live_options *live)
 {
 	struct ks_proc_status st;
 	struct ks_sample s = { 0 };
@@ -83,10 +87,10 @@ static int one_sample(const struct ks_options *opts)
 	struct ks_proc p;
 	int ret, status;
 
-	status = open_proc(opts, &p);
+	status = open_proc(opts, live, &p);
 	if (status)
 		return status;
-	status = ks_output_open(&out, opts);
+	status = ks_output_open(&out, live);
 	if (status)
 		goto out_proc;
 	ret = ks_live_take(&p, opts, &s, &st);
@@ -125,7 +129,7 @@ static const char *knob(const char *name)
 
 /*
  * The tests steer kstack through KSTACK_TEST_*: read here, once, and
- * nowhere else, into the struct the parser keeps in the options.
+ * nowhere else, into the struct the parser keeps in the live options.
  */
 static void read_test_knobs(struct ks_test_knobs *k)
 {
@@ -144,7 +148,8 @@ static void read_test_knobs(struct ks_test_knobs *k)
 }
 
 /* The one place the live tool goes by the mode the parser decided. */
-static int run(const struct ks_options *opts)
+static int run(const struct ks_options *opts,
+	       const struct ks_live_options *live)
 {
 	switch (opts->mode) {
 	case KS_IN_INFO:
@@ -154,31 +159,32 @@ static int run(const struct ks_options *opts)
 			printf("kstack %s\n", KS_VERSION);
 		return fflush(stdout) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	case KS_IN_DECODE:
-		return ks_decode_run(opts);
+		return ks_decode_run(opts, live);
 	case KS_IN_SNOOP:
-		return ks_snoop_run(opts);
+		return ks_snoop_run(opts, live);
 	case KS_IN_VMCORE:
 	case KS_IN_VHOOKS:
 	case KS_IN_VLOG:
 	case KS_IN_VCPUS:
 	case KS_IN_VPANIC:
 		/* -K / -F, --log, --cpus and --panic of a dump: from its memory */
-		return ks_kdump_run(opts);
+		return ks_kdump_run(opts, live);
 	case KS_IN_HOOKS:
-		return ks_hooks_live(opts);
+		return ks_hooks_live(opts, &live->knobs);
 	case KS_IN_LOG:
 		return ks_kmsg_log_run(opts);
 	case KS_IN_BG:
-		return ks_background_run(opts);
+		return ks_background_run(opts, live);
 	case KS_IN_REPORT:
-		return ks_report_run(opts);
+		return ks_report_run(opts, live);
 	default:
-		return one_sample(opts);
+		return one_sample(opts, live);
 	}
 }
 
 int main(int argc, char **argv)
 {
+	struct ks_live_options live;
 	struct ks_test_knobs knobs;
 	struct ks_options opts;
 	char **report_argv = NULL;
@@ -192,8 +198,8 @@ int main(int argc, char **argv)
 	if (report_argv)
 		argv = report_argv;
 	read_test_knobs(&knobs);
-	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs,
-				   ks_live_say, NULL)) {
+	if (ks_live_options_parse(&opts, &live, argc, argv, &knobs,
+				  ks_live_say, NULL)) {
 		/* one line for what is wrong, not the whole usage (report's is short) */
 		if (opts.mode == KS_IN_REPORT)
 			ks_report_usage(stderr);
@@ -202,7 +208,7 @@ int main(int argc, char **argv)
 		status = KS_EXIT_USAGE;
 		goto out;
 	}
-	status = run(&opts);
+	status = run(&opts, &live);
 	ks_options_release(&opts);
 out:
 	free(report_argv);

@@ -245,22 +245,23 @@ static int open_path(struct ks_output *out, const char *path, bool follow)
 		      path, ks_file_kind(sb.st_mode));
 }
 
-int ks_output_open(struct ks_output *out, const struct ks_options *opts)
+int ks_output_open(struct ks_output *out,
+		   const struct ks_live_options *live)
 {
 	int fd;
 
 	memset(out, 0, sizeof(*out));
 	out->dirfd = -1;
-	if (!opts->output) {
+	if (!live->output) {
 		out->name = "stdout";
 		out->f = stdout;
 		return 0;
 	}
-	out->name = opts->output;
-	fd = own_fd(opts->output);
+	out->name = live->output;
+	fd = own_fd(live->output);
 	if (fd >= 0)
 		return stream_fd(out, fd);
-	return open_path(out, opts->output, opts->follow_symlink);
+	return open_path(out, live->output, live->follow_symlink);
 }
 
 int ks_output_write(struct ks_output *out, const struct ks_sample *s,

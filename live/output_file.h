@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "live_options.h"
 #include "options.h"
 #include "task.h"
 
@@ -22,7 +23,8 @@ struct ks_output {
  * (a FIFO waits for its reader here).  Returns 0, or an exit status after
  * printing why on stderr.
  */
-int ks_output_open(struct ks_output *out, const struct ks_options *opts);
+int ks_output_open(struct ks_output *out,
+		   const struct ks_live_options *live);
 /* Writes the sample and puts a replaced file in place; 0 or an exit status. */
 int ks_output_write(struct ks_output *out, const struct ks_sample *s,
 		    const struct ks_format_opts *opts);

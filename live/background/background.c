@@ -49,6 +49,7 @@
 
 struct bg {
 	const struct ks_options *opts;
+	const struct ks_live_options *live;
 	/*
 	 * The writers' options without -v: here -v means DEBUG log lines,
 	 * and the samples stay oled's text for kstack report and oled's
@@ -183,7 +184,7 @@ static int knob_long(const char *var, const char *s, long min, long max,
 
 static int read_limits(struct bg *bg)
 {
-	const struct ks_options *o = bg->opts;
+	const struct ks_live_options *o = bg->live;
 	long ms, bytes, sample_ms;
 
 	bg->interval_ns = o->interval_ms * NS_PER_MS;
@@ -263,7 +264,7 @@ static int check_dir_mode(struct bg *bg)
 
 static int open_dir(struct bg *bg)
 {
-	const char *path = bg->opts->dir;
+	const char *path = bg->live->dir;
 	bool created;
 
 	bg->dirfd = ks_bg_open_dir(path, &created);
@@ -344,7 +345,7 @@ static int take_lock(struct bg *bg)
  */
 static int take_oled_lock(struct bg *bg)
 {
-	const char *path = bg->opts->knobs.oled_lock;
+	const char *path = bg->live->knobs.oled_lock;
 
 	/* tests use their own file: parallel test runs must not collide */
 	if (!path)
@@ -368,7 +369,7 @@ static int check_space_at_start(struct bg *bg)
 	int ret;
 
 	ks_log(KS_LOG_DEBUG, "Checking free space on filesystem: %s", bg->dir);
-	ks_disk_guard_init(&bg->guard, bg->dirfd, bg->opts->max_percent);
+	ks_disk_guard_init(&bg->guard, bg->dirfd, bg->live->max_percent);
 	ret = ks_disk_guard_check(&bg->guard);
 	if (ret < 0) {
 		ks_log(KS_LOG_ERROR, "unable to get filesystem usage of %s: %s",
@@ -470,17 +471,18 @@ static size_t kept_files_allowed(void)
 static int open_proc(struct bg *bg)
 {
 	const struct ks_options *opts = bg->opts;
+	const struct ks_live_options *live = bg->live;
 	int ret;
 
-	ret = ks_proc_open(&bg->proc, opts->proc_root, log_error, NULL);
+	ret = ks_proc_open(&bg->proc, live->proc_root, log_error, NULL);
 	if (ret)
 		return KS_EXIT_ERROR;
 	bg->proc_open = true;
 	ks_proc_cache_init(&bg->cache, kept_files_allowed());
 	bg->proc.cache = &bg->cache;
-	bg->proc.verify = opts->knobs.verify_cache != NULL;
+	bg->proc.verify = live->knobs.verify_cache != NULL;
 	if (opts->sel.cgroup) {
-		ret = ks_cgroup_check(bg->proc.root_fd, opts->proc_root,
+		ret = ks_cgroup_check(bg->proc.root_fd, live->proc_root,
 				      opts->sel.cgroup, log_error, NULL);
 		if (ret == KS_EXIT_USAGE)
 			ks_say_line("try 'kstack --help'");
@@ -501,7 +503,7 @@ static int open_log(struct bg *bg)
 	int ret;
 
 	if (ks_journal_wanted()) {
-		ret = ks_journal_open(&bg->journal, bg->opts->knobs.journal_socket);
+		ret = ks_journal_open(&bg->journal, bg->live->knobs.journal_socket);
 		if (!ret) {
 			bg->journal_on = true;
 			bg->journal.samples = &bg->nr_written;
@@ -511,9 +513,9 @@ static int open_log(struct bg *bg)
 			return 0;
 		}
 		ks_log(KS_LOG_WARNING, "cannot reach the journal: %s; logging to %s",
-		       strerror(-ret), bg->opts->foreground ? "stderr" : KS_LOGFILE_NAME);
+		       strerror(-ret), bg->live->foreground ? "stderr" : KS_LOGFILE_NAME);
 	}
-	if (bg->opts->foreground)
+	if (bg->live->foreground)
 		return 0;
 	ret = ks_logfile_init(&bg->logfile, &bg->rot, bg->no_rotation);
 	if (ret == -ELOOP || ret == -EINVAL || ret == -EMLINK)
@@ -539,7 +541,7 @@ static struct ks_metrics_counts metrics_counts(const struct bg *bg)
  */
 static int open_metrics(struct bg *bg)
 {
-	const char *path = bg->opts->prometheus, *base;
+	const char *path = bg->live->prometheus, *base;
 	char dir[PATH_MAX];
 	struct ks_metrics_counts c = { 0 };
 	int ret;
@@ -589,13 +591,15 @@ static void write_metrics(struct bg *bg, const struct ks_sample *s)
 	bg->metrics_err = ret;
 }
 
-static int setup(struct bg *bg, const struct ks_options *opts)
+static int setup(struct bg *bg, const struct ks_options *opts,
+		 const struct ks_live_options *live)
 {
 	int ret;
 
 	memset(bg, 0, sizeof(*bg));
 	bg->journal.fd = -1;
 	bg->opts = opts;
+	bg->live = live;
 	bg->out = opts->out;
 	bg->out.verbose = false;
 	bg->dirfd = -1;
@@ -1013,20 +1017,21 @@ static void log_detached(const struct bg *bg)
 	       (int)getpid(), bg->dir, bg->name);
 }
 
-int ks_background_run(const struct ks_options *opts)
+int ks_background_run(const struct ks_options *opts,
+		      const struct ks_live_options *live)
 {
 	ks_log_sink_fn sink = NULL;
 	bool is_daemon = false;
 	struct bg bg;
 	int status;
 
-	status = setup(&bg, opts);
+	status = setup(&bg, opts, live);
 	if (status)
 		goto out;
 	if (bg.journal_on)
 		ks_log_set_sink(ks_journal_sink, &bg.journal);
 	log_plan(&bg);
-	if (!opts->foreground) {
+	if (!live->foreground) {
 		/* the sampler's stderr becomes /dev/null: under systemd it
 		 * logs to the journal as a --foreground run does */
 		sink = bg.journal_on ? ks_journal_sink : ks_logfile_sink;

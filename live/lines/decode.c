@@ -289,16 +289,17 @@ static int open_lines(struct reader *r, int fd, off_t start,
 	return *l_ret ? 0 : -ENOMEM;
 }
 
-int ks_decode_run(const struct ks_options *opts)
+int ks_decode_run(const struct ks_options *opts,
+		  const struct ks_live_options *live)
 {
-	const char *name = opts->decode_file ? opts->decode_file : "stdin";
+	const char *name = live->decode_file ? live->decode_file : "stdin";
 	bool copying;
 	struct reader r = { 0 };
 	struct ks_lines *l = NULL;
 	int status = KS_EXIT_ERROR, fd, ret;
 	off_t start;
 
-	fd = open_input(opts->decode_file, &copying);
+	fd = open_input(live->decode_file, &copying);
 	if (fd < 0) {
 		ks_say(copying ? "cannot copy %s into $TMPDIR (or /tmp) to "
 		       "read it twice: %s" : "cannot open %s: %s", name,

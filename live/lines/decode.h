@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "live_options.h"
 #include "options.h"
 #include "task.h"
 
@@ -20,6 +21,7 @@ int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
 		     bool live);
 
 /* kstack --decode [--vmlinux V] [FILE]: returns the exit status. */
-int ks_decode_run(const struct ks_options *opts);
+int ks_decode_run(const struct ks_options *opts,
+		  const struct ks_live_options *live);
 
 #endif /* KS_DECODE_H */

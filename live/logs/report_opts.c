@@ -47,15 +47,16 @@ int ks_report_argv(int *argc, char **argv, char ***v_ret)
 	return 1;
 }
 
-void ks_report_opts_from(struct ks_report_opts *o, const struct ks_options *opts)
+void ks_report_opts_from(struct ks_report_opts *o,
+			 const struct ks_live_options *live)
 {
 	*o = (struct ks_report_opts){
-		.path = opts->report_path,
-		.json = opts->report_json,
-		.folded = opts->report_folded,
-		.pid = (int)opts->report_pid,
-		.since = opts->report_since,
-		.until = opts->report_until,
-		.top = opts->report_top,
+		.path = live->report_path,
+		.json = live->report_json,
+		.folded = live->report_folded,
+		.pid = (int)live->report_pid,
+		.since = live->report_since,
+		.until = live->report_until,
+		.top = live->report_top,
 	};
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The command line of `kstack report DIR` (and `kstack --report DIR`).
- * Its options are rows of the one option table (shared/core/option_table.c,
- * the mode KS_IN_REPORT), parsed, listed in its usage and checked against
+ * Its options are rows of the one option table (the live tool's, in
+ * live/options/live_options.c, of the mode KS_IN_REPORT), parsed, listed in its usage and checked against
  * the man page as every other mode's are; this is what the report reads
  * of them.
  */
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "options.h"
+#include "live_options.h"
 
 struct ks_report_opts {
 	const char *path;	/* DIR (or one log file) */
@@ -32,6 +32,7 @@ struct ks_report_opts {
  */
 int ks_report_argv(int *argc, char **argv, char ***v);
 /* What the report reads of a parsed "kstack report" command line. */
-void ks_report_opts_from(struct ks_report_opts *o, const struct ks_options *opts);
+void ks_report_opts_from(struct ks_report_opts *o,
+			 const struct ks_live_options *live);
 
 #endif /* KS_REPORT_OPTS_H */

@@ -284,11 +284,12 @@ static void say_report(void *arg, const char *msg)
 
 void ks_report_usage(FILE *out)
 {
-	ks_options_usage(out, KS_CTX_REPORT);
-	ks_options_help(out, KS_CTX_REPORT);
+	ks_options_usage(out, KS_CTX_REPORT, &ks_live_opt_table);
+	ks_options_help(out, KS_CTX_REPORT, &ks_live_opt_table);
 }
 
-int ks_report_run(const struct ks_options *opts)
+int ks_report_run(const struct ks_options *opts,
+		  const struct ks_live_options *live)
 {
 	struct ks_report_opts o;
 	struct ks_report_files f;
@@ -299,7 +300,7 @@ int ks_report_run(const struct ks_options *opts)
 		ks_report_usage(stdout);
 		return KS_EXIT_OK;
 	}
-	ks_report_opts_from(&o, opts);
+	ks_report_opts_from(&o, live);
 	if (ks_report_files_list(&f, o.path, say_report, NULL))
 		return KS_EXIT_ERROR;
 	r.o = &o;

@@ -10,10 +10,12 @@
 
 #include <stdio.h>
 
+#include "live_options.h"
 #include "options.h"
 
 /* The report of a parsed "kstack report" command line; the exit status. */
-int ks_report_run(const struct ks_options *opts);
+int ks_report_run(const struct ks_options *opts,
+		  const struct ks_live_options *live);
 /* Its usage and its options' lines, after a mistake or for --help. */
 void ks_report_usage(FILE *out);
 

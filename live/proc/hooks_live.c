@@ -379,7 +379,8 @@ static int hooks_from_memory(const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
-int ks_hooks_live(const struct ks_options *opts)
+int ks_hooks_live(const struct ks_options *opts,
+		  const struct ks_test_knobs *knobs)
 {
 	struct ks_tracefs fs;
 	int status = KS_EXIT_OK, st;
@@ -389,7 +390,7 @@ int ks_hooks_live(const struct ks_options *opts)
 		if (st >= 0)
 			return st;
 	}
-	ks_tracefs_open(&fs, opts->hooks.kprobes, &opts->knobs);
+	ks_tracefs_open(&fs, opts->hooks.kprobes, knobs);
 	if (opts->hooks.kprobes) {
 		st = do_kprobes(&fs, opts->out.format == KS_FMT_JSON, stdout);
 		if (st > status)

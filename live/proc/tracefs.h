@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "options.h"
+#include "live_options.h"
 
 struct ks_tracefs {
 	char debugfs[PATH_MAX];		/* "" when not available */

@@ -62,6 +62,7 @@ static void catch_signals(void)
 
 struct run {
 	const struct ks_options *opts;
+	const struct ks_live_options *live;
 	struct ks_snoop_parser parser;
 	struct ks_snoop_out out;
 	struct ks_lines *lines;
@@ -230,13 +231,13 @@ static int check_pids(const struct ks_options *opts)
 	return opts->sel.nr_pids && missing == opts->sel.nr_pids ? KS_EXIT_NONE : 0;
 }
 
-static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
+static int can_trace(struct ks_tracefs *fs, const struct ks_test_knobs *knobs)
 {
 	if (geteuid()) {
 		ks_say("--snoop needs root (tracefs and kprobes)");
 		return KS_EXIT_PERM;
 	}
-	ks_tracefs_open_rw(fs, &opts->knobs);
+	ks_tracefs_open_rw(fs, knobs);
 	if (!fs->tracefs[0]) {
 		ks_say("--snoop needs tracefs: %s",
 		       fs->why_tracefs);
@@ -248,19 +249,20 @@ static int can_trace(struct ks_tracefs *fs, const struct ks_options *opts)
 }
 
 static void run_init(struct run *run, const struct ks_options *opts,
-		     const char *event)
+		     const struct ks_live_options *live, const char *event)
 {
-	const char *raw = opts->knobs.snoop_raw;
+	const char *raw = live->knobs.snoop_raw;
 	struct ks_lines_config cfg;
 	char release[256];
 
 	memset(run, 0, sizeof(*run));
 	run->opts = opts;
+	run->live = live;
 	/* what the kernel traced is no one else's to read: 0600 */
 	run->raw_fd = raw ? open(raw, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				 0600) : -1;
 	ks_snoop_parser_init(&run->parser, event, on_call, run);
-	ks_snoop_out_init(&run->out, stdout, opts->out.format, opts->snoop,
+	ks_snoop_out_init(&run->out, stdout, opts->out.format, live->snoop,
 			  wall_offset());
 	if (opts->lines) {
 		ks_lines_host_config(&cfg, opts->vmlinux, true, release,
@@ -308,45 +310,46 @@ static int finish(struct run *run, int ret, double seconds)
 	}
 	if (!run->out.calls) {
 		ks_say("no call of %s in %.1f s",
-		       run->opts->snoop, seconds);
+		       run->live->snoop, seconds);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;
 }
 
-int ks_snoop_run(const struct ks_options *opts)
+int ks_snoop_run(const struct ks_options *opts,
+		 const struct ks_live_options *live)
 {
-	double seconds = opts->t_given ? (double)opts->duration : 0, start;
+	double seconds = live->t_given ? (double)live->duration : 0, start;
 	struct ks_snoop_probe probe;
 	struct ks_tracefs fs;
 	struct run run;
 	int status, ret;
 
-	if (!probe_target(opts->snoop)) {
+	if (!probe_target(live->snoop)) {
 		ks_say("--snoop wants a function (NAME, MODULE:NAME "
-		       "or NAME+OFFSET), not '%s'", opts->snoop);
+		       "or NAME+OFFSET), not '%s'", live->snoop);
 		return KS_EXIT_USAGE;
 	}
 	status = check_pids(opts);
 	if (!status)
-		status = can_trace(&fs, opts);
+		status = can_trace(&fs, &live->knobs);
 	if (status)
 		return status;
 	catch_signals();
 	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, ks_live_say, NULL);
-	status = ks_snoop_probe_open(&probe, &fs, opts->snoop, opts->sel.pids,
+	status = ks_snoop_probe_open(&probe, &fs, live->snoop, opts->sel.pids,
 				     opts->sel.nr_pids, ks_live_say, NULL);
 	if (status)
 		return status;
 	if (seconds > 0)
 		ks_say("tracing %s (kprobe %s/%s, instance %s) for %.0f s",
-		       opts->snoop, KS_SNOOP_GROUP, probe.event,
+		       live->snoop, KS_SNOOP_GROUP, probe.event,
 		       strrchr(probe.instance, '/') + 1, seconds);
 	else
 		ks_say("tracing %s (kprobe %s/%s, instance %s) until "
-		       "interrupted", opts->snoop, KS_SNOOP_GROUP, probe.event,
+		       "interrupted", live->snoop, KS_SNOOP_GROUP, probe.event,
 		       strrchr(probe.instance, '/') + 1);
-	run_init(&run, opts, probe.event);
+	run_init(&run, opts, live, probe.event);
 	start = now_s(CLOCK_MONOTONIC);
 	ret = trace_loop(&run, probe.pipe_fd, seconds);
 	/* calls already in the buffer still count: stop, then read them */

@@ -6,9 +6,11 @@
 #ifndef KS_SNOOP_H
 #define KS_SNOOP_H
 
+#include "live_options.h"
 #include "options.h"
 
 /* Runs until -t runs out or a signal comes; returns the exit status. */
-int ks_snoop_run(const struct ks_options *opts);
+int ks_snoop_run(const struct ks_options *opts,
+		 const struct ks_live_options *live);
 
 #endif /* KS_SNOOP_H */

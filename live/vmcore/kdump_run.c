@@ -260,13 +260,14 @@ static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
 	return lines;
 }
 
-int ks_kdump_run(const struct ks_options *opts)
+int ks_kdump_run(const struct ks_options *opts,
+		 const struct ks_live_options *live)
 {
 	struct ks_kdump_args args = {
-		.vmcore = opts->vmcore,
+		.vmcore = live->vmcore,
 		.vmlinux = opts->vmlinux,
 		.verbose = opts->out.verbose,
-		.scan_kallsyms = opts->knobs.kallsyms_scan != NULL,
+		.scan_kallsyms = live->knobs.kallsyms_scan != NULL,
 		.report = ks_live_say,
 	};
 	struct ks_lines *lines = NULL;
@@ -279,10 +280,10 @@ int ks_kdump_run(const struct ks_options *opts)
 		ks_say("this build has no --vmcore mode (built without libkdumpfile)");
 		return KS_EXIT_ERROR;
 	}
-	status = check_inputs(opts->vmcore, opts->vmlinux);
+	status = check_inputs(live->vmcore, opts->vmlinux);
 	if (status)
 		return status;
-	status = ks_output_open(&out, opts);
+	status = ks_output_open(&out, live);
 	if (status)
 		return status;
 	if (ks_kdump_open(&args, &kd, &t)) {

@@ -7,9 +7,11 @@
 #ifndef KS_KDUMP_RUN_H
 #define KS_KDUMP_RUN_H
 
+#include "live_options.h"
 #include "options.h"
 
 /* Runs --vmcore for the live tool; returns the process exit status. */
-int ks_kdump_run(const struct ks_options *opts);
+int ks_kdump_run(const struct ks_options *opts,
+		 const struct ks_live_options *live);
 
 #endif /* KS_KDUMP_RUN_H */

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Every option of kstack and of crash's kstack, one row each: what it
- * stores, in which modes it means something, its range and its help.
- * options.c parses with these rows and options_help.c prints the usage,
+ * Every option of crash's kstack and those the live tool shares with it,
+ * one row each: what it stores, in which modes it means something, its
+ * range and its help.  The live tool's own rows are its own
+ * (live/options/live_options.c), merged with these by ks_opt_view_init().
+ * options.c parses with the rows and options_help.c prints the usage,
  * --help and crash's help from them; the man pages are checked against
  * them (tests/unit/test_option_docs.c).  A new option is a row here and
- * its member in struct ks_options.  What both of those files ask of the
- * rows (a row's name, its default, a mode's words) is here too, so that
- * neither of them calls the other.
+ * its member in struct ks_options, or a row of the live tool's and a
+ * member of its struct.  What both of those files ask of the rows (a
+ * row's name, its default, a mode's words) is here too, so that neither
+ * of them calls the other.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -25,12 +28,6 @@
 #define FMT(n, l, f, in, txt)						\
 	{ .name = n, .letter = l, .kind = KS_OPT_FORMAT, .applies = in,	\
 	  .format = f, .section = KS_SEC_OUTPUT, .help = txt }
-
-/* kstack report's options: its own rows, though two share names above */
-#define REP(n, k, m, mv, txt)						\
-	{ .name = n, .kind = k, .applies = KS_IN_REPORT, .off = OFF(m),	\
-	  .min = 1, .max = INT_MAX, .metavar = mv, .section = KS_SEC_OTHER, \
-	  .help = txt }
 
 /* The modes one sample is printed in, -o and -l included. */
 #define KS_IN_SAMPLE	(KS_IN_ONE | KS_IN_VMCORE | KS_IN_CRASH)
@@ -74,18 +71,6 @@ const struct ks_opt_row ks_opt_rows[] = {
 	    "JSON Lines, one object per sample"),
 	FMT("folded", 0, KS_FMT_FOLDED, KS_IN_TASKS | KS_IN_SNOOP,
 	    "flame-graph input (comm;frames COUNT)"),
-	{ .letter = 'o', .kind = KS_OPT_PATH,
-	  .applies = KS_IN_ONE | KS_IN_VMCORE, .off = OFF(output),
-	  .metavar = "FILE", .section = KS_SEC_OUTPUT,
-	  .help = "write the sample to FILE, atomically" },
-	{ .name = "follow-symlink", .kind = KS_OPT_FLAG,
-	  .applies = KS_IN_ONE | KS_IN_VMCORE, .needs = "-o",
-	  .off = OFF(follow_symlink), .section = KS_SEC_OUTPUT,
-	  .help = "with -o: write where a symbolic link points" },
-	{ .name = "proc-root", .kind = KS_OPT_PATH,
-	  .applies = KS_IN_ONE | KS_IN_BG, .off = OFF(proc_root),
-	  .metavar = "DIR", .section = KS_SEC_OUTPUT,
-	  .help = "read this /proc-like tree (default /proc)" },
 	{ .name = "waits", .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_CRASH, .off = OFF(out.waits),
 	  .section = KS_SEC_OUTPUT,
@@ -95,43 +80,6 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .section = KS_SEC_OUTPUT,
 	  .help = "more detail; DEBUG log lines with -b",
 	  .crash_help = "more detail: why a stack is empty or short, counts" },
-
-	{ .letter = 'b', .kind = KS_OPT_FLAG, .applies = KS_IN_BG,
-	  .leads = KS_IN_BG, .off = OFF(background), .section = KS_SEC_BG,
-	  .help = "sample in the background into DIR/kstack_HOSTNAME.out" },
-	{ .name = "foreground", .kind = KS_OPT_FLAG, .applies = KS_IN_BG,
-	  .leads = KS_IN_BG, .off = OFF(foreground), .section = KS_SEC_BG,
-	  .help = "-b without forking, for a service manager" },
-	/* 0 as in oled: -t one sample, -m and -n no rotation */
-	{ .letter = 't', .kind = KS_OPT_DURATION,
-	  .applies = KS_IN_BG | KS_IN_SNOOP, .off = OFF(duration),
-	  .min = 0, .max = 60L * 24 * 365, .zero = "one sample",
-	  .metavar = "TIME", .section = KS_SEC_BG,
-	  .help = "how long: minutes with -b, seconds with --snoop,\n"
-		  "or with a unit: 30s, 2m, 1h" },
-	{ .letter = 'i', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
-	  .off = OFF(interval), .min = 10, .max = 86400,
-	  .metavar = "SECONDS", .section = KS_SEC_BG,
-	  .help = "between samples" },
-	{ .letter = 'd', .kind = KS_OPT_PATH, .applies = KS_IN_BG,
-	  .off = OFF(dir), .metavar = "DIR", .section = KS_SEC_BG,
-	  .help = "log directory (default /var/oled/kstack)" },
-	{ .name = "prometheus", .kind = KS_OPT_PATH, .applies = KS_IN_BG,
-	  .off = OFF(prometheus), .metavar = "FILE", .section = KS_SEC_BG,
-	  .help = "after each sample, metrics for node_exporter's\n"
-		  "textfile collector, replaced atomically" },
-	{ .letter = 'm', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
-	  .off = OFF(max_mb), .min = 0, .max = 1024 * 1024, .zero = "never",
-	  .metavar = "MB", .section = KS_SEC_BG,
-	  .help = "rotate above MB megabytes" },
-	{ .letter = 'n', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
-	  .off = OFF(max_files), .min = 0, .max = 10000,
-	  .zero = "never rotate", .metavar = "FILES", .section = KS_SEC_BG,
-	  .help = "rotated logs kept" },
-	{ .letter = 'x', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
-	  .off = OFF(max_percent), .min = 1, .max = 100,
-	  .metavar = "PERCENT", .section = KS_SEC_BG,
-	  .help = "no start, no writes at this disk use" },
 
 	{ .letter = 'K', .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_HOOKS,
 	  .leads = KS_IN_ALL_HOOKS, .off = OFF(hooks.kprobes),
@@ -144,13 +92,6 @@ const struct ks_opt_row ks_opt_rows[] = {
 	{ .name = "touched", .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_HOOKS,
 	  .needs = "-F", .off = OFF(hooks.touched), .section = KS_SEC_HOOKS,
 	  .help = "with -F: every function ever patched (Linux 6.4+)" },
-	{ .name = "vmcore", .kind = KS_OPT_PATH,
-	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		    KS_IN_VCPUS | KS_IN_VPANIC,
-	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		   KS_IN_VCPUS | KS_IN_VPANIC, .off = OFF(vmcore),
-	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
-	  .help = "read a kernel dump instead of /proc" },
 	/* live and --snoop: with -l only (options.c) */
 	{ .name = "vmlinux", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_SNOOP |
@@ -173,15 +114,6 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .applies = KS_IN_SAMPLE | KS_IN_SNOOP, .off = OFF(lines),
 	  .section = KS_SEC_LINES,
 	  .help = "file:line of every frame, inlined functions too" },
-	{ .name = "decode", .kind = KS_OPT_FLAG, .applies = KS_IN_DECODE,
-	  .leads = KS_IN_DECODE, .off = OFF(decode), .metavar = "[FILE]",
-	  .section = KS_SEC_LINES,
-	  .help = "add file:line to stack text (logs, oopses, bt)" },
-	{ .name = "snoop", .kind = KS_OPT_TEXT, .applies = KS_IN_SNOOP,
-	  .leads = KS_IN_SNOOP, .off = OFF(snoop), .metavar = "FUNC",
-	  .section = KS_SEC_LINES,
-	  .help = "the kernel stack of every call of FUNC, live" },
-
 	{ .name = "help", .letter = 'h', .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_ANY, .off = OFF(help), .section = KS_SEC_OTHER,
 	  .help = "this help" },
@@ -189,19 +121,8 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .off = OFF(version), .section = KS_SEC_OTHER,
 	  .help = "print the version" },
 
-	/* after the rows above, which a name or letter finds first */
-	REP("json", KS_OPT_FLAG, report_json, NULL,
-	    "JSON Lines (docs/report-json.md)"),
-	REP("folded", KS_OPT_FLAG, report_folded, NULL,
-	    "the whole period as flame-graph input"),
-	REP("pid", KS_OPT_NUM, report_pid, "N",
-	    "N's stack at each sample where it changed"),
-	REP("since", KS_OPT_TIME, report_since, "TIME",
-	    "samples at or after TIME"),
-	REP("until", KS_OPT_TIME, report_until, "TIME",
-	    "samples at or before TIME"),
-	REP("top", KS_OPT_NUM, report_top, "N",
-	    "stuck tasks and stacks listed (10)"),
+	/* report's -h, after its rows (the live tool's), which --version's
+	   after puts before it */
 	{ .name = "help", .letter = 'h', .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_REPORT, .off = OFF(help), .section = KS_SEC_OTHER,
 	  .help = "this text" },
@@ -248,7 +169,7 @@ const char *const ks_opt_crash_section_titles[KS_SEC_COUNT] = {
 };
 
 /* struct ks_options keeps the options given as a bit per row */
-_Static_assert(sizeof(ks_opt_rows) / sizeof(ks_opt_rows[0]) <= 64,
+_Static_assert(sizeof(ks_opt_rows) / sizeof(ks_opt_rows[0]) <= KS_MAX_ROWS,
 	       "more rows than bits in ks_options.given");
 
 const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
@@ -263,29 +184,62 @@ const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 	return buf;
 }
 
+static void view_add(struct ks_opt_view *v, const struct ks_opt_row *row,
+		     bool in_front)
+{
+	/* more rows than bits: the rest are left out (test_options.c) */
+	if (v->nr == KS_MAX_ROWS)
+		return;
+	v->rows[v->nr] = row;
+	v->in_front[v->nr++] = in_front;
+}
+
+/*
+ * After each row of the core's, the front end's rows whose after names
+ * it, with those that follow them and name none; the rows whose after
+ * names no row go last.
+ */
+void ks_opt_view_init(struct ks_opt_view *v, const struct ks_opt_table *front)
+{
+	size_t f = 0, nr = front ? front->nr : 0;
+	char name[40];
+
+	v->front = front;
+	v->nr = 0;
+	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
+		view_add(v, &ks_opt_rows[i], false);
+		if (f == nr || !front->rows[f].after ||
+		    strcmp(front->rows[f].after,
+			   ks_opt_row_name(&ks_opt_rows[i], false, name,
+					   sizeof(name))))
+			continue;
+		do
+			view_add(v, &front->rows[f++], true);
+		while (f < nr && !front->rows[f].after);
+	}
+	while (f < nr)
+		view_add(v, &front->rows[f++], true);
+}
+
 void ks_options_defaults(struct ks_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->out.format = KS_FMT_TEXT;
-	o->duration = 30 * 60;
-	o->interval = 60;
-	o->dir = "/var/oled/kstack";
-	o->max_mb = 1;
-	o->max_files = 5;
-	o->max_percent = 85;
-	o->proc_root = "/proc";
-	o->report_top = 10;
 }
 
-long ks_options_default(const struct ks_opt_row *row)
+long ks_options_default(const struct ks_opt_view *v, size_t i)
 {
+	const struct ks_opt_row *row = v->rows[i];
 	struct ks_options d;
-	long v;
+	const char *base = (const char *)&d;
+	long val;
 
 	ks_options_defaults(&d);
-	v = *(const long *)((const char *)&d + row->off);
+	if (v->in_front[i])
+		base = v->front->defaults;
+	val = *(const long *)(base + row->off);
 	/* a plain -t is minutes with -b, which is what has a default */
-	return row->kind == KS_OPT_DURATION ? v / 60 : v;
+	return row->kind == KS_OPT_DURATION ? val / 60 : val;
 }
 
 bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx)

@@ -5,7 +5,10 @@
  * option_table.c.  Numbers are parsed strictly: "-i 1O" is an error, not
  * 1.  An option given where its row says it means nothing is refused
  * with the modes where it does.  "kstack report" is parsed here too,
- * with its own rows and its own words for what is wrong.
+ * with its own rows and its own words for what is wrong.  The live
+ * tool's own rows come from it (struct ks_opt_table) and store into its
+ * struct: the parser knows them as rows and by the modes they lead,
+ * never by their members.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,7 +21,6 @@
 #include "grow.h"
 #include "options.h"
 
-#define MAX_ROWS	64
 /* getopt's value of the row i: its letter, or past every character */
 #define LONG_VAL(i)	(256 + (int)(i))
 
@@ -46,14 +48,31 @@ static int parse_long(const char *s, long min, long max, long *val_ret)
 	return 0;
 }
 
-static size_t row_index(const struct ks_opt_row *row)
+static bool given(const struct ks_options *o, size_t i)
 {
-	return (size_t)(row - ks_opt_rows);
+	return o->given & (1ull << i);
 }
 
-static bool given(const struct ks_options *o, const struct ks_opt_row *row)
+/* The member of the view's row i: in o, or in the front end's struct. */
+static void *row_member(struct ks_options *o, const struct ks_opt_view *v,
+		    size_t i)
 {
-	return o->given & (1ull << row_index(row));
+	if (!v->in_front[i])
+		return (char *)o + v->rows[i]->off;
+	return v->base ? (char *)v->base + v->rows[i]->off : NULL;
+}
+
+/*
+ * Whether an option given leads to mode: the live tool's -b, --vmcore,
+ * --snoop and --decode are its own rows, known here by what they lead.
+ */
+static bool led_to(const struct ks_options *o, const struct ks_opt_view *v,
+		   unsigned int mode)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (given(o, i) && (v->rows[i]->leads & mode))
+			return true;
+	return false;
 }
 
 /*
@@ -68,34 +87,36 @@ static bool row_parsed(const struct ks_opt_row *row, enum ks_context ctx)
 	return row->applies & ~KS_IN_REPORT;
 }
 
-/* The row getopt_long() returned c for. */
-static const struct ks_opt_row *row_of_val(int c, enum ks_context ctx)
+#define NO_ROW	((size_t)-1)
+
+/* The view's row getopt_long() returned c for, or NO_ROW. */
+static size_t row_of_val(const struct ks_opt_view *v, int c,
+			 enum ks_context ctx)
 {
 	if (c >= LONG_VAL(0))
-		return &ks_opt_rows[c - LONG_VAL(0)];
-	for (size_t i = 0; i < ks_nr_opt_rows; i++)
-		if (ks_opt_rows[i].letter == c &&
-		    row_parsed(&ks_opt_rows[i], ctx))
-			return &ks_opt_rows[i];
-	return NULL;
+		return (size_t)(c - LONG_VAL(0));
+	for (size_t i = 0; i < v->nr; i++)
+		if (v->rows[i]->letter == c && row_parsed(v->rows[i], ctx))
+			return i;
+	return NO_ROW;
 }
 
-/* The row named "-c" or "--touched". */
-static const struct ks_opt_row *row_of_name(const char *name)
+/* The view's row named "-c" or "--touched", or NO_ROW. */
+static size_t row_of_name(const struct ks_opt_view *v, const char *name)
 {
 	char buf[40];
 
-	for (size_t i = 0; i < ks_nr_opt_rows; i++)
-		if (!strcmp(ks_opt_row_name(&ks_opt_rows[i], false, buf,
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(ks_opt_row_name(v->rows[i], false, buf,
 					    sizeof(buf)), name))
-			return &ks_opt_rows[i];
-	return NULL;
+			return i;
+	return NO_ROW;
 }
 
 static bool has_arg(const struct ks_opt_row *row)
 {
 	return row->kind != KS_OPT_FLAG && row->kind != KS_OPT_STATE &&
-	       row->kind != KS_OPT_FORMAT;
+	       row->kind != KS_OPT_FORMAT && row->kind != KS_OPT_OPERAND;
 }
 
 /*
@@ -103,15 +124,15 @@ static bool has_arg(const struct ks_opt_row *row)
  * non-option, ':' returns ':' for a missing value.  A row with both
  * names is known by its letter.
  */
-static void getopt_tables(enum ks_context ctx, char *shorts,
-			  struct option *longs)
+static void getopt_tables(const struct ks_opt_view *v, enum ks_context ctx,
+			  char *shorts, struct option *longs)
 {
 	size_t n = 0;
 
 	*shorts++ = '+';
 	*shorts++ = ':';
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ks_opt_row *row = v->rows[i];
 		int arg = has_arg(row) ? required_argument : no_argument;
 
 		if (!row_parsed(row, ctx))
@@ -211,15 +232,11 @@ static int set_path(const struct ks_opt_row *row, const char *name,
 	return 0;
 }
 
-static int set_num(struct ks_options *o, const struct ks_opt_row *row,
-		   const char *name, const char *arg, void *member, ks_report_fn report,
-		   void *rarg)
+static int set_num(const struct ks_opt_row *row, const char *name,
+		   const char *arg, void *member, ks_report_fn report, void *rarg)
 {
 	long min = row->min;
 
-	/* Tests shorten the interval; users keep oled's floor of 10 s. */
-	if (row->letter == 'i' && o->knobs.interval_ms)
-		min = 1;
 	/* report's words, as they were before it was a mode of the table */
 	if (row->applies == KS_IN_REPORT && parse_long(arg, min, row->max, member))
 		return fail(report, rarg, "invalid %s '%s'", name, arg);
@@ -261,21 +278,28 @@ static int parse_time(const char *s, time_t *t)
 	return -EINVAL;
 }
 
-static int parse_row(struct ks_options *o, enum ks_context ctx,
-		     const struct ks_opt_row *row, const char *arg, ks_report_fn report,
-		     void *rarg)
+static int parse_row(struct ks_options *o, const struct ks_opt_view *v,
+		     enum ks_context ctx, size_t i, const char *arg,
+		     ks_report_fn report, void *rarg)
 {
-	void *member = (char *)o + row->off;
+	const struct ks_opt_row *row = v->rows[i];
+	void *member = row_member(o, v, i);
 	char name[40];
 
 	ks_opt_row_name(row, false, name, sizeof(name));
 	if (ctx == KS_CTX_CRASH && !(row->applies & KS_IN_CRASH_CMD))
 		return fail(report, rarg, "option %s is for the live tool only",
 			    name);
-	o->given |= 1ull << row_index(row);
+	/* a front end's row with no struct to fill: known to be refused */
+	if (!member)
+		return fail(report, rarg, "option %s: nowhere to keep it", name);
+	o->given |= 1ull << i;
 	switch (row->kind) {
 	case KS_OPT_FLAG:
 		*(bool *)member = true;
+		return 0;
+	case KS_OPT_OPERAND:
+		/* its word, if any, is taken after it (parse_args) */
 		return 0;
 	case KS_OPT_STATE:
 		for (const char *c = row->letters; *c; c++)
@@ -294,11 +318,10 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 	case KS_OPT_REGEX:
 		return set_regex(o, name, arg, report, rarg);
 	case KS_OPT_NUM:
-		return set_num(o, row, name, arg, member, report, rarg);
+		return set_num(row, name, arg, member, report, rarg);
 	case KS_OPT_DURATION:
 		/* read once the mode says what a plain number counts */
 		o->t_arg = arg;
-		o->t_given = true;
 		return 0;
 	case KS_OPT_TIME:
 		if (parse_time(arg, member))
@@ -313,46 +336,49 @@ static int parse_row(struct ks_options *o, enum ks_context ctx,
 }
 
 /* The one mode of a command line, stored once in o->mode. */
-static unsigned int decide_mode(const struct ks_options *o, enum ks_context ctx)
+static unsigned int decide_mode(const struct ks_options *o,
+				const struct ks_opt_view *v, enum ks_context ctx)
 {
 	bool hooks = o->hooks.kprobes || o->hooks.ftrace;
+	bool vmcore = led_to(o, v, KS_IN_VMCORE);
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
 	if (o->log)
 		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
-		       o->vmcore ? KS_IN_VLOG : KS_IN_LOG;
+		       vmcore ? KS_IN_VLOG : KS_IN_LOG;
 	if (ctx == KS_CTX_CRASH && o->panic)
 		return KS_IN_CPANIC;
 	if (ctx == KS_CTX_CRASH)
 		return hooks ? KS_IN_CHOOKS : o->cpus ? KS_IN_CCPUS : KS_IN_CRASH;
-	if (o->decode)
+	if (led_to(o, v, KS_IN_DECODE))
 		return KS_IN_DECODE;
-	if (o->snoop)
+	if (led_to(o, v, KS_IN_SNOOP))
 		return KS_IN_SNOOP;
 	/* --panic without --vmcore is refused by check_combination() */
 	if (o->panic)
 		return KS_IN_VPANIC;
-	if (o->vmcore)
+	if (vmcore)
 		return hooks ? KS_IN_VHOOKS : o->cpus ? KS_IN_VCPUS : KS_IN_VMCORE;
 	if (hooks)
 		return KS_IN_HOOKS;
-	if (o->background || o->foreground)
+	if (led_to(o, v, KS_IN_BG))
 		return KS_IN_BG;
 	return KS_IN_ONE;
 }
 
 /* Each option given means something in this mode, with what it needs. */
-static int check_rows(const struct ks_options *o, enum ks_context ctx,
-		      unsigned int mode, ks_report_fn report, void *rarg)
+static int check_rows(const struct ks_options *o, const struct ks_opt_view *v,
+		      enum ks_context ctx, unsigned int mode,
+		      ks_report_fn report, void *rarg)
 {
 	char name[40], where[256];
 
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
-		const struct ks_opt_row *need;
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ks_opt_row *row = v->rows[i];
+		size_t need;
 
-		if (!given(o, row))
+		if (!given(o, i))
 			continue;
 		ks_opt_row_name(row, false, name, sizeof(name));
 		if (!(row->applies & mode) && row->leads)
@@ -364,8 +390,8 @@ static int check_rows(const struct ks_options *o, enum ks_context ctx,
 				    "%s; it is for %s", name, ks_mode_what(mode),
 				    where);
 		}
-		need = row->needs ? row_of_name(row->needs) : NULL;
-		if (need && !given(o, need))
+		need = row->needs ? row_of_name(v, row->needs) : NO_ROW;
+		if (need != NO_ROW && !given(o, need))
 			return fail(report, rarg, "option %s goes with %s", name,
 				    row->needs);
 	}
@@ -376,9 +402,11 @@ static int check_rows(const struct ks_options *o, enum ks_context ctx,
  * -t: "30" is minutes with -b (oled's) and seconds with --snoop; "30s",
  * "2m" and "1h" are the same in both, up to the year a plain -b allows.
  */
-static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
-			  unsigned int mode, ks_report_fn report, void *rarg)
+static int parse_duration(struct ks_options *o, const struct ks_opt_view *v,
+			  size_t i, unsigned int mode, ks_report_fn report,
+			  void *rarg)
 {
+	const struct ks_opt_row *row = v->rows[i];
 	const char *units = "smh", *u;
 	static const long secs[] = { 1, 60, 3600 };
 	size_t len = strlen(o->t_arg);
@@ -386,7 +414,7 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
 	/* the row's range is in minutes: a year, in the unit given */
 	long plain = row->max * 60 / unit, max = plain;
 	char num[32];
-	long v;
+	long val;
 
 	u = len ? strchr(units, o->t_arg[len - 1]) : NULL;
 	if (u && *u) {
@@ -395,17 +423,18 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_row *row,
 		len--;
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)len, o->t_arg);
-	if (len >= sizeof(num) || parse_long(num, min, max, &v))
+	if (len >= sizeof(num) || parse_long(num, min, max, &val))
 		return fail(report, rarg, "option -t wants a number of %s "
 			    "from %ld to %ld with %s, or one with a unit up to a "
 			    "year (30s, 2m, 1h), not '%s'",
 			    mode == KS_IN_BG ? "minutes" : "seconds", row->min,
 			    plain, mode == KS_IN_BG ? "-b" : "--snoop", o->t_arg);
-	o->duration = v * unit;
+	*(long *)row_member(o, v, i) = val * unit;
 	return 0;
 }
 
-static int check_selection(const struct ks_options *o, ks_report_fn report,
+static int check_selection(const struct ks_options *o,
+			   const struct ks_opt_view *v, ks_report_fn report,
 			   void *rarg)
 {
 	char list[128] = "", name[40];
@@ -413,21 +442,31 @@ static int check_selection(const struct ks_options *o, ks_report_fn report,
 
 	if (o->sel.all || o->sel.states || o->sel.nr_pids || o->sel.comm)
 		return 0;
-	for (size_t i = 0; i < ks_nr_opt_rows; i++)
-		if (ks_opt_rows[i].selects && len < sizeof(list))
+	for (size_t i = 0; i < v->nr; i++)
+		if (v->rows[i]->selects && len < sizeof(list))
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
 						"%s%s", len ? "/" : "",
-						ks_opt_row_name(&ks_opt_rows[i],
+						ks_opt_row_name(v->rows[i],
 								false, name,
 								sizeof(name)));
 	return fail(report, rarg, "at least one of %s must be specified", list);
 }
 
-static int check_combination(struct ks_options *o, enum ks_context ctx,
+/* The front end's own checks, where it has a struct to check. */
+static int check_front(const struct ks_options *o,
+		       const struct ks_opt_view *v, ks_report_fn report,
+		       void *rarg)
+{
+	if (!v->front || !v->front->check || !v->base)
+		return 0;
+	return v->front->check(v->base, o, report, rarg);
+}
+
+static int check_combination(struct ks_options *o,
+			     const struct ks_opt_view *v, enum ks_context ctx,
 			     ks_report_fn report, void *rarg)
 {
-	unsigned int mode = decide_mode(o, ctx);
-	const char *ms = o->knobs.interval_ms;
+	unsigned int mode = decide_mode(o, v, ctx);
 	int ret;
 
 	o->mode = mode;
@@ -435,37 +474,28 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
 		return 0;
 	if (o->hooks.kprobes && o->hooks.ftrace)
 		return fail(report, rarg, "-K and -F exclude each other");
-	ret = check_rows(o, ctx, mode, report, rarg);
+	ret = check_rows(o, v, ctx, mode, report, rarg);
 	if (ret)
 		return ret;
-	if (mode == KS_IN_VPANIC && !o->vmcore)
+	if (mode == KS_IN_VPANIC && !led_to(o, v, KS_IN_VMCORE))
 		return fail(report, rarg, "--panic reads a dump: it goes with "
 			    "--vmcore VMCORE");
-	if (mode == KS_IN_SNOOP && !*o->snoop)
-		return fail(report, rarg, "--snoop wants a function name");
+	ret = check_front(o, v, report, rarg);
+	if (ret)
+		return ret;
 	/* --vmcore alone reads the dump's own kallsyms and BTF */
 	if (o->vmlinux && (mode == KS_IN_ONE || mode == KS_IN_SNOOP) &&
 	    !o->lines)
 		return fail(report, rarg, "--vmlinux goes with --vmcore VMCORE, -l "
 			    "or --decode");
 	if (mode & KS_IN_TASKS) {
-		ret = check_selection(o, report, rarg);
+		ret = check_selection(o, v, report, rarg);
 		if (ret)
 			return ret;
 	}
-	if (o->t_given) {
-		ret = parse_duration(o, row_of_name("-t"), mode, report, rarg);
-		if (ret)
-			return ret;
-	}
-	if (mode != KS_IN_BG)
-		return 0;
-	if (ms) {
-		if (parse_long(ms, 1, 3600000, &o->interval_ms))
-			return fail(report, rarg, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
-		return 0;
-	}
-	o->interval_ms = o->interval * 1000;
+	if (o->t_arg)
+		return parse_duration(o, v, row_of_name(v, "-t"), mode, report,
+				      rarg);
 	return 0;
 }
 
@@ -475,17 +505,18 @@ static int check_combination(struct ks_options *o, enum ks_context ctx,
  * unknown short option or a value given to a long option taking none.
  * report says each of them its one way, with the word as given.
  */
-static int getopt_error(enum ks_context ctx, int c, const char *arg,
-			ks_report_fn report, void *rarg)
+static int getopt_error(const struct ks_opt_view *v, enum ks_context ctx,
+			int c, const char *arg, ks_report_fn report, void *rarg)
 {
-	const struct ks_opt_row *row = c == ':' ? row_of_val(optopt, ctx) : NULL;
+	size_t i = c == ':' ? row_of_val(v, optopt, ctx) : NO_ROW;
 	char name[40];
 
 	if (ctx == KS_CTX_REPORT)
 		return fail(report, rarg, "report: invalid option '%s'", arg);
-	if (row)
+	if (i != NO_ROW)
 		return fail(report, rarg, "option %s needs a value",
-			    ks_opt_row_name(row, false, name, sizeof(name)));
+			    ks_opt_row_name(v->rows[i], false, name,
+					    sizeof(name)));
 	if (optopt && !strncmp(arg, "--", 2))
 		return fail(report, rarg, "option %.*s takes no value",
 			    (int)strcspn(arg, "="), arg);
@@ -514,7 +545,7 @@ static bool take_operand(struct ks_options *o, struct operands *ops,
 		const char *arg = argv[optind++];
 
 		if (!ops->n++)
-			o->report_path = arg;
+			o->operand = arg;
 		else if (!ops->second)
 			ops->second = arg;
 		if (!dashes)
@@ -523,16 +554,36 @@ static bool take_operand(struct ks_options *o, struct operands *ops,
 	return false;
 }
 
-/* argv's options into o, with report's operands; 0 or -errno, said */
-static int parse_args(struct ks_options *o, enum ks_context ctx, int argc,
-		      char **argv, struct operands *ops, ks_report_fn report,
-		      void *rarg)
+/*
+ * Where a given --decode keeps its FILE while it has none: the member of
+ * the row of kind KS_OPT_OPERAND, or NULL.
+ */
+static const char **operand_slot(struct ks_options *o,
+				 const struct ks_opt_view *v)
 {
-	char shorts[3 + 2 * MAX_ROWS];
-	struct option longs[MAX_ROWS + 1];
+	for (size_t i = 0; i < v->nr; i++) {
+		const char **slot;
+
+		if (v->rows[i]->kind != KS_OPT_OPERAND || !given(o, i))
+			continue;
+		slot = row_member(o, v, i);
+		if (slot && !*slot)
+			return slot;
+	}
+	return NULL;
+}
+
+/* argv's options into o, with report's operands; 0 or -errno, said */
+static int parse_args(struct ks_options *o, const struct ks_opt_view *v,
+		      enum ks_context ctx, int argc, char **argv,
+		      struct operands *ops, ks_report_fn report, void *rarg)
+{
+	char shorts[3 + 2 * KS_MAX_ROWS];
+	struct option longs[KS_MAX_ROWS + 1];
+	const char **slot;
 	int c, ret;
 
-	getopt_tables(ctx, shorts, longs);
+	getopt_tables(v, ctx, shorts, longs);
 	/* crash calls us many times in one process: restart getopt fully. */
 	optind = 0;
 	opterr = 0;
@@ -544,38 +595,46 @@ static int parse_args(struct ks_options *o, enum ks_context ctx, int argc,
 		if (c == -1)
 			return 0;
 		if (c == '?' || c == ':')
-			return getopt_error(ctx, c, argv[optind - 1], report, rarg);
-		ret = parse_row(o, ctx, row_of_val(c, ctx), optarg, report, rarg);
+			return getopt_error(v, ctx, c, argv[optind - 1], report,
+					    rarg);
+		ret = parse_row(o, v, ctx, row_of_val(v, c, ctx), optarg,
+				report, rarg);
 		if (ret)
 			return ret;
 		/* --decode's FILE, and the options that may follow it */
-		if (o->decode && !o->decode_file && optind < argc &&
-		    argv[optind][0] != '-')
-			o->decode_file = argv[optind++];
+		slot = operand_slot(o, v);
+		if (slot && optind < argc && argv[optind][0] != '-')
+			*slot = argv[optind++];
 	}
 }
 
 /* What is left after the options, then whether they go together. */
-static int check_rest(struct ks_options *o, enum ks_context ctx, int argc,
-		      char **argv, ks_report_fn report, void *rarg)
+static int check_rest(struct ks_options *o, const struct ks_opt_view *v,
+		      enum ks_context ctx, int argc, char **argv,
+		      ks_report_fn report, void *rarg)
 {
-	if (optind < argc && o->decode && !o->decode_file &&
-	    strcmp(argv[optind], "--"))
-		o->decode_file = argv[optind++];
+	const char **slot = operand_slot(o, v);
+
+	if (optind < argc && slot && strcmp(argv[optind], "--"))
+		*slot = argv[optind++];
 	if (optind < argc)
 		return fail(report, rarg, "unexpected argument '%s'",
 			    argv[optind]);
-	return check_combination(o, ctx, report, rarg);
+	return check_combination(o, v, ctx, report, rarg);
 }
 
 /* report's checks, in the order and the words it always had */
-static int check_report(const struct ks_options *o, const struct operands *ops,
-			ks_report_fn report, void *rarg)
+static int check_report(struct ks_options *o, const struct ks_opt_view *v,
+			const struct operands *ops, ks_report_fn report,
+			void *rarg)
 {
+	int ret;
+
 	if (o->help)
 		return 0;
-	if (o->report_json && o->report_folded)
-		return fail(report, rarg, "--json and --folded do not go together");
+	ret = check_front(o, v, report, rarg);
+	if (ret)
+		return ret;
 	if (!ops->n)
 		return fail(report, rarg, "report: a directory is needed");
 	if (ops->n > 1)
@@ -585,22 +644,18 @@ static int check_report(const struct ks_options *o, const struct operands *ops,
 }
 
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
-		     char **argv, ks_report_fn report, void *rarg)
-{
-	return ks_options_parse_knobs(o, ctx, argc, argv, NULL, report, rarg);
-}
-
-int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
-			   int argc, char **argv,
-			   const struct ks_test_knobs *knobs, ks_report_fn report,
-			   void *rarg)
+		     char **argv, const struct ks_opt_table *front, void *base,
+		     ks_report_fn report, void *rarg)
 {
 	struct operands ops = { 0 };
+	struct ks_opt_view v;
 	int ret;
 
 	ks_options_defaults(o);
-	if (knobs && ctx == KS_CTX_LIVE)
-		o->knobs = *knobs;
+	ks_opt_view_init(&v, front);
+	v.base = base;
+	if (front && base)
+		memcpy(base, front->defaults, front->size);
 	/* "kstack report ...": from its word on, with report's rows */
 	if (ctx == KS_CTX_LIVE && argc > 1 && !strcmp(argv[1], "report")) {
 		ctx = KS_CTX_REPORT;
@@ -608,15 +663,26 @@ int ks_options_parse_knobs(struct ks_options *o, enum ks_context ctx,
 		argc--;
 		argv++;
 	}
-	ret = parse_args(o, ctx, argc, argv, &ops, report, rarg);
+	ret = parse_args(o, &v, ctx, argc, argv, &ops, report, rarg);
 	if (!ret && ctx == KS_CTX_REPORT)
-		ret = check_report(o, &ops, report, rarg);
+		ret = check_report(o, &v, &ops, report, rarg);
 	else if (!ret)
-		ret = check_rest(o, ctx, argc, argv, report, rarg);
+		ret = check_rest(o, &v, ctx, argc, argv, report, rarg);
 	if (!ret)
 		return 0;
 	ks_options_release(o);
 	return ret;
+}
+
+bool ks_options_given(const struct ks_options *o,
+		      const struct ks_opt_table *front, const char *name)
+{
+	struct ks_opt_view v;
+	size_t i;
+
+	ks_opt_view_init(&v, front);
+	i = row_of_name(&v, name);
+	return i != NO_ROW && given(o, i);
 }
 
 void ks_options_release(struct ks_options *o)

@@ -2,9 +2,10 @@
 /*
  * One option parser for the live tool, its "kstack report" and the crash
  * command, so they cannot drift apart.  The crash command hands its argv
- * here unchanged.  Every option is one row of the table in option_table.c:
- * the parser, the usages, --help, report's and crash's "help kstack" are
- * all made from it.
+ * here unchanged.  Every option is one row: the core's in option_table.c,
+ * the live tool's own in live/options/ (struct ks_opt_table), merged into
+ * one table: the parser, the usages, --help, report's and crash's "help
+ * kstack" are all made from it.
  */
 #ifndef KS_OPTIONS_H
 #define KS_OPTIONS_H
@@ -79,6 +80,8 @@ enum ks_opt_kind {
 	KS_OPT_NUM,		/* a long within min..max */
 	KS_OPT_DURATION,	/* -t: a number, or one with s, m or h */
 	KS_OPT_TIME,		/* a time_t: "YYYY-MM-DD[ HH:MM[:SS]]", "@EPOCH" */
+	KS_OPT_OPERAND,		/* a flag, then the next word unless an option
+				   (--decode [FILE]): the word, or NULL */
 };
 
 /* The help sections, in the order --help prints them. */
@@ -99,7 +102,8 @@ struct ks_opt_row {
 	unsigned int applies;	/* the KS_IN_* modes it means something in */
 	unsigned int leads;	/* the modes it selects (-b, -K, --vmcore...) */
 	const char *needs;	/* the option it goes with ("-c"), or NULL */
-	size_t off;		/* its member of struct ks_options */
+	size_t off;		/* its member of struct ks_options, or of the
+				   front end's struct (struct ks_opt_table) */
 	bool selects;		/* a selector: -a, a state, -p, --comm */
 	const char *letters;	/* KS_OPT_STATE: the state letters */
 	enum ks_format format;	/* KS_OPT_FORMAT */
@@ -110,6 +114,9 @@ struct ks_opt_row {
 	const char *help;	/* --help's and help kstack's; '\n' continues */
 	const char *crash_help;	/* help kstack's where help names the live
 				   tool's modes; NULL: help */
+	const char *after;	/* a front end's row: the core's row it is
+				   listed after ("--folded"); NULL: after the
+				   row before it */
 };
 
 /* A mode: its bit, how a message names it, its synopsis. */
@@ -129,30 +136,12 @@ extern const char *const ks_opt_section_titles[KS_SEC_COUNT];
 extern const char *const ks_opt_crash_section_titles[KS_SEC_COUNT];
 
 /*
- * The test-only knobs, KSTACK_TEST_* in the environment, as their raw
- * text (NULL when unset or empty), each checked where it is used.
- * live/main.c fills this one struct; nothing in shared/ reads the
- * environment, and the crash command has none.
- */
-struct ks_test_knobs {
-	const char *interval_ms;	/* -b's interval in ms, below -i's floor */
-	const char *duration_ms;	/* -b's duration in ms instead of -t */
-	const char *max_bytes;		/* -b's log size in bytes instead of -m */
-	const char *oled_lock;		/* oled kstack's lock: a file of the test's */
-	const char *debugfs;		/* -K/-F: fixture trees for debugfs */
-	const char *tracefs;		/* and tracefs */
-	const char *journal_socket;	/* -b's journal: a socket of the test's */
-	const char *snoop_raw;		/* --snoop: a copy of trace_pipe as read */
-	const char *kallsyms_scan;	/* --vmcore: VMCOREINFO's kallsyms ignored */
-	const char *verify_cache;	/* -b: each cached read checked by a full one */
-	const char *sample_ms;		/* -b: each sample lasts at least this long */
-};
-
-/*
  * A command line, parsed: the front ends' (live/main.c, the crash
  * command), each of which hands the walkers their selection, the
  * writers their output options and the hooks runner its own, and keeps
- * the rest.
+ * the rest.  The live tool's own options (-b, --vmcore, --snoop, kstack
+ * report's...) and what its tests set in the environment are in its own
+ * struct (live/options/live_options.h), filled through its rows.
  */
 struct ks_options {
 	unsigned int mode;	/* the one KS_IN_* mode, decided by the parser */
@@ -167,55 +156,48 @@ struct ks_options {
 	bool help;
 	bool version;		/* --version */
 
-	/* live only */
-	bool background;	/* -b */
-	bool foreground;	/* --foreground: -b without forking, for systemd */
-	long duration;		/* -t, in seconds (minutes given with -b) */
-	long interval;		/* -i, seconds */
-	long interval_ms;	/* -i, or knobs.interval_ms */
-	const char *dir;	/* -d */
-	const char *prometheus;	/* -b --prometheus FILE */
-	long max_mb;		/* -m */
-	long max_files;		/* -n */
-	long max_percent;	/* -x */
-	const char *proc_root;	/* --proc-root */
-	const char *output;	/* -o */
-	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
-	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
-	bool decode;		/* --decode [FILE]: lines added to stack text */
-	const char *decode_file;	/* its FILE, NULL for stdin */
-	const char *snoop;	/* --snoop FUNC: live stacks of FUNC's callers */
-	bool t_given;		/* -t was given: --snoop's duration */
-	struct ks_test_knobs knobs;	/* the live tool's, as given to the parser */
-
-	/* kstack report, live only */
-	const char *report_path;	/* DIR, or one log file */
-	bool report_json;	/* --json: JSON Lines */
-	bool report_folded;	/* --folded: the whole period for a flame graph */
-	long report_pid;	/* --pid N: its stack where it changed; 0 unset */
-	time_t report_since;	/* --since: samples at or after; 0 unset */
-	time_t report_until;	/* --until: samples at or before; 0 unset */
-	long report_top;	/* --top N: stuck tasks and stacks listed */
-
 	/* the parser's own */
 	const char *t_arg;	/* -t as given, read once the mode is known */
-	uint64_t given;		/* a bit per row of ks_opt_rows */
+	const char *operand;	/* report's DIR|FILE */
+	uint64_t given;		/* a bit per row of the parse (struct ks_opt_view) */
 };
 
 /*
- * Fills opts from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
+ * A front end's own rows, whose off is into a struct of its own rather
+ * than struct ks_options: the live tool's (live/options/).  The parser
+ * and the help take them with the core's as one table, in the order
+ * each row's after says, so that the user sees one table.
+ */
+struct ks_opt_table {
+	const struct ks_opt_row *rows;
+	size_t nr;
+	const void *defaults;	/* the front end's struct at its defaults */
+	size_t size;		/* its size */
+	/*
+	 * What the front end checks of its own once the options agree with
+	 * the mode (report: once -h is not given), before the core's last
+	 * checks; 0 or -EINVAL said through report.  NULL: nothing.
+	 */
+	int (*check)(void *base, const struct ks_options *o,
+		     ks_report_fn report, void *arg);
+};
+
+/*
+ * Fills opts, and the front end's struct at base from its rows (front,
+ * or NULL), from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
  * through report for what is wrong (the caller exits 2, or calls
  * cmd_usage in crash).  The live tool's argv[1] "report" is the report
  * mode, whose options may come before and after its DIR; opts->mode
- * says so even when the parse fails, for the usage to print.
+ * says so even when the parse fails, for the usage to print.  The crash
+ * command gives the live tool's rows with base NULL: it knows them only
+ * to refuse them.
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
-		     char **argv, ks_report_fn report, void *arg);
-/* The same with the test knobs (NULL for none), kept in opts->knobs. */
-int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
-			   int argc, char **argv,
-			   const struct ks_test_knobs *knobs,
-			   ks_report_fn report, void *arg);
+		     char **argv, const struct ks_opt_table *front, void *base,
+		     ks_report_fn report, void *arg);
+/* Whether the option named ("-t") was given, in a parse with front. */
+bool ks_options_given(const struct ks_options *opts,
+		      const struct ks_opt_table *front, const char *name);
 void ks_options_release(struct ks_options *opts);
 
 /*
@@ -223,10 +205,23 @@ void ks_options_release(struct ks_options *opts);
  * so that options.c and options_help.c need only the table, not each
  * other.
  */
-/* Every member at its default, as the parser starts. */
+#define KS_MAX_ROWS	64	/* the bits of struct ks_options' given */
+
+/* The rows of one parse or help: the core's and the front end's, merged. */
+struct ks_opt_view {
+	const struct ks_opt_table *front;
+	void *base;		/* a parse's front end struct, or NULL */
+	size_t nr;
+	const struct ks_opt_row *rows[KS_MAX_ROWS];
+	bool in_front[KS_MAX_ROWS];	/* its off is into the front end's struct */
+};
+
+/* The core's rows with front's (or none) each after its after. */
+void ks_opt_view_init(struct ks_opt_view *v, const struct ks_opt_table *front);
+/* The core's members at their defaults, as the parser starts. */
 void ks_options_defaults(struct ks_options *opts);
-/* The default of a row's member, for the help ("default 30"). */
-long ks_options_default(const struct ks_opt_row *row);
+/* The default of the view's row i, for the help ("default 30"). */
+long ks_options_default(const struct ks_opt_view *v, size_t i);
 /* "-b" or "--proc-root" or "-v, --verbose" (both), into buf. */
 const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 			    char *buf, size_t len);
@@ -238,9 +233,11 @@ const char *ks_mode_what(unsigned int mode);
 void ks_options_where(char *buf, size_t len, unsigned int modes,
 		      enum ks_context ctx);
 
-/* The usage for ctx: its synopsis lines (options_help.c). */
-void ks_options_usage(FILE *out, enum ks_context ctx);
+/* The usage for ctx, front's rows too: its synopsis lines (options_help.c). */
+void ks_options_usage(FILE *out, enum ks_context ctx,
+		      const struct ks_opt_table *front);
 /* One line per option of ctx under its section's title (report: no title). */
-void ks_options_help(FILE *out, enum ks_context ctx);
+void ks_options_help(FILE *out, enum ks_context ctx,
+		     const struct ks_opt_table *front);
 
 #endif /* KS_OPTIONS_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The usage, --help and crash's help, made from the rows of
- * option_table.c, so that no text promises an option, a range or a mode
- * the parser does not have.
+ * option_table.c and the front end's (struct ks_opt_table), so that no
+ * text promises an option, a range or a mode the parser does not have.
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,15 +45,16 @@ static bool in_synopsis(const struct ks_opt_row *row,
 }
 
 /* col0: the columns printed before first, as crash's "  kstack " */
-static void mode_synopsis(FILE *out, const struct ks_mode_row *m,
-			  size_t col0, const char *first, const char *cont)
+static void mode_synopsis(FILE *out, const struct ks_opt_view *v,
+			  const struct ks_mode_row *m, size_t col0,
+			  const char *first, const char *cont)
 {
 	size_t col = col0 + strlen(first) + strlen(m->lead);
 	char name[40], w[80];
 
 	fprintf(out, "%s%s", first, m->lead);
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ks_opt_row *row = v->rows[i];
 
 		if (!in_synopsis(row, m))
 			continue;
@@ -68,15 +69,16 @@ static void mode_synopsis(FILE *out, const struct ks_mode_row *m,
 	fputc('\n', out);
 }
 
-static void selection_line(FILE *out, const char *indent, const char *cont)
+static void selection_line(FILE *out, const struct ks_opt_view *v,
+			   const char *indent, const char *cont)
 {
 	const char *head = "SELECTION (OR-ed, at least one):";
 	size_t col = strlen(indent) + strlen(head);
 	char name[40], w[80];
 
 	fprintf(out, "%s%s", indent, head);
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ks_opt_row *row = v->rows[i];
 
 		if (!row->selects)
 			continue;
@@ -103,17 +105,20 @@ static void report_synopsis(FILE *out)
  * prints "kstack " before its synopsis and the rest as given: the
  * first line starts after the command's name.
  */
-void ks_options_usage(FILE *out, enum ks_context ctx)
+void ks_options_usage(FILE *out, enum ks_context ctx,
+		      const struct ks_opt_table *front)
 {
 	bool crash = ctx == KS_CTX_CRASH;
 	const char *next = crash ? "  " : "       ";
 	const char *cont = crash ? "        " : "              ";
+	struct ks_opt_view v;
 	bool first = true;
 
 	if (ctx == KS_CTX_REPORT) {
 		report_synopsis(out);
 		return;
 	}
+	ks_opt_view_init(&v, front);
 	for (size_t i = 0; i < ks_nr_mode_rows; i++) {
 		const struct ks_mode_row *m = &ks_mode_rows[i];
 		struct ks_mode_row skip = *m;
@@ -123,34 +128,38 @@ void ks_options_usage(FILE *out, enum ks_context ctx)
 			continue;
 		if (first && crash)
 			skip.lead = m->lead + strlen("kstack ");
-		mode_synopsis(out, &skip, first && crash ? strlen("  kstack ") : 0,
+		mode_synopsis(out, &v, &skip,
+			      first && crash ? strlen("  kstack ") : 0,
 			      first ? (crash ? "" : "usage: ") : next, cont);
 		first = false;
 	}
-	selection_line(out, crash ? "  " : "", cont);
+	selection_line(out, &v, crash ? "  " : "", cont);
 }
 
 /* " (default 30, 0-525600; 0: one sample)" of a numeric row */
-static int num_info(const struct ks_opt_row *row, char *buf, size_t len)
+static int num_info(const struct ks_opt_view *v, size_t i, char *buf,
+		    size_t len)
 {
+	const struct ks_opt_row *row = v->rows[i];
 	int n;
 
 	if (row->kind != KS_OPT_NUM && row->kind != KS_OPT_DURATION)
 		return 0;
 	n = snprintf(buf, len, " (default %ld, %ld-%ld",
-		     ks_options_default(row), row->min, row->max);
+		     ks_options_default(v, i), row->min, row->max);
 	if (row->zero)
 		n += snprintf(buf + n, len - (size_t)n, "; 0: %s", row->zero);
 	return n + snprintf(buf + n, len - (size_t)n, ")");
 }
 
 /* "  -t TIME            how long..." and its continuation lines */
-static void help_row(FILE *out, const struct ks_opt_row *row, int indent,
-		     int width, bool crash)
+static void help_row(FILE *out, const struct ks_opt_view *v, size_t i,
+		     int indent, int width, bool crash)
 {
+	const struct ks_opt_row *row = v->rows[i];
 	char name[64], both[40], info[96];
 	const char *p = crash && row->crash_help ? row->crash_help : row->help;
-	int col, n = num_info(row, info, sizeof(info));
+	int col, n = num_info(v, i, info, sizeof(info));
 
 	snprintf(name, sizeof(name), "%s%s%s",
 		 ks_opt_row_name(row, true, both, sizeof(both)),
@@ -172,12 +181,12 @@ static void help_row(FILE *out, const struct ks_opt_row *row, int indent,
 }
 
 /* report's lines: "  --pid N         ...", long names only, no sections */
-static void report_help(FILE *out)
+static void report_help(FILE *out, const struct ks_opt_view *v)
 {
 	char left[32];
 
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ks_opt_row *row = v->rows[i];
 
 		if (!row_in_ctx(row, KS_CTX_REPORT))
 			continue;
@@ -196,20 +205,23 @@ static const char *section_title(int sec, bool crash)
 	return ks_opt_section_titles[sec];
 }
 
-void ks_options_help(FILE *out, enum ks_context ctx)
+void ks_options_help(FILE *out, enum ks_context ctx,
+		     const struct ks_opt_table *front)
 {
 	bool crash = ctx == KS_CTX_CRASH;
+	struct ks_opt_view v;
 
+	ks_opt_view_init(&v, front);
 	if (ctx == KS_CTX_REPORT) {
-		report_help(out);
+		report_help(out, &v);
 		return;
 	}
 
 	for (int sec = 0; sec < KS_SEC_COUNT; sec++) {
 		bool title = false;
 
-		for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-			const struct ks_opt_row *row = &ks_opt_rows[i];
+		for (size_t i = 0; i < v.nr; i++) {
+			const struct ks_opt_row *row = v.rows[i];
 
 			if ((int)row->section != sec || !row_in_ctx(row, ctx))
 				continue;
@@ -217,7 +229,7 @@ void ks_options_help(FILE *out, enum ks_context ctx)
 				fprintf(out, "\n%s%s\n", crash ? "  " : "",
 					section_title(sec, crash));
 			title = true;
-			help_row(out, row, crash ? 4 : 2, crash ? 17 : 18,
+			help_row(out, &v, i, crash ? 4 : 2, crash ? 17 : 18,
 				 crash);
 		}
 	}

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
+#include "live_options.h"
 #include "options.h"
 
 #define MAX_ARGS	256
@@ -21,12 +22,18 @@ static void count(void *arg, const char *msg)
 static void parse(enum ks_context ctx, int argc, char **argv)
 {
 	char *copy[MAX_ARGS + 2];
+	struct ks_live_options live = { 0 };
 	struct ks_options o;
 	int said = 0, ret;
 
 	/* getopt may permute argv: each context parses its own copy */
 	memcpy(copy, argv, sizeof(*argv) * (size_t)(argc + 1));
-	ret = ks_options_parse(&o, ctx, argc, copy, count, &said);
+	if (ctx == KS_CTX_LIVE)
+		ret = ks_live_options_parse(&o, &live, argc, copy, NULL, count,
+					    &said);
+	else
+		ret = ks_options_parse(&o, ctx, argc, copy, &ks_live_opt_table,
+				       NULL, count, &said);
 	if (ret) {
 		/* one line says why */
 		fuzz_assert((ret == -EINVAL || ret == -ENOMEM) && said == 1);
@@ -35,9 +42,9 @@ static void parse(enum ks_context ctx, int argc, char **argv)
 	}
 	fuzz_assert(!o.sel.nr_pids || o.sel.pids);
 	fuzz_assert(o.out.format <= KS_FMT_FOLDED);
-	ks_options_usage(fuzz_null(), ctx);
-	fprintf(fuzz_null(), "%zu %ld %ld %s\n", o.sel.nr_pids, o.interval_ms,
-		o.duration, o.dir ? o.dir : "");
+	ks_options_usage(fuzz_null(), ctx, &ks_live_opt_table);
+	fprintf(fuzz_null(), "%zu %ld %ld %s\n", o.sel.nr_pids, live.interval_ms,
+		live.duration, live.dir ? live.dir : "");
 	ks_options_release(&o);
 }
 

@@ -218,7 +218,7 @@ static void parse(const char *args, struct ks_options *opts)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	assert_int_equal(ks_options_parse(opts, KS_CTX_CRASH, argc, argv, NULL,
-					  NULL), 0);
+					  NULL, NULL, NULL), 0);
 }
 
 /* The whole task walk, kernel opened afresh, as one kstack command. */

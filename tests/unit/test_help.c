@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "help.h"
+#include "live_options.h"
 #include "options.h"
 #include "said.h"
 
@@ -49,10 +50,11 @@ static char *line_of(const char *help, const char *opt)
 static int parses(const char *b, const char *c)
 {
 	char *argv[] = { "kstack", "-b", "-a", (char *)b, (char *)c, NULL };
+	struct ks_live_options live;
 	struct ks_options o;
 	int ret;
 
-	ret = ks_options_parse(&o, KS_CTX_LIVE, 5, argv, NULL, NULL);
+	ret = ks_live_options_parse(&o, &live, 5, argv, NULL, NULL, NULL);
 	if (!ret)
 		ks_options_release(&o);
 	return ret;
@@ -61,14 +63,17 @@ static int parses(const char *b, const char *c)
 /* A numeric row's range and default, as the parser has them. */
 static int num_info(char letter, long *min, long *max, long *def)
 {
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	struct ks_opt_view v;
+
+	ks_opt_view_init(&v, &ks_live_opt_table);
+	for (size_t i = 0; i < v.nr; i++) {
+		const struct ks_opt_row *row = v.rows[i];
 
 		if (row->letter != letter)
 			continue;
 		*min = row->min;
 		*max = row->max;
-		*def = ks_options_default(row);
+		*def = ks_options_default(&v, i);
 		return 0;
 	}
 	return -1;
@@ -122,13 +127,15 @@ static void test_every_option(void **state)
 
 	(void)state;
 	for (const char *c = letters; *c; c++) {
+		struct ks_live_options live;
 		struct ks_options o;
 		struct said d = { "", 0 };
 		char *line;
 		int ret;
 
 		opt[1] = *c;
-		ret = ks_options_parse(&o, KS_CTX_LIVE, 3, argv, said_collect, &d);
+		ret = ks_live_options_parse(&o, &live, 3, argv, NULL,
+					    said_collect, &d);
 		if (ret && strstr(d.text, "invalid option"))
 			continue;	/* not an option */
 		if (!ret)
@@ -173,17 +180,21 @@ static char *crash_text(void)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	ks_options_usage(f, KS_CTX_CRASH);
-	ks_options_help(f, KS_CTX_CRASH);
+	/* as extension/kstack_help.c prints them: the core's rows alone */
+	ks_options_usage(f, KS_CTX_CRASH, NULL);
+	ks_options_help(f, KS_CTX_CRASH, NULL);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
 
-/* The row of "-x" or "--name", or NULL. */
+/* The row of "-x" or "--name", the live tool's too, or NULL. */
 static const struct ks_opt_row *row_of(const char *opt, size_t len)
 {
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	static struct ks_opt_view v;
+
+	ks_opt_view_init(&v, &ks_live_opt_table);
+	for (size_t i = 0; i < v.nr; i++) {
+		const struct ks_opt_row *row = v.rows[i];
 
 		if (len == 2 && opt[1] == row->letter)
 			return row;

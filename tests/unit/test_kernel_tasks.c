@@ -353,7 +353,7 @@ static int sample(struct env *e, const char *args, struct ks_sample *s,
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	assert_int_equal(ks_options_parse(&opts, KS_CTX_CRASH, argc, argv, NULL,
-					  NULL), 0);
+					  NULL, NULL, NULL), 0);
 	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
 	ks_sample_init(s, 0, "x");
 	e->msgs[0] = '\0';

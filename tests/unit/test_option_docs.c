@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "help.h"
+#include "live_options.h"
 #include "options.h"
 
 #define MAX_OPTS	256
@@ -162,21 +163,26 @@ static void help_options(struct opt_set *s, const char *text,
 	}
 }
 
-static char *printed(void (*fn)(FILE *, enum ks_context), enum ks_context ctx)
+/* crash's text is the core's rows alone (extension/kstack_help.c) */
+static char *printed(void (*fn)(FILE *, enum ks_context,
+				const struct ks_opt_table *),
+		     enum ks_context ctx)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	fn(f, ctx);
+	fn(f, ctx, ctx == KS_CTX_CRASH ? NULL : &ks_live_opt_table);
 	fclose(f);
 	return buf;
 }
 
-static void live_help(FILE *f, enum ks_context ctx)
+static void live_help(FILE *f, enum ks_context ctx,
+		      const struct ks_opt_table *front)
 {
 	(void)ctx;
+	(void)front;
 	ks_help_print(f);
 }
 
@@ -188,24 +194,35 @@ static bool row_is(const struct ks_opt_row *row, const char *name)
 	       !strcmp(name + 2, row->name);
 }
 
+/* The core's rows and the live tool's, as its parser sees them. */
+static const struct ks_opt_view *all_rows(void)
+{
+	static struct ks_opt_view v;
+
+	ks_opt_view_init(&v, &ks_live_opt_table);
+	return &v;
+}
+
 /* The row named name that applies in modes, or NULL. */
 static const struct ks_opt_row *row_named(const char *name, unsigned int modes)
 {
-	for (size_t i = 0; i < ks_nr_opt_rows; i++)
-		if (row_is(&ks_opt_rows[i], name) &&
-		    (ks_opt_rows[i].applies & modes))
-			return &ks_opt_rows[i];
+	const struct ks_opt_view *v = all_rows();
+
+	for (size_t i = 0; i < v->nr; i++)
+		if (row_is(v->rows[i], name) && (v->rows[i]->applies & modes))
+			return v->rows[i];
 	return NULL;
 }
 
 /* Each row applying in modes is in s by each of its names, and no more. */
 static int check(const struct opt_set *s, unsigned int modes, const char *doc)
 {
+	const struct ks_opt_view *v = all_rows();
 	int bad = 0;
 	char name[40];
 
-	for (size_t i = 0; i < ks_nr_opt_rows; i++) {
-		const struct ks_opt_row *row = &ks_opt_rows[i];
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ks_opt_row *row = v->rows[i];
 
 		if (!(row->applies & modes))
 			continue;

@@ -9,12 +9,26 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "live_options.h"
 #include "options.h"
 #include "select.h"
 #include "said.h"
 
 /* the test knobs parse() hands over, as live/main.c does */
 static const struct ks_test_knobs *knobs;
+/* the live tool's own options of the last live parse */
+static struct ks_live_options live;
+
+/* As each front end parses: live/main.c, or crash's kstack. */
+static int parse_ctx(struct ks_options *o, enum ks_context ctx, int argc,
+		     char **argv, struct said *d)
+{
+	if (ctx == KS_CTX_LIVE)
+		return ks_live_options_parse(o, &live, argc, argv, knobs,
+					     said_collect, d);
+	return ks_options_parse(o, ctx, argc, argv, &ks_live_opt_table, NULL,
+				said_collect, d);
+}
 
 /*
  * A parse that fails says one line, one that succeeds says nothing: the
@@ -43,8 +57,7 @@ static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	ret = ks_options_parse_knobs(o, ctx, argc, argv, knobs, said_collect,
-				     &d);
+	ret = parse_ctx(o, ctx, argc, argv, &d);
 	return said_check(ret, &d, err, errlen);
 }
 
@@ -60,8 +73,8 @@ static int parse_argv(struct ks_options *o, const char **args, char *err,
 	while (*args)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
-	return said_check(ks_options_parse(o, KS_CTX_LIVE, argc, argv,
-					   said_collect, &d), &d, err, errlen);
+	return said_check(parse_ctx(o, KS_CTX_LIVE, argc, argv, &d), &d, err,
+			  errlen);
 }
 
 static void test_oled_defaults(void **state)
@@ -72,12 +85,12 @@ static void test_oled_defaults(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a", err, sizeof(err)), 0);
 	assert_true(o.sel.all);
-	assert_int_equal(o.duration, 30 * 60);
-	assert_int_equal(o.interval, 60);
-	assert_string_equal(o.dir, "/var/oled/kstack");
-	assert_int_equal(o.max_mb, 1);
-	assert_int_equal(o.max_files, 5);
-	assert_int_equal(o.max_percent, 85);
+	assert_int_equal(live.duration, 30 * 60);
+	assert_int_equal(live.interval, 60);
+	assert_string_equal(live.dir, "/var/oled/kstack");
+	assert_int_equal(live.max_mb, 1);
+	assert_int_equal(live.max_files, 5);
+	assert_int_equal(live.max_percent, 85);
 	assert_int_equal(o.out.format, KS_FMT_TEXT);
 	ks_options_release(&o);
 }
@@ -247,6 +260,29 @@ static void test_crash_rejects_live_options(void **state)
 	assert_non_null(strstr(err, "--follow-symlink is for the live tool"));
 }
 
+/*
+ * The live tool's rows each follow the core's row their after names, so
+ * that --help lists one table in its order, and all fit the bits of
+ * struct ks_options' given.
+ */
+static void test_view(void **state)
+{
+	struct ks_opt_view v;
+	char name[40];
+
+	(void)state;
+	ks_opt_view_init(&v, &ks_live_opt_table);
+	assert_int_equal(v.nr, ks_nr_opt_rows + ks_live_opt_table.nr);
+	for (size_t i = 1; i < v.nr; i++) {
+		if (!v.in_front[i] || !v.rows[i]->after)
+			continue;
+		assert_false(v.in_front[i - 1]);
+		assert_string_equal(ks_opt_row_name(v.rows[i - 1], false, name,
+						    sizeof(name)),
+				    v.rows[i]->after);
+	}
+}
+
 static void test_test_interval(void **state)
 {
 	struct ks_test_knobs k = { .interval_ms = "200" };
@@ -256,22 +292,21 @@ static void test_test_interval(void **state)
 	(void)state;
 	knobs = &k;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -i 1", err, sizeof(err)), 0);
-	assert_int_equal(o.interval_ms, 200);
+	assert_int_equal(live.interval_ms, 200);
 	ks_options_release(&o);
 	k.interval_ms = "0";
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "bad KSTACK_TEST_INTERVAL_MS '0'");
-	/* the crash command has no knobs */
+	/* the crash command has no knobs: -i keeps its floor there too */
 	k.interval_ms = "200";
 	assert_int_equal(parse(&o, KS_CTX_CRASH, "-a", err, sizeof(err)), 0);
-	assert_null(o.knobs.interval_ms);
 	ks_options_release(&o);
 	knobs = NULL;
 	/* nor does the environment reach the parser */
 	setenv("KSTACK_TEST_INTERVAL_MS", "200", 1);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -i 10", err, sizeof(err)), 0);
 	unsetenv("KSTACK_TEST_INTERVAL_MS");
-	assert_int_equal(o.interval_ms, 10000);
+	assert_int_equal(live.interval_ms, 10000);
 	ks_options_release(&o);
 }
 
@@ -284,9 +319,9 @@ static void test_oled_zeros(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-b -a -t 0 -m 0 -n 0", err,
 			       sizeof(err)), 0);
-	assert_int_equal(o.duration, 0);
-	assert_int_equal(o.max_mb, 0);
-	assert_int_equal(o.max_files, 0);
+	assert_int_equal(live.duration, 0);
+	assert_int_equal(live.max_mb, 0);
+	assert_int_equal(live.max_files, 0);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -i 0", err, sizeof(err)), -EINVAL);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -x 0", err, sizeof(err)), -EINVAL);
@@ -300,16 +335,16 @@ static void test_snoop(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop ksys_sync -p 7,8 -t 5 -c",
 			       err, sizeof(err)), 0);
-	assert_string_equal(o.snoop, "ksys_sync");
-	assert_true(o.t_given);
-	assert_int_equal(o.duration, 5);
+	assert_string_equal(live.snoop, "ksys_sync");
+	assert_true(live.t_given);
+	assert_int_equal(live.duration, 5);
 	assert_int_equal(o.sel.nr_pids, 2);
 	assert_int_equal(o.out.format, KS_FMT_SUMMARY);
 	ks_options_release(&o);
 	/* no selection needed, and -t not given means "until interrupted" */
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read --json -l",
 			       err, sizeof(err)), 0);
-	assert_false(o.t_given);
+	assert_false(live.t_given);
 	assert_true(o.lines);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--snoop vfs_read -a", err,
@@ -358,17 +393,17 @@ static void test_lines_and_decode(void **state)
 	assert_non_null(strstr(err, "live tool"));
 
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode", err, sizeof(err)), 0);
-	assert_true(o.decode);
-	assert_null(o.decode_file);
+	assert_int_equal(o.mode, KS_IN_DECODE);
+	assert_null(live.decode_file);
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode oops.txt --vmlinux /v",
 			       err, sizeof(err)), 0);
-	assert_string_equal(o.decode_file, "oops.txt");
+	assert_string_equal(live.decode_file, "oops.txt");
 	assert_string_equal(o.vmlinux, "/v");
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode --vmlinux /v -", err,
 			       sizeof(err)), 0);
-	assert_string_equal(o.decode_file, "-");
+	assert_string_equal(live.decode_file, "-");
 	ks_options_release(&o);
 	assert_int_equal(parse(&o, KS_CTX_LIVE, "--decode a b", err,
 			       sizeof(err)), -EINVAL);
@@ -487,9 +522,9 @@ static void test_duration_units(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (parse(&o, KS_CTX_LIVE, cases[i].line, err, sizeof(err)))
 			fail_msg("'%s' refused: %s", cases[i].line, err);
-		if (o.duration != cases[i].secs)
+		if (live.duration != cases[i].secs)
 			fail_msg("'%s': %ld s, want %ld", cases[i].line,
-				 o.duration, cases[i].secs);
+				 live.duration, cases[i].secs);
 		ks_options_release(&o);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -542,6 +577,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oled_defaults),
+		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_selection_required),
 		cmocka_unit_test(test_pids_in_order),
 		cmocka_unit_test(test_bad_numbers),

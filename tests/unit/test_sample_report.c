@@ -36,7 +36,7 @@ static void parse(struct ks_options *o, char **argv)
 	while (argv[argc])
 		argc++;
 	assert_int_equal(ks_options_parse(o, KS_CTX_LIVE, argc, argv, NULL,
-					  NULL), 0);
+					  NULL, NULL, NULL), 0);
 }
 
 static void test_missing(void **state)

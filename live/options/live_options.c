@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The live tool's own rows of the option table: each says after which of
+ * the core's rows (shared/core/option_table.c) it is listed, so that
+ * --help, the usage and the parser see one table in one order.  A new
+ * option of the live tool only is a row here and its member in struct
+ * ks_live_options.  kstack.so links this file too: crash's kstack knows
+ * these rows to refuse them ("is for the live tool only").
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "live_options.h"
+
+#define OFF(m)	offsetof(struct ks_live_options, m)
+
+/* kstack report's options: its own rows, though two share names */
+#define REP(n, k, m, mv, txt)						\
+	{ .name = n, .kind = k, .applies = KS_IN_REPORT, .off = OFF(m),	\
+	  .min = 1, .max = INT_MAX, .metavar = mv, .section = KS_SEC_OTHER, \
+	  .help = txt }
+
+static const struct ks_opt_row live_rows[] = {
+	{ .letter = 'o', .kind = KS_OPT_PATH,
+	  .applies = KS_IN_ONE | KS_IN_VMCORE, .off = OFF(output),
+	  .metavar = "FILE", .section = KS_SEC_OUTPUT,
+	  .help = "write the sample to FILE, atomically", .after = "--folded" },
+	{ .name = "follow-symlink", .kind = KS_OPT_FLAG,
+	  .applies = KS_IN_ONE | KS_IN_VMCORE, .needs = "-o",
+	  .off = OFF(follow_symlink), .section = KS_SEC_OUTPUT,
+	  .help = "with -o: write where a symbolic link points" },
+	{ .name = "proc-root", .kind = KS_OPT_PATH,
+	  .applies = KS_IN_ONE | KS_IN_BG, .off = OFF(proc_root),
+	  .metavar = "DIR", .section = KS_SEC_OUTPUT,
+	  .help = "read this /proc-like tree (default /proc)" },
+
+	{ .letter = 'b', .kind = KS_OPT_FLAG, .applies = KS_IN_BG,
+	  .leads = KS_IN_BG, .off = OFF(background), .section = KS_SEC_BG,
+	  .help = "sample in the background into DIR/kstack_HOSTNAME.out",
+	  .after = "-v" },
+	{ .name = "foreground", .kind = KS_OPT_FLAG, .applies = KS_IN_BG,
+	  .leads = KS_IN_BG, .off = OFF(foreground), .section = KS_SEC_BG,
+	  .help = "-b without forking, for a service manager" },
+	/* 0 as in oled: -t one sample, -m and -n no rotation */
+	{ .letter = 't', .kind = KS_OPT_DURATION,
+	  .applies = KS_IN_BG | KS_IN_SNOOP, .off = OFF(duration),
+	  .min = 0, .max = 60L * 24 * 365, .zero = "one sample",
+	  .metavar = "TIME", .section = KS_SEC_BG,
+	  .help = "how long: minutes with -b, seconds with --snoop,\n"
+		  "or with a unit: 30s, 2m, 1h" },
+	{ .letter = 'i', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
+	  .off = OFF(interval), .min = 10, .max = 86400,
+	  .metavar = "SECONDS", .section = KS_SEC_BG,
+	  .help = "between samples" },
+	{ .letter = 'd', .kind = KS_OPT_PATH, .applies = KS_IN_BG,
+	  .off = OFF(dir), .metavar = "DIR", .section = KS_SEC_BG,
+	  .help = "log directory (default /var/oled/kstack)" },
+	{ .name = "prometheus", .kind = KS_OPT_PATH, .applies = KS_IN_BG,
+	  .off = OFF(prometheus), .metavar = "FILE", .section = KS_SEC_BG,
+	  .help = "after each sample, metrics for node_exporter's\n"
+		  "textfile collector, replaced atomically" },
+	{ .letter = 'm', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
+	  .off = OFF(max_mb), .min = 0, .max = 1024 * 1024, .zero = "never",
+	  .metavar = "MB", .section = KS_SEC_BG,
+	  .help = "rotate above MB megabytes" },
+	{ .letter = 'n', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
+	  .off = OFF(max_files), .min = 0, .max = 10000,
+	  .zero = "never rotate", .metavar = "FILES", .section = KS_SEC_BG,
+	  .help = "rotated logs kept" },
+	{ .letter = 'x', .kind = KS_OPT_NUM, .applies = KS_IN_BG,
+	  .off = OFF(max_percent), .min = 1, .max = 100,
+	  .metavar = "PERCENT", .section = KS_SEC_BG,
+	  .help = "no start, no writes at this disk use" },
+
+	{ .name = "vmcore", .kind = KS_OPT_PATH,
+	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
+		    KS_IN_VCPUS | KS_IN_VPANIC,
+	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
+		   KS_IN_VCPUS | KS_IN_VPANIC, .off = OFF(vmcore),
+	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
+	  .help = "read a kernel dump instead of /proc", .after = "--touched" },
+
+	{ .name = "decode", .kind = KS_OPT_OPERAND, .applies = KS_IN_DECODE,
+	  .leads = KS_IN_DECODE, .off = OFF(decode_file), .metavar = "[FILE]",
+	  .section = KS_SEC_LINES,
+	  .help = "add file:line to stack text (logs, oopses, bt)",
+	  .after = "-l" },
+	{ .name = "snoop", .kind = KS_OPT_TEXT, .applies = KS_IN_SNOOP,
+	  .leads = KS_IN_SNOOP, .off = OFF(snoop), .metavar = "FUNC",
+	  .section = KS_SEC_LINES,
+	  .help = "the kernel stack of every call of FUNC, live" },
+
+	/* after the core's rows of the same names, which a name finds first */
+	{ .name = "json", .kind = KS_OPT_FLAG, .applies = KS_IN_REPORT,
+	  .off = OFF(report_json), .section = KS_SEC_OTHER,
+	  .help = "JSON Lines (docs/report-json.md)", .after = "--version" },
+	REP("folded", KS_OPT_FLAG, report_folded, NULL,
+	    "the whole period as flame-graph input"),
+	REP("pid", KS_OPT_NUM, report_pid, "N",
+	    "N's stack at each sample where it changed"),
+	REP("since", KS_OPT_TIME, report_since, "TIME",
+	    "samples at or after TIME"),
+	REP("until", KS_OPT_TIME, report_until, "TIME",
+	    "samples at or before TIME"),
+	REP("top", KS_OPT_NUM, report_top, "N",
+	    "stuck tasks and stacks listed (10)"),
+};
+
+#define NR_LIVE_ROWS	(sizeof(live_rows) / sizeof(live_rows[0]))
+
+static const struct ks_live_options live_defaults = {
+	.duration = 30 * 60,
+	.interval = 60,
+	.dir = "/var/oled/kstack",
+	.max_mb = 1,
+	.max_files = 5,
+	.max_percent = 85,
+	.proc_root = "/proc",
+	.report_top = 10,
+};
+
+/* What the core's checks cannot say of these members, in its order. */
+static int live_check(void *base, const struct ks_options *o,
+		      ks_report_fn report, void *arg)
+{
+	const struct ks_live_options *live = base;
+
+	if (o->mode == KS_IN_REPORT && live->report_json &&
+	    live->report_folded) {
+		ks_report(report, arg, "--json and --folded do not go together");
+		return -EINVAL;
+	}
+	if (o->mode == KS_IN_SNOOP && !*live->snoop) {
+		ks_report(report, arg, "--snoop wants a function name");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const struct ks_opt_table ks_live_opt_table = {
+	.rows = live_rows,
+	.nr = NR_LIVE_ROWS,
+	.defaults = &live_defaults,
+	.size = sizeof(live_defaults),
+	.check = live_check,
+};
+
+static int parse_long(const char *s, long min, long max, long *val_ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*val_ret = v;
+	return 0;
+}
+
+/* -b's interval in ms: the knob's, below -i's floor, or -i's */
+static int interval_ms(struct ks_live_options *live, ks_report_fn report,
+		       void *arg)
+{
+	const char *ms = live->knobs.interval_ms;
+
+	if (!ms) {
+		live->interval_ms = live->interval * 1000;
+		return 0;
+	}
+	if (!parse_long(ms, 1, 3600000, &live->interval_ms))
+		return 0;
+	ks_report(report, arg, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
+	return -EINVAL;
+}
+
+int ks_live_options_parse(struct ks_options *opts,
+			  struct ks_live_options *live, int argc, char **argv,
+			  const struct ks_test_knobs *knobs,
+			  ks_report_fn report, void *arg)
+{
+	struct ks_opt_table table = ks_live_opt_table;
+	struct ks_opt_row rows[NR_LIVE_ROWS];
+	int ret;
+
+	memcpy(rows, live_rows, sizeof(rows));
+	/* Tests shorten the interval; users keep oled's floor of 10 s. */
+	for (size_t i = 0; i < NR_LIVE_ROWS && knobs && knobs->interval_ms; i++)
+		if (rows[i].letter == 'i')
+			rows[i].min = 1;
+	table.rows = rows;
+	ret = ks_options_parse(opts, KS_CTX_LIVE, argc, argv, &table, live,
+			       report, arg);
+	if (ret)
+		return ret;
+	if (knobs)
+		live->knobs = *knobs;
+	live->t_given = ks_options_given(opts, &table, "-t");
+	live->report_path = opts->operand;
+	if (opts->mode != KS_IN_BG)
+		return 0;
+	ret = interval_ms(live, report, arg);
+	if (ret)
+		ks_options_release(opts);
+	return ret;
+}
