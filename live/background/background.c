@@ -175,7 +175,7 @@ static int knob_long(const char *var, const char *s, long min, long max,
 	errno = 0;
 	*val = strtol(s, &end, 10);
 	if (errno || *end || *val < min || *val > max) {
-		ks_say("bad %s '%s'", var, s);
+		ks_live_say("bad %s '%s'", var, s);
 		return -EINVAL;
 	}
 	return 0;

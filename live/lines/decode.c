@@ -27,7 +27,7 @@ int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
 	char release[256];
 
 	ks_lines_host_config(&cfg, opts->vmlinux, live, release, sizeof(release));
-	return ks_lines_sample(s, &cfg, ks_live_say, NULL);
+	return ks_lines_sample(s, &cfg, ks_live_msg, NULL);
 }
 
 /*
@@ -232,10 +232,10 @@ static bool read_failed(struct reader *r, const char *name)
 	/* zlib's message starts with the name it knows, "<fd:3>: " */
 	colon = strstr(msg, ": ");
 	msg = colon ? colon + 2 : msg;
-	ks_say("reading %s: %s at byte %lld of the file "
-	       "(%lld bytes of text read before it)", name,
-	       err == Z_ERRNO ? strerror(errno) : msg,
-	       (long long)gzoffset(r->in), (long long)gztell(r->in));
+	ks_live_say("reading %s: %s at byte %lld of the file "
+		    "(%lld bytes of text read before it)", name,
+		    err == Z_ERRNO ? strerror(errno) : msg,
+		    (long long)gzoffset(r->in), (long long)gztell(r->in));
 	return true;
 }
 
@@ -263,9 +263,9 @@ int ks_decode_run(const struct ks_options *opts)
 
 	fd = open_input(opts->decode_file, &copying);
 	if (fd < 0) {
-		ks_say(copying ? "cannot copy %s into $TMPDIR (or /tmp) to "
-		       "read it twice: %s" : "cannot open %s: %s", name,
-		       strerror(-fd));
+		ks_live_say(copying ? "cannot copy %s into $TMPDIR (or /tmp) "
+			    "to read it twice: %s" : "cannot open %s: %s",
+			    name, strerror(-fd));
 		return KS_EXIT_ERROR;
 	}
 	/* stdin may be a file read from the middle */
@@ -274,7 +274,7 @@ int ks_decode_run(const struct ks_options *opts)
 	l = ks_lines_open(&cfg);
 	r.buf = malloc(2 * LINE_CAP);
 	if (!l || !r.buf) {
-		ks_say("out of memory");
+		ks_live_say("out of memory");
 		goto out;
 	}
 	ret = start_pass(&r, fd, start < 0 ? 0 : start);
@@ -289,15 +289,15 @@ int ks_decode_run(const struct ks_options *opts)
 	decode_stream(l, &r);
 	status = read_failed(&r, name) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	if (fflush(stdout)) {
-		ks_say("writing stdout: %s", strerror(errno));
+		ks_live_say("writing stdout: %s", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
-	ks_lines_report(l, ks_live_say, NULL);
+	ks_lines_report(l, ks_live_msg, NULL);
 	if (status == KS_EXIT_OK)
 		status = decode_status(l);
 	goto out;
 fail:
-	ks_say("reading %s: %s", name, strerror(-ret));
+	ks_live_say("reading %s: %s", name, strerror(-ret));
 out:
 	free(r.buf);
 	ks_lines_close(l);

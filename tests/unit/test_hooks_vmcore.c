@@ -270,7 +270,7 @@ static void test_verbose(void **state)
 static int setup(void **state)
 {
 	const char *d = getenv("KSTACK_VMCORE_DIR");
-	struct ks_kdump_args args = { .report = ks_live_say };
+	struct ks_kdump_args args = { .report = ks_live_msg };
 	char core[4200], vmlinux[4200];
 	FILE *f;
 
