@@ -31,8 +31,11 @@ void ks_say_line(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void ks_live_msg(void *arg, const char *msg)
+static void say_stderr(void *arg, enum ks_say_level level, const char *text)
 {
 	(void)arg;
-	fprintf(stderr, "kstack: %s\n", msg);
+	(void)level;
+	fprintf(stderr, "kstack: %s\n", text);
 }
+
+const struct ks_reporter ks_live_reporter = { .say = say_stderr };

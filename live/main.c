@@ -51,12 +51,12 @@ static int open_proc(const struct ks_options *opts, struct ks_proc *p)
 {
 	int ret, status = 0;
 
-	ret = ks_proc_open(p, opts->proc_root, ks_live_msg, NULL);
+	ret = ks_proc_open(p, opts->proc_root, &ks_live_reporter);
 	if (ret)
 		return KS_EXIT_ERROR;
 	if (opts->sel.cgroup)
 		status = ks_cgroup_check(p->root_fd, opts->proc_root,
-					 opts->sel.cgroup, ks_live_msg, NULL);
+					 opts->sel.cgroup, &ks_live_reporter);
 	/* a usage error like the parser's, with its hint (EXIT STATUS 2) */
 	if (status == KS_EXIT_USAGE)
 		ks_say_line("try 'kstack --help'");
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 		argv = report_argv;
 	read_test_knobs(&knobs);
 	if (ks_options_parse_knobs(&opts, KS_CTX_LIVE, argc, argv, &knobs,
-				   ks_live_msg, NULL)) {
+				   &ks_live_reporter)) {
 		/* one line for what is wrong, not the whole usage (report's is short) */
 		if (opts.mode == KS_IN_REPORT)
 			ks_report_usage(stderr);

@@ -27,7 +27,7 @@ int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
 	char release[256];
 
 	ks_lines_host_config(&cfg, opts->vmlinux, live, release, sizeof(release));
-	return ks_lines_sample(s, &cfg, ks_live_msg, NULL);
+	return ks_lines_sample(s, &cfg, &ks_live_reporter);
 }
 
 /*
@@ -292,7 +292,7 @@ int ks_decode_run(const struct ks_options *opts)
 		ks_live_say("writing stdout: %s", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
-	ks_lines_report(l, ks_live_msg, NULL);
+	ks_lines_report(l, &ks_live_reporter);
 	if (status == KS_EXIT_OK)
 		status = decode_status(l);
 	goto out;

@@ -269,12 +269,15 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 	return KS_EXIT_OK;
 }
 
-/* "kstack: report: msg" on the stream arg. */
-static void say_report(void *arg, const char *msg)
+/* "kstack: report: TEXT" on stderr. */
+static void say_report(void *arg, enum ks_say_level level, const char *text)
 {
 	(void)arg;
-	ks_live_say("report: %s", msg);
+	(void)level;
+	ks_live_say("report: %s", text);
 }
+
+static const struct ks_reporter report_reporter = { .say = say_report };
 
 void ks_report_usage(FILE *out)
 {
@@ -294,7 +297,7 @@ int ks_report_run(const struct ks_options *opts)
 		return KS_EXIT_OK;
 	}
 	ks_report_opts_from(&o, opts);
-	if (ks_report_files_list(&f, o.path, say_report, NULL))
+	if (ks_report_files_list(&f, o.path, &report_reporter))
 		return KS_EXIT_ERROR;
 	r.o = &o;
 	r.w.out = stdout;

@@ -355,13 +355,16 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
  * Returns -1 when /proc/kcore cannot be read: then the debugfs lines.
  */
 /* Why /proc/kcore cannot serve -v, in the words -K -v has always used. */
-static void say_no_kcore(void *arg, const char *why)
+static void say_no_kcore(void *arg, enum ks_say_level level, const char *why)
 {
 	(void)arg;
+	(void)level;
 	ks_live_say("the running kernel's memory cannot be "
 		    "read (%s): the debugfs and tracefs lines only, without "
 		    "handlers, owners or code bytes", why);
 }
+
+static const struct ks_reporter no_kcore = { .say = say_no_kcore };
 
 static int hooks_from_memory(const struct ks_options *opts)
 {
@@ -370,10 +373,10 @@ static int hooks_from_memory(const struct ks_options *opts)
 	int ret;
 
 	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
-				 &t, say_no_kcore, NULL))
+				 &t, &no_kcore))
 		return -1;
 	ret = ks_hooks_report(&t, &opts->hooks, &opts->out, stdout,
-			      ks_live_msg, NULL);
+			      &ks_live_reporter);
 	ks_kcore_target_close(kt);
 	if (fflush(stdout) && !ret)
 		ret = -errno;

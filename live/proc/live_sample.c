@@ -54,7 +54,7 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
-	size_t missing = ks_report_missing(&opts->sel, s, "", ks_live_msg, NULL);
+	size_t missing = ks_report_missing(&opts->sel, s, "", &ks_live_reporter);
 
 	if (st->nr_unreadable)
 		ks_live_say("%zu read error%s, first: %s",
@@ -76,7 +76,7 @@ int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 			    s->nr_tasks == 1 ? "" : "s",
 			    st->nr_denied == 1 ?
 			    "an empty stack" : "empty stacks");
-	if (ks_report_no_match(s, missing, ks_live_msg, NULL))
+	if (ks_report_no_match(s, missing, &ks_live_reporter))
 		return KS_EXIT_NONE;
 	return missing ? KS_EXIT_NONE : KS_EXIT_OK;
 }

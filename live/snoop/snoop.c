@@ -274,7 +274,7 @@ static void run_release(struct run *run)
 	ks_snoop_parser_release(&run->parser);
 	ks_snoop_out_release(&run->out);
 	if (run->lines) {
-		ks_lines_report(run->lines, ks_live_msg, NULL);
+		ks_lines_report(run->lines, &ks_live_reporter);
 		ks_lines_close(run->lines);
 	}
 	if (run->raw_fd >= 0)
@@ -334,9 +334,9 @@ int ks_snoop_run(const struct ks_options *opts)
 	if (status)
 		return status;
 	catch_signals();
-	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, ks_live_msg, NULL);
+	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, &ks_live_reporter);
 	status = ks_snoop_probe_open(&probe, &fs, opts->snoop, opts->sel.pids,
-				     opts->sel.nr_pids, ks_live_msg, NULL);
+				     opts->sel.nr_pids, &ks_live_reporter);
 	if (status)
 		return status;
 	if (seconds > 0)
@@ -355,7 +355,7 @@ int ks_snoop_run(const struct ks_options *opts)
 	if (!ret)
 		ret = drain(&run, probe.pipe_fd);
 	ks_snoop_parse_end(&run.parser);
-	ks_snoop_probe_close(&probe, ks_live_msg, NULL);
+	ks_snoop_probe_close(&probe, &ks_live_reporter);
 	status = finish(&run, ret, now_s(CLOCK_MONOTONIC) - start);
 	run_release(&run);
 	return status;

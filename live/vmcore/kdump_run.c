@@ -136,7 +136,7 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 static int hooks(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_hooks_report(t, &opts->hooks, &opts->out, stdout,
-				  ks_live_msg, NULL);
+				  &ks_live_reporter);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -147,7 +147,7 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 static int log_view(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_log_print(t, stdout, opts->out.format == KS_FMT_JSON,
-			       ks_live_msg, NULL);
+			       &ks_live_reporter);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -158,7 +158,7 @@ static int log_view(const struct ks_target *t, const struct ks_options *opts)
 static int panic_view(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_panic_report(t, opts->out.format == KS_FMT_JSON, stdout,
-				  ks_live_msg, NULL);
+				  &ks_live_reporter);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -166,19 +166,20 @@ static int panic_view(const struct ks_target *t, const struct ks_options *opts)
 }
 
 /* Why the tasks cannot be walked, in --vmcore's words; said once. */
-static void say_no_walk(void *arg, const char *msg)
+static void say_no_walk(void *arg, enum ks_say_level level, const char *text)
 {
 	bool *said = arg;
 
+	(void)level;
 	*said = true;
-	ks_live_say("cannot walk the dump's tasks: %s", msg);
+	ks_live_say("cannot walk the dump's tasks: %s", text);
 }
 
 /* --cpus: every CPU's block on stdout; the exit status. */
 static int cpus(struct ks_kernel *k, const struct ks_options *opts)
 {
 	struct ks_cpus cs;
-	int ret = ks_cpus_walk(k, &cs, ks_live_msg, NULL);
+	int ret = ks_cpus_walk(k, &cs, &ks_live_reporter);
 
 	if (!ret)
 		ret = ks_format_cpus(stdout, &cs, opts->out.format == KS_FMT_JSON);
@@ -199,13 +200,14 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		  struct ks_output *out, struct ks_lines *lines)
 {
 	/* per-task trouble only with -v: the status says how much */
-	const struct ks_sample_say say = { ks_live_msg, NULL, true };
+	const struct ks_sample_say say = { &ks_live_reporter, true };
 	const struct ks_walk_opts walk = { &opts->sel, opts->out.waits,
 					   opts->out.verbose };
 	struct ks_kernel_status st;
 	struct ks_sample s = { 0 };
 	struct ks_kernel *k;
 	bool said = false;
+	const struct ks_reporter no_walk = { .say = say_no_walk, .arg = &said };
 	size_t missing;
 	int ret, status;
 
@@ -215,10 +217,10 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		return log_view(t, opts);
 	if (opts->mode == KS_IN_VPANIC)
 		return panic_view(t, opts);
-	ret = ks_kernel_open(t, &k, say_no_walk, &said);
+	ret = ks_kernel_open(t, &k, &no_walk);
 	if (ret) {
 		if (!said)
-			say_no_walk(&said, strerror(-ret));
+			ks_say(&no_walk, KS_WARN, "%s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (opts->mode == KS_IN_VCPUS) {
@@ -230,8 +232,8 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		goto out;
 	}
 	ks_kernel_status_say(opts->out.verbose, &s, &st, &say);
-	missing = ks_report_missing(&opts->sel, &s, " in the dump", ks_live_msg, NULL);
-	if (ks_report_no_match(&s, missing, ks_live_msg, NULL)) {
+	missing = ks_report_missing(&opts->sel, &s, " in the dump", &ks_live_reporter);
+	if (ks_report_no_match(&s, missing, &ks_live_reporter)) {
 		status = KS_EXIT_NONE;
 		goto out;
 	}
@@ -268,7 +270,7 @@ int ks_kdump_run(const struct ks_options *opts)
 		.vmlinux = opts->vmlinux,
 		.verbose = opts->out.verbose,
 		.scan_kallsyms = opts->knobs.kallsyms_scan != NULL,
-		.report = ks_live_msg,
+		.rep = &ks_live_reporter,
 	};
 	struct ks_lines *lines = NULL;
 	struct ks_output out;
@@ -294,7 +296,7 @@ int ks_kdump_run(const struct ks_options *opts)
 		lines = dump_lines(kd, opts->vmlinux);
 	status = sample(&t, opts, &out, lines);
 	if (lines)
-		ks_lines_report(lines, ks_live_msg, NULL);
+		ks_lines_report(lines, &ks_live_reporter);
 	ks_lines_close(lines);
 	ks_kdump_close(kd);
 out:

@@ -204,18 +204,18 @@ struct ks_options {
 
 /*
  * Fills opts from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
- * through report for what is wrong (the caller exits 2, or calls
+ * through rep for what is wrong (the caller exits 2, or calls
  * cmd_usage in crash).  The live tool's argv[1] "report" is the report
  * mode, whose options may come before and after its DIR; opts->mode
  * says so even when the parse fails, for the usage to print.
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
-		     char **argv, ks_report_fn report, void *arg);
+		     char **argv, const struct ks_reporter *rep);
 /* The same with the test knobs (NULL for none), kept in opts->knobs. */
 int ks_options_parse_knobs(struct ks_options *opts, enum ks_context ctx,
 			   int argc, char **argv,
 			   const struct ks_test_knobs *knobs,
-			   ks_report_fn report, void *arg);
+			   const struct ks_reporter *rep);
 void ks_options_release(struct ks_options *opts);
 
 /*

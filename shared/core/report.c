@@ -6,18 +6,29 @@
  * core's.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report.h"
+
+static bool said(const struct ks_reporter *r, enum ks_say_level level)
+{
+	return r && r->say && (level != KS_INFO || r->verbosity >= 1);
+}
+
+void ks_say_text(const struct ks_reporter *r, enum ks_say_level level,
+		 const char *text)
+{
+	if (said(r, level))
+		r->say(r->arg, level, text);
+}
 
 void ks_vsay(const struct ks_reporter *r, enum ks_say_level level,
 	     const char *fmt, va_list ap)
 {
 	char msg[4096];
 
-	if (!r || !r->say)
-		return;
-	if (level == KS_INFO && r->verbosity < 1)
+	if (!said(r, level))
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	r->say(r->arg, level, msg);
@@ -30,24 +41,5 @@ void ks_say(const struct ks_reporter *r, enum ks_say_level level,
 
 	va_start(ap, fmt);
 	ks_vsay(r, level, fmt, ap);
-	va_end(ap);
-}
-
-void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap)
-{
-	char msg[4096];
-
-	if (!report)
-		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	report(arg, msg);
-}
-
-void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ks_vreport(report, arg, fmt, ap);
 	va_end(ap);
 }

@@ -23,17 +23,14 @@ struct ks_reporter {
 	int verbosity;
 };
 
-/* Formats a message and hands it to r's sink; r may be NULL (silence). */
+/* Hands text as it is to r's sink; r may be NULL (silence). */
+void ks_say_text(const struct ks_reporter *r, enum ks_say_level level,
+		 const char *text);
+/* Formats a message (up to 4 KiB) and hands it to r's sink, as above. */
 void ks_vsay(const struct ks_reporter *r, enum ks_say_level level,
 	     const char *fmt, va_list ap);
 void ks_say(const struct ks_reporter *r, enum ks_say_level level,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* The pair every walker takes until each is handed a struct ks_reporter. */
-typedef void (*ks_report_fn)(void *arg, const char *msg);
-void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap);
-void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* "s" after a count of n things, "" after one: "1 task", "2 tasks" */
 static inline const char *ks_plural(unsigned long long n)

@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(out);
 	fuzz_assert(count_lines(out) >= n);
 	decode_bytes(l, data, size);
-	ks_lines_report(l, NULL, NULL);
+	ks_lines_report(l, NULL);
 	free(out);
 	ks_lines_close(l);
 	free(text);

@@ -12,8 +12,9 @@
 
 #define MAX_ARGS	256
 
-static void count(void *arg, const char *msg)
+static void count(void *arg, enum ks_say_level level, const char *msg)
 {
+	(void)level;
 	fuzz_assert(msg[0]);
 	++*(int *)arg;
 }
@@ -23,10 +24,11 @@ static void parse(enum ks_context ctx, int argc, char **argv)
 	char *copy[MAX_ARGS + 2];
 	struct ks_options o;
 	int said = 0, ret;
+	const struct ks_reporter rep = { .say = count, .arg = &said };
 
 	/* getopt may permute argv: each context parses its own copy */
 	memcpy(copy, argv, sizeof(*argv) * (size_t)(argc + 1));
-	ret = ks_options_parse(&o, ctx, argc, copy, count, &said);
+	ret = ks_options_parse(&o, ctx, argc, copy, &rep);
 	if (ret) {
 		/* one line says why */
 		fuzz_assert((ret == -EINVAL || ret == -ENOMEM) && said == 1);

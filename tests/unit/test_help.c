@@ -52,7 +52,7 @@ static int parses(const char *b, const char *c)
 	struct ks_options o;
 	int ret;
 
-	ret = ks_options_parse(&o, KS_CTX_LIVE, 5, argv, NULL, NULL);
+	ret = ks_options_parse(&o, KS_CTX_LIVE, 5, argv, NULL);
 	if (!ret)
 		ks_options_release(&o);
 	return ret;
@@ -128,7 +128,7 @@ static void test_every_option(void **state)
 		int ret;
 
 		opt[1] = *c;
-		ret = ks_options_parse(&o, KS_CTX_LIVE, 3, argv, said_collect, &d);
+		ret = ks_options_parse(&o, KS_CTX_LIVE, 3, argv, &SAID_TO(&d));
 		if (ret && strstr(d.text, "invalid option"))
 			continue;	/* not an option */
 		if (!ret)

@@ -43,8 +43,7 @@ static int parse(struct ks_options *o, enum ks_context ctx, const char *line,
 	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	ret = ks_options_parse_knobs(o, ctx, argc, argv, knobs, said_collect,
-				     &d);
+	ret = ks_options_parse_knobs(o, ctx, argc, argv, knobs, &SAID_TO(&d));
 	return said_check(ret, &d, err, errlen);
 }
 
@@ -61,7 +60,7 @@ static int parse_argv(struct ks_options *o, const char **args, char *err,
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
 	return said_check(ks_options_parse(o, KS_CTX_LIVE, argc, argv,
-					   said_collect, &d), &d, err, errlen);
+					   &SAID_TO(&d)), &d, err, errlen);
 }
 
 static void test_oled_defaults(void **state)
