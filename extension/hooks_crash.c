@@ -11,16 +11,16 @@
 /* A complaint flushes the lines before it, so both keep their order. */
 struct flush_first {
 	FILE *out;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 };
 
-static void report_after_flush(void *arg, const char *msg)
+static void report_after_flush(void *arg, enum ks_say_level level,
+			       const char *text)
 {
 	struct flush_first *f = arg;
 
 	fflush(f->out);
-	f->report(f->arg, msg);
+	ks_say_text(f->rep, level, text);
 }
 
 /*
@@ -28,15 +28,14 @@ static void report_after_flush(void *arg, const char *msg)
  * prints 60,000 lines or more: through a buffer (buffered_out.h).
  */
 int ks_hooks_crash(const struct ks_target *t, const struct ks_options *opts,
-		   FILE *out, ks_report_fn report, void *arg)
+		   FILE *out, const struct ks_reporter *rep)
 {
-	struct flush_first f = {
-		.out = ks_buffered_open(out), .report = report, .arg = arg,
-	};
+	struct flush_first f = { .out = ks_buffered_open(out), .rep = rep };
+	const struct ks_reporter flushing = { .say = report_after_flush,
+					      .arg = &f };
 	int ret, ret2;
 
-	ret = ks_hooks_report(t, &opts->hooks, &opts->out, f.out,
-			      report_after_flush, &f);
+	ret = ks_hooks_report(t, &opts->hooks, &opts->out, f.out, &flushing);
 	ret2 = ks_buffered_close(f.out, out);
 	return ret ? ret : ret2;
 }

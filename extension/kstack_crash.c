@@ -54,26 +54,30 @@ static void say(const struct ks_options *opts, const char *fmt, ...)
 		error(INFO, "%s\n", msg);
 }
 
-static void report(void *arg, const char *msg)
+/*
+ * The reporter's sink: arg is the command's options, as say() takes them,
+ * or NULL while they are parsed, when what is wrong with the command line
+ * goes to error(INFO) before the synopsis.
+ */
+static void crash_say(void *arg, enum ks_say_level level, const char *text)
 {
-	say(arg, "%s", msg);
+	(void)level;
+	if (arg)
+		say(arg, "%s", text);
+	else
+		error(INFO, "%s\n", text);
 }
 
-/* What is wrong with a command line, before its synopsis. */
-static void usage_error(void *arg, const char *msg)
-{
-	(void)arg;
-	error(INFO, "%s\n", msg);
-}
+static const struct ks_reporter usage_error = { .say = crash_say };
 
 /* The live tool's messages for -p PIDs that are not there and no match. */
 static void report_missing(const struct ks_options *opts,
-			   const struct ks_sample *s)
+			   const struct ks_sample *s,
+			   const struct ks_reporter *rep)
 {
-	size_t missing = ks_report_missing(&opts->sel, s, "", report,
-					   (void *)opts);
+	size_t missing = ks_report_missing(&opts->sel, s, "", rep);
 
-	ks_report_no_match(s, missing, report, (void *)opts);
+	ks_report_no_match(s, missing, rep);
 }
 
 /*
@@ -82,7 +86,8 @@ static void report_missing(const struct ks_options *opts,
  * so that both print the same text.  crash's get_line_number() would give
  * one file:line without the inlined functions.
  */
-static void add_lines(const struct ks_options *opts, struct ks_sample *s)
+static void add_lines(const struct ks_options *opts, struct ks_sample *s,
+		      const struct ks_reporter *rep)
 {
 	const char *release = kt->utsname.release;
 	struct ks_lines_config cfg = {
@@ -92,30 +97,33 @@ static void add_lines(const struct ks_options *opts, struct ks_sample *s)
 		.debug_dir = getenv("KSTACK_DEBUG_DIR"),
 	};
 
-	if (ks_lines_sample(s, &cfg, report, (void *)opts))
+	if (ks_lines_sample(s, &cfg, rep))
 		say(opts, "out of memory adding lines");
 }
 
 /* Why the tasks cannot be read, in the command's words; said once. */
-static void say_no_tasks(void *arg, const char *msg)
+static void say_no_tasks(void *arg, enum ks_say_level level, const char *text)
 {
 	bool *said = arg;
 
+	(void)level;
 	*said = true;
-	error(INFO, "cannot read this kernel's tasks: %s\n", msg);
+	error(INFO, "cannot read this kernel's tasks: %s\n", text);
 }
 
 static int open_kernel(void)
 {
 	bool said = false;
+	const struct ks_reporter no_tasks = { .say = say_no_tasks,
+					      .arg = &said };
 	int ret;
 
 	if (kernel)
 		return 0;
-	ret = ks_kernel_open(ks_crash_target(), &kernel, say_no_tasks, &said);
+	ret = ks_kernel_open(ks_crash_target(), &kernel, &no_tasks);
 	if (ret) {
 		if (!said)
-			say_no_tasks(&said, strerror(-ret));
+			ks_say(&no_tasks, KS_WARN, "%s", strerror(-ret));
 		kernel = NULL;
 	}
 	return ret;
@@ -138,10 +146,11 @@ static int write_buffered(const struct ks_sample *s,
 	return ret ? ret : ret2;
 }
 
-static void tasks_sample(const struct ks_options *opts)
+static void tasks_sample(const struct ks_options *opts,
+			 const struct ks_reporter *rep)
 {
 	/* crash's error(INFO) is where each message goes, -v or not */
-	const struct ks_sample_say say = { report, (void *)opts, false };
+	const struct ks_sample_say say = { rep, false };
 	const struct ks_walk_opts walk = { &opts->sel, opts->out.waits,
 					   opts->out.verbose };
 	struct ks_kernel_status st;
@@ -152,7 +161,7 @@ static void tasks_sample(const struct ks_options *opts)
 		return;
 	ret = ks_kernel_sample(kernel, &walk, &s, &st, &say);
 	if (!ret && s.nr_tasks && opts->lines)
-		add_lines(opts, &s);
+		add_lines(opts, &s, rep);
 	if (!ret && s.nr_tasks) {
 		ret = write_buffered(&s, opts);
 		if (ret)
@@ -160,16 +169,16 @@ static void tasks_sample(const struct ks_options *opts)
 			      strerror(-ret));
 	}
 	if (!ret)
-		report_missing(opts, &s);
+		report_missing(opts, &s, rep);
 	if (!ret)
 		ks_kernel_status_say(opts->out.verbose, &s, &st, &say);
 	if (!ret && opts->out.verbose)
-		ks_crash_target_report(report, (void *)opts);
+		ks_crash_target_report(rep);
 	ks_sample_release(&s);
 }
 
 /* --cpus: crash's bt -a, in the words of --vmcore --cpus */
-static void cpus(const struct ks_options *opts)
+static void cpus(const struct ks_options *opts, const struct ks_reporter *rep)
 {
 	struct ks_cpus cs;
 	FILE *out;
@@ -177,7 +186,7 @@ static void cpus(const struct ks_options *opts)
 
 	if (open_kernel())
 		return;
-	ret = ks_cpus_walk(kernel, &cs, report, (void *)opts);
+	ret = ks_cpus_walk(kernel, &cs, rep);
 	if (!ret) {
 		out = ks_buffered_open(fp);
 		ret = ks_format_cpus(out, &cs, opts->out.format == KS_FMT_JSON);
@@ -190,10 +199,10 @@ static void cpus(const struct ks_options *opts)
 }
 
 /* -K / -F: the hooks views (extension/hooks_crash.c) */
-static void hooks_report(const struct ks_options *opts)
+static void hooks_report(const struct ks_options *opts,
+			 const struct ks_reporter *rep)
 {
-	int ret = ks_hooks_crash(ks_crash_target(), opts, fp, report,
-				 (void *)opts);
+	int ret = ks_hooks_crash(ks_crash_target(), opts, fp, rep);
 
 	if (ret)
 		error(INFO, "%s failed: %s\n",
@@ -201,33 +210,38 @@ static void hooks_report(const struct ks_options *opts)
 }
 
 /* --log: the dump's kernel log, buffered as a sample is (buffered_out.h) */
-static void log_report(const struct ks_options *opts)
+static void log_report(const struct ks_options *opts,
+		       const struct ks_reporter *rep)
 {
 	FILE *out = ks_buffered_open(fp);
 	int ret, ret2;
 
 	ret = ks_log_print(ks_crash_target(), out,
-			   opts->out.format == KS_FMT_JSON, report,
-			   (void *)opts);
+			   opts->out.format == KS_FMT_JSON, rep);
 	ret2 = ks_buffered_close(out, fp);
 	if (!ret && ret2)
 		error(INFO, "writing the output failed: %s\n", strerror(-ret2));
 }
 
 /* --panic: the panic's CPU and task, the taint and its modules */
-static void panic_report(const struct ks_options *opts)
+static void panic_report(const struct ks_options *opts,
+			 const struct ks_reporter *rep)
 {
 	int ret = ks_panic_report(ks_crash_target(),
-				  opts->out.format == KS_FMT_JSON, fp, report,
-				  (void *)opts);
+				  opts->out.format == KS_FMT_JSON, fp, rep);
 
 	if (ret)
 		error(INFO, "--panic failed: %s\n", strerror(-ret));
 }
 
-/* The one place the command goes by the mode the parser decided. */
+/*
+ * The one place the command goes by the mode the parser decided; every
+ * message of the command goes to its one reporter.
+ */
 static void run(const struct ks_options *opts)
 {
+	const struct ks_reporter rep = { crash_say, (void *)opts, 0 };
+
 	switch (opts->mode) {
 	case KS_IN_INFO:
 		if (opts->help)
@@ -236,19 +250,19 @@ static void run(const struct ks_options *opts)
 			fprintf(fp, "kstack %s\n", KS_VERSION);
 		return;
 	case KS_IN_CHOOKS:
-		hooks_report(opts);
+		hooks_report(opts, &rep);
 		return;
 	case KS_IN_CLOG:
-		log_report(opts);
+		log_report(opts, &rep);
 		return;
 	case KS_IN_CCPUS:
-		cpus(opts);
+		cpus(opts, &rep);
 		return;
 	case KS_IN_CPANIC:
-		panic_report(opts);
+		panic_report(opts, &rep);
 		return;
 	default:
-		tasks_sample(opts);
+		tasks_sample(opts, &rep);
 	}
 }
 
@@ -258,7 +272,7 @@ static void cmd_kstack(void)
 
 	/* the live tool's rows, no struct for them: each is refused */
 	if (ks_options_parse(&opts, KS_CTX_CRASH, argcnt, args,
-			     &ks_live_opt_table, NULL, usage_error, NULL)) {
+			     &ks_live_opt_table, NULL, &usage_error)) {
 		cmd_usage(pc->curcmd, SYNOPSIS);
 		return;
 	}

@@ -546,7 +546,7 @@ const struct ks_target *ks_crash_target(void)
 	 * crash's machine type ("X86_64", "ARM64") names the arch, chosen
 	 * once; ks_kernel_open() refuses a target without one
 	 */
-	ks_arch_resolve(MACHINE_TYPE, 0, &target.arch, NULL, NULL);
+	ks_arch_resolve(MACHINE_TYPE, 0, &target.arch, NULL);
 	cctx.uw.pg.arch = target.arch;
 	open_vmlinux(&cctx);
 	join_finders(&cctx);
@@ -559,18 +559,18 @@ const struct ks_target *ks_crash_target(void)
 	return &target;
 }
 
-void ks_crash_target_report(ks_report_fn report, void *arg)
+void ks_crash_target_report(const struct ks_reporter *rep)
 {
 	if (!target_ready)
 		return;
 	if (!cctx.vmlinux)
-		ks_report(report, arg, "no .symtab in crash's vmlinux: addresses "
-			  "named from crash's symbol table, which may pick "
-			  "another alias than kallsyms");
+		ks_say(rep, KS_WARN, "no .symtab in crash's vmlinux: addresses "
+		       "named from crash's symbol table, which may pick "
+		       "another alias than kallsyms");
 	if (!cctx.btf)
-		ks_report(report, arg, "no .BTF in crash's vmlinux: types from "
-			  "gdb, which is slower");
-	ks_kallsyms_report(cctx.ksyms, report, arg);
+		ks_say(rep, KS_WARN, "no .BTF in crash's vmlinux: types from "
+		       "gdb, which is slower");
+	ks_kallsyms_report(cctx.ksyms, rep);
 }
 
 void ks_crash_target_release(void)

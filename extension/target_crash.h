@@ -26,7 +26,7 @@ const struct ks_target *ks_crash_target(void);
  * -v: what the target fell back from (no .symtab: crash's table; no
  * .BTF: gdb's types) and each kallsyms source that failed.
  */
-void ks_crash_target_report(ks_report_fn report, void *arg);
+void ks_crash_target_report(const struct ks_reporter *rep);
 /*
  * The end of a kstack command: the pages read are forgotten, since crash
  * may be reading a live kernel (/proc/kcore) whose memory moves.

@@ -4,7 +4,7 @@
 
 #include "live_say.h"
 
-void ks_vsay(const char *fmt, va_list ap)
+void ks_live_vsay(const char *fmt, va_list ap)
 {
 	char msg[4096];
 
@@ -12,12 +12,12 @@ void ks_vsay(const char *fmt, va_list ap)
 	fprintf(stderr, "kstack: %s\n", msg);
 }
 
-void ks_say(const char *fmt, ...)
+void ks_live_say(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	ks_vsay(fmt, ap);
+	ks_live_vsay(fmt, ap);
 	va_end(ap);
 }
 
@@ -31,8 +31,11 @@ void ks_say_line(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void ks_live_say(void *arg, const char *msg)
+static void say_stderr(void *arg, enum ks_say_level level, const char *text)
 {
 	(void)arg;
-	fprintf(stderr, "kstack: %s\n", msg);
+	(void)level;
+	fprintf(stderr, "kstack: %s\n", text);
 }
+
+const struct ks_reporter ks_live_reporter = { .say = say_stderr };

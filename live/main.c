@@ -40,8 +40,8 @@ static void say_denied(const struct ks_options *opts,
 
 	if (ks_select_pids_only(&opts->sel))
 		snprintf(pid, sizeof(pid), "%d", (int)opts->sel.pids[0]);
-	ks_say("%s/%s/stack: %s: %s", live->proc_root, pid, strerror(-err),
-	       ks_proc_denied_reason());
+	ks_live_say("%s/%s/stack: %s: %s", live->proc_root, pid, strerror(-err),
+		    ks_proc_denied_reason());
 }
 
 /*
@@ -54,12 +54,12 @@ static int open_proc(const struct ks_options *opts,
 {
 	int ret, status = 0;
 
-	ret = ks_proc_open(p, live->proc_root, ks_live_say, NULL);
+	ret = ks_proc_open(p, live->proc_root, &ks_live_reporter);
 	if (ret)
 		return KS_EXIT_ERROR;
 	if (opts->sel.cgroup)
 		status = ks_cgroup_check(p->root_fd, live->proc_root,
-					 opts->sel.cgroup, ks_live_say, NULL);
+					 opts->sel.cgroup, &ks_live_reporter);
 	/* a usage error like the parser's, with its hint (EXIT STATUS 2) */
 	if (status == KS_EXIT_USAGE)
 		ks_say_line("try 'kstack --help'");
@@ -95,20 +95,20 @@ static int one_sample(const struct ks_options *opts,
 		goto out_proc;
 	ret = ks_live_take(&p, opts, &s, &st);
 	if (ret) {
-		ks_say("sample failed: %s", strerror(-ret));
+		ks_live_say("sample failed: %s", strerror(-ret));
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
 	status = ks_live_report(opts, &s, &st);
 	if (opts->out.verbose)
-		ks_say("kstack %s on kernel %s, %zu task(s)",
-		       KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
+		ks_live_say("kstack %s on kernel %s, %zu task(s)",
+			    KS_VERSION, *s.kernel ? s.kernel : "(unknown)", s.nr_tasks);
 	if (!s.nr_tasks || status == KS_EXIT_PERM)
 		goto out;
 	if (opts->out.waits)
 		ks_kcore_waits(&s, opts);
 	if (opts->lines && ks_decode_sample(&s, opts, true))
-		ks_say("out of memory adding lines");
+		ks_live_say("out of memory adding lines");
 	if (ks_output_write(&out, &s, &opts->out))
 		status = KS_EXIT_ERROR;
 out:
@@ -192,14 +192,14 @@ int main(int argc, char **argv)
 
 	status = ks_report_argv(&argc, argv, &report_argv);
 	if (status < 0) {
-		ks_say("%s", strerror(-status));
+		ks_live_say("%s", strerror(-status));
 		return KS_EXIT_ERROR;
 	}
 	if (report_argv)
 		argv = report_argv;
 	read_test_knobs(&knobs);
 	if (ks_live_options_parse(&opts, &live, argc, argv, &knobs,
-				  ks_live_say, NULL)) {
+				  &ks_live_reporter)) {
 		/* one line for what is wrong, not the whole usage (report's is short) */
 		if (opts.mode == KS_IN_REPORT)
 			ks_report_usage(stderr);

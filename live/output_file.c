@@ -40,7 +40,7 @@ static int refuse(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	ks_vsay(fmt, ap);
+	ks_live_vsay(fmt, ap);
 	va_end(ap);
 	return KS_EXIT_ERROR;
 }

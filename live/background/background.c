@@ -176,7 +176,7 @@ static int knob_long(const char *var, const char *s, long min, long max,
 	errno = 0;
 	*val = strtol(s, &end, 10);
 	if (errno || *end || *val < min || *val > max) {
-		ks_say("bad %s '%s'", var, s);
+		ks_live_say("bad %s '%s'", var, s);
 		return -EINVAL;
 	}
 	return 0;
@@ -431,11 +431,14 @@ static int rotate_at_start(struct bg *bg)
 }
 
 /* What stops the start goes to the log, as an ERROR line. */
-static void log_error(void *arg, const char *msg)
+static void log_error(void *arg, enum ks_say_level level, const char *text)
 {
 	(void)arg;
-	ks_log(KS_LOG_ERROR, "%s", msg);
+	(void)level;
+	ks_log(KS_LOG_ERROR, "%s", text);
 }
+
+static const struct ks_reporter to_log_error = { .say = log_error };
 
 /*
  * How many /proc files the cache may keep open (proc_cache.h): two per
@@ -474,7 +477,7 @@ static int open_proc(struct bg *bg)
 	const struct ks_live_options *live = bg->live;
 	int ret;
 
-	ret = ks_proc_open(&bg->proc, live->proc_root, log_error, NULL);
+	ret = ks_proc_open(&bg->proc, live->proc_root, &to_log_error);
 	if (ret)
 		return KS_EXIT_ERROR;
 	bg->proc_open = true;
@@ -483,7 +486,7 @@ static int open_proc(struct bg *bg)
 	bg->proc.verify = live->knobs.verify_cache != NULL;
 	if (opts->sel.cgroup) {
 		ret = ks_cgroup_check(bg->proc.root_fd, live->proc_root,
-				      opts->sel.cgroup, log_error, NULL);
+				      opts->sel.cgroup, &to_log_error);
 		if (ret == KS_EXIT_USAGE)
 			ks_say_line("try 'kstack --help'");
 		if (ret)
@@ -709,11 +712,14 @@ static int format_sample(struct bg *bg, const struct ks_sample *s,
 }
 
 /* A sample's verdict is a debug line here: an empty one is no trouble. */
-static void log_debug(void *arg, const char *msg)
+static void log_debug(void *arg, enum ks_say_level level, const char *text)
 {
 	(void)arg;
-	ks_log(KS_LOG_DEBUG, "%s", msg);
+	(void)level;
+	ks_log(KS_LOG_DEBUG, "%s", text);
 }
+
+static const struct ks_reporter to_log_debug = { .say = log_debug };
 
 /*
  * What went wrong while reading tasks, once per run: a task whose stack
@@ -736,7 +742,7 @@ static void check_sample(struct bg *bg, const struct ks_sample *s,
 		       st->nr_unreadable, st->first_error);
 		bg->unreadable_logged = true;
 	}
-	ks_report_no_match(s, 0, log_debug, NULL);
+	ks_report_no_match(s, 0, &to_log_debug);
 	bg->nr_tasks += s->nr_tasks;
 	bg->nr_reused += st->nr_reused;
 	bg->nr_verified += st->nr_verified;

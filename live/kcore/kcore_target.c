@@ -83,7 +83,7 @@ static const struct ks_target_ops kcore_ops = {
 
 int ks_kcore_target_open(const char *kcore, const char *btf,
 			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	struct ks_kcore_target *kt = calloc(1, sizeof(*kt));
 	/*
@@ -96,20 +96,19 @@ int ks_kcore_target_open(const char *kcore, const char *btf,
 		.btf_path = btf,
 		.kernel_tables = true,
 		.nr_cpu_notes = -1,
-		.report = report,
-		.report_arg = arg,
+		.rep = rep,
 	};
 	int ret;
 
 	if (!kt) {
-		ks_report(report, arg, "%s", strerror(ENOMEM));
+		ks_say(rep, KS_WARN, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	ret = ks_kcore_open(kcore, &kt->kc);
 	if (ret) {
-		ks_report(report, arg, "%s: %s%s", kcore, strerror(-ret),
-			  ret == -EACCES || ret == -EPERM ?
-				  " (root is needed, and a locked-down kernel refuses it)" : "");
+		ks_say(rep, KS_WARN, "%s: %s%s", kcore, strerror(-ret),
+		       ret == -EACCES || ret == -EPERM ?
+			       " (root is needed, and a locked-down kernel refuses it)" : "");
 		goto fail;
 	}
 	kt->mem = (struct ks_target){ .ops = &kcore_ops, .ctx = kt };

@@ -21,11 +21,11 @@ struct ks_kcore_target;
  * Opens kcore (normally /proc/kcore) and btf (normally
  * /sys/kernel/btf/vmlinux, may be NULL).  On failure returns a negative
  * errno (-EACCES/-EPERM: no privilege or a locked-down kernel) after
- * saying why through report (may be NULL).
+ * saying why through rep (may be NULL).
  */
 int ks_kcore_target_open(const char *kcore, const char *btf,
 			 struct ks_kcore_target **kt_ret, struct ks_target *t_ret,
-			 ks_report_fn report, void *arg);
+			 const struct ks_reporter *rep);
 void ks_kcore_target_close(struct ks_kcore_target *kt);
 
 #endif /* KS_KCORE_TARGET_H */

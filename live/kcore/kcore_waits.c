@@ -39,7 +39,8 @@ void ks_kcore_waits(struct ks_sample *s, const struct ks_options *opts)
 	};
 	const struct ks_walk_opts o = { .sel = &sel, .waits = true,
 					.verbose = opts->out.verbose };
-	ks_report_fn report = opts->out.verbose ? ks_live_say : NULL;
+	const struct ks_reporter *rep = opts->out.verbose ? &ks_live_reporter :
+							   NULL;
 	struct ks_kcore_target *kt;
 	struct ks_kernel_status st;
 	struct ks_sample mem;
@@ -51,21 +52,21 @@ void ks_kcore_waits(struct ks_sample *s, const struct ks_options *opts)
 			"(/proc/kcore): no locks";
 	s->waits_unread = true;
 	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
-				 &t, ks_live_say, NULL))
+				 &t, &ks_live_reporter))
 		return;
-	ret = ks_kernel_open(&t, &k, ks_live_say, NULL);
+	ret = ks_kernel_open(&t, &k, &ks_live_reporter);
 	if (ret)
 		goto out;
 	ks_sample_init(&mem, 0, "");
-	ret = ks_kernel_walk(k, &o, &mem, &st, report, NULL);
+	ret = ks_kernel_walk(k, &o, &mem, &st, rep);
 	if (!ret) {
 		copy_waits(s, &mem);
 		s->waits_unread = false;
 		s->waits_note = "read live from /proc/kcore: a snapshot of "
 				"memory that moved while it was read";
 	} else {
-		ks_say("--waits: walking the running "
-		       "kernel's tasks: %s", strerror(-ret));
+		ks_live_say("--waits: walking the running "
+			    "kernel's tasks: %s", strerror(-ret));
 	}
 	ks_sample_release(&mem);
 	ks_kernel_close(k);

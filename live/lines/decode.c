@@ -28,7 +28,7 @@ int ks_decode_sample(struct ks_sample *s, const struct ks_options *opts,
 	char release[256];
 
 	ks_lines_host_config(&cfg, opts->vmlinux, live, release, sizeof(release));
-	return ks_lines_sample(s, &cfg, ks_live_say, NULL);
+	return ks_lines_sample(s, &cfg, &ks_live_reporter);
 }
 
 /*
@@ -247,10 +247,10 @@ static bool read_failed(struct reader *r, const char *name)
 	/* zlib's message starts with the name it knows, "<fd:3>: " */
 	colon = strstr(msg, ": ");
 	msg = colon ? colon + 2 : msg;
-	ks_say("reading %s: %s at byte %lld of the file "
-	       "(%lld bytes of text read before it)", name,
-	       err == Z_ERRNO ? strerror(errno) : msg,
-	       (long long)gzoffset(r->in), (long long)gztell(r->in));
+	ks_live_say("reading %s: %s at byte %lld of the file "
+		    "(%lld bytes of text read before it)", name,
+		    err == Z_ERRNO ? strerror(errno) : msg,
+		    (long long)gzoffset(r->in), (long long)gztell(r->in));
 	return true;
 }
 
@@ -301,9 +301,9 @@ int ks_decode_run(const struct ks_options *opts,
 
 	fd = open_input(live->decode_file, &copying);
 	if (fd < 0) {
-		ks_say(copying ? "cannot copy %s into $TMPDIR (or /tmp) to "
-		       "read it twice: %s" : "cannot open %s: %s", name,
-		       strerror(-fd));
+		ks_live_say(copying ? "cannot copy %s into $TMPDIR (or /tmp) "
+			    "to read it twice: %s" : "cannot open %s: %s",
+			    name, strerror(-fd));
 		return KS_EXIT_ERROR;
 	}
 	/* stdin may be a file read from the middle */
@@ -312,12 +312,12 @@ int ks_decode_run(const struct ks_options *opts,
 		start = 0;
 	r.buf = malloc(2 * LINE_CAP);
 	if (!r.buf) {
-		ks_say("out of memory");
+		ks_live_say("out of memory");
 		goto out;
 	}
 	ret = open_lines(&r, fd, start, opts->vmlinux, &l);
 	if (ret == -ENOMEM) {
-		ks_say("out of memory");
+		ks_live_say("out of memory");
 		goto out;
 	}
 	if (ret)
@@ -334,15 +334,15 @@ int ks_decode_run(const struct ks_options *opts,
 	decode_stream(l, &r);
 	status = read_failed(&r, name) ? KS_EXIT_ERROR : KS_EXIT_OK;
 	if (fflush(stdout)) {
-		ks_say("writing stdout: %s", strerror(errno));
+		ks_live_say("writing stdout: %s", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
-	ks_lines_report(l, ks_live_say, NULL);
+	ks_lines_report(l, &ks_live_reporter);
 	if (status == KS_EXIT_OK)
 		status = decode_status(l);
 	goto out;
 fail:
-	ks_say("reading %s: %s", name, strerror(-ret));
+	ks_live_say("reading %s: %s", name, strerror(-ret));
 out:
 	free(r.buf);
 	ks_lines_close(l);

@@ -68,11 +68,11 @@ static int one_record(int fd, struct ks_kmsg_record *r, struct kmsg_state *st,
 static void say_trouble(const struct ks_log_trouble *tr)
 {
 	if (tr->lost_ranges)
-		ks_say("the log: %lu record(s) lost in %lu range(s) of sequence "
-		       "numbers", tr->lost_records, tr->lost_ranges);
+		ks_live_say("the log: %lu record(s) lost in %lu range(s) of sequence "
+			    "numbers", tr->lost_records, tr->lost_ranges);
 	if (tr->bad)
-		ks_say("the log: %lu record(s) of %s not understood", tr->bad,
-		       KMSG);
+		ks_live_say("the log: %lu record(s) of %s not understood",
+			    tr->bad, KMSG);
 }
 
 static int read_all(int fd, bool json)
@@ -84,7 +84,7 @@ static int read_all(int fd, bool json)
 	for (unsigned int i = 0; i < MAX_RECORDS && ret == 1; i++)
 		ret = one_record(fd, &r, &st, json);
 	if (ret < 0) {
-		ks_say("reading %s: %s", KMSG, strerror(-ret));
+		ks_live_say("reading %s: %s", KMSG, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	say_trouble(&st.tr);
@@ -98,16 +98,16 @@ int ks_kmsg_log_run(const struct ks_options *opts)
 	int status;
 
 	if (fd < 0) {
-		ks_say("cannot open %s: %s%s", KMSG, strerror(errno),
-		       errno == EPERM || errno == EACCES ?
-		       " (kernel.dmesg_restrict: run as root)" : "");
+		ks_live_say("cannot open %s: %s%s", KMSG, strerror(errno),
+			    errno == EPERM || errno == EACCES ?
+			    " (kernel.dmesg_restrict: run as root)" : "");
 		return errno == EPERM || errno == EACCES ? KS_EXIT_PERM :
 		       KS_EXIT_ERROR;
 	}
 	/* dmesg's start: the first record dmesg -C did not clear */
 	if (lseek(fd, 0, SEEK_DATA) < 0 && errno != ESPIPE && errno != EINVAL)
-		ks_say("%s: cannot seek to its first record: %s", KMSG,
-		       strerror(errno));
+		ks_live_say("%s: cannot seek to its first record: %s", KMSG,
+			    strerror(errno));
 	status = read_all(fd, opts->out.format == KS_FMT_JSON);
 	close(fd);
 	return status;

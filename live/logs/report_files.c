@@ -102,7 +102,7 @@ static int add(struct entry **v, size_t *n, size_t *cap, int dirfd,
 	return 0;
 }
 
-static int list_dir(struct ks_report_files *f, ks_report_fn report, void *arg)
+static int list_dir(struct ks_report_files *f, const struct ks_reporter *rep)
 {
 	struct entry *v = NULL;
 	size_t n = 0, cap = 0;
@@ -116,8 +116,8 @@ static int list_dir(struct ks_report_files *f, ks_report_fn report, void *arg)
 		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		ks_report(report, arg, "cannot read the directory: %s",
-			  strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot read the directory: %s",
+		       strerror(-ret));
 		return ret;
 	}
 	while (!ret && (de = readdir(d)))
@@ -136,7 +136,7 @@ static int list_dir(struct ks_report_files *f, ks_report_fn report, void *arg)
 	}
 	free(v);
 	if (ret)
-		ks_report(report, arg, "%s", strerror(-ret));
+		ks_say(rep, KS_WARN, "%s", strerror(-ret));
 	return ret;
 }
 
@@ -155,34 +155,34 @@ static const char *file_kind(mode_t mode)
 }
 
 /* path's errno, named: -errno. */
-static int path_error(const char *path, ks_report_fn report, void *arg)
+static int path_error(const char *path, const struct ks_reporter *rep)
 {
 	int ret = -errno;
 
-	ks_report(report, arg, "%s: %s", path, strerror(-ret));
+	ks_say(rep, KS_WARN, "%s: %s", path, strerror(-ret));
 	return ret;
 }
 
 int ks_report_files_list(struct ks_report_files *f, const char *path,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	struct stat sb;
 
 	memset(f, 0, sizeof(*f));
 	f->dirfd = -1;
 	if (stat(path, &sb))
-		return path_error(path, report, arg);
+		return path_error(path, rep);
 	if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
-		ks_report(report, arg,
-			  "%s is %s: give the directory of -b's logs (-d DIR) or one log file",
-			  path, file_kind(sb.st_mode));
+		ks_say(rep, KS_WARN,
+		       "%s is %s: give the directory of -b's logs (-d DIR) or one log file",
+		       path, file_kind(sb.st_mode));
 		return -EINVAL;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		f->dirfd = AT_FDCWD;
 		f->names = malloc(sizeof(*f->names));
 		if (!f->names || !(f->names[0] = strdup(path))) {
-			ks_report(report, arg, "%s", strerror(ENOMEM));
+			ks_say(rep, KS_WARN, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
 		f->nr = 1;
@@ -190,8 +190,8 @@ int ks_report_files_list(struct ks_report_files *f, const char *path,
 	}
 	f->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (f->dirfd < 0)
-		return path_error(path, report, arg);
-	return list_dir(f, report, arg);
+		return path_error(path, rep);
+	return list_dir(f, rep);
 }
 
 void ks_report_files_release(struct ks_report_files *f)

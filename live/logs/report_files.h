@@ -20,10 +20,10 @@ struct ks_report_files {
 
 /*
  * path is a directory (its files, as above) or one log file.  0, or
- * -errno after a reason through report.
+ * -errno after a reason through rep.
  */
 int ks_report_files_list(struct ks_report_files *f, const char *path,
-			 ks_report_fn report, void *arg);
+			 const struct ks_reporter *rep);
 void ks_report_files_release(struct ks_report_files *f);
 
 #endif /* KS_REPORT_FILES_H */

@@ -165,7 +165,7 @@ static int read_file(struct run *r, int dirfd, const char *name,
 
 	ret = ks_report_lines_open(&l, dirfd, name);
 	if (ret) {
-		ks_say("report: %s: %s", name, strerror(-ret));
+		ks_live_say("report: %s: %s", name, strerror(-ret));
 		*cut = true;
 		return 0;
 	}
@@ -180,17 +180,18 @@ static int read_file(struct run *r, int dirfd, const char *name,
 		*cut = true;
 	}
 	if (l.nr_long)
-		ks_say("report: %s: %lu line(s) longer than a log line can be, read cut",
-		       name, l.nr_long);
+		ks_live_say("report: %s: %lu line(s) longer than a log line can be, read cut",
+			    name, l.nr_long);
 	if (l.nr_nul)
-		ks_say("report: %s: %lu line(s) hold NUL bytes, read as '?'",
-		       name, l.nr_nul);
+		ks_live_say("report: %s: %lu line(s) hold NUL bytes, "
+			    "read as '?'", name, l.nr_nul);
 	if (p.nr_bad)
-		ks_say("report: %s: %lu line(s) not of a kstack or oled log, "
-		       "skipped", name, p.nr_bad);
+		ks_live_say("report: %s: %lu line(s) not of a kstack or oled "
+			    "log, skipped", name, p.nr_bad);
 	if (p.nr_bad_pid)
-		ks_say("report: %s: %lu task(s) with a PID out of range (1 to "
-		       "4194304), counted but not named", name, p.nr_bad_pid);
+		ks_live_say("report: %s: %lu task(s) with a PID out of range "
+			    "(1 to 4194304), counted but not named", name,
+			    p.nr_bad_pid);
 	ks_rp_release(&p);
 	ks_report_lines_close(&l);
 	return ret;
@@ -251,36 +252,39 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 	if (!ret)
 		ret = write_end(r);
 	if (ret) {
-		ks_say("report: %s", strerror(-ret));
+		ks_live_say("report: %s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (fflush(r->w.out) || ferror(r->w.out)) {
-		ks_say("report: writing: %s", strerror(errno));
+		ks_live_say("report: writing: %s", strerror(errno));
 		return KS_EXIT_ERROR;
 	}
 	if (cut)
 		return KS_EXIT_ERROR;
 	if (r->nr_untimed && !r->o->folded)
-		ks_say("report: %lu line(s) of --folded logs: such logs have no sample times, so their stacks are counted but make no timeline and no stuck task",
-		       r->nr_untimed);
+		ks_live_say("report: %lu line(s) of --folded logs: such logs have no sample times, so their stacks are counted but make no timeline and no stuck task",
+			    r->nr_untimed);
 	if (!r->seq && !r->nr_untimed) {
-		ks_say("report: no sample in %s", r->o->path);
+		ks_live_say("report: no sample in %s", r->o->path);
 		return KS_EXIT_NONE;
 	}
 	if (r->o->pid && !r->pid_seen) {
-		ks_say("report: PID %d is in none of the %lu sample(s)",
-		       r->o->pid, r->seq);
+		ks_live_say("report: PID %d is in none of the %lu sample(s)",
+			    r->o->pid, r->seq);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;
 }
 
-/* "kstack: report: msg" on the stream arg. */
-static void say_report(void *arg, const char *msg)
+/* "kstack: report: TEXT" on stderr. */
+static void say_report(void *arg, enum ks_say_level level, const char *text)
 {
 	(void)arg;
-	ks_say("report: %s", msg);
+	(void)level;
+	ks_live_say("report: %s", text);
 }
+
+static const struct ks_reporter report_reporter = { .say = say_report };
 
 void ks_report_usage(FILE *out)
 {
@@ -301,7 +305,7 @@ int ks_report_run(const struct ks_options *opts,
 		return KS_EXIT_OK;
 	}
 	ks_report_opts_from(&o, live);
-	if (ks_report_files_list(&f, o.path, say_report, NULL))
+	if (ks_report_files_list(&f, o.path, &report_reporter))
 		return KS_EXIT_ERROR;
 	r.o = &o;
 	r.w.out = stdout;

@@ -107,8 +107,8 @@ void ks_rpw_gap(struct ks_rp_writer *w, time_t from, time_t to)
 
 void ks_rpw_cut(struct ks_rp_writer *w, const char *file, const char *why)
 {
-	ks_say("report: %s: %s; read as far as it goes", file,
-	       why);
+	ks_live_say("report: %s: %s; read as far as it goes", file,
+		    why);
 	if (!w->json)
 		return;
 	fputs("{\"type\":\"cut\",\"file\":", w->out);

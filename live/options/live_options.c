@@ -124,17 +124,17 @@ static const struct ks_live_options live_defaults = {
 
 /* What the core's checks cannot say of these members, in its order. */
 static int live_check(void *base, const struct ks_options *o,
-		      ks_report_fn report, void *arg)
+		      const struct ks_reporter *rep)
 {
 	const struct ks_live_options *live = base;
 
 	if (o->mode == KS_IN_REPORT && live->report_json &&
 	    live->report_folded) {
-		ks_report(report, arg, "--json and --folded do not go together");
+		ks_say(rep, KS_WARN, "--json and --folded do not go together");
 		return -EINVAL;
 	}
 	if (o->mode == KS_IN_SNOOP && !*live->snoop) {
-		ks_report(report, arg, "--snoop wants a function name");
+		ks_say(rep, KS_WARN, "--snoop wants a function name");
 		return -EINVAL;
 	}
 	return 0;
@@ -162,8 +162,8 @@ static int parse_long(const char *s, long min, long max, long *val_ret)
 }
 
 /* -b's interval in ms: the knob's, below -i's floor, or -i's */
-static int interval_ms(struct ks_live_options *live, ks_report_fn report,
-		       void *arg)
+static int interval_ms(struct ks_live_options *live,
+		       const struct ks_reporter *rep)
 {
 	const char *ms = live->knobs.interval_ms;
 
@@ -173,14 +173,14 @@ static int interval_ms(struct ks_live_options *live, ks_report_fn report,
 	}
 	if (!parse_long(ms, 1, 3600000, &live->interval_ms))
 		return 0;
-	ks_report(report, arg, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
+	ks_say(rep, KS_WARN, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
 	return -EINVAL;
 }
 
 int ks_live_options_parse(struct ks_options *opts,
 			  struct ks_live_options *live, int argc, char **argv,
 			  const struct ks_test_knobs *knobs,
-			  ks_report_fn report, void *arg)
+			  const struct ks_reporter *rep)
 {
 	struct ks_opt_table table = ks_live_opt_table;
 	struct ks_opt_row rows[NR_LIVE_ROWS];
@@ -193,7 +193,7 @@ int ks_live_options_parse(struct ks_options *opts,
 			rows[i].min = 1;
 	table.rows = rows;
 	ret = ks_options_parse(opts, KS_CTX_LIVE, argc, argv, &table, live,
-			       report, arg);
+			       rep);
 	if (ret)
 		return ret;
 	if (knobs)
@@ -202,7 +202,7 @@ int ks_live_options_parse(struct ks_options *opts,
 	live->report_path = opts->operand;
 	if (opts->mode != KS_IN_BG)
 		return 0;
-	ret = interval_ms(live, report, arg);
+	ret = interval_ms(live, rep);
 	if (ret)
 		ks_options_release(opts);
 	return ret;

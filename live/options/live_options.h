@@ -78,6 +78,6 @@ extern const struct ks_opt_table ks_live_opt_table;
 int ks_live_options_parse(struct ks_options *opts,
 			  struct ks_live_options *live, int argc, char **argv,
 			  const struct ks_test_knobs *knobs,
-			  ks_report_fn report, void *arg);
+			  const struct ks_reporter *rep);
 
 #endif /* KS_LIVE_OPTIONS_H */

@@ -62,18 +62,18 @@ static char *slurp(int root_fd, const char *path)
 }
 
 /* --cgroup's own faults, before any file is read: ".." and a long path. */
-static int check_path(const char *cgroup, ks_report_fn report, void *arg)
+static int check_path(const char *cgroup, const struct ks_reporter *rep)
 {
 	char norm[PATH_MAX];
 	int ret = ks_select_cgroup_normalize(cgroup, norm, sizeof(norm));
 
 	if (ret == -ENAMETOOLONG)
-		ks_report(report, arg, "--cgroup: the path is %zu bytes, longer "
-			  "than any cgroup path (PATH_MAX %d)", strlen(cgroup),
-			  PATH_MAX);
+		ks_say(rep, KS_WARN, "--cgroup: the path is %zu bytes, longer "
+		       "than any cgroup path (PATH_MAX %d)", strlen(cgroup),
+		       PATH_MAX);
 	else if (ret)
-		ks_report(report, arg, "--cgroup %s: \"..\" leaves the cgroup "
-			  "tree; name the cgroup itself", cgroup);
+		ks_say(rep, KS_WARN, "--cgroup %s: \"..\" leaves the cgroup "
+		       "tree; name the cgroup itself", cgroup);
 	return ret ? KS_EXIT_USAGE : 0;
 }
 
@@ -124,8 +124,8 @@ int ks_cgroup2_mount(char *mountinfo, char *mnt, size_t len)
 }
 
 /* Whether the cgroup directory exists under the cgroup2 mount; 0 if unknown. */
-static int check_exists(int root_fd, const char *cgroup, ks_report_fn report,
-			void *arg)
+static int check_exists(int root_fd, const char *cgroup,
+			const struct ks_reporter *rep)
 {
 	char mnt[PATH_MAX], path[PATH_MAX], norm[PATH_MAX];
 	char *mountinfo;
@@ -144,9 +144,9 @@ static int check_exists(int root_fd, const char *cgroup, ks_report_fn report,
 	if (stat(path, &sb))
 		sb.st_mode = errno == ENOENT || errno == ENOTDIR ? 0 : S_IFDIR;
 	if (!S_ISDIR(sb.st_mode)) {
-		ks_report(report, arg, "--cgroup %s: no such cgroup (%s %s)",
-			  cgroup, path, sb.st_mode ? "is not a directory" :
-			  "does not exist");
+		ks_say(rep, KS_WARN, "--cgroup %s: no such cgroup (%s %s)",
+		       cgroup, path, sb.st_mode ? "is not a directory" :
+		       "does not exist");
 		ret = KS_EXIT_USAGE;
 	}
 out:
@@ -155,14 +155,14 @@ out:
 }
 
 int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
-		    ks_report_fn report, void *arg)
+		    const struct ks_reporter *rep)
 {
 	struct statfs fs;
 	char *self;
 	bool v2;
 	int ret;
 
-	ret = check_path(cgroup, report, arg);
+	ret = check_path(cgroup, rep);
 	if (ret)
 		return ret;
 	/* a tree without self/cgroup (the test fixtures): nothing to check */
@@ -172,13 +172,13 @@ int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
 	v2 = has_v2_line(self);
 	free(self);
 	if (!v2) {
-		ks_report(report, arg,
-			  "--cgroup needs cgroup v2: %s/self/cgroup has no \"0::\" line (cgroup v1 only)",
-			  root);
+		ks_say(rep, KS_WARN,
+		       "--cgroup needs cgroup v2: %s/self/cgroup has no \"0::\" line (cgroup v1 only)",
+		       root);
 		return KS_EXIT_USAGE;
 	}
 	/* a copy of another machine's /proc: its cgroups are not mounted here */
 	if (fstatfs(root_fd, &fs) || fs.f_type != PROC_SUPER_MAGIC)
 		return 0;
-	return check_exists(root_fd, cgroup, report, arg);
+	return check_exists(root_fd, cgroup, rep);
 }

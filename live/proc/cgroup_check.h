@@ -9,7 +9,7 @@
 /*
  * Checks --cgroup against the /proc tree open at root_fd (named root in
  * messages) before sampling.  Returns 0, or KS_EXIT_USAGE after the reason
- * to report: a path with a ".." component (it would leave the cgroup2
+ * to rep: a path with a ".." component (it would leave the cgroup2
  * mount) or longer than PATH_MAX, the tree's self/cgroup has no cgroup v2 line (a cgroup v1 host:
  * nothing could match), or, when root_fd is a real procfs, the cgroup
  * directory does not exist under the cgroup2 mount.  A tree without
@@ -17,7 +17,7 @@
  * not mounted from its root here cannot be checked and passes.
  */
 int ks_cgroup_check(int root_fd, const char *root, const char *cgroup,
-		    ks_report_fn report, void *arg);
+		    const struct ks_reporter *rep);
 
 /*
  * The mount point of a cgroup2 file system mounted from its root, so that

@@ -89,17 +89,17 @@ static int status_of(int err)
 static void explain(const char *path, int err, const char *missing)
 {
 	if (err == -ENOENT)
-		ks_say("%s does not exist: %s", path, missing);
+		ks_live_say("%s does not exist: %s", path, missing);
 	else if ((err == -EPERM || err == -EACCES) && !geteuid())
-		ks_say("%s: %s (the kernel refused it although "
-		       "kstack runs as root: a locked-down kernel, or a container "
-		       "or user namespace without CAP_SYS_ADMIN)", path,
-		       strerror(-err));
+		ks_live_say("%s: %s (the kernel refused it although "
+			    "kstack runs as root: a locked-down kernel, or a container "
+			    "or user namespace without CAP_SYS_ADMIN)", path,
+			    strerror(-err));
 	else if (err == -EPERM || err == -EACCES)
-		ks_say("%s: %s (needs root; a locked-down "
-		       "kernel refuses it)", path, strerror(-err));
+		ks_live_say("%s: %s (needs root; a locked-down "
+			    "kernel refuses it)", path, strerror(-err));
 	else
-		ks_say("%s: %s", path, strerror(-err));
+		ks_live_say("%s: %s", path, strerror(-err));
 }
 
 /* A headed section with the file's lines, or why there are none. */
@@ -152,8 +152,8 @@ static void print_kprobe_lines(FILE *out, const struct lines *in,
 			continue;
 		}
 		if (!l->unparsed++)
-			ks_say("kprobes/list line %zu is not in "
-			       "the expected format, shown as read", i + 1);
+			ks_live_say("kprobes/list line %zu is not in the "
+				    "expected format, shown as read", i + 1);
 		if (json)
 			ks_hook_line_json(out, "kprobe", in->v[i]);
 		else
@@ -169,7 +169,7 @@ static int do_kprobes(const struct ks_tracefs *fs, bool json, FILE *out)
 	int ret;
 
 	if (!fs->debugfs[0]) {
-		ks_say("no kprobes list: %s", fs->why_debugfs);
+		ks_live_say("no kprobes list: %s", fs->why_debugfs);
 		return status_of(fs->err_debugfs);
 	}
 	snprintf(path, sizeof(path), "%s/kprobes/list", fs->debugfs);
@@ -291,8 +291,9 @@ static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 			continue;
 		}
 		if (!(*unparsed)++)
-			ks_say("enabled_functions line %zu is not "
-			       "in the expected format, shown as read", lr->nr);
+			ks_live_say("enabled_functions line %zu is not in "
+				    "the expected format, shown as read",
+				    lr->nr);
 		if (json)
 			ks_hook_line_json(out, "ftrace", lr->cur);
 		else
@@ -314,7 +315,7 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
 	int ret;
 
 	if (!fs->tracefs[0]) {
-		ks_say("no %s: %s", file, fs->why_tracefs);
+		ks_live_say("no %s: %s", file, fs->why_tracefs);
 		return status_of(fs->err_tracefs);
 	}
 	snprintf(path, sizeof(path), "%s/%s", fs->tracefs, file);
@@ -354,13 +355,16 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
  * Returns -1 when /proc/kcore cannot be read: then the debugfs lines.
  */
 /* Why /proc/kcore cannot serve -v, in the words -K -v has always used. */
-static void say_no_kcore(void *arg, const char *why)
+static void say_no_kcore(void *arg, enum ks_say_level level, const char *why)
 {
 	(void)arg;
-	ks_say("the running kernel's memory cannot be "
-	       "read (%s): the debugfs and tracefs lines only, without "
-	       "handlers, owners or code bytes", why);
+	(void)level;
+	ks_live_say("the running kernel's memory cannot be "
+		    "read (%s): the debugfs and tracefs lines only, without "
+		    "handlers, owners or code bytes", why);
 }
+
+static const struct ks_reporter no_kcore = { .say = say_no_kcore };
 
 static int hooks_from_memory(const struct ks_options *opts)
 {
@@ -369,10 +373,10 @@ static int hooks_from_memory(const struct ks_options *opts)
 	int ret;
 
 	if (ks_kcore_target_open("/proc/kcore", "/sys/kernel/btf/vmlinux", &kt,
-				 &t, say_no_kcore, NULL))
+				 &t, &no_kcore))
 		return -1;
 	ret = ks_hooks_report(&t, &opts->hooks, &opts->out, stdout,
-			      ks_live_say, NULL);
+			      &ks_live_reporter);
 	ks_kcore_target_close(kt);
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -403,7 +407,7 @@ int ks_hooks_live(const struct ks_options *opts,
 			status = st;
 	}
 	if (fflush(stdout)) {
-		ks_say("writing stdout: %s", strerror(errno));
+		ks_live_say("writing stdout: %s", strerror(errno));
 		status = KS_EXIT_ERROR;
 	}
 	return status;

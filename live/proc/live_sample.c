@@ -54,27 +54,29 @@ int ks_live_take(struct ks_proc *p, const struct ks_options *opts,
 int ks_live_report(const struct ks_options *opts, const struct ks_sample *s,
 		   const struct ks_proc_status *st)
 {
-	size_t missing = ks_report_missing(&opts->sel, s, "", ks_live_say, NULL);
+	size_t missing = ks_report_missing(&opts->sel, s, "", &ks_live_reporter);
 
 	if (st->nr_unreadable)
-		ks_say("%zu read error%s, first: %s",
-		       st->nr_unreadable, st->nr_unreadable == 1 ? "" : "s",
-		       st->first_error);
+		ks_live_say("%zu read error%s, first: %s",
+			    st->nr_unreadable, ks_plural(st->nr_unreadable),
+			    st->first_error);
 	/* a sample of nothing but empty stacks helps nobody: not printed */
 	if (st->nr_denied && st->nr_denied == s->nr_tasks) {
-		ks_say("/proc/%d/stack not permitted%s for any of the %zu selected task%s (%s): nothing printed",
-		       (int)st->first_denied, s->nr_tasks == 1 ? "" : " (the first)",
-		       s->nr_tasks, s->nr_tasks == 1 ? "" : "s",
-		       ks_proc_denied_reason());
+		ks_live_say("/proc/%d/stack not permitted%s for any of the %zu selected task%s (%s): nothing printed",
+			    (int)st->first_denied, s->nr_tasks == 1 ? "" : " (the first)",
+			    s->nr_tasks, s->nr_tasks == 1 ? "" : "s",
+			    ks_proc_denied_reason());
 		return KS_EXIT_PERM;
 	}
 	if (st->nr_denied)
-		ks_say("/proc/%d/stack not permitted%s: %zu of %zu task%s printed with %s",
-		       (int)st->first_denied,
-		       st->nr_denied == 1 ? "" : " (the first)", st->nr_denied,
-		       s->nr_tasks, s->nr_tasks == 1 ? "" : "s",
-		       st->nr_denied == 1 ? "an empty stack" : "empty stacks");
-	if (ks_report_no_match(s, missing, ks_live_say, NULL))
+		ks_live_say("/proc/%d/stack not permitted%s: %zu of %zu task%s printed with %s",
+			    (int)st->first_denied,
+			    st->nr_denied == 1 ? "" : " (the first)",
+			    st->nr_denied, s->nr_tasks,
+			    s->nr_tasks == 1 ? "" : "s",
+			    st->nr_denied == 1 ?
+			    "an empty stack" : "empty stacks");
+	if (ks_report_no_match(s, missing, &ks_live_reporter))
 		return KS_EXIT_NONE;
 	return missing ? KS_EXIT_NONE : KS_EXIT_OK;
 }

@@ -146,37 +146,37 @@ int ks_proc_parse_btime(const char *buf, int64_t *btime_ret)
  * tree without it (a capture of the PID directories alone) still has its
  * stacks: the start times are then unknown ("?"), said once.
  */
-static void read_btime(struct ks_proc *p, const char *root, ks_report_fn report,
-		       void *arg)
+static void read_btime(struct ks_proc *p, const char *root,
+		       const struct ks_reporter *rep)
 {
 	const char *b;
 	size_t len;
 	int ret = read_file(p, "stat", &len);
 
 	if (ret) {
-		ks_report(report, arg, "cannot read %s/stat: %s: start times "
-			  "are unknown", root, strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot read %s/stat: %s: start times "
+		       "are unknown", root, strerror(-ret));
 		goto unknown;
 	}
 	ret = ks_proc_parse_btime(p->buf, &p->btime);
 	if (!ret)
 		return;
 	if (ret == -ENODATA) {
-		ks_report(report, arg, "%s/stat has no btime line: start times "
-			  "are unknown", root);
+		ks_say(rep, KS_WARN, "%s/stat has no btime line: start times "
+		       "are unknown", root);
 	} else {
 		b = strstr(p->buf, "\nbtime ") + 7;
 		len = strcspn(b, "\n");
-		ks_report(report, arg, "%s/stat: btime '%.*s' is not a time: "
-			  "start times are unknown",
-			  root, (int)(len < 32 ? len : 32), b);
+		ks_say(rep, KS_WARN, "%s/stat: btime '%.*s' is not a time: "
+		       "start times are unknown",
+		       root, (int)(len < 32 ? len : 32), b);
 	}
 unknown:
 	p->btime = KS_BTIME_UNKNOWN;
 }
 
-int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
-		 void *arg)
+int ks_proc_open(struct ks_proc *p, const char *root,
+		 const struct ks_reporter *rep)
 {
 	int ret;
 
@@ -185,19 +185,19 @@ int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
 	p->buf_size = PROC_BUF_MIN;
 	p->buf = malloc(p->buf_size);
 	if (!p->buf) {
-		ks_report(report, arg, "out of memory");
+		ks_say(rep, KS_WARN, "out of memory");
 		return -ENOMEM;
 	}
 	p->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->root_fd < 0) {
 		ret = -errno;
-		ks_report(report, arg, "cannot read %s: %s", root, strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot read %s: %s", root, strerror(-ret));
 		goto fail;
 	}
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
-	read_btime(p, root, report, arg);
+	read_btime(p, root, rep);
 	return 0;
 fail:
 	ks_proc_close(p);

@@ -62,11 +62,11 @@ struct ks_proc {
 
 /*
  * Opens the tree at root and reads its boot time.  Returns 0, or -errno
- * after a message naming the directory at fault to report; a tree without
- * a boot time is said once to report and opens (btime KS_BTIME_UNKNOWN).
+ * after a message naming the directory at fault to rep; a tree without
+ * a boot time is said once to rep and opens (btime KS_BTIME_UNKNOWN).
  */
-int ks_proc_open(struct ks_proc *p, const char *root, ks_report_fn report,
-		 void *arg);
+int ks_proc_open(struct ks_proc *p, const char *root,
+		 const struct ks_reporter *rep);
 /*
  * Whether kernel stacks may be read at all, tried on our own: -EACCES or
  * -EPERM when not (not root, no CAP_SYS_ADMIN), else 0 (a tree without

@@ -223,8 +223,8 @@ static int check_pids(const struct ks_options *opts)
 	for (i = 0; i < opts->sel.nr_pids; i++) {
 		snprintf(path, sizeof(path), "/proc/%d", (int)opts->sel.pids[i]);
 		if (access(path, F_OK)) {
-			ks_say("PID %d does not exist",
-			       (int)opts->sel.pids[i]);
+			ks_live_say("PID %d does not exist",
+				    (int)opts->sel.pids[i]);
 			missing++;
 		}
 	}
@@ -234,13 +234,13 @@ static int check_pids(const struct ks_options *opts)
 static int can_trace(struct ks_tracefs *fs, const struct ks_test_knobs *knobs)
 {
 	if (geteuid()) {
-		ks_say("--snoop needs root (tracefs and kprobes)");
+		ks_live_say("--snoop needs root (tracefs and kprobes)");
 		return KS_EXIT_PERM;
 	}
 	ks_tracefs_open_rw(fs, knobs);
 	if (!fs->tracefs[0]) {
-		ks_say("--snoop needs tracefs: %s",
-		       fs->why_tracefs);
+		ks_live_say("--snoop needs tracefs: %s",
+			    fs->why_tracefs);
 		/* refused is a permission; a kernel without tracefs lacks it */
 		return fs->err_tracefs == -EPERM || fs->err_tracefs == -EACCES ?
 		       KS_EXIT_PERM : KS_EXIT_ERROR;
@@ -276,7 +276,7 @@ static void run_release(struct run *run)
 	ks_snoop_parser_release(&run->parser);
 	ks_snoop_out_release(&run->out);
 	if (run->lines) {
-		ks_lines_report(run->lines, ks_live_say, NULL);
+		ks_lines_report(run->lines, &ks_live_reporter);
 		ks_lines_close(run->lines);
 	}
 	if (run->raw_fd >= 0)
@@ -294,23 +294,24 @@ static int finish(struct run *run, int ret, double seconds)
 	if (!run->err && fflush(stdout))
 		run->err = -errno;
 	if (p->lost)
-		ks_say("the trace buffer dropped %llu event%s: "
-		       "calls came faster than they were read",
-		       (unsigned long long)p->lost, ks_plural(p->lost));
+		ks_live_say("the trace buffer dropped %llu event%s: "
+			    "calls came faster than they were read",
+			    (unsigned long long)p->lost, ks_plural(p->lost));
 	if (p->unparsed)
-		ks_say("%llu trace_pipe line%s not understood",
-		       (unsigned long long)p->unparsed, ks_plural(p->unparsed));
+		ks_live_say("%llu trace_pipe line%s not understood",
+			    (unsigned long long)p->unparsed,
+			    ks_plural(p->unparsed));
 	if (ret) {
-		ks_say("reading trace_pipe: %s", strerror(-ret));
+		ks_live_say("reading trace_pipe: %s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (run->err) {
-		ks_say("writing stdout: %s", strerror(-run->err));
+		ks_live_say("writing stdout: %s", strerror(-run->err));
 		return KS_EXIT_ERROR;
 	}
 	if (!run->out.calls) {
-		ks_say("no call of %s in %.1f s",
-		       run->live->snoop, seconds);
+		ks_live_say("no call of %s in %.1f s",
+			    run->live->snoop, seconds);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;
@@ -326,8 +327,8 @@ int ks_snoop_run(const struct ks_options *opts,
 	int status, ret;
 
 	if (!probe_target(live->snoop)) {
-		ks_say("--snoop wants a function (NAME, MODULE:NAME "
-		       "or NAME+OFFSET), not '%s'", live->snoop);
+		ks_live_say("--snoop wants a function (NAME, MODULE:NAME "
+			    "or NAME+OFFSET), not '%s'", live->snoop);
 		return KS_EXIT_USAGE;
 	}
 	status = check_pids(opts);
@@ -336,19 +337,19 @@ int ks_snoop_run(const struct ks_options *opts,
 	if (status)
 		return status;
 	catch_signals();
-	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, ks_live_say, NULL);
+	ks_snoop_clean_stale(fs.tracefs, ks_snoop_alive, &ks_live_reporter);
 	status = ks_snoop_probe_open(&probe, &fs, live->snoop, opts->sel.pids,
-				     opts->sel.nr_pids, ks_live_say, NULL);
+				     opts->sel.nr_pids, &ks_live_reporter);
 	if (status)
 		return status;
 	if (seconds > 0)
-		ks_say("tracing %s (kprobe %s/%s, instance %s) for %.0f s",
-		       live->snoop, KS_SNOOP_GROUP, probe.event,
-		       strrchr(probe.instance, '/') + 1, seconds);
+		ks_live_say("tracing %s (kprobe %s/%s, instance %s) for %.0f s",
+			    live->snoop, KS_SNOOP_GROUP, probe.event,
+			    strrchr(probe.instance, '/') + 1, seconds);
 	else
-		ks_say("tracing %s (kprobe %s/%s, instance %s) until "
-		       "interrupted", live->snoop, KS_SNOOP_GROUP, probe.event,
-		       strrchr(probe.instance, '/') + 1);
+		ks_live_say("tracing %s (kprobe %s/%s, instance %s) until "
+			    "interrupted", live->snoop, KS_SNOOP_GROUP,
+			    probe.event, strrchr(probe.instance, '/') + 1);
 	run_init(&run, opts, live, probe.event);
 	start = now_s(CLOCK_MONOTONIC);
 	ret = trace_loop(&run, probe.pipe_fd, seconds);
@@ -357,7 +358,7 @@ int ks_snoop_run(const struct ks_options *opts,
 	if (!ret)
 		ret = drain(&run, probe.pipe_fd);
 	ks_snoop_parse_end(&run.parser);
-	ks_snoop_probe_close(&probe, ks_live_say, NULL);
+	ks_snoop_probe_close(&probe, &ks_live_reporter);
 	status = finish(&run, ret, now_s(CLOCK_MONOTONIC) - start);
 	run_release(&run);
 	return status;

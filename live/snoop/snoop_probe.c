@@ -203,7 +203,7 @@ static bool gone(ks_snoop_alive_fn alive, int32_t pid)
 }
 
 static int clean_instances(const char *tracefs, ks_snoop_alive_fn alive,
-			   ks_report_fn report, void *arg)
+			   const struct ks_reporter *rep)
 {
 	char path[PATH_MAX + 300];
 	struct dirent *de;
@@ -222,13 +222,13 @@ static int clean_instances(const char *tracefs, ks_snoop_alive_fn alive,
 		for (i = 0; rmdir(path) && errno == EBUSY && i < RETRIES; i++)
 			nap();
 		if (access(path, F_OK)) {
-			ks_report(report, arg, "removed tracing instance %s left by "
-				  "kstack %d", de->d_name, (int)pid);
+			ks_say(rep, KS_WARN, "removed tracing instance %s left by "
+			       "kstack %d", de->d_name, (int)pid);
 			removed++;
 		} else {
-			ks_report(report, arg, "cannot remove tracing instance %s "
-				  "left by kstack %d: %s", de->d_name, (int)pid,
-				  strerror(errno));
+			ks_say(rep, KS_WARN, "cannot remove tracing instance %s "
+			       "left by kstack %d: %s", de->d_name, (int)pid,
+			       strerror(errno));
 		}
 	}
 	closedir(d);
@@ -236,7 +236,7 @@ static int clean_instances(const char *tracefs, ks_snoop_alive_fn alive,
 }
 
 static int clean_probes(const char *tracefs, ks_snoop_alive_fn alive,
-			ks_report_fn report, void *arg)
+			const struct ks_reporter *rep)
 {
 	char path[PATH_MAX + 32], name[128], cmd[136], *text, *line, *save;
 	int32_t pid;
@@ -254,11 +254,11 @@ static int clean_probes(const char *tracefs, ks_snoop_alive_fn alive,
 		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
 		ret = write_str(path, cmd, true);
 		if (ret)
-			ks_report(report, arg, "cannot remove kprobe %s left by "
-				  "kstack %d: %s", name, (int)pid, strerror(-ret));
+			ks_say(rep, KS_WARN, "cannot remove kprobe %s left by "
+			       "kstack %d: %s", name, (int)pid, strerror(-ret));
 		else
-			ks_report(report, arg, "removed kprobe %s left by kstack %d",
-				  name, (int)pid);
+			ks_say(rep, KS_WARN, "removed kprobe %s left by kstack %d",
+			       name, (int)pid);
 		removed += !ret;
 	}
 	free(text);
@@ -266,12 +266,12 @@ static int clean_probes(const char *tracefs, ks_snoop_alive_fn alive,
 }
 
 int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	/* instances first: a probe enabled in one cannot go */
-	int n = clean_instances(tracefs, alive, report, arg);
+	int n = clean_instances(tracefs, alive, rep);
 
-	return n + clean_probes(tracefs, alive, report, arg);
+	return n + clean_probes(tracefs, alive, rep);
 }
 
 /* What the error number alone cannot say, from the kernel's own lists. */
@@ -294,14 +294,14 @@ static const char *hint(const struct ks_tracefs *fs, const char *func, int err)
 
 /* Why the kernel refused cmd, in its words and ours; the exit status. */
 static int refused(const struct ks_tracefs *fs, const char *func,
-		   const char *cmd, int err, ks_report_fn report, void *arg)
+		   const char *cmd, int err, const struct ks_reporter *rep)
 {
 	char path[PATH_MAX + 32], reason[1024] = "", *log;
 	const char *h;
 
 	if (err == -EPERM || err == -EACCES) {
-		ks_report(report, arg, "writing %s/kprobe_events: %s (a locked-down "
-			  "kernel refuses kprobes)", fs->tracefs, strerror(-err));
+		ks_say(rep, KS_WARN, "writing %s/kprobe_events: %s (a locked-down "
+		       "kernel refuses kprobes)", fs->tracefs, strerror(-err));
 		return KS_EXIT_PERM;
 	}
 	snprintf(path, sizeof(path), "%s/error_log", fs->tracefs);
@@ -310,14 +310,14 @@ static int refused(const struct ks_tracefs *fs, const char *func,
 		reason[0] = '\0';
 	free(log);
 	h = hint(fs, func, err);
-	ks_report(report, arg, "cannot probe %s: %s%s%s%s%s", func,
-		  strerror(-err), reason[0] ? "\nkstack: error_log: " : "", reason,
-		  h ? "\nkstack: " : "", h ? h : "");
+	ks_say(rep, KS_WARN, "cannot probe %s: %s%s%s%s%s", func,
+	       strerror(-err), reason[0] ? "\nkstack: error_log: " : "", reason,
+	       h ? "\nkstack: " : "", h ? h : "");
 	return err == -ENOMEM ? KS_EXIT_ERROR : KS_EXIT_NONE;
 }
 
 static int make_probe(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
-		      const char *func, ks_report_fn report, void *arg)
+		      const char *func, const struct ks_reporter *rep)
 {
 	char path[PATH_MAX + 32], cmd[512];
 	int n, ret = -EEXIST;
@@ -341,13 +341,13 @@ static int make_probe(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 		}
 	}
 	if (ret == -ENOENT && access(path, F_OK)) {
-		ks_report(report, arg, "%s does not exist: this kernel has no kprobe "
-			  "events (CONFIG_KPROBE_EVENTS)", path);
+		ks_say(rep, KS_WARN, "%s does not exist: this kernel has no kprobe "
+		       "events (CONFIG_KPROBE_EVENTS)", path);
 		/* a feature the kernel lacks, as -K's kprobes: not a permission */
 		return KS_EXIT_ERROR;
 	}
 	if (ret)
-		return refused(fs, func, cmd, ret, report, arg);
+		return refused(fs, func, cmd, ret, rep);
 	p->probe_made = true;
 	return 0;
 }
@@ -383,7 +383,7 @@ static int set_filter(const struct ks_snoop_probe *p, const int32_t *pids,
 }
 
 static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	int ret = 0;
 
@@ -391,8 +391,8 @@ static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 		 fs->tracefs, (int)getpid());
 	if (mkdir(p->instance, 0700)) {
 		ret = -errno;
-		ks_report(report, arg, "cannot make tracing instance %s: %s",
-			  p->instance, strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot make tracing instance %s: %s",
+		       p->instance, strerror(-ret));
 		return ret == -EPERM || ret == -EACCES ? KS_EXIT_PERM : KS_EXIT_ERROR;
 	}
 	p->instance_made = true;
@@ -401,8 +401,8 @@ static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 	if (!ret)
 		ret = set(p, "options/stacktrace", "1");
 	if (ret) {
-		ks_report(report, arg, "cannot set the stacktrace options of %s: %s",
-			  p->instance, strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot set the stacktrace options of %s: %s",
+		       p->instance, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	/* times comparable with the wall clock; wake readers on every event */
@@ -412,27 +412,27 @@ static int make_instance(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 }
 
 static int start(struct ks_snoop_probe *p, const int32_t *pids, size_t nr,
-		 ks_report_fn report, void *arg)
+		 const struct ks_reporter *rep)
 {
 	char path[PATH_MAX + 200], file[160];
 	int ret = nr ? set_filter(p, pids, nr) : 0;
 
 	if (ret) {
-		ks_report(report, arg, "cannot set the -p filter: %s", strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot set the -p filter: %s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	snprintf(path, sizeof(path), "%s/trace_pipe", p->instance);
 	p->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (p->pipe_fd < 0) {
-		ks_report(report, arg, "cannot open %s: %s", path, strerror(errno));
+		ks_say(rep, KS_WARN, "cannot open %s: %s", path, strerror(errno));
 		return KS_EXIT_ERROR;
 	}
 	snprintf(file, sizeof(file), "events/%s/%s/enable", KS_SNOOP_GROUP,
 		 p->event);
 	ret = set(p, file, "1");
 	if (ret) {
-		ks_report(report, arg, "cannot enable %s in %s: %s", p->event,
-			  p->instance, strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot enable %s in %s: %s", p->event,
+		       p->instance, strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	p->enabled = true;
@@ -441,20 +441,20 @@ static int start(struct ks_snoop_probe *p, const int32_t *pids, size_t nr,
 
 int ks_snoop_probe_open(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 			const char *func, const int32_t *pids, size_t nr_pids,
-			ks_report_fn report, void *arg)
+			const struct ks_reporter *rep)
 {
 	int status;
 
 	memset(p, 0, sizeof(*p));
 	p->pipe_fd = -1;
 	snprintf(p->tracefs, sizeof(p->tracefs), "%s", fs->tracefs);
-	status = make_probe(p, fs, func, report, arg);
+	status = make_probe(p, fs, func, rep);
 	if (!status)
-		status = make_instance(p, fs, report, arg);
+		status = make_instance(p, fs, rep);
 	if (!status)
-		status = start(p, pids, nr_pids, report, arg);
+		status = start(p, pids, nr_pids, rep);
 	if (status)
-		ks_snoop_probe_close(p, report, arg);
+		ks_snoop_probe_close(p, rep);
 	return status;
 }
 
@@ -470,8 +470,8 @@ void ks_snoop_probe_stop(struct ks_snoop_probe *p)
 	p->enabled = false;
 }
 
-void ks_snoop_probe_close(struct ks_snoop_probe *p, ks_report_fn report,
-			  void *arg)
+void ks_snoop_probe_close(struct ks_snoop_probe *p,
+			  const struct ks_reporter *rep)
 {
 	char path[PATH_MAX + 200], cmd[160];
 	int i, ret;
@@ -485,8 +485,8 @@ void ks_snoop_probe_close(struct ks_snoop_probe *p, ks_report_fn report,
 		for (i = 0; rmdir(p->instance) && errno == EBUSY && i < RETRIES; i++)
 			nap();
 		if (!access(p->instance, F_OK))
-			ks_report(report, arg, "cannot remove %s: %s (the next "
-				  "kstack --snoop will)", p->instance, strerror(errno));
+			ks_say(rep, KS_WARN, "cannot remove %s: %s (the next "
+			       "kstack --snoop will)", p->instance, strerror(errno));
 		p->instance_made = false;
 	}
 	if (p->probe_made) {
@@ -496,9 +496,9 @@ void ks_snoop_probe_close(struct ks_snoop_probe *p, ks_report_fn report,
 		     i < RETRIES; i++)
 			nap();
 		if (ret)
-			ks_report(report, arg, "cannot remove kprobe %s/%s: %s (the "
-				  "next kstack --snoop will)", KS_SNOOP_GROUP,
-				  p->event, strerror(-ret));
+			ks_say(rep, KS_WARN, "cannot remove kprobe %s/%s: %s (the "
+			       "next kstack --snoop will)", KS_SNOOP_GROUP,
+			       p->event, strerror(-ret));
 		p->probe_made = false;
 	}
 }

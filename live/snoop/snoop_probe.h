@@ -56,7 +56,7 @@ bool ks_snoop_alive(int32_t pid);
  * so on report; returns how many things it removed.
  */
 int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
-			 ks_report_fn report, void *arg);
+			 const struct ks_reporter *rep);
 
 /*
  * The probe on func, the instance, its options and -p filter, trace_pipe
@@ -66,13 +66,13 @@ int ks_snoop_clean_stale(const char *tracefs, ks_snoop_alive_fn alive,
  */
 int ks_snoop_probe_open(struct ks_snoop_probe *p, const struct ks_tracefs *fs,
 			const char *func, const int32_t *pids, size_t nr_pids,
-			ks_report_fn report, void *arg);
+			const struct ks_reporter *rep);
 
 /* Disables the event: trace_pipe then holds the last calls only. */
 void ks_snoop_probe_stop(struct ks_snoop_probe *p);
 
 /* Disables, closes and removes everything made; may be called twice. */
-void ks_snoop_probe_close(struct ks_snoop_probe *p, ks_report_fn report,
-			  void *arg);
+void ks_snoop_probe_close(struct ks_snoop_probe *p,
+			  const struct ks_reporter *rep);
 
 #endif /* KS_SNOOP_PROBE_H */

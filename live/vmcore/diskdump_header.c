@@ -68,8 +68,7 @@
 /* Who is told of a refusal, and of which file. */
 struct who {
 	const char *path;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 };
 
 /* Where libkdumpfile finds the pages, as its read_bitmap() finds them. */
@@ -86,8 +85,7 @@ struct layout {
 	bool split;
 };
 
-#define refuse(w, ...) ks_dump_refuse((w)->path, (w)->report, (w)->arg, \
-				      __VA_ARGS__)
+#define refuse(w, ...) ks_dump_refuse((w)->path, (w)->rep, __VA_ARGS__)
 
 static bool read_at(int fd, uint64_t off, void *buf, size_t len)
 {
@@ -173,7 +171,7 @@ static int check_header(const uint8_t *h, struct layout *l, const struct who *w)
 			      l->version);
 	memcpy(machine, h + DH_MACHINE, UTS_LEN);
 	machine[UTS_LEN] = '\0';
-	if (ks_arch_resolve(machine, 0, &l->arch, NULL, NULL))
+	if (ks_arch_resolve(machine, 0, &l->arch, NULL))
 		return refuse(w, "utsname.machine is \"%.16s\", not an "
 			      "architecture kstack reads (x86_64, aarch64)",
 			      machine);
@@ -209,7 +207,7 @@ static uint8_t *read_region(int fd, const struct layout *l, uint64_t off,
 	}
 	buf = malloc(len ? len : 1);
 	if (!buf) {
-		ks_report(w->report, w->arg, "out of memory");
+		ks_say(w->rep, KS_WARN, "out of memory");
 		return NULL;
 	}
 	if (!read_at(fd, off, buf, len)) {
@@ -275,14 +273,13 @@ static int check_notes(int fd, const uint8_t *sh, const struct layout *l,
 		return -EINVAL;
 	if (notes) {
 		ret = ks_dump_notes_check(buf, len, "the notes (offset_note)",
-					  l->block_size, w->path, w->report,
-					  w->arg);
+					  l->block_size, w->path, w->rep);
 		if (!ret)
 			ret = check_prstatus(buf, len, l, w);
 	} else
 		ret = ks_dump_vmcoreinfo_check((const char *)buf, len,
 					       l->block_size, w->path,
-					       w->report, w->arg);
+					       w->rep);
 	free(buf);
 	return ret;
 }
@@ -464,7 +461,7 @@ static int scan_pages(int fd, const struct layout *l,
 	int ret = 0;
 
 	if (!bm || !d) {
-		ks_report(w->report, w->arg, "out of memory");
+		ks_say(w->rep, KS_WARN, "out of memory");
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -497,10 +494,10 @@ out:
 }
 
 int ks_diskdump_header_check(int fd, uint64_t size, const char *path,
-			     ks_report_fn report, void *arg,
+			     const struct ks_reporter *rep,
 			     struct ks_diskdump_extent *ext)
 {
-	struct who who = { path, report, arg };
+	struct who who = { path, rep };
 	const struct who *w = &who;
 	struct layout l = { .size = size };
 	uint8_t h[DH_SIZE];

@@ -27,11 +27,11 @@ struct ks_diskdump_extent {
  * the dump path open on fd (size bytes long) and measures it into ext.
  * Returns 0 when libkdumpfile may read it (a file without a diskdump
  * signature is left alone: ext->diskdump false), or -EINVAL after
- * "PATH is refused: ..." naming the field through report (-ENOMEM after
+ * "PATH is refused: ..." naming the field through rep (-ENOMEM after
  * "out of memory").
  */
 int ks_diskdump_header_check(int fd, uint64_t size, const char *path,
-			     ks_report_fn report, void *arg,
+			     const struct ks_reporter *rep,
 			     struct ks_diskdump_extent *ext);
 
 #endif /* KS_DISKDUMP_HEADER_H */

@@ -30,13 +30,12 @@
 /* Who is told of a refusal, and of which file. */
 struct who {
 	const char *path;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	const struct ks_arch *arch;	/* of e_machine, once it is checked */
 	uint64_t page_size;	/* the one PAGESIZE allowed, or 0: arch's */
 };
 
-int ks_dump_refuse(const char *path, ks_report_fn report, void *arg,
+int ks_dump_refuse(const char *path, const struct ks_reporter *rep,
 		   const char *fmt, ...)
 {
 	char why[512];
@@ -45,12 +44,11 @@ int ks_dump_refuse(const char *path, ks_report_fn report, void *arg,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	ks_report(report, arg, "%s is refused: %s", path, why);
+	ks_say(rep, KS_WARN, "%s is refused: %s", path, why);
 	return -EINVAL;
 }
 
-#define refuse(w, ...) ks_dump_refuse((w)->path, (w)->report, (w)->arg, \
-				      __VA_ARGS__)
+#define refuse(w, ...) ks_dump_refuse((w)->path, (w)->rep, __VA_ARGS__)
 
 /* What libkdumpfile's init_elf64() counts: program and section headers. */
 struct counts {
@@ -354,7 +352,7 @@ static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 			      (uint64_t)ph->p_filesz, MAX_NOTES_SIZE >> 20);
 	buf = malloc(ph->p_filesz ? ph->p_filesz : 1);
 	if (!buf) {
-		ks_report(w->report, w->arg, "out of memory");
+		ks_say(w->rep, KS_WARN, "out of memory");
 		return -ENOMEM;
 	}
 	if (ks_elf_core_read_at(fd, ph->p_offset, buf, ph->p_filesz))
@@ -369,9 +367,9 @@ static int check_note_segment(int fd, uint64_t i, const Elf64_Phdr *ph,
 }
 
 int ks_dump_header_check(int fd, uint64_t size, const char *path,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
-	struct who who = { path, report, arg, NULL, 0 };
+	struct who who = { path, rep, NULL, 0 };
 	const struct who *w = &who;
 	struct counts c = { 0, 0 };
 	Elf64_Ehdr eh;
@@ -386,7 +384,7 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 			      "has %" PRIu64 " of its %zu bytes", size,
 			      sizeof(eh));
 	/* NULL for a machine kstack does not read: that check says so */
-	ks_arch_resolve(NULL, eh.e_machine, &who.arch, NULL, NULL);
+	ks_arch_resolve(NULL, eh.e_machine, &who.arch, NULL);
 	ret = check_ehdr(fd, &eh, size, &c, w);
 	if (!ret)
 		ret = check_sections(fd, &eh, c.shnum, size, w);
@@ -403,17 +401,17 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
 
 int ks_dump_notes_check(const void *notes, uint64_t size, const char *where,
 			uint64_t page_size, const char *path,
-			ks_report_fn report, void *arg)
+			const struct ks_reporter *rep)
 {
-	struct who who = { path, report, arg, NULL, page_size };
+	struct who who = { path, rep, NULL, page_size };
 
 	return check_notes(notes, size, where, &who);
 }
 
 int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
-			     const char *path, ks_report_fn report, void *arg)
+			     const char *path, const struct ks_reporter *rep)
 {
-	struct who who = { path, report, arg, NULL, page_size };
+	struct who who = { path, rep, NULL, page_size };
 
 	return check_vmcoreinfo(text, len, &who);
 }

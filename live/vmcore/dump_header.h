@@ -18,10 +18,10 @@
  * of the dump path open on fd (size bytes long).  Returns 0 when
  * libkdumpfile may read it (a file that is no ELF file is left to
  * libkdumpfile), or -EINVAL after "PATH is refused: ..." naming the
- * field through report.
+ * field through rep.
  */
 int ks_dump_header_check(int fd, uint64_t size, const char *path,
-			 ks_report_fn report, void *arg);
+			 const struct ks_reporter *rep);
 
 /*
  * The same checks on the notes and VMCOREINFO of a dump of another
@@ -31,12 +31,12 @@ int ks_dump_header_check(int fd, uint64_t size, const char *path,
  */
 int ks_dump_notes_check(const void *notes, uint64_t size, const char *where,
 			uint64_t page_size, const char *path,
-			ks_report_fn report, void *arg);
+			const struct ks_reporter *rep);
 int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
-			     const char *path, ks_report_fn report, void *arg);
+			     const char *path, const struct ks_reporter *rep);
 
-/* "PATH is refused: what is wrong", through report: -EINVAL. */
-int ks_dump_refuse(const char *path, ks_report_fn report, void *arg,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* "PATH is refused: what is wrong", through rep: -EINVAL. */
+int ks_dump_refuse(const char *path, const struct ks_reporter *rep,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif /* KS_DUMP_HEADER_H */

@@ -77,18 +77,18 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		ks_say("cannot open %s %s: %s", opt, path,
-		       strerror(errno));
+		ks_live_say("cannot open %s %s: %s", opt, path,
+			    strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &sb)) {
-		ks_say("%s %s: %s", opt, path, strerror(errno));
+		ks_live_say("%s %s: %s", opt, path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		ks_say("%s %s is %s: a regular file is needed",
-		       opt, path, ks_file_kind(sb.st_mode));
+		ks_live_say("%s %s is %s: a regular file is needed",
+			    opt, path, ks_file_kind(sb.st_mode));
 		close(fd);
 		return -1;
 	}
@@ -114,18 +114,19 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 	    (vmlinux && peek_input("--vmlinux", vmlinux, &kernel)))
 		return KS_EXIT_ERROR;
 	if (dump == INPUT_KERNEL && kernel == INPUT_DUMP) {
-		ks_say("--vmcore and --vmlinux look swapped: %s is %s, %s is %s",
-		       vmcore, kind_names[dump], vmlinux, kind_names[kernel]);
+		ks_live_say("--vmcore and --vmlinux look swapped: %s is %s, "
+			    "%s is %s", vmcore, kind_names[dump], vmlinux,
+			    kind_names[kernel]);
 		return KS_EXIT_USAGE;
 	}
 	if (dump == INPUT_KERNEL) {
-		ks_say("--vmcore %s is %s, not a dump",
-		       vmcore, kind_names[dump]);
+		ks_live_say("--vmcore %s is %s, not a dump",
+			    vmcore, kind_names[dump]);
 		return KS_EXIT_ERROR;
 	}
 	if (kernel == INPUT_DUMP) {
-		ks_say("--vmlinux %s is %s, not a vmlinux",
-		       vmlinux, kind_names[kernel]);
+		ks_live_say("--vmlinux %s is %s, not a vmlinux",
+			    vmlinux, kind_names[kernel]);
 		return KS_EXIT_ERROR;
 	}
 	return 0;
@@ -135,7 +136,7 @@ static int check_inputs(const char *vmcore, const char *vmlinux)
 static int hooks(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_hooks_report(t, &opts->hooks, &opts->out, stdout,
-				  ks_live_say, NULL);
+				  &ks_live_reporter);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -146,7 +147,7 @@ static int hooks(const struct ks_target *t, const struct ks_options *opts)
 static int log_view(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_log_print(t, stdout, opts->out.format == KS_FMT_JSON,
-			       ks_live_say, NULL);
+			       &ks_live_reporter);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -157,7 +158,7 @@ static int log_view(const struct ks_target *t, const struct ks_options *opts)
 static int panic_view(const struct ks_target *t, const struct ks_options *opts)
 {
 	int ret = ks_panic_report(t, opts->out.format == KS_FMT_JSON, stdout,
-				  ks_live_say, NULL);
+				  &ks_live_reporter);
 
 	if (fflush(stdout) && !ret)
 		ret = -errno;
@@ -165,19 +166,20 @@ static int panic_view(const struct ks_target *t, const struct ks_options *opts)
 }
 
 /* Why the tasks cannot be walked, in --vmcore's words; said once. */
-static void say_no_walk(void *arg, const char *msg)
+static void say_no_walk(void *arg, enum ks_say_level level, const char *text)
 {
 	bool *said = arg;
 
+	(void)level;
 	*said = true;
-	ks_say("cannot walk the dump's tasks: %s", msg);
+	ks_live_say("cannot walk the dump's tasks: %s", text);
 }
 
 /* --cpus: every CPU's block on stdout; the exit status. */
 static int cpus(struct ks_kernel *k, const struct ks_options *opts)
 {
 	struct ks_cpus cs;
-	int ret = ks_cpus_walk(k, &cs, ks_live_say, NULL);
+	int ret = ks_cpus_walk(k, &cs, &ks_live_reporter);
 
 	if (!ret)
 		ret = ks_format_cpus(stdout, &cs, opts->out.format == KS_FMT_JSON);
@@ -185,7 +187,7 @@ static int cpus(struct ks_kernel *k, const struct ks_options *opts)
 	if (fflush(stdout) && !ret)
 		ret = -errno;
 	if (ret == -EIO || ret == -EPIPE)
-		ks_say("writing the output failed: %s", strerror(-ret));
+		ks_live_say("writing the output failed: %s", strerror(-ret));
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
@@ -198,13 +200,14 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		  struct ks_output *out, struct ks_lines *lines)
 {
 	/* per-task trouble only with -v: the status says how much */
-	const struct ks_sample_say say = { ks_live_say, NULL, true };
+	const struct ks_sample_say say = { &ks_live_reporter, true };
 	const struct ks_walk_opts walk = { &opts->sel, opts->out.waits,
 					   opts->out.verbose };
 	struct ks_kernel_status st;
 	struct ks_sample s = { 0 };
 	struct ks_kernel *k;
 	bool said = false;
+	const struct ks_reporter no_walk = { .say = say_no_walk, .arg = &said };
 	size_t missing;
 	int ret, status;
 
@@ -214,10 +217,10 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		return log_view(t, opts);
 	if (opts->mode == KS_IN_VPANIC)
 		return panic_view(t, opts);
-	ret = ks_kernel_open(t, &k, say_no_walk, &said);
+	ret = ks_kernel_open(t, &k, &no_walk);
 	if (ret) {
 		if (!said)
-			say_no_walk(&said, strerror(-ret));
+			ks_say(&no_walk, KS_WARN, "%s", strerror(-ret));
 		return KS_EXIT_ERROR;
 	}
 	if (opts->mode == KS_IN_VCPUS) {
@@ -229,13 +232,13 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 		goto out;
 	}
 	ks_kernel_status_say(opts->out.verbose, &s, &st, &say);
-	missing = ks_report_missing(&opts->sel, &s, " in the dump", ks_live_say, NULL);
-	if (ks_report_no_match(&s, missing, ks_live_say, NULL)) {
+	missing = ks_report_missing(&opts->sel, &s, " in the dump", &ks_live_reporter);
+	if (ks_report_no_match(&s, missing, &ks_live_reporter)) {
 		status = KS_EXIT_NONE;
 		goto out;
 	}
 	if (lines && ks_decode_stacks(&s, lines))
-		ks_say("out of memory adding lines");
+		ks_live_say("out of memory adding lines");
 	status = ks_output_write(out, &s, &opts->out);
 	if (status == KS_EXIT_OK && missing)
 		status = KS_EXIT_NONE;
@@ -256,7 +259,7 @@ static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
 	ks_kdump_lines_config(kd, &cfg, release, sizeof(release));
 	lines = ks_lines_open(&cfg);
 	if (!lines)
-		ks_say("out of memory: no lines");
+		ks_live_say("out of memory: no lines");
 	return lines;
 }
 
@@ -268,7 +271,7 @@ int ks_kdump_run(const struct ks_options *opts,
 		.vmlinux = opts->vmlinux,
 		.verbose = opts->out.verbose,
 		.scan_kallsyms = live->knobs.kallsyms_scan != NULL,
-		.report = ks_live_say,
+		.rep = &ks_live_reporter,
 	};
 	struct ks_lines *lines = NULL;
 	struct ks_output out;
@@ -277,7 +280,7 @@ int ks_kdump_run(const struct ks_options *opts,
 	int status;
 
 	if (!ks_kdump_available()) {
-		ks_say("this build has no --vmcore mode (built without libkdumpfile)");
+		ks_live_say("this build has no --vmcore mode (built without libkdumpfile)");
 		return KS_EXIT_ERROR;
 	}
 	status = check_inputs(live->vmcore, opts->vmlinux);
@@ -294,7 +297,7 @@ int ks_kdump_run(const struct ks_options *opts,
 		lines = dump_lines(kd, opts->vmlinux);
 	status = sample(&t, opts, &out, lines);
 	if (lines)
-		ks_lines_report(lines, ks_live_say, NULL);
+		ks_lines_report(lines, &ks_live_reporter);
 	ks_lines_close(lines);
 	ks_kdump_close(kd);
 out:

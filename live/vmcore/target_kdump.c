@@ -12,7 +12,7 @@
  * the shared image opener's (image_open.c), as for /proc/kcore.  Every
  * libkdumpfile call is in this file, which the static build leaves out
  * (kdump_absent.c stands in there).  It prints nothing: what goes wrong
- * goes to the driver's report callback (kdump_run.c prints it), and the
+ * goes to the driver's reporter (kdump_run.c prints it), and the
  * open returns a code.
  */
 #include <elf.h>
@@ -66,8 +66,7 @@ struct ks_kdump {
 	struct ks_dump_prefetch *prefetch;	/* an ELF dump's, or NULL */
 	/* the last page kv_translate() translated; xlat_vpage 1: none */
 	uint64_t xlat_vpage, xlat_ppage;
-	ks_report_fn report;		/* the driver's: every message goes there */
-	void *report_arg;
+	const struct ks_reporter *rep;	/* the driver's, for every message */
 };
 
 /* A message for the driver, which prints it ("kstack: " and a newline). */
@@ -77,7 +76,7 @@ static void say(const struct ks_kdump *kt, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	ks_vreport(kt->report, kt->report_arg, fmt, ap);
+	ks_vsay(kt->rep, KS_WARN, fmt, ap);
 	va_end(ap);
 }
 
@@ -390,10 +389,10 @@ static int check_file(struct ks_kdump *kt, const char *path,
 	err = refuse_kind(kt, path, (uint64_t)sb.st_size);
 	if (!err)
 		err = ks_dump_header_check(kt->fd, (uint64_t)sb.st_size, path,
-					   kt->report, kt->report_arg);
+					   kt->rep);
 	if (!err)
 		err = ks_diskdump_header_check(kt->fd, (uint64_t)sb.st_size,
-					       path, kt->report, kt->report_arg,
+					       path, kt->rep,
 					       dd);
 	if (err)
 		return err;
@@ -567,8 +566,7 @@ static int open_image(struct ks_kdump *kt, const struct ks_kdump_args *a,
 						    KS_KALLSYMS_LISTED_OR_SCAN,
 		.truncated = truncated(kt),
 		.nr_cpu_notes = -1,
-		.report = kt->report,
-		.report_arg = kt->report_arg,
+		.rep = kt->rep,
 	};
 	kdump_num_t nr_notes;
 	int ret;
@@ -597,14 +595,13 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 
 	kt = calloc(1, sizeof(*kt));
 	if (!kt) {
-		ks_report(a->report, a->report_arg, "out of memory");
+		ks_say(a->rep, KS_WARN, "out of memory");
 		return -ENOMEM;
 	}
 	kt->fd = -1;
 	kt->xlat_vpage = 1;
 	kt->mem = (struct ks_target){ .ops = &kdump_ops, .ctx = kt };
-	kt->report = a->report;
-	kt->report_arg = a->report_arg;
+	kt->rep = a->rep;
 	ret = open_dump(kt, a->vmcore);
 	if (ret) {
 		/* libkdumpfile may refuse a dump cut short: say why */
@@ -618,7 +615,7 @@ int ks_kdump_open(const struct ks_kdump_args *a, struct ks_kdump **kd_ret,
 	if (ret)
 		goto fail;
 	if (a->verbose)
-		ks_image_describe(&kt->io, kt->report, kt->report_arg);
+		ks_image_describe(&kt->io, kt->rep);
 	*kd_ret = kt;
 	return 0;
 fail:

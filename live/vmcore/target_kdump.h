@@ -23,8 +23,7 @@ struct ks_kdump_args {
 	const char *vmlinux;		/* NULL: symbols from the dump's kallsyms */
 	bool verbose;			/* report what the dump was matched with */
 	bool scan_kallsyms;		/* the tests': VMCOREINFO's kallsyms ignored */
-	ks_report_fn report;		/* every message, one per call; may be NULL */
-	void *report_arg;
+	const struct ks_reporter *rep;	/* every message; may be NULL */
 };
 
 /* false in the static build, which has no --vmcore mode */

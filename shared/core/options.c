@@ -24,13 +24,13 @@
 /* getopt's value of the row i: its letter, or past every character */
 #define LONG_VAL(i)	(256 + (int)(i))
 
-/* One line for what is wrong, through report: -EINVAL. */
-static int fail(ks_report_fn report, void *rarg, const char *fmt, ...)
+/* One line for what is wrong, through rep: -EINVAL. */
+static int fail(const struct ks_reporter *rep, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	ks_vreport(report, rarg, fmt, ap);
+	ks_vsay(rep, KS_WARN, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -152,8 +152,8 @@ static void getopt_tables(const struct ks_opt_view *v, enum ks_context ctx,
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report,
-		      void *rarg)
+static int parse_pids(struct ks_options *o, const char *arg,
+		      const struct ks_reporter *rep)
 {
 	const char *p = arg;
 
@@ -165,14 +165,14 @@ static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report
 		int32_t *n;
 
 		if (!len || len >= sizeof(num))
-			return fail(report, rarg, "invalid PID list '%s'", arg);
+			return fail(rep, "invalid PID list '%s'", arg);
 		memcpy(num, p, len);
 		num[len] = '\0';
 		if (parse_long(num, 0, INT32_MAX, &pid))
-			return fail(report, rarg, "invalid PID '%s'", num);
+			return fail(rep, "invalid PID '%s'", num);
 		n = ks_grow(o->sel.pids, &o->sel.pids_cap, o->sel.nr_pids + 1, sizeof(*n));
 		if (!n) {
-			ks_report(report, rarg, "out of memory");
+			ks_say(rep, KS_WARN, "out of memory");
 			return -ENOMEM;
 		}
 		o->sel.pids = n;
@@ -183,31 +183,31 @@ static int parse_pids(struct ks_options *o, const char *arg, ks_report_fn report
 	}
 }
 
-static int set_format(struct ks_options *o, enum ks_format f, ks_report_fn report,
-		      void *rarg)
+static int set_format(struct ks_options *o, enum ks_format f,
+		      const struct ks_reporter *rep)
 {
 	if (o->out.format != KS_FMT_TEXT && o->out.format != f)
-		return fail(report, rarg,
+		return fail(rep,
 			    "-c, --json and --folded exclude each other");
 	o->out.format = f;
 	return 0;
 }
 
 static int set_regex(struct ks_options *o, const char *name, const char *arg,
-		     ks_report_fn report, void *rarg)
+		     const struct ks_reporter *rep)
 {
 	char why[128];
 	int ret;
 
 	if (o->sel.comm)
-		return fail(report, rarg, "option %s given twice: join the "
+		return fail(rep, "option %s given twice: join the "
 			    "expressions with |", name);
 	if (!*arg)
-		return fail(report, rarg, "option %s wants a non-empty value", name);
+		return fail(rep, "option %s wants a non-empty value", name);
 	ret = regcomp(&o->sel.comm_re, arg, REG_EXTENDED | REG_NOSUB);
 	if (ret) {
 		regerror(ret, &o->sel.comm_re, why, sizeof(why));
-		return fail(report, rarg, "option %s: '%s' is not an extended "
+		return fail(rep, "option %s: '%s' is not an extended "
 			    "regular expression: %s", name, arg, why);
 	}
 	o->sel.comm = arg;
@@ -215,17 +215,18 @@ static int set_regex(struct ks_options *o, const char *name, const char *arg,
 }
 
 static int set_path(const struct ks_opt_row *row, const char *name,
-		    const char *arg, void *member, ks_report_fn report, void *rarg)
+		    const char *arg, void *member,
+		    const struct ks_reporter *rep)
 {
 	if (!*arg)
-		return fail(report, rarg, "option %s wants a non-empty value",
+		return fail(rep, "option %s wants a non-empty value",
 			    name);
 	/*
 	 * /proc/PID/cgroup paths are absolute: a relative one would match
 	 * nothing, and "" would have matched every task.
 	 */
 	if (row->kind == KS_OPT_CGROUP && arg[0] != '/')
-		return fail(report, rarg,
+		return fail(rep,
 			    "option %s wants a path as /proc/PID/cgroup shows it, starting with / (e.g. /system.slice/cron.service), not '%s'",
 			    name, arg);
 	*(const char **)member = arg;
@@ -233,15 +234,15 @@ static int set_path(const struct ks_opt_row *row, const char *name,
 }
 
 static int set_num(const struct ks_opt_row *row, const char *name,
-		   const char *arg, void *member, ks_report_fn report, void *rarg)
+		   const char *arg, void *member, const struct ks_reporter *rep)
 {
 	long min = row->min;
 
 	/* report's words, as they were before it was a mode of the table */
 	if (row->applies == KS_IN_REPORT && parse_long(arg, min, row->max, member))
-		return fail(report, rarg, "invalid %s '%s'", name, arg);
+		return fail(rep, "invalid %s '%s'", name, arg);
 	if (parse_long(arg, min, row->max, member))
-		return fail(report, rarg,
+		return fail(rep,
 			    "option %s wants a number from %ld to %ld, not '%s'",
 			    name, min, row->max, arg);
 	return 0;
@@ -280,7 +281,7 @@ static int parse_time(const char *s, time_t *t)
 
 static int parse_row(struct ks_options *o, const struct ks_opt_view *v,
 		     enum ks_context ctx, size_t i, const char *arg,
-		     ks_report_fn report, void *rarg)
+		     const struct ks_reporter *rep)
 {
 	const struct ks_opt_row *row = v->rows[i];
 	void *member = row_member(o, v, i);
@@ -288,11 +289,11 @@ static int parse_row(struct ks_options *o, const struct ks_opt_view *v,
 
 	ks_opt_row_name(row, false, name, sizeof(name));
 	if (ctx == KS_CTX_CRASH && !(row->applies & KS_IN_CRASH_CMD))
-		return fail(report, rarg, "option %s is for the live tool only",
+		return fail(rep, "option %s is for the live tool only",
 			    name);
 	/* a front end's row with no struct to fill: known to be refused */
 	if (!member)
-		return fail(report, rarg, "option %s: nowhere to keep it", name);
+		return fail(rep, "option %s: nowhere to keep it", name);
 	o->given |= 1ull << i;
 	switch (row->kind) {
 	case KS_OPT_FLAG:
@@ -306,33 +307,33 @@ static int parse_row(struct ks_options *o, const struct ks_opt_view *v,
 			o->sel.states |= KS_ST_BIT(*c);
 		return 0;
 	case KS_OPT_PIDS:
-		return parse_pids(o, arg, report, rarg);
+		return parse_pids(o, arg, rep);
 	case KS_OPT_FORMAT:
-		return set_format(o, row->format, report, rarg);
+		return set_format(o, row->format, rep);
 	case KS_OPT_PATH:
 	case KS_OPT_CGROUP:
-		return set_path(row, name, arg, member, report, rarg);
+		return set_path(row, name, arg, member, rep);
 	case KS_OPT_TEXT:
 		*(const char **)member = arg;
 		return 0;
 	case KS_OPT_REGEX:
-		return set_regex(o, name, arg, report, rarg);
+		return set_regex(o, name, arg, rep);
 	case KS_OPT_NUM:
-		return set_num(row, name, arg, member, report, rarg);
+		return set_num(row, name, arg, member, rep);
 	case KS_OPT_DURATION:
 		/* read once the mode says what a plain number counts */
 		o->t_arg = arg;
 		return 0;
 	case KS_OPT_TIME:
 		if (parse_time(arg, member))
-			return fail(report, rarg, "invalid %s '%s': a local time "
+			return fail(rep, "invalid %s '%s': a local time "
 				    "(2026-11-24 23:10, 2026-11-24 23:10:05, "
 				    "2026-11-24T23:10:05), a day (2026-11-24) or "
 				    "seconds since the epoch (@1795561800)",
 				    name, arg);
 		return 0;
 	}
-	return fail(report, rarg, "option %s: unknown kind", name);
+	return fail(rep, "option %s: unknown kind", name);
 }
 
 /* The one mode of a command line, stored once in o->mode. */
@@ -370,7 +371,7 @@ static unsigned int decide_mode(const struct ks_options *o,
 /* Each option given means something in this mode, with what it needs. */
 static int check_rows(const struct ks_options *o, const struct ks_opt_view *v,
 		      enum ks_context ctx, unsigned int mode,
-		      ks_report_fn report, void *rarg)
+		      const struct ks_reporter *rep)
 {
 	char name[40], where[256];
 
@@ -382,17 +383,17 @@ static int check_rows(const struct ks_options *o, const struct ks_opt_view *v,
 			continue;
 		ks_opt_row_name(row, false, name, sizeof(name));
 		if (!(row->applies & mode) && row->leads)
-			return fail(report, rarg, "%s and %s exclude each other",
+			return fail(rep, "%s and %s exclude each other",
 				    name, ks_mode_what(mode));
 		if (!(row->applies & mode)) {
 			ks_options_where(where, sizeof(where), row->applies, ctx);
-			return fail(report, rarg, "option %s does nothing with "
+			return fail(rep, "option %s does nothing with "
 				    "%s; it is for %s", name, ks_mode_what(mode),
 				    where);
 		}
 		need = row->needs ? row_of_name(v, row->needs) : NO_ROW;
 		if (need != NO_ROW && !given(o, need))
-			return fail(report, rarg, "option %s goes with %s", name,
+			return fail(rep, "option %s goes with %s", name,
 				    row->needs);
 	}
 	return 0;
@@ -403,8 +404,7 @@ static int check_rows(const struct ks_options *o, const struct ks_opt_view *v,
  * "2m" and "1h" are the same in both, up to the year a plain -b allows.
  */
 static int parse_duration(struct ks_options *o, const struct ks_opt_view *v,
-			  size_t i, unsigned int mode, ks_report_fn report,
-			  void *rarg)
+			  size_t i, unsigned int mode, const struct ks_reporter *rep)
 {
 	const struct ks_opt_row *row = v->rows[i];
 	const char *units = "smh", *u;
@@ -424,7 +424,7 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_view *v,
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)len, o->t_arg);
 	if (len >= sizeof(num) || parse_long(num, min, max, &val))
-		return fail(report, rarg, "option -t wants a number of %s "
+		return fail(rep, "option -t wants a number of %s "
 			    "from %ld to %ld with %s, or one with a unit up to a "
 			    "year (30s, 2m, 1h), not '%s'",
 			    mode == KS_IN_BG ? "minutes" : "seconds", row->min,
@@ -434,8 +434,7 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_view *v,
 }
 
 static int check_selection(const struct ks_options *o,
-			   const struct ks_opt_view *v, ks_report_fn report,
-			   void *rarg)
+			   const struct ks_opt_view *v, const struct ks_reporter *rep)
 {
 	char list[128] = "", name[40];
 	size_t len = 0;
@@ -449,22 +448,21 @@ static int check_selection(const struct ks_options *o,
 						ks_opt_row_name(v->rows[i],
 								false, name,
 								sizeof(name)));
-	return fail(report, rarg, "at least one of %s must be specified", list);
+	return fail(rep, "at least one of %s must be specified", list);
 }
 
 /* The front end's own checks, where it has a struct to check. */
 static int check_front(const struct ks_options *o,
-		       const struct ks_opt_view *v, ks_report_fn report,
-		       void *rarg)
+		       const struct ks_opt_view *v, const struct ks_reporter *rep)
 {
 	if (!v->front || !v->front->check || !v->base)
 		return 0;
-	return v->front->check(v->base, o, report, rarg);
+	return v->front->check(v->base, o, rep);
 }
 
 static int check_combination(struct ks_options *o,
 			     const struct ks_opt_view *v, enum ks_context ctx,
-			     ks_report_fn report, void *rarg)
+			     const struct ks_reporter *rep)
 {
 	unsigned int mode = decide_mode(o, v, ctx);
 	int ret;
@@ -473,29 +471,28 @@ static int check_combination(struct ks_options *o,
 	if (mode == KS_IN_INFO)
 		return 0;
 	if (o->hooks.kprobes && o->hooks.ftrace)
-		return fail(report, rarg, "-K and -F exclude each other");
-	ret = check_rows(o, v, ctx, mode, report, rarg);
+		return fail(rep, "-K and -F exclude each other");
+	ret = check_rows(o, v, ctx, mode, rep);
 	if (ret)
 		return ret;
 	if (mode == KS_IN_VPANIC && !led_to(o, v, KS_IN_VMCORE))
-		return fail(report, rarg, "--panic reads a dump: it goes with "
+		return fail(rep, "--panic reads a dump: it goes with "
 			    "--vmcore VMCORE");
-	ret = check_front(o, v, report, rarg);
+	ret = check_front(o, v, rep);
 	if (ret)
 		return ret;
 	/* --vmcore alone reads the dump's own kallsyms and BTF */
 	if (o->vmlinux && (mode == KS_IN_ONE || mode == KS_IN_SNOOP) &&
 	    !o->lines)
-		return fail(report, rarg, "--vmlinux goes with --vmcore VMCORE, -l "
+		return fail(rep, "--vmlinux goes with --vmcore VMCORE, -l "
 			    "or --decode");
 	if (mode & KS_IN_TASKS) {
-		ret = check_selection(o, v, report, rarg);
+		ret = check_selection(o, v, rep);
 		if (ret)
 			return ret;
 	}
 	if (o->t_arg)
-		return parse_duration(o, v, row_of_name(v, "-t"), mode, report,
-				      rarg);
+		return parse_duration(o, v, row_of_name(v, "-t"), mode, rep);
 	return 0;
 }
 
@@ -506,23 +503,23 @@ static int check_combination(struct ks_options *o,
  * report says each of them its one way, with the word as given.
  */
 static int getopt_error(const struct ks_opt_view *v, enum ks_context ctx,
-			int c, const char *arg, ks_report_fn report, void *rarg)
+			int c, const char *arg, const struct ks_reporter *rep)
 {
 	size_t i = c == ':' ? row_of_val(v, optopt, ctx) : NO_ROW;
 	char name[40];
 
 	if (ctx == KS_CTX_REPORT)
-		return fail(report, rarg, "report: invalid option '%s'", arg);
+		return fail(rep, "report: invalid option '%s'", arg);
 	if (i != NO_ROW)
-		return fail(report, rarg, "option %s needs a value",
+		return fail(rep, "option %s needs a value",
 			    ks_opt_row_name(v->rows[i], false, name,
 					    sizeof(name)));
 	if (optopt && !strncmp(arg, "--", 2))
-		return fail(report, rarg, "option %.*s takes no value",
+		return fail(rep, "option %.*s takes no value",
 			    (int)strcspn(arg, "="), arg);
 	if (optopt && optopt < 256)
-		return fail(report, rarg, "invalid option -%c", optopt);
-	return fail(report, rarg, "invalid option '%s'", arg);
+		return fail(rep, "invalid option -%c", optopt);
+	return fail(rep, "invalid option '%s'", arg);
 }
 
 /* report's operands: how many, the first is its DIR, the second is named */
@@ -576,7 +573,7 @@ static const char **operand_slot(struct ks_options *o,
 /* argv's options into o, with report's operands; 0 or -errno, said */
 static int parse_args(struct ks_options *o, const struct ks_opt_view *v,
 		      enum ks_context ctx, int argc, char **argv,
-		      struct operands *ops, ks_report_fn report, void *rarg)
+		      struct operands *ops, const struct ks_reporter *rep)
 {
 	char shorts[3 + 2 * KS_MAX_ROWS];
 	struct option longs[KS_MAX_ROWS + 1];
@@ -595,10 +592,9 @@ static int parse_args(struct ks_options *o, const struct ks_opt_view *v,
 		if (c == -1)
 			return 0;
 		if (c == '?' || c == ':')
-			return getopt_error(v, ctx, c, argv[optind - 1], report,
-					    rarg);
+			return getopt_error(v, ctx, c, argv[optind - 1], rep);
 		ret = parse_row(o, v, ctx, row_of_val(v, c, ctx), optarg,
-				report, rarg);
+				rep);
 		if (ret)
 			return ret;
 		/* --decode's FILE, and the options that may follow it */
@@ -611,41 +607,40 @@ static int parse_args(struct ks_options *o, const struct ks_opt_view *v,
 /* What is left after the options, then whether they go together. */
 static int check_rest(struct ks_options *o, const struct ks_opt_view *v,
 		      enum ks_context ctx, int argc, char **argv,
-		      ks_report_fn report, void *rarg)
+		      const struct ks_reporter *rep)
 {
 	const char **slot = operand_slot(o, v);
 
 	if (optind < argc && slot && strcmp(argv[optind], "--"))
 		*slot = argv[optind++];
 	if (optind < argc)
-		return fail(report, rarg, "unexpected argument '%s'",
+		return fail(rep, "unexpected argument '%s'",
 			    argv[optind]);
-	return check_combination(o, v, ctx, report, rarg);
+	return check_combination(o, v, ctx, rep);
 }
 
 /* report's checks, in the order and the words it always had */
 static int check_report(struct ks_options *o, const struct ks_opt_view *v,
-			const struct operands *ops, ks_report_fn report,
-			void *rarg)
+			const struct operands *ops, const struct ks_reporter *rep)
 {
 	int ret;
 
 	if (o->help)
 		return 0;
-	ret = check_front(o, v, report, rarg);
+	ret = check_front(o, v, rep);
 	if (ret)
 		return ret;
 	if (!ops->n)
-		return fail(report, rarg, "report: a directory is needed");
+		return fail(rep, "report: a directory is needed");
 	if (ops->n > 1)
-		return fail(report, rarg, "report: one directory or file, got '%s'",
+		return fail(rep, "report: one directory or file, got '%s'",
 			    ops->second);
 	return 0;
 }
 
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		     char **argv, const struct ks_opt_table *front, void *base,
-		     ks_report_fn report, void *rarg)
+		     const struct ks_reporter *rep)
 {
 	struct operands ops = { 0 };
 	struct ks_opt_view v;
@@ -663,11 +658,11 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		argc--;
 		argv++;
 	}
-	ret = parse_args(o, &v, ctx, argc, argv, &ops, report, rarg);
+	ret = parse_args(o, &v, ctx, argc, argv, &ops, rep);
 	if (!ret && ctx == KS_CTX_REPORT)
-		ret = check_report(o, &v, &ops, report, rarg);
+		ret = check_report(o, &v, &ops, rep);
 	else if (!ret)
-		ret = check_rest(o, &v, ctx, argc, argv, report, rarg);
+		ret = check_rest(o, &v, ctx, argc, argv, rep);
 	if (!ret)
 		return 0;
 	ks_options_release(o);

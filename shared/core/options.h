@@ -179,13 +179,13 @@ struct ks_opt_table {
 	 * checks; 0 or -EINVAL said through report.  NULL: nothing.
 	 */
 	int (*check)(void *base, const struct ks_options *o,
-		     ks_report_fn report, void *arg);
+		     const struct ks_reporter *rep);
 };
 
 /*
  * Fills opts, and the front end's struct at base from its rows (front,
  * or NULL), from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
- * through report for what is wrong (the caller exits 2, or calls
+ * through rep for what is wrong (the caller exits 2, or calls
  * cmd_usage in crash).  The live tool's argv[1] "report" is the report
  * mode, whose options may come before and after its DIR; opts->mode
  * says so even when the parse fails, for the usage to print.  The crash
@@ -194,7 +194,7 @@ struct ks_opt_table {
  */
 int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
 		     char **argv, const struct ks_opt_table *front, void *base,
-		     ks_report_fn report, void *arg);
+		     const struct ks_reporter *rep);
 /* Whether the option named ("-t") was given, in a parse with front. */
 bool ks_options_given(const struct ks_options *opts,
 		      const struct ks_opt_table *front, const char *name);

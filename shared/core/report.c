@@ -1,30 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A walker says what it could not read through a ks_report_fn: these
- * format the message and hand it over.  The sinks are the front ends'
- * (live/live_say.c, crash's error(INFO) in extension/), never the core's.
+ * A walker says what it could not read through a struct ks_reporter:
+ * these format the message and hand it over.  The sinks are the front
+ * ends' (live/live_say.c, crash's error(INFO) in extension/), never the
+ * core's.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report.h"
 
-void ks_vreport(ks_report_fn report, void *arg, const char *fmt, va_list ap)
+static bool said(const struct ks_reporter *r, enum ks_say_level level)
+{
+	return r && r->say && (level != KS_INFO || r->verbosity >= 1);
+}
+
+void ks_say_text(const struct ks_reporter *r, enum ks_say_level level,
+		 const char *text)
+{
+	if (said(r, level))
+		r->say(r->arg, level, text);
+}
+
+void ks_vsay(const struct ks_reporter *r, enum ks_say_level level,
+	     const char *fmt, va_list ap)
 {
 	char msg[4096];
 
-	if (!report)
+	if (!said(r, level))
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	report(arg, msg);
+	r->say(r->arg, level, msg);
 }
 
-void ks_report(ks_report_fn report, void *arg, const char *fmt, ...)
+void ks_say(const struct ks_reporter *r, enum ks_say_level level,
+	    const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	ks_vreport(report, arg, fmt, ap);
+	ks_vsay(r, level, fmt, ap);
 	va_end(ap);
 }
-

@@ -160,16 +160,16 @@ void ks_format_panic_json(FILE *out, const struct ks_panic_state *ps,
 }
 
 int ks_panic_report(const struct ks_target *t, bool json, FILE *out,
-		    ks_report_fn report, void *arg)
+		    const struct ks_reporter *rep)
 {
 	struct ks_panic_state ps;
-	int ret = ks_panic_state_read(t, &ps, report, arg);
+	int ret = ks_panic_state_read(t, &ps, rep);
 
 	if (!ret) {
 		char buf[512];
 		/* the log may be unreadable: the panic's CPU and taint stand */
 		const char *message = !ps.cpu_err && ps.panic_cpu >= 0 &&
-			!ks_panic_message(t, buf, sizeof(buf), NULL, NULL) ? buf : NULL;
+			!ks_panic_message(t, buf, sizeof(buf), NULL) ? buf : NULL;
 
 		if (json)
 			ks_format_panic_json(out, &ps, message);

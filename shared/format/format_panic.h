@@ -27,11 +27,11 @@ void ks_format_panic_json(FILE *out, const struct ks_panic_state *ps,
 
 /*
  * --panic: reads t's panic and taint and writes them to out (json: one
- * object); what cannot be read is said through report.  Returns 0, or a
+ * object); what cannot be read is said through rep.  Returns 0, or a
  * negative errno when neither panic_cpu nor tainted_mask could be read
  * (-ENOMEM).
  */
 int ks_panic_report(const struct ks_target *t, bool json, FILE *out,
-		    ks_report_fn report, void *arg);
+		    const struct ks_reporter *rep);
 
 #endif /* KS_FORMAT_PANIC_H */

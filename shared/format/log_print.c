@@ -21,13 +21,13 @@ static int write_record(void *arg, const struct ks_log_record *rec)
 }
 
 int ks_log_print(const struct ks_target *t, FILE *out, bool json,
-		 ks_report_fn report, void *rarg)
+		 const struct ks_reporter *rep)
 {
 	struct log_out lo = { out, json };
 	struct ks_log_trouble tr;
 	int ret;
 
-	ret = ks_printk_ring_walk(t, write_record, &lo, &tr, report, rarg);
+	ret = ks_printk_ring_walk(t, write_record, &lo, &tr, rep);
 	if (ret)
 		return ret;
 	ks_format_log_trouble(out, json, &tr);

@@ -14,10 +14,10 @@
 
 /*
  * Writes t's kernel log to out, as text or JSON Lines; what could not be
- * read is said through report and, with json, on the last line.  Returns
+ * read is said through rep and, with json, on the last line.  Returns
  * 0, or a negative errno (the ring unreadable, a write failed).
  */
 int ks_log_print(const struct ks_target *t, FILE *out, bool json,
-		 ks_report_fn report, void *rarg);
+		 const struct ks_reporter *rep);
 
 #endif /* KS_LOG_PRINT_H */

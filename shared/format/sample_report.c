@@ -15,7 +15,7 @@ static bool has_pid(const struct ks_sample *s, int32_t pid)
 
 size_t ks_report_missing(const struct ks_selection *sel,
 			 const struct ks_sample *s, const char *where,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	size_t missing = 0;
 
@@ -24,20 +24,20 @@ size_t ks_report_missing(const struct ks_selection *sel,
 	for (size_t i = 0; i < sel->nr_pids; i++) {
 		if (has_pid(s, sel->pids[i]))
 			continue;
-		ks_report(report, arg, "PID %d does not exist%s", sel->pids[i],
-			  where);
+		ks_say(rep, KS_WARN, "PID %d does not exist%s", sel->pids[i],
+		       where);
 		missing++;
 	}
 	return missing;
 }
 
 bool ks_report_no_match(const struct ks_sample *s, size_t missing,
-			ks_report_fn report, void *arg)
+			const struct ks_reporter *rep)
 {
 	if (s->nr_tasks)
 		return false;
 	if (!missing)
-		ks_report(report, arg, "no task matched the selection");
+		ks_say(rep, KS_WARN, "no task matched the selection");
 	return true;
 }
 

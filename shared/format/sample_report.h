@@ -3,7 +3,7 @@
  * What every reader of a sample says the same way, whoever reads it (the
  * live tool, --vmcore, the crash command): the -p PIDs the sample lacks,
  * and the sample's text on a stream.  Messages go through the caller's
- * report callback, which decides where they land.
+ * reporter, which decides where they land.
  */
 #ifndef KS_SAMPLE_REPORT_H
 #define KS_SAMPLE_REPORT_H
@@ -24,7 +24,7 @@
  */
 size_t ks_report_missing(const struct ks_selection *sel,
 			 const struct ks_sample *s, const char *where,
-			 ks_report_fn report, void *arg);
+			 const struct ks_reporter *rep);
 
 /*
  * Whether s holds no task at all, said as "no task matched the
@@ -32,7 +32,7 @@ size_t ks_report_missing(const struct ks_selection *sel,
  * already: the one verdict of the live tool, --vmcore, crash and -b.
  */
 bool ks_report_no_match(const struct ks_sample *s, size_t missing,
-			ks_report_fn report, void *arg);
+			const struct ks_reporter *rep);
 
 /* The sample in opts' format on f, flushed: 0 or -errno. */
 int ks_sample_write(FILE *f, const struct ks_sample *s,

@@ -95,7 +95,7 @@ static int layout_members(const struct ks_ftrace_walker *w,
 		KS_OPTIONAL(&mem, "module", "mem"),
 	};
 	int ret = ks_field_table_report(w->t, m, sizeof(m) / sizeof(m[0]),
-					w->report, w->arg);
+					w->rep);
 
 	l->layout_6_4 = ks_field_ok(&mem);
 	/* an int order: read as one (page_room()) */
@@ -132,22 +132,22 @@ static int layout_init(const struct ks_ftrace_walker *w,
 
 	if (o->symbol(c, "ftrace_ops_list", &l->ops_list) ||
 	    o->symbol(c, "ftrace_list_end", &l->list_end)) {
-		ks_report(w->report, w->arg, "no ftrace_ops_list: this kernel "
-			     "has no function tracer");
+		ks_say(w->rep, KS_WARN, "no ftrace_ops_list: this kernel "
+			  "has no function tracer");
 		return -ENOENT;
 	}
 	if (layout_members(w, l))
 		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	if (l->head_size <= 0 || l->pg_index.size <= 0 || l->pg_index.size > 8) {
-		ks_report(w->report, w->arg,
-			     "no size for hlist_head or ftrace_page.index");
+		ks_say(w->rep, KS_WARN,
+		       "no size for hlist_head or ftrace_page.index");
 		return -ENOENT;
 	}
 	l->rec_size = o->type_size(c, "dyn_ftrace");
 	if (l->rec_size <= 0 || l->rec_flags.size <= 0 ||
 	    l->rec_flags.size > 8) {
-		ks_report(w->report, w->arg, "no size for struct dyn_ftrace");
+		ks_say(w->rep, KS_WARN, "no size for struct dyn_ftrace");
 		return -ENOENT;
 	}
 	layout_symbols(w->t, l);
@@ -156,12 +156,11 @@ static int layout_init(const struct ks_ftrace_walker *w,
 
 int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
 			  const struct ks_target *t,
-			  ks_report_fn report, void *arg)
+			  const struct ks_reporter *rep)
 {
 	memset(w, 0, sizeof(*w));
 	w->t = t;
-	w->report = report;
-	w->arg = arg;
+	w->rep = rep;
 	return layout_init(w, &w->l);
 }
 
@@ -289,7 +288,7 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 	uint64_t op, next;
 
 	if (ks_read_u64(w->t, w->l.ops_list, &op)) {
-		ks_report(w->report, w->arg, "cannot read ftrace_ops_list");
+		ks_say(w->rep, KS_WARN, "cannot read ftrace_ops_list");
 		return -EFAULT;
 	}
 	/* do_for_each_ftrace_op(): until NULL or &ftrace_list_end */
@@ -298,8 +297,8 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 
 		if (ops_seen(out, op) || out->n >= OPS_MAX) {
 			out->error = "ftrace_ops_list loops";
-			ks_report(w->report, w->arg, "ftrace_ops_list loops "
-				     "at 0x%" PRIx64 ", stopped", op);
+			ks_say(w->rep, KS_WARN, "ftrace_ops_list loops "
+				  "at 0x%" PRIx64 ", stopped", op);
 			break;
 		}
 		o = ks_ftrace_ops_list_add(out);
@@ -308,8 +307,8 @@ int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,
 		if (!read_ops(w->t, &w->l, op, o, &next)) {
 			o->error = "cannot read the struct ftrace_ops";
 			out->error = "an ftrace_ops could not be read";
-			ks_report(w->report, w->arg, "cannot read ftrace_ops "
-				     "at 0x%" PRIx64 ", list stopped", op);
+			ks_say(w->rep, KS_WARN, "cannot read ftrace_ops "
+				  "at 0x%" PRIx64 ", list stopped", op);
 			break;
 		}
 	}
@@ -621,7 +620,7 @@ struct page_walk {
 };
 
 /* A complaint about the page walk, to the walker's reporter. */
-#define say(pw, ...) ks_report((pw)->w->report, (pw)->w->arg, __VA_ARGS__)
+#define say(pw, ...) ks_say((pw)->w->rep, KS_WARN, __VA_ARGS__)
 
 /* A kernel counter (unsigned long) that may be absent: 0 then. */
 static uint64_t kernel_count(const struct ks_target *t, const char *name)
@@ -787,14 +786,14 @@ static int read_direct(const struct ks_target *t, const struct ks_ftrace_layout 
 static int walk_each_check(const struct ks_ftrace_walker *w, bool touched)
 {
 	if (touched && !w->l.layout_6_4) {
-		ks_report(w->report, w->arg, "this kernel keeps no "
-			     "FTRACE_FL_TOUCHED (touched_functions came with "
-			     "Linux 6.4)");
+		ks_say(w->rep, KS_WARN, "this kernel keeps no "
+			  "FTRACE_FL_TOUCHED (touched_functions came with "
+			  "Linux 6.4)");
 		return -EOPNOTSUPP;
 	}
 	if (!w->l.pages_start) {
-		ks_report(w->report, w->arg,
-			     "no ftrace_pages_start: no dynamic ftrace");
+		ks_say(w->rep, KS_WARN,
+		       "no ftrace_pages_start: no dynamic ftrace");
 		return -ENOENT;
 	}
 	return 0;

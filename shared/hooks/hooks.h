@@ -47,13 +47,13 @@
 /*
  * -K and/or -F of a kernel image (crash, or a vmcore opened without it):
  * the kernel-format lines, "== summary", then the sections only memory
- * answers, all to out.  Problems with one list or structure go to report
+ * answers, all to out.  Problems with one list or structure go to rep
  * (the front end's sink: live_say.c's, or crash's error(INFO)).
  * h says which report, opts its format (--json) and detail (-v).
  * Returns 0, or a negative errno when a walk could not start (reported).
  */
 int ks_hooks_report(const struct ks_target *t, const struct ks_hooks_opts *h,
 		    const struct ks_format_opts *opts, FILE *out,
-		    ks_report_fn report, void *arg);
+		    const struct ks_reporter *rep);
 
 #endif /* KS_HOOKS_H */

@@ -12,12 +12,12 @@
 
 static int report_kprobes(const struct ks_target *t,
 			  const struct ks_format_opts *opts, FILE *out,
-			  ks_report_fn report, void *arg)
+			  const struct ks_reporter *rep)
 {
 	struct ks_kprobe_list l = { 0 };
 	int ret;
 
-	ret = ks_kprobe_walk(t, &l, report, arg);
+	ret = ks_kprobe_walk(t, &l, rep);
 	if (!ret && opts->format == KS_FMT_JSON) {
 		for (size_t i = 0; i < l.n; i++)
 			ks_kprobe_json(out, t, &l.v[i]);
@@ -35,13 +35,13 @@ static int report_kprobes(const struct ks_target *t,
  */
 /* --json: the records alone, each printed as the walk hands it over */
 static int json_ftrace(const struct ks_target *t, bool touched, FILE *out,
-		       ks_report_fn report, void *arg)
+		       const struct ks_reporter *rep)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
 	struct ks_ftrace_walker w;
 	int ret;
 
-	ret = ks_ftrace_walker_init(&w, t, report, arg);
+	ret = ks_ftrace_walker_init(&w, t, rep);
 	if (!ret)
 		ret = ks_ftrace_ops_walk(&w, &ops);
 	if (!ret)
@@ -53,7 +53,7 @@ static int json_ftrace(const struct ks_target *t, bool touched, FILE *out,
 
 static int report_ftrace(const struct ks_target *t, bool touched,
 			 const struct ks_format_opts *opts, FILE *out,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	struct ks_ftrace_ops_list ops = { 0 };
 	struct ks_ftrace_walker w;
@@ -62,10 +62,10 @@ static int report_ftrace(const struct ks_target *t, bool touched,
 	int ret;
 
 	if (opts->format == KS_FMT_JSON)
-		return json_ftrace(t, touched, out, report, arg);
+		return json_ftrace(t, touched, out, rep);
 	ret = ks_ftrace_writer_init(&wr, out);
 	if (!ret)
-		ret = ks_ftrace_walker_init(&w, t, report, arg);
+		ret = ks_ftrace_walker_init(&w, t, rep);
 	if (!ret)
 		ret = ks_ftrace_ops_walk(&w, &ops);
 	if (!ret)
@@ -83,17 +83,17 @@ static int report_ftrace(const struct ks_target *t, bool touched,
 
 int ks_hooks_report(const struct ks_target *t, const struct ks_hooks_opts *h,
 		    const struct ks_format_opts *opts, FILE *out,
-		    ks_report_fn report, void *arg)
+		    const struct ks_reporter *rep)
 {
 	int ret = 0, r;
 
 	if (h->kprobes) {
-		r = report_kprobes(t, opts, out, report, arg);
+		r = report_kprobes(t, opts, out, rep);
 		if (r)
 			ret = r;
 	}
 	if (h->ftrace) {
-		r = report_ftrace(t, h->touched, opts, out, report, arg);
+		r = report_ftrace(t, h->touched, opts, out, rep);
 		if (r)
 			ret = r;
 	}

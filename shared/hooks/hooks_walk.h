@@ -3,7 +3,7 @@
  * The hook walkers: kprobes and ftrace read from kernel memory through a
  * struct ks_target, returned as records (shared/hooks/hooks_records.h).  They
  * never print: a problem with one list or structure goes to the caller's
- * report callback, the walk goes on where it can, and the records found
+ * reporter, the walk goes on where it can, and the records found
  * are the answer.
  */
 #ifndef KS_HOOKS_WALK_H
@@ -26,7 +26,7 @@
  * kernel has no kprobes or lacks their types, or -ENOMEM.
  */
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
-		   ks_report_fn report, void *arg);
+		   const struct ks_reporter *rep);
 /*
  * r->event: the trace event (kprobe_events' "p:kprobes/NAME") whose
  * dispatcher is r's handler, or "" (kprobe_event.c).
@@ -58,8 +58,7 @@ struct ks_ftrace_layout {
 /* One run's ftrace walks: the layout, resolved once, and the reporter. */
 struct ks_ftrace_walker {
 	const struct ks_target *t;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	struct ks_ftrace_layout l;
 };
 
@@ -69,7 +68,7 @@ struct ks_ftrace_walker {
  */
 int ks_ftrace_walker_init(struct ks_ftrace_walker *w,
 			  const struct ks_target *t,
-			  ks_report_fn report, void *arg);
+			  const struct ks_reporter *rep);
 
 /* ftrace_ops_list into out (ops with their filter and notrace ips). */
 int ks_ftrace_ops_walk(const struct ks_ftrace_walker *w,

@@ -37,8 +37,7 @@ struct kp_layout {
 struct kp_walk {
 	const struct ks_target *t;
 	struct kp_layout l;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	int armed;		/* ks_kprobes_enabled() */
 	uint8_t *pbuf, *kbuf;	/* a struct kprobe and an aggregated one */
 	uint64_t *seen;		/* the nodes of the bucket so far */
@@ -69,23 +68,22 @@ static int layout_init(struct kp_walk *w)
 	};
 
 	if (o->symbol(c, "kprobe_table", &l->table)) {
-		ks_report(w->report, w->arg,
-			     "no kprobe_table: this kernel has no kprobes");
+		ks_say(w->rep, KS_WARN,
+		       "no kprobe_table: this kernel has no kprobes");
 		return -ENOENT;
 	}
 	if (o->symbol(c, "aggr_pre_handler", &l->aggr_pre))
 		l->aggr_pre = 0;
 	if (o->symbol(c, "pre_handler_kretprobe", &l->kret_pre))
 		l->kret_pre = 0;
-	if (ks_field_table_report(t, m, sizeof(m) / sizeof(m[0]), w->report,
-				  w->arg))
+	if (ks_field_table_report(t, m, sizeof(m) / sizeof(m[0]), w->rep))
 		return -ENOENT;
 	l->head_size = o->type_size(c, "hlist_head");
 	l->kp_size = o->type_size(c, "kprobe");
 	if (l->head_size <= 0 || l->kp_size <= 0 || l->kp_flags.size <= 0 ||
 	    l->kp_flags.size > 8) {
-		ks_report(w->report, w->arg,
-			     "no size for struct kprobe or hlist_head");
+		ks_say(w->rep, KS_WARN,
+		       "no size for struct kprobe or hlist_head");
 		return -ENOENT;
 	}
 	return 0;
@@ -247,15 +245,15 @@ static int walk_aggr(struct kp_walk *w, uint64_t ap, const struct ks_sym *sym)
 		uint64_t kp = next - l->kp_list.off;
 
 		if (++n > AGGR_LIST_MAX) {
-			ks_report(w->report, w->arg, "kprobe 0x%" PRIx64
-				     ": aggregated list does not end, stopped",
-				     ap);
+			ks_say(w->rep, KS_WARN, "kprobe 0x%" PRIx64
+				  ": aggregated list does not end, stopped",
+				  ap);
 			return 0;
 		}
 		if (ks_read(w->t, kp, w->kbuf, l->kp_size)) {
-			ks_report(w->report, w->arg, "kprobe 0x%" PRIx64
-				     ": cannot read aggregated probe 0x%" PRIx64,
-				     ap, kp);
+			ks_say(w->rep, KS_WARN, "kprobe 0x%" PRIx64
+				  ": cannot read aggregated probe 0x%" PRIx64,
+				  ap, kp);
 			return 0;
 		}
 		ret = add_probe(w, kp, w->kbuf, ap, aflags, sym);
@@ -308,23 +306,22 @@ static int walk_bucket(struct kp_walk *w, int i)
 	int ret;
 
 	if (ks_read_u64(w->t, head + l->head_first.off, &node)) {
-		ks_report(w->report, w->arg,
-			     "cannot read kprobe_table[%d]", i);
+		ks_say(w->rep, KS_WARN, "cannot read kprobe_table[%d]", i);
 		return 0;
 	}
 	while (node) {
 		uint64_t p = node - l->kp_hlist.off;
 
 		if (n >= KPROBE_BUCKET_MAX || seen_before(w->seen, n, node)) {
-			ks_report(w->report, w->arg, "kprobe_table[%d] loops "
-				     "at 0x%" PRIx64 ", stopped", i, node);
+			ks_say(w->rep, KS_WARN, "kprobe_table[%d] loops "
+				  "at 0x%" PRIx64 ", stopped", i, node);
 			return 0;
 		}
 		w->seen[n++] = node;
 		if (ks_read(w->t, p, w->pbuf, l->kp_size)) {
-			ks_report(w->report, w->arg, "kprobe_table[%d]: "
-				     "cannot read struct kprobe at 0x%" PRIx64,
-				     i, p);
+			ks_say(w->rep, KS_WARN, "kprobe_table[%d]: "
+				  "cannot read struct kprobe at 0x%" PRIx64,
+				  i, p);
 			return 0;
 		}
 		ret = walk_probe(w, p);
@@ -336,10 +333,9 @@ static int walk_bucket(struct kp_walk *w, int i)
 }
 
 int ks_kprobe_walk(const struct ks_target *t, struct ks_kprobe_list *out,
-		   ks_report_fn report, void *arg)
+		   const struct ks_reporter *rep)
 {
-	struct kp_walk w = { .t = t, .report = report, .arg = arg,
-			     .out = out };
+	struct kp_walk w = { .t = t, .rep = rep, .out = out };
 	int ret, i;
 
 	ret = layout_init(&w);

@@ -14,8 +14,7 @@
 
 /* Where the messages about a sample go. */
 struct ks_sample_say {
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	/*
 	 * The walk's messages about single tasks and lists only with -v;
 	 * without it the status counts them (--vmcore).  false: each one

@@ -55,7 +55,7 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len)
 }
 
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
-		   ks_report_fn report, void *arg)
+		   const struct ks_reporter *rep)
 {
 	struct ks_kernel *k = calloc(1, sizeof(*k));
 	int ret;
@@ -66,10 +66,10 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	/* chosen where the target was made (ks_arch_resolve()) */
 	k->arch = t->arch;
 	if (!k->arch) {
-		ret = ks_arch_resolve(NULL, 0, &k->arch, report, arg);
+		ret = ks_arch_resolve(NULL, 0, &k->arch, rep);
 		goto fail;
 	}
-	ret = ks_layout_init(t, k->arch, &k->l, report, arg);
+	ret = ks_layout_init(t, k->arch, &k->l, rep);
 	if (ret)
 		goto fail;
 	ret = -ENOMEM;

@@ -38,13 +38,13 @@ struct ks_kernel_status {
 /*
  * Reads the layout and, when the kernel has one, the ORC tables.  Returns 0
  * or -errno, the reason (a member this walk cannot do without, an
- * unreadable init_task, ...) through report (may be NULL) when there is
+ * unreadable init_task, ...) through rep (may be NULL) when there is
  * one to say.  A kernel without ORC tables is unwound with frame pointers;
  * one whose tables cannot be used still has its tasks listed, each with
  * an empty stack and a note.
  */
 int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
-		   ks_report_fn report, void *arg);
+		   const struct ks_reporter *rep);
 void ks_kernel_close(struct ks_kernel *k);
 const struct ks_kernel_layout *ks_kernel_layout(const struct ks_kernel *k);
 
@@ -61,14 +61,14 @@ int ks_kernel_release(struct ks_kernel *k, char *buf, size_t len);
  * Adds every task opts selects to s, in the order the live tool lists
  * them: processes by ascending PID, with -H each one's threads by
  * ascending TID; -p alone in the order given.  Trouble with one task or
- * list goes to report (may be NULL) and into st; the walk goes on.
+ * list goes to rep (may be NULL) and into st; the walk goes on.
  * Returns 0, or -errno for a failure of the whole walk (-ENOMEM,
  * -EFAULT for an unreadable init_task, -ENOENT for a missing layout the
  * options need, e.g. --cgroup without cgroup types).
  */
 int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
-		     ks_report_fn report, void *arg);
+		     const struct ks_reporter *rep);
 
 /*
  * The letter get_task_state() prints for __state and exit_state (6.1.123+

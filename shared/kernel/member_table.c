@@ -60,7 +60,7 @@ static bool size_allowed(const struct ks_field_spec *s, const struct ks_field *f
 
 int ks_field_table_report(const struct ks_target *t,
 			  const struct ks_field_spec *specs, size_t nr,
-			  ks_report_fn report, void *arg)
+			  const struct ks_reporter *rep)
 {
 	int ret = 0;
 
@@ -71,14 +71,13 @@ int ks_field_table_report(const struct ks_target *t,
 		if (!s->file || ret)
 			continue;
 		if (!ks_field_ok(s->dst)) {
-			ks_report(report, arg,
-				  "no member %s.%s in this kernel's types",
-				  s->type, s->member);
+			ks_say(rep, KS_WARN,
+			       "no member %s.%s in this kernel's types",
+			       s->type, s->member);
 			ret = -ENOENT;
 		} else if (!size_allowed(s, s->dst)) {
-			ks_report(report, arg,
-				  "%s.%s has an unexpected size %ld",
-				  s->type, s->member, s->dst->size);
+			ks_say(rep, KS_WARN, "%s.%s has an unexpected size %ld",
+			       s->type, s->member, s->dst->size);
 			ret = -ENOENT;
 		}
 	}
@@ -88,5 +87,5 @@ int ks_field_table_report(const struct ks_target *t,
 int ks_field_table_resolve(const struct ks_target *t,
 			   const struct ks_field_spec *specs, size_t nr)
 {
-	return ks_field_table_report(t, specs, nr, NULL, NULL);
+	return ks_field_table_report(t, specs, nr, NULL);
 }

@@ -74,11 +74,11 @@ int ks_field_table_resolve(const struct ks_target *t,
 			   const struct ks_field_spec *specs, size_t nr);
 
 /*
- * The same, and the first such member's message goes to report (may be
+ * The same, and the first such member's message goes to rep (may be
  * NULL): "no member type.member in this kernel's types (file:line)".
  */
 int ks_field_table_report(const struct ks_target *t,
 			  const struct ks_field_spec *specs, size_t nr,
-			  ks_report_fn report, void *arg);
+			  const struct ks_reporter *rep);
 
 #endif /* KS_MEMBER_TABLE_H */

@@ -304,7 +304,7 @@ int ks_decode_stacks(struct ks_sample *s, struct ks_lines *l)
 }
 
 int ks_lines_sample(struct ks_sample *s, const struct ks_lines_config *cfg,
-		    ks_report_fn report, void *arg)
+		    const struct ks_reporter *rep)
 {
 	struct ks_lines *l = ks_lines_open(cfg);
 	int ret;
@@ -312,7 +312,7 @@ int ks_lines_sample(struct ks_sample *s, const struct ks_lines_config *cfg,
 	if (!l)
 		return -ENOMEM;
 	ret = ks_decode_stacks(s, l);
-	ks_lines_report(l, report, arg);
+	ks_lines_report(l, rep);
 	ks_lines_close(l);
 	return ret;
 }

@@ -42,9 +42,9 @@ int ks_decode_stacks(struct ks_sample *s, struct ks_lines *l);
 
 /*
  * -l: every stack of s decoded in place with the lines of cfg's kernel;
- * what had no debug info is said once through report.  0 or -ENOMEM.
+ * what had no debug info is said once through rep.  0 or -ENOMEM.
  */
 int ks_lines_sample(struct ks_sample *s, const struct ks_lines_config *cfg,
-		    ks_report_fn report, void *arg);
+		    const struct ks_reporter *rep);
 
 #endif /* KS_DECODE_TEXT_H */

@@ -371,10 +371,10 @@ bool ks_lines_foreign(const struct ks_lines *l)
 	return false;
 }
 
-void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
+void ks_lines_report(const struct ks_lines *l, const struct ks_reporter *rep)
 {
 	if (l->missing)
-		ks_report(report, arg,
-			  "this build has no file:line lookup (built without libdw)");
+		ks_say(rep, KS_WARN,
+		       "this build has no file:line lookup (built without libdw)");
 }
 #endif

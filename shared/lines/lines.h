@@ -100,9 +100,9 @@ bool ks_lines_foreign(const struct ks_lines *l);
 void ks_lines_counts(const struct ks_lines *l, size_t *found, size_t *missing);
 
 /*
- * Through report: one message naming the debug files that were missing,
+ * Through rep: one message naming the debug files that were missing,
  * one for each that was of another build, one for damaged frames.
  */
-void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg);
+void ks_lines_report(const struct ks_lines *l, const struct ks_reporter *rep);
 
 #endif /* KS_LINES_H */

@@ -58,8 +58,8 @@ static bool not_found(const struct ks_lines_obj *o)
 	return o->err == -ENOENT && o->missed;
 }
 
-static void report_missing(const struct ks_lines *l, ks_report_fn report,
-			   void *arg)
+static void report_missing(const struct ks_lines *l,
+			   const struct ks_reporter *rep)
 {
 	const char *sep = "";
 	size_t i, bad = l->vmlinux.err && l->vmlinux.missed, size = 0;
@@ -76,7 +76,7 @@ static void report_missing(const struct ks_lines *l, ks_report_fn report,
 	/* one message, however many modules it names */
 	out = open_memstream(&msg, &size);
 	if (!out) {
-		ks_report(report, arg, "frames without file:line, no debug info");
+		ks_say(rep, KS_WARN, "frames without file:line, no debug info");
 		return;
 	}
 	fprintf(out, "frames without file:line, no debug info for ");
@@ -88,9 +88,9 @@ static void report_missing(const struct ks_lines *l, ks_report_fn report,
 			" to a directory laid out as /usr/lib/debug", l->release);
 	if (l->vmlinux.err && l->vmlinux.missed && !l->cfg.vmlinux)
 		fprintf(out, "; --vmlinux names the debug vmlinux");
-	/* not through ks_report(): its buffer would cut a long list short */
-	if (!fclose(out) && report)
-		report(arg, msg);
+	/* not through ks_say(): its buffer would cut a long list short */
+	if (!fclose(out))
+		ks_say_text(rep, KS_WARN, msg);
 	free(msg);
 }
 
@@ -99,8 +99,8 @@ static void report_missing(const struct ks_lines *l, ks_report_fn report,
  * its sizes matched matched by chance, so none was decoded with it.
  */
 static void report_foreign(const struct ks_lines *l,
-			   const struct ks_lines_obj *o, ks_report_fn report,
-			   void *arg)
+			   const struct ks_lines_obj *o,
+			   const struct ks_reporter *rep)
 {
 	char release[256] = "", of[96] = "";
 	bool vmlinux = o == &l->vmlinux;
@@ -113,31 +113,31 @@ static void report_foreign(const struct ks_lines *l,
 		ks_lines_module_release(o, release, sizeof(release));
 		snprintf(of, sizeof(of), " of %s", o->name);
 	}
-	ks_report(report, arg,
-		  "%zu of %zu frames%s do not match %s: %s, e.g. %s; %s is of "
-		  "Linux %s: no frame%s decoded with it",
-		  o->differ + o->absent, o->judged, of,
-		  vmlinux ? "this vmlinux" : "its debug file",
-		  o->absent ? "sizes differ or names are absent" : "sizes differ",
-		  o->example, o->path ? o->path : o->name,
-		  release[0] ? release : "(release unknown)", of);
+	ks_say(rep, KS_WARN,
+	       "%zu of %zu frames%s do not match %s: %s, e.g. %s; %s is of "
+	       "Linux %s: no frame%s decoded with it",
+	       o->differ + o->absent, o->judged, of,
+	       vmlinux ? "this vmlinux" : "its debug file",
+	       o->absent ? "sizes differ or names are absent" : "sizes differ",
+	       o->example, o->path ? o->path : o->name,
+	       release[0] ? release : "(release unknown)", of);
 }
 
-void ks_lines_report(const struct ks_lines *l, ks_report_fn report, void *arg)
+void ks_lines_report(const struct ks_lines *l, const struct ks_reporter *rep)
 {
 	size_t i;
 
 	/* the wrong files first: the cause of most bare frames */
-	report_foreign(l, &l->vmlinux, report, arg);
+	report_foreign(l, &l->vmlinux, rep);
 	for (i = 0; i < l->nr_mods; i++)
-		report_foreign(l, &l->mods[i], report, arg);
-	report_missing(l, report, arg);
+		report_foreign(l, &l->mods[i], rep);
+	report_missing(l, rep);
 	if (l->malformed)
-		ks_report(report, arg,
-			  "%zu frame%s left as %s: an offset past the function's "
-			  "size is damaged text, e.g. %s", l->malformed,
-			  l->malformed == 1 ? "" : "s",
-			  l->malformed == 1 ? "it was" : "they were",
-			  l->malformed_example);
+		ks_say(rep, KS_WARN,
+		       "%zu frame%s left as %s: an offset past the function's "
+		       "size is damaged text, e.g. %s", l->malformed,
+		       l->malformed == 1 ? "" : "s",
+		       l->malformed == 1 ? "it was" : "they were",
+		       l->malformed_example);
 }
 #endif /* KS_NO_LIBDW */

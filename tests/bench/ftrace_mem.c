@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	rss0 = status_kib("VmRSS:");
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-	ret = ks_hooks_report(&t, &h, &fo, stdout, said_file, stderr);
+	ret = ks_hooks_report(&t, &h, &fo, stdout, &SAID_ON(stderr));
 	fflush(stdout);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	clock_gettime(CLOCK_MONOTONIC, &b);

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	rss0 = status_kib("VmRSS:");
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-	ret = ks_log_print(&t, stdout, json, said_file, stderr);
+	ret = ks_log_print(&t, stdout, json, &SAID_ON(stderr));
 	fflush(stdout);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	clock_gettime(CLOCK_MONOTONIC, &b);

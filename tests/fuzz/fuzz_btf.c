@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *names[MAX_NAMES];
 	struct ks_btf *btf = NULL;
 
-	if (ks_btf_load(data, size, &btf, NULL, NULL))
+	if (ks_btf_load(data, size, &btf, NULL))
 		return 0;
 	lookups(btf, names, blob_names(data, size, names));
 	ks_btf_type_size(btf, "task_struct");

@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode_bytes(l, data, size);
 	/* --decode's first pass over every line: the release it names */
 	ks_text_release((const char *)data, size, rel, sizeof(rel));
-	ks_lines_report(l, NULL, NULL);
+	ks_lines_report(l, NULL);
 	free(out);
 	ks_lines_close(l);
 	free(text);

@@ -63,9 +63,10 @@ kdump_ctx_t *kdump_new(void)
 	return ctx;
 }
 
-static void count(void *arg, const char *msg)
+static void count(void *arg, enum ks_say_level level, const char *msg)
 {
 	(void)msg;
+	(void)level;
 	++*(int *)arg;
 }
 
@@ -76,8 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ks_kdump_args a = {
 		.vmcore = path,
 		.verbose = true,
-		.report = count,
-		.report_arg = &said,
+		.rep = &(const struct ks_reporter){ count, &said, 0 },
 	};
 	struct ks_kdump *kd = NULL;
 	struct ks_target t;

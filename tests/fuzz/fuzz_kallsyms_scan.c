@@ -40,11 +40,15 @@ static int line(void *arg, const char *key, char *buf, size_t len)
 	return 0;
 }
 
-static void ignore(void *arg, const char *msg)
+static void ignore(void *arg, enum ks_say_level level, const char *msg)
 {
 	(void)arg;
+	(void)level;
 	(void)msg;
 }
+
+/* the messages are formatted, then dropped */
+static const struct ks_reporter quiet = { .say = ignore };
 
 /* What was found agrees with VMCOREINFO, where it names the symbol. */
 static void check(const struct ks_kallsyms_mem *ks, const struct vmci *v)
@@ -87,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     ks_fake_write(f, STEXT, in.p, in.n)))
 		abort();
 	ks_fake_target(f, &t);
-	if (!ks_kallsyms_scan(&t, &vi, ignore, NULL, &ks, &sc)) {
+	if (!ks_kallsyms_scan(&t, &vi, &quiet, &ks, &sc)) {
 		check(ks, &v);
 		ks_kallsyms_mem_free(ks);
 	}

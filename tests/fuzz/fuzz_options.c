@@ -13,8 +13,9 @@
 
 #define MAX_ARGS	256
 
-static void count(void *arg, const char *msg)
+static void count(void *arg, enum ks_say_level level, const char *msg)
 {
+	(void)level;
 	fuzz_assert(msg[0]);
 	++*(int *)arg;
 }
@@ -25,15 +26,15 @@ static void parse(enum ks_context ctx, int argc, char **argv)
 	struct ks_live_options live = { 0 };
 	struct ks_options o;
 	int said = 0, ret;
+	const struct ks_reporter rep = { .say = count, .arg = &said };
 
 	/* getopt may permute argv: each context parses its own copy */
 	memcpy(copy, argv, sizeof(*argv) * (size_t)(argc + 1));
 	if (ctx == KS_CTX_LIVE)
-		ret = ks_live_options_parse(&o, &live, argc, copy, NULL, count,
-					    &said);
+		ret = ks_live_options_parse(&o, &live, argc, copy, NULL, &rep);
 	else
 		ret = ks_options_parse(&o, ctx, argc, copy, &ks_live_opt_table,
-				       NULL, count, &said);
+				       NULL, &rep);
 	if (ret) {
 		/* one line says why */
 		fuzz_assert((ret == -EINVAL || ret == -ENOMEM) && said == 1);

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flags & 2)
 		fill(f, KS_PI_DATA, (size_t)1 << sbits, &in);
 	ks_fake_target(f, &t);
-	if (!ks_printk_ring_walk(&t, each, &s, &tr, NULL, NULL))
+	if (!ks_printk_ring_walk(&t, each, &s, &tr, NULL))
 		ks_format_log_trouble(fuzz_null(), s.json, &tr);
 	fuzz_assert(s.n <= (1ull << cbits));
 	ks_fake_destroy(f);

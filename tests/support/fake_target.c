@@ -505,7 +505,7 @@ void ks_fake_target(struct ks_fake *f, struct ks_target *t_ret)
 /* As a source names its machine: NULL for a name kstack does not know. */
 void ks_fake_set_arch(struct ks_fake *f, const char *arch)
 {
-	ks_arch_resolve(arch ? arch : "", 0, &f->arch, NULL, NULL);
+	ks_arch_resolve(arch ? arch : "", 0, &f->arch, NULL);
 }
 
 int ks_fake_use_kallsyms(struct ks_fake *f)

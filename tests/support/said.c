@@ -4,16 +4,18 @@
 
 #include "said.h"
 
-void said_collect(void *arg, const char *msg)
+void said_collect(void *arg, enum ks_say_level level, const char *text)
 {
 	struct said *d = arg;
 	size_t len = strlen(d->text);
 
-	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", msg);
+	(void)level;
+	snprintf(d->text + len, sizeof(d->text) - len, "%s\n", text);
 	d->calls++;
 }
 
-void said_file(void *arg, const char *msg)
+void said_file(void *arg, enum ks_say_level level, const char *text)
 {
-	fprintf(arg, "kstack: %s\n", msg);
+	(void)level;
+	fprintf(arg, "kstack: %s\n", text);
 }

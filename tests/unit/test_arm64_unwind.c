@@ -23,6 +23,7 @@
 #include "arm64.h"
 #include "fake_target.h"
 #include "kernel_tasks.h"
+#include "said.h"
 
 #define STACK		0xffff800010000000ull	/* a vmap'ed task stack */
 #define STACK_SIZE	0x4000ull
@@ -385,7 +386,7 @@ static const struct ks_arch *arch_of(const char *name, unsigned int machine)
 {
 	const struct ks_arch *a;
 
-	return ks_arch_resolve(name, machine, &a, NULL, NULL) ? NULL : a;
+	return ks_arch_resolve(name, machine, &a, NULL) ? NULL : a;
 }
 
 /* The table by every name its sources give, the prstatus registers. */
@@ -417,8 +418,9 @@ static void test_arch_table(void **state)
 			 -ENOENT);
 }
 
-static void said(void *arg, const char *msg)
+static void said(void *arg, enum ks_say_level level, const char *msg)
 {
+	(void)level;
 	snprintf(arg, 256, "%s", msg);
 }
 
@@ -428,22 +430,22 @@ static void test_unknown_arch_refused(void **state)
 	struct env *e = *state;
 	struct ks_kernel *k = NULL;
 	char msg[256] = "";
-
+	const struct ks_reporter rep = REPORT_TO(said, msg);
 	const struct ks_arch *a = &ks_arch_x86_64;
 
-	assert_int_equal(ks_arch_resolve("riscv64", 0, &a, said, msg),
+	assert_int_equal(ks_arch_resolve("riscv64", 0, &a, &rep),
 			 -EPROTONOSUPPORT);
 	assert_null(a);
 	assert_non_null(strstr(msg, "riscv64"));
-	assert_int_equal(ks_arch_resolve(NULL, EM_RISCV, &a, said, msg),
+	assert_int_equal(ks_arch_resolve(NULL, EM_RISCV, &a, &rep),
 			 -EPROTONOSUPPORT);
 	assert_non_null(strstr(msg, "does not say"));
-	assert_int_equal(ks_arch_resolve(NULL, EM_AARCH64, &a, said, msg), 0);
+	assert_int_equal(ks_arch_resolve(NULL, EM_AARCH64, &a, &rep), 0);
 	assert_ptr_equal(a, &ks_arch_arm64);
 	msg[0] = '\0';
 	ks_fake_set_arch(e->f, NULL);
 	ks_fake_target(e->f, &e->t);
-	assert_int_equal(ks_kernel_open(&e->t, &k, said, msg), -EPROTONOSUPPORT);
+	assert_int_equal(ks_kernel_open(&e->t, &k, &rep), -EPROTONOSUPPORT);
 	assert_non_null(strstr(msg, "does not say"));
 }
 

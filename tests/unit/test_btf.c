@@ -202,7 +202,7 @@ static int setup(void **state)
 
 	assert_non_null(f);
 	f->len = build(&f->b, f->data, sizeof(f->data));
-	assert_int_equal(ks_btf_load(f->data, f->len, &f->btf, NULL, NULL), 0);
+	assert_int_equal(ks_btf_load(f->data, f->len, &f->btf, NULL), 0);
 	*state = f;
 	return 0;
 }
@@ -287,7 +287,7 @@ static void corrupt(struct fixture *f, size_t off, uint32_t val, int expect)
 
 	memcpy(copy, f->data, f->len);
 	memcpy(copy + off, &val, sizeof(val));
-	assert_int_equal(ks_btf_load(copy, f->len, &btf, NULL, NULL), expect);
+	assert_int_equal(ks_btf_load(copy, f->len, &btf, NULL), expect);
 	ks_btf_free(btf);
 }
 
@@ -297,8 +297,8 @@ static void test_malformed(void **state)
 	struct ks_btf *btf;
 	uint32_t types_len = (uint32_t)f->b.nr_words * 4;
 
-	assert_int_equal(ks_btf_load(f->data, 10, &btf, NULL, NULL), -EINVAL);
-	assert_int_equal(ks_btf_load(f->data, f->len - 1, &btf, NULL, NULL),
+	assert_int_equal(ks_btf_load(f->data, 10, &btf, NULL), -EINVAL);
+	assert_int_equal(ks_btf_load(f->data, f->len - 1, &btf, NULL),
 			 -EINVAL);
 	corrupt(f, 0, 0x9FeB | 1u << 24, -ENOTSUP);
 	corrupt(f, 0, 0x1234 | 1u << 16, -EINVAL);
@@ -332,8 +332,8 @@ static void test_vlen_overrun(void **state)
 		memcpy(copy, f->data, f->len);
 		memcpy(copy + info, &v, sizeof(v));
 		d = (struct said){ "", 0 };
-		assert_int_equal(ks_btf_load(copy, f->len, &btf, said_collect,
-					     &d), -EINVAL);
+		assert_int_equal(ks_btf_load(copy, f->len, &btf, &SAID_TO(&d)),
+				 -EINVAL);
 		assert_null(btf);
 		printf("vlen %zu: %s", vlen, d.text);
 		assert_int_equal(d.calls, 1);
@@ -343,7 +343,7 @@ static void test_vlen_overrun(void **state)
 	memcpy(copy, f->data, f->len);
 	memcpy(copy + 24 + 22 * 4, &(uint32_t){ 0xfffff }, 4);
 	d = (struct said){ "", 0 };
-	assert_int_equal(ks_btf_load(copy, f->len, &btf, said_collect, &d),
+	assert_int_equal(ks_btf_load(copy, f->len, &btf, &SAID_TO(&d)),
 			 -EINVAL);
 	printf("%s", d.text);
 	assert_int_equal(d.calls, 1);
@@ -404,7 +404,7 @@ static void test_cycles(void **state)
 			member(b, "", t_fan + (uint32_t)i + 1, (uint32_t)j * 32);
 	}
 	len = blob_bytes(b, data, 16384);
-	assert_int_equal(ks_btf_load(data, len, &btf, NULL, NULL), 0);
+	assert_int_equal(ks_btf_load(data, len, &btf, NULL), 0);
 
 	assert_int_equal(ks_btf_member_offset(btf, "self", "x"), 0);
 	assert_int_equal(ks_btf_member_offset(btf, "self", "nosuch"), -ENOENT);
@@ -458,7 +458,7 @@ static void test_huge_arrays(void **state)
 	type(b, "holder", K_STRUCT, 2, 0, 8);
 	member(b, "m", t_big, 0);
 	member(b, "flex", t_flex, 64);
-	assert_int_equal(ks_btf_load(data, blob_bytes(b, data, 4096), &btf, NULL,
+	assert_int_equal(ks_btf_load(data, blob_bytes(b, data, 4096), &btf,
 				     NULL), 0);
 
 	assert_int_equal(ks_btf_type_size(btf, "big_t"), -EINVAL);

@@ -190,10 +190,11 @@ static uint64_t off(const char *type, const char *member)
 	return (uint64_t)o;
 }
 
-static void collect(void *arg, const char *msg)
+static void collect(void *arg, enum ks_say_level level, const char *msg)
 {
 	struct result *r = arg;
 
+	(void)level;
 	fprintf(r->msgf, "%s\n", msg);
 }
 
@@ -218,7 +219,7 @@ static void parse(const char *args, struct ks_options *opts)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	assert_int_equal(ks_options_parse(opts, KS_CTX_CRASH, argc, argv, NULL,
-					  NULL, NULL, NULL), 0);
+					  NULL, NULL), 0);
 }
 
 /* The whole task walk, kernel opened afresh, as one kstack command. */
@@ -235,9 +236,10 @@ static void sample(const char *args, struct result *r)
 	walk = (struct ks_walk_opts){ &opts.sel, opts.out.waits,
 				      opts.out.verbose };
 	alarm(CASE_SECONDS);
-	assert_int_equal(ks_kernel_open(&target, &k, NULL, NULL), 0);
+	assert_int_equal(ks_kernel_open(&target, &k, NULL), 0);
 	ks_sample_init(&r->s, 0, "x");
-	assert_int_equal(ks_kernel_walk(k, &walk, &r->s, &r->st, collect, r), 0);
+	assert_int_equal(ks_kernel_walk(k, &walk, &r->s, &r->st,
+					&REPORT_TO(collect, r)), 0);
 	ks_kernel_close(k);
 	alarm(0);
 	ks_options_release(&opts);
@@ -693,7 +695,7 @@ static char *ftrace_report(char **err)
 	assert_non_null(o);
 	assert_non_null(e);
 	alarm(CASE_SECONDS);
-	assert_int_equal(ks_hooks_report(&target, &h, &fo, o, said_file, e),
+	assert_int_equal(ks_hooks_report(&target, &h, &fo, o, &SAID_ON(e)),
 			 0);
 	alarm(0);
 	fclose(o);
@@ -774,7 +776,7 @@ static void record_clean(void)
 static int setup(void **state)
 {
 	const char *d = getenv("KSTACK_VMCORE_DIR");
-	struct ks_kdump_args args = { .report = ks_live_say };
+	struct ks_kdump_args args = { .rep = &ks_live_reporter };
 	char core[4200], vmlinux[4200];
 	FILE *f;
 

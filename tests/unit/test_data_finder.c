@@ -22,6 +22,7 @@
 #include "arm64.h"
 #include "data_finder.h"
 #include "fake_target.h"
+#include "said.h"
 
 #define EINITTEXT	0xffff8000093f4c0cull
 #define DATA		0xffff800009810000ull
@@ -38,15 +39,16 @@
 #define T_STACK		0x38
 #define T_COMM		0x40
 
-struct said {
+struct last_said {
 	char msg[512];
 	int nr;
 };
 
-static void record(void *arg, const char *msg)
+static void record(void *arg, enum ks_say_level level, const char *msg)
 {
-	struct said *s = arg;
+	struct last_said *s = arg;
 
+	(void)level;
 	snprintf(s->msg, sizeof(s->msg), "%s", msg);
 	s->nr++;
 }
@@ -110,14 +112,14 @@ static void test_init_task_decoy_passed_over(void **state)
 	struct ks_fake *f = fake();
 	struct ks_data_finder d;
 	struct ks_target t;
-	struct said s = { .nr = 0 };
+	struct last_said s = { .nr = 0 };
 	struct ks_sym sym;
 	uint64_t a = 0;
 
 	(void)state;
 	two_swappers(f, true);
 	ks_fake_target(f, &t);
-	ks_data_finder_init(&d, &t, record, &s);
+	ks_data_finder_init(&d, &t, &REPORT_TO(record, &s));
 	assert_int_equal(ks_data_finder_symbol(&d, "init_task", &a), 0);
 	assert_true(a == DATA + 0x2000);
 	assert_int_equal(s.nr, 0);
@@ -135,13 +137,13 @@ static void test_decoy_alone_not_taken(void **state)
 	struct ks_fake *f = fake();
 	struct ks_data_finder d;
 	struct ks_target t;
-	struct said s = { .nr = 0 };
+	struct last_said s = { .nr = 0 };
 	uint64_t a = 0;
 
 	(void)state;
 	two_swappers(f, false);
 	ks_fake_target(f, &t);
-	ks_data_finder_init(&d, &t, record, &s);
+	ks_data_finder_init(&d, &t, &REPORT_TO(record, &s));
 	assert_int_equal(ks_data_finder_symbol(&d, "init_task", &a), -ENOENT);
 	assert_int_equal(s.nr, 1);
 	assert_non_null(strstr(s.msg, "init_task: not in the dump's kallsyms"));
@@ -164,7 +166,7 @@ static void test_uts_from_vmcoreinfo(void **state)
 
 	(void)state;
 	ks_fake_target(f, &t);
-	ks_data_finder_init(&d, &t, NULL, NULL);
+	ks_data_finder_init(&d, &t, NULL);
 	assert_int_equal(ks_data_finder_symbol(&d, "init_uts_ns", &a), 0);
 	assert_true(a == UTS);
 	ks_fake_destroy(f);
@@ -236,7 +238,7 @@ static void test_kprobe_table_checked(void **state)
 	struct ks_fake *f = fake();
 	struct ks_data_finder d;
 	struct ks_target t;
-	struct said s = { .nr = 0 };
+	struct last_said s = { .nr = 0 };
 	uint8_t code[24];
 	uint64_t a = 0;
 
@@ -256,7 +258,7 @@ static void test_kprobe_table_checked(void **state)
 	ks_fake_write_u64(f, stray + 8, bad + 4 * 8);
 	ks_fake_set_arch(f, "aarch64");
 	ks_fake_target(f, &t);
-	ks_data_finder_init(&d, &t, record, &s);
+	ks_data_finder_init(&d, &t, &REPORT_TO(record, &s));
 	assert_int_equal(ks_data_finder_symbol(&d, "kprobe_table", &a), 0);
 	assert_true(a == good);
 	assert_int_equal(s.nr, 0);
@@ -269,12 +271,12 @@ static void test_no_code_refs_said(void **state)
 	struct ks_fake *f = fake();
 	struct ks_data_finder d;
 	struct ks_target t;
-	struct said s = { .nr = 0 };
+	struct last_said s = { .nr = 0 };
 	uint64_t a = 0;
 
 	(void)state;
 	ks_fake_target(f, &t);
-	ks_data_finder_init(&d, &t, record, &s);
+	ks_data_finder_init(&d, &t, &REPORT_TO(record, &s));
 	assert_int_equal(ks_data_finder_symbol(&d, "tk_core", &a), -ENOENT);
 	assert_int_equal(s.nr, 1);
 	assert_non_null(strstr(s.msg, "tk_core: not in the dump's kallsyms"));

@@ -136,8 +136,7 @@ static int open_it(struct said *d)
 {
 	struct ks_kdump_args a = {
 		.vmcore = path,
-		.report = said_collect,
-		.report_arg = d,
+		.rep = &SAID_TO(d),
 	};
 	struct ks_kdump *kd = NULL;
 	struct ks_target t;
@@ -324,7 +323,7 @@ static void test_well_formed(void **state)
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(ks_diskdump_header_check(fd, DUMP_SIZE, path,
-						  said_collect, &d, &ext), 0);
+						  &SAID_TO(&d), &ext), 0);
 	close(fd);
 	assert_int_equal(d.calls, 0);
 	assert_true(ext.diskdump);
@@ -350,7 +349,7 @@ static void test_cut_in_pages(void **state)
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(ks_diskdump_header_check(fd, DATA_OFF + 10 * BLOCK + 100,
-						  path, said_collect, &d, &ext), 0);
+						  path, &SAID_TO(&d), &ext), 0);
 	close(fd);
 	assert_int_equal(ext.want_size, DUMP_SIZE);
 	assert_int_equal(ext.missing_start, 10 * BLOCK);
@@ -375,7 +374,7 @@ static void test_cut_in_descriptors(void **state)
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(ks_diskdump_header_check(fd, DESC_OFF + 24 * 3 + 5,
-						  path, said_collect, &d, &ext), 0);
+						  path, &SAID_TO(&d), &ext), 0);
 	close(fd);
 	unlink(path);
 	assert_int_equal(ext.missing_start, 0);

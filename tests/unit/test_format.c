@@ -209,7 +209,7 @@ static void test_summary_all(void **state)
 
 	(void)state;
 	assert_int_equal(ks_options_parse(&o, KS_CTX_CRASH, 4, argv, NULL,
-					  NULL, NULL, NULL), 0);
+					  NULL, NULL), 0);
 	make_sample(&s);
 	f = open_memstream(&out, &len);
 	assert_non_null(f);

@@ -42,10 +42,12 @@ static struct ks_ftrace_image_counts counts;
 static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
 					     FILE *e)
 {
+	/* the walker keeps its reporter: both outlive the call */
 	static struct ks_ftrace_walker w;
+	static struct ks_reporter rep;
 
-	assert_int_equal(ks_ftrace_walker_init(&w, tt, said_file, e),
-			 0);
+	rep = SAID_ON(e);
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, &rep), 0);
 	return &w;
 }
 
@@ -97,7 +99,7 @@ static void test_report(void **state)
 	assert_int_equal(counts.ipmodify, 48);
 	assert_int_equal(counts.regs, 60);
 	assert_int_equal(counts.tramp, N - 60);
-	assert_int_equal(ks_hooks_report(&t, &h, &fo, o, said_file, e), 0);
+	assert_int_equal(ks_hooks_report(&t, &h, &fo, o, &SAID_ON(e)), 0);
 	fclose(o);
 	fclose(e);
 	assert_string_equal(err, "");

@@ -54,7 +54,7 @@ static int parses(const char *b, const char *c)
 	struct ks_options o;
 	int ret;
 
-	ret = ks_live_options_parse(&o, &live, 5, argv, NULL, NULL, NULL);
+	ret = ks_live_options_parse(&o, &live, 5, argv, NULL, NULL);
 	if (!ret)
 		ks_options_release(&o);
 	return ret;
@@ -135,7 +135,7 @@ static void test_every_option(void **state)
 
 		opt[1] = *c;
 		ret = ks_live_options_parse(&o, &live, 3, argv, NULL,
-					    said_collect, &d);
+					    &SAID_TO(&d));
 		if (ret && strstr(d.text, "invalid option"))
 			continue;	/* not an option */
 		if (!ret)

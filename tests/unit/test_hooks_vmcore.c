@@ -67,8 +67,8 @@ static char *report(bool kprobes, bool ftrace, bool verbose)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ks_hooks_report(&target, &h, &o, f, said_file,
-					 stderr), 0);
+	assert_int_equal(ks_hooks_report(&target, &h, &o, f, &SAID_ON(stderr)),
+			 0);
 	fclose(f);
 	return text;
 }
@@ -270,7 +270,7 @@ static void test_verbose(void **state)
 static int setup(void **state)
 {
 	const char *d = getenv("KSTACK_VMCORE_DIR");
-	struct ks_kdump_args args = { .report = ks_live_say };
+	struct ks_kdump_args args = { .rep = &ks_live_reporter };
 	char core[4200], vmlinux[4200];
 	FILE *f;
 

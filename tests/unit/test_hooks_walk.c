@@ -47,10 +47,12 @@ static struct ks_target t;
 static const struct ks_ftrace_walker *walker(const struct ks_target *tt,
 					     FILE *e)
 {
+	/* the walker keeps its reporter: both outlive the call */
 	static struct ks_ftrace_walker w;
+	static struct ks_reporter rep;
 
-	assert_int_equal(ks_ftrace_walker_init(&w, tt, said_file, e),
-			 0);
+	rep = SAID_ON(e);
+	assert_int_equal(ks_ftrace_walker_init(&w, tt, &rep), 0);
 	return &w;
 }
 
@@ -230,7 +232,7 @@ static char *walk_kprobes(struct ks_kprobe_list *l, char **err_ret)
 	size_t olen = 0, elen = 0;
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&err, &elen);
 
-	assert_int_equal(ks_kprobe_walk(&t, l, said_file, e), 0);
+	assert_int_equal(ks_kprobe_walk(&t, l, &SAID_ON(e)), 0);
 	ks_kprobe_print_all(o, &t, l, false);
 	fclose(o);
 	fclose(e);
@@ -645,10 +647,10 @@ static void test_report(void **state)
 	FILE *fp = open_memstream(&out, &len), *null = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, said_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, &SAID_ON(null)), 0);
 	o.kprobes = false;
 	o.ftrace = true;
-	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, said_file, null), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, &SAID_ON(null)), 0);
 	fclose(fp);
 	fclose(null);
 	assert_non_null(strstr(out, "== summary\n7 kprobes: 6 k, 1 r; 2 disabled, 1 gone, 2 optimized, 1 on ftrace; probed modules: gonemod\n== kprobes enabled\n1\n== hook owners\n"));
@@ -662,11 +664,12 @@ struct heard {
 	int n;
 };
 
-static void collect(void *arg, const char *msg)
+static void collect(void *arg, enum ks_say_level level, const char *msg)
 {
 	struct heard *s = arg;
 	size_t len = strlen(s->text);
 
+	(void)level;
 	s->n++;
 	snprintf(s->text + len, sizeof(s->text) - len, "%s|", msg);
 }
@@ -685,7 +688,8 @@ static void test_report_callback(void **state)
 	FILE *fp = open_memstream(&out, &len);
 
 	(void)state;
-	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp, collect, &said), 0);
+	assert_int_equal(ks_hooks_report(&t, &o, &fo, fp,
+					 &REPORT_TO(collect, &said)), 0);
 	fclose(fp);
 	assert_int_equal(said.n, 2);
 	assert_non_null(strstr(said.text, "|kprobe_table[21]: cannot read struct kprobe at 0xffff888077770000|"));
@@ -715,9 +719,9 @@ static int walk_without(const char *skip, bool ftrace, struct heard *said)
 	sym("ftrace_list_end", TABLE + 8, 8, NULL);
 	ks_fake_target(f, &mt);
 	if (ftrace)
-		ret = ks_ftrace_walker_init(&w, &mt, collect, said);
+		ret = ks_ftrace_walker_init(&w, &mt, &REPORT_TO(collect, said));
 	else
-		ret = ks_kprobe_walk(&mt, &l, collect, said);
+		ret = ks_kprobe_walk(&mt, &l, &REPORT_TO(collect, said));
 	ks_kprobe_list_free(&l);
 	ks_fake_destroy(f);
 	f = full;

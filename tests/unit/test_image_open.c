@@ -19,10 +19,12 @@
 #include "fake_target.h"
 #include "image_open.h"
 #include "page_walk.h"
+#include "said.h"
 #include "vmcoreinfo.h"
 
-static void said(void *arg, const char *msg)
+static void said(void *arg, enum ks_say_level level, const char *msg)
 {
+	(void)level;
 	snprintf(arg, 256, "%s", msg);
 }
 
@@ -69,7 +71,7 @@ static void test_unknown_arch(void **state)
 	struct ks_fake *f = ks_fake_create();
 	struct ks_image_opened io = { 0 };
 	struct ks_image_source src = { .arch_name = "riscv64", .who = "the dump",
-				       .nr_cpu_notes = -1, .report = said };
+				       .nr_cpu_notes = -1 };
 	struct ks_target mem;
 	char msg[256] = "";
 
@@ -78,7 +80,7 @@ static void test_unknown_arch(void **state)
 	assert_int_equal(ks_fake_set_vmcoreinfo(f, "OSRELEASE=6.1.0\n"), 0);
 	ks_fake_target(f, &mem);
 	src.mem = &mem;
-	src.report_arg = msg;
+	src.rep = &REPORT_TO(said, msg);
 	assert_int_equal(ks_image_open(&io, &src), -EPROTONOSUPPORT);
 	assert_string_equal(msg, "the image is of architecture riscv64: kstack "
 			    "reads x86_64 and arm64");

@@ -259,7 +259,7 @@ static int scan(struct ks_fake *f, struct run *r)
 
 	ks_fake_target(f, &t);
 	memset(r, 0, sizeof(*r));
-	return ks_kallsyms_scan(&t, &vi, said_collect, &r->d, &r->ks, &r->sc);
+	return ks_kallsyms_scan(&t, &vi, &SAID_TO(&r->d), &r->ks, &r->sc);
 }
 
 static void found(enum order order)
@@ -492,7 +492,7 @@ static void damaged_btf_file(struct ks_image *im, const struct ks_target *mem)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, blob, 24 + 12 + 1), 24 + 12 + 1);
 	close(fd);
-	assert_int_equal(ks_image_load_btf(im, mem, path, said_collect, &d),
+	assert_int_equal(ks_image_load_btf(im, mem, path, &SAID_TO(&d)),
 			 -ENOENT);
 	unlink(path);
 	assert_int_equal(d.calls, 1);
@@ -521,13 +521,13 @@ static void test_no_btf(void **state)
 	ks_fake_target(f, &mem);
 	assert_int_equal(ks_image_find_kallsyms(&im_, &mem, &vi,
 						KS_KALLSYMS_LISTED_OR_SCAN,
-						said_collect, &d, &sc), 0);
+						&SAID_TO(&d), &sc), 0);
 	assert_string_equal(ks_image_symbols_from(&im_),
 			    "kallsyms in memory, found by their shape");
 	/* the scanned symbols answer the image's questions */
 	assert_int_equal(ks_image_symbol(&im_, "init_uts_ns", &addr), 0);
 	assert_int_equal(addr, DATA);
-	assert_int_equal(ks_image_load_btf(&im_, &mem, NULL, NULL, NULL),
+	assert_int_equal(ks_image_load_btf(&im_, &mem, NULL, NULL),
 			 -ENOENT);
 	damaged_btf_file(&im_, &mem);
 	assert_int_equal(ks_image_member_offset(&im_, "task_struct", "tasks"),
@@ -535,7 +535,8 @@ static void test_no_btf(void **state)
 	assert_int_equal(ks_image_type_size(&im_, "task_struct"), -ENOENT);
 	/* the image as --vmcore's target: the task walk names what it lacks */
 	ks_image_target(&im_, &mem, &t);
-	assert_int_equal(ks_layout_init(&t, &ks_arch_x86_64, &l, said_collect, &layout), -ENOENT);
+	assert_int_equal(ks_layout_init(&t, &ks_arch_x86_64, &l,
+					&SAID_TO(&layout)), -ENOENT);
 	assert_true(layout.calls > 0);
 	assert_int_equal(d.calls, 0);
 	ks_image_release(&im_);

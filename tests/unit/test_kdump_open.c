@@ -22,8 +22,7 @@ static void test_missing_file(void **state)
 	struct said d = { "", 0 };
 	struct ks_kdump_args a = {
 		.vmcore = "/nonexistent/vmcore",
-		.report = said_collect,
-		.report_arg = &d,
+		.rep = &SAID_TO(&d),
 	};
 	struct ks_kdump *kd = NULL;
 	struct ks_target t;
@@ -42,8 +41,7 @@ static void test_not_a_dump(void **state)
 	struct said d = { "", 0 };
 	struct ks_kdump_args a = {
 		.vmcore = path,
-		.report = said_collect,
-		.report_arg = &d,
+		.rep = &SAID_TO(&d),
 	};
 	struct ks_kdump *kd = NULL;
 	struct ks_target t;
@@ -59,7 +57,7 @@ static void test_not_a_dump(void **state)
 	assert_int_equal(d.calls, 1);
 	assert_non_null(strstr(d.text, "is not a kernel dump: the formats read are"));
 	/* no callback: still a code, and nothing printed */
-	a.report = NULL;
+	a.rep = NULL;
 	a.vmcore = "/nonexistent/vmcore";
 	assert_true(ks_kdump_open(&a, &kd, &t) < 0);
 }

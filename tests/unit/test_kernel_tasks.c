@@ -329,11 +329,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void collect(void *arg, const char *msg)
+static void collect(void *arg, enum ks_say_level level, const char *msg)
 {
 	struct env *e = arg;
 	size_t used = strlen(e->msgs);
 
+	(void)level;
 	snprintf(e->msgs + used, sizeof(e->msgs) - used, "%s\n", msg);
 	e->nr_msgs++;
 }
@@ -353,14 +354,14 @@ static int sample(struct env *e, const char *args, struct ks_sample *s,
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	assert_int_equal(ks_options_parse(&opts, KS_CTX_CRASH, argc, argv, NULL,
-					  NULL, NULL, NULL), 0);
-	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
+					  NULL, NULL), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL), 0);
 	ks_sample_init(s, 0, "x");
 	e->msgs[0] = '\0';
 	e->nr_msgs = 0;
 	walk = (struct ks_walk_opts){ &opts.sel, opts.out.waits,
 				      opts.out.verbose };
-	ret = ks_kernel_walk(k, &walk, s, st, collect, e);
+	ret = ks_kernel_walk(k, &walk, s, st, &REPORT_TO(collect, e));
 	ks_kernel_close(k);
 	ks_options_release(&opts);
 	return ret;
@@ -529,7 +530,8 @@ static void test_orc_unreadable(void **state)
 static void test_frame_pointers_chosen(void **state)
 {
 	struct env *e = *state;
-	const struct ks_sample_say say = { .report = collect, .arg = e, .quiet = true };
+	const struct ks_sample_say say = { .rep = &REPORT_TO(collect, e),
+					   .quiet = true };
 	struct ks_kernel_status st;
 	struct ks_sample s;
 
@@ -816,13 +818,13 @@ static void test_timekeeper_data(void **state)
 	put64(&tmp, data + 0x40 + 0x20, 77);
 	put64(&tmp, data + 0x180 + 0x20, 77);
 	ks_fake_target(tmp.f, &tmp.t);
-	assert_int_equal(ks_kernel_open(&tmp.t, &k, said_collect, &d), 0);
+	assert_int_equal(ks_kernel_open(&tmp.t, &k, &SAID_TO(&d)), 0);
 	assert_int_equal(ks_kernel_when_host(k, &when, host, sizeof(host)), 0);
 	assert_int_equal(when, BTIME + 100);
 	ks_kernel_close(k);
 	/* a shadow that disagrees: the place is wrong, and that is said */
 	put64(&tmp, data + 0x180 + 0x20, 78);
-	assert_int_equal(ks_kernel_open(&tmp.t, &k, said_collect, &d), -ENOENT);
+	assert_int_equal(ks_kernel_open(&tmp.t, &k, &SAID_TO(&d)), -ENOENT);
 	assert_non_null(strstr(d.text, "timekeeper_data.timekeeper"));
 	ks_fake_destroy(tmp.f);
 }
@@ -835,7 +837,8 @@ static void test_timekeeper_data(void **state)
 static void test_clock_missing(void **state)
 {
 	struct env *e = *state;
-	const struct ks_sample_say say = { .report = collect, .arg = e, .quiet = true };
+	const struct ks_sample_say say = { .rep = &REPORT_TO(collect, e),
+					   .quiet = true };
 	struct ks_kernel_status st;
 	struct ks_sample s;
 	struct ks_kernel *k;
@@ -843,7 +846,7 @@ static void test_clock_missing(void **state)
 	time_t when;
 
 	clock_missing = true;
-	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL), 0);
 	assert_int_equal(ks_kernel_when_host(k, &when, host, sizeof(host)), 0);
 	assert_true(when == KS_WHEN_UNKNOWN);
 	assert_string_equal(host, "fakehost");
@@ -868,12 +871,12 @@ static void test_release(void **state)
 	char rel[KS_RELEASE_LEN] = "x";
 	struct ks_kernel *k;
 
-	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL), 0);
 	assert_int_equal(ks_kernel_release(k, rel, sizeof(rel)), -ENOENT);
 	ks_kernel_close(k);
 	member(e, "new_utsname", "release", 130, 65);
 	put(e, UTS + 8 + 130, "6.1.0-27-amd64\0junk", 20);
-	assert_int_equal(ks_kernel_open(&e->t, &k, NULL, NULL), 0);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL), 0);
 	assert_int_equal(ks_kernel_release(k, rel, sizeof(rel)), 0);
 	assert_string_equal(rel, "6.1.0-27-amd64");
 	/* cut to the caller's buffer */
@@ -893,7 +896,7 @@ static void test_missing_member(void **state)
 	assert_int_equal(ks_fake_add_type(f, "task_struct", T_SIZE), 0);
 	assert_int_equal(ks_fake_add_member(f, "task_struct", "pid", T_PID, 4), 0);
 	ks_fake_target(f, &t);
-	assert_int_equal(ks_kernel_open(&t, &k, said_collect, &d), -ENOENT);
+	assert_int_equal(ks_kernel_open(&t, &k, &SAID_TO(&d)), -ENOENT);
 	/* the first missing member, and no source file named to a user */
 	assert_non_null(strstr(d.text, "task_struct.tasks"));
 	assert_null(strstr(d.text, ".c:"));
@@ -913,7 +916,7 @@ static void test_wrong_size(void **state)
 	member(&tmp, "task_struct", "pid", T_PID, 2);
 	layout(&tmp);
 	ks_fake_target(tmp.f, &t);
-	assert_int_equal(ks_kernel_open(&t, &k, said_collect, &d), -ENOENT);
+	assert_int_equal(ks_kernel_open(&t, &k, &SAID_TO(&d)), -ENOENT);
 	assert_non_null(strstr(d.text, "task_struct.pid"));
 	ks_fake_destroy(tmp.f);
 }

@@ -49,7 +49,7 @@ static void test_note_through_report(void **state)
 
 	(void)state;
 	make_sample(&s, stack);
-	assert_int_equal(ks_lines_sample(&s, &cfg, said_collect, &d), 0);
+	assert_int_equal(ks_lines_sample(&s, &cfg, &SAID_TO(&d)), 0);
 	/* frames without lines stay as they were */
 	assert_string_equal(s.tasks[0].stack, stack);
 	assert_int_equal(d.calls, 1);
@@ -109,7 +109,7 @@ static char *decode_self(struct build_id *b, struct said *d)
 	assert_non_null(l);
 	out = ks_decode_text(l, "[<0>] lines_probe+0x0\n");
 	assert_non_null(out);
-	ks_lines_report(l, said_collect, d);
+	ks_lines_report(l, &SAID_TO(d));
 	ks_lines_close(l);
 	return out;
 }
@@ -183,7 +183,7 @@ static void test_sizes_of_another_build(void **state)
 	snprintf(stack, sizeof(stack), "[<0>] lines_probe+0x1/0x%llx\n",
 		 (unsigned long long)size);
 	make_sample(&s, stack);
-	assert_int_equal(ks_lines_sample(&s, &cfg, said_collect, &d), 0);
+	assert_int_equal(ks_lines_sample(&s, &cfg, &SAID_TO(&d)), 0);
 	assert_non_null(strstr(s.tasks[0].stack, "test_lines.c:"));
 	assert_int_equal(d.calls, 0);
 	ks_sample_release(&s);
@@ -192,7 +192,7 @@ static void test_sizes_of_another_build(void **state)
 		 "[<0>] lines_probe+0x1/0x%llx\n", (unsigned long long)size,
 		 (unsigned long long)size + 1);
 	make_sample(&s, stack);
-	assert_int_equal(ks_lines_sample(&s, &cfg, said_collect, &d), 0);
+	assert_int_equal(ks_lines_sample(&s, &cfg, &SAID_TO(&d)), 0);
 	assert_string_equal(s.tasks[0].stack, stack);
 	assert_int_equal(d.calls, 1);
 	snprintf(want, sizeof(want), "1 of 2 frames do not match this vmlinux: "

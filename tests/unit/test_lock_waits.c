@@ -188,8 +188,8 @@ static int setup_with(void **state, int blocker)
 	ring(x->f, LOCK(L_BAD_BLK) + M_WAIT_LIST, NULL, 0);
 	ks_fake_target(x->f, &x->t);
 	assert_int_equal(ks_lock_waits_open(&x->t, THREAD_SIZE, tasks,
-					    NR_TASKS, &x->lw, said_collect,
-					    &x->said), 0);
+					    NR_TASKS, &x->lw,
+					    &SAID_TO(&x->said)), 0);
 	*state = x;
 	return 0;
 }
@@ -217,7 +217,8 @@ static int teardown(void **state)
 static int find(struct fixture *x, int task, struct ks_lock_wait *w)
 {
 	memset(&x->said, 0, sizeof(x->said));
-	return ks_lock_wait_find(x->lw, TASK(task), 0, true, w, said_collect, &x->said);
+	return ks_lock_wait_find(x->lw, TASK(task), 0, true, w,
+				 &SAID_TO(&x->said));
 }
 
 static void test_mutex(void **state)
@@ -243,14 +244,14 @@ static void test_above_saved_sp(void **state)
 	struct ks_lock_wait w;
 
 	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A), STACK(A) + 0x3000,
-					   false, &w, said_collect, &x->said), 1);
+					   false, &w, &SAID_TO(&x->said)), 1);
 	assert_int_equal(w.lock, LOCK(L_M));
 	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A),
 					   node_of(A) + 0x20, false, &w,
-					   said_collect, &x->said), 0);
+					   &SAID_TO(&x->said)), 0);
 	/* an sp off the stack is no bound: all of it is read */
 	assert_int_equal(ks_lock_wait_find(x->lw, TASK(A), 0x1000, false, &w,
-					   said_collect, &x->said), 1);
+					   &SAID_TO(&x->said)), 1);
 }
 
 static void test_rwsem_writer_and_readers(void **state)
@@ -456,19 +457,19 @@ static void test_first_waiter_ring(void **state)
 	waiter(f, C, LOCK(1));
 	ks_fake_target(f, &t);
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 3, &lw,
-					    said_collect, &said), 0);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
-					   &said), 1);
+					    &SAID_TO(&said)), 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_int_equal(w.lock, LOCK(0));
 	assert_int_equal(w.owner, TASK(C));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_int_equal(w.lock, LOCK(1));
 	assert_int_equal(w.owner, TASK(A));
 	/* a lock the stack holds whose first waiter is someone else's */
 	ks_fake_write_u64(f, LOCK(0) + 16, node_of(C));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
-					   &said), 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
+					   &SAID_TO(&said)), 0);
 	assert_non_null(strstr(said.text, "first_waiter of no lock"));
 	ks_lock_waits_close(lw);
 	ks_fake_destroy(f);
@@ -592,65 +593,65 @@ static void test_queues(void **state)
 	ks_fake_write_u64(f, node_of(E) - 8, AUTOREMOVE);
 	ks_fake_target(f, &t);
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 5, &lw,
-					    said_collect, &said), 0);
+					    &SAID_TO(&said)), 0);
 	assert_int_equal(ks_lock_wait_find(lw, TASK(E), 0, true, &w,
-					   said_collect, &said), 1);
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "semaphore");
 	assert_int_equal(w.lock, LOCK(2));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "wait queue");
 	assert_int_equal(w.lock, LOCK(0));
 	assert_int_equal(w.owner, 0);
 	assert_true(ks_lock_kind_ownerless(w.kind));
 	assert_false(ks_lock_kind_ownerless(KS_LOCK_SEMAPHORE));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "completion");
 	assert_int_equal(w.lock, LOCK(1));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "folio lock");
 	assert_int_equal(w.lock, FOLIO);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(D), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(D), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "swait queue");
 	assert_int_equal(w.lock, LOCK(3));
 	/* a task in S: locks only, its queues are how it sleeps */
 	for (i = 0; i < 4; i++)
 		assert_int_equal(ks_lock_wait_find(lw, TASK(i), 0, false, &w,
-						   said_collect, &said), 0);
+						   &SAID_TO(&said)), 0);
 	/* a completion already done is no wait on it: a swait queue */
 	ks_fake_write(f, LOCK(1), "\x01\0\0\0", 4);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(B), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "swait queue");
 	assert_int_equal(w.lock, LOCK(1) + C_WAIT);
 	/* PG_writeback's waiter is no lock's */
 	ks_fake_write(f, wpq + WPQ_BIT, "\x0f\0\0\0", 4);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
-					   &said), 1);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w,
+					   &SAID_TO(&said)), 1);
 	assert_string_equal(ks_lock_kind_name(w.kind), "folio bit");
 	/* a folio hashed to another slot than the head it is on: dropped */
 	ks_fake_write_u64(f, wpq, FOLIO + 0x40);
 	assert_true(folio_slot(FOLIO + 0x40) != slot);
 	memset(&said, 0, sizeof(said));
-	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w, said_collect,
-					   &said), 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(C), 0, true, &w,
+					   &SAID_TO(&said)), 0);
 	assert_non_null(strstr(said.text, "wait_queue_entry candidate"));
 	assert_non_null(strstr(said.text, "not its folio's slot"));
 	/* an entry whose func is no function's start is no entry */
 	ks_fake_write_u64(f, STACK(A) + WAITER_AT + WQE_FUNC, AUTOREMOVE + 4);
 	memset(&said, 0, sizeof(said));
 	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
-					   said_collect, &said), 0);
+					   &SAID_TO(&said)), 0);
 	assert_non_null(strstr(said.text, "no function's address"));
 	ks_fake_write_u64(f, STACK(A) + WAITER_AT + WQE_FUNC, AUTOREMOVE);
 	/* an entry taken off its head (list_del()): nothing */
 	ks_fake_write_u64(f, LOCK(0) + WQH_HEAD, LOCK(0) + WQH_HEAD);
 	ks_fake_write_u64(f, LOCK(0) + WQH_HEAD + 8, LOCK(0) + WQH_HEAD);
-	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w, said_collect,
-					   &said), 0);
+	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, true, &w,
+					   &SAID_TO(&said)), 0);
 	ks_lock_waits_close(lw);
 	ks_fake_destroy(f);
 }
@@ -690,17 +691,17 @@ static void test_semaphore_last_holder(void **state)
 	ks_fake_write_u64(f, LOCK(0) + 24, TASK(B));
 	ks_fake_target(f, &t);
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, 2, &lw,
-					    said_collect, &said), 0);
+					    &SAID_TO(&said)), 0);
 	/* a semaphore's waiter in S (down_interruptible()) is found too */
 	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, false, &w,
-					   said_collect, &said), 1);
+					   &SAID_TO(&said)), 1);
 	assert_int_equal(w.kind, KS_LOCK_SEMAPHORE);
 	assert_int_equal(w.owner, TASK(B));
 	assert_true(w.last_holder);
 	/* up() by its holder clears it: no owner */
 	ks_fake_write_u64(f, LOCK(0) + 24, 0);
 	assert_int_equal(ks_lock_wait_find(lw, TASK(A), 0, false, &w,
-					   said_collect, &said), 1);
+					   &SAID_TO(&said)), 1);
 	assert_int_equal(w.owner, 0);
 	assert_false(w.last_holder);
 	ks_lock_waits_close(lw);
@@ -718,7 +719,7 @@ static void test_no_types(void **state)
 	ks_fake_add_member(f, "task_struct", "stack", T_STACK, 8);
 	ks_fake_target(f, &t);
 	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, NULL, 0, &lw,
-					    said_collect, &said), -ENOENT);
+					    &SAID_TO(&said)), -ENOENT);
 	assert_non_null(strstr(said.text, "no lock's waiters"));
 	ks_fake_destroy(f);
 }

@@ -25,9 +25,9 @@ static int parse_ctx(struct ks_options *o, enum ks_context ctx, int argc,
 {
 	if (ctx == KS_CTX_LIVE)
 		return ks_live_options_parse(o, &live, argc, argv, knobs,
-					     said_collect, d);
+					     &SAID_TO(d));
 	return ks_options_parse(o, ctx, argc, argv, &ks_live_opt_table, NULL,
-				said_collect, d);
+				&SAID_TO(d));
 }
 
 /*

@@ -129,7 +129,7 @@ static void run(struct ks_fake *f, bool json, char *buf, size_t len,
 	assert_non_null(out);
 	memset(said, 0, sizeof(*said));
 	ks_fake_target(f, &t);
-	ks_panic_report(&t, json, out, said_collect, said);
+	ks_panic_report(&t, json, out, &SAID_TO(said));
 	fclose(out);
 }
 
@@ -212,7 +212,7 @@ static void test_missing(void **state)
 	(void)state;
 	memset(&said, 0, sizeof(said));
 	ks_fake_target(f, &t);
-	assert_int_equal(ks_panic_report(&t, false, out, said_collect, &said),
+	assert_int_equal(ks_panic_report(&t, false, out, &SAID_TO(&said)),
 			 -ENOENT);
 	fclose(out);
 	assert_string_equal(buf, "Panic: unknown (panic_cpu cannot be read)\n"

@@ -70,7 +70,7 @@ static struct env *env_new(unsigned int cbits, unsigned int sbits, bool types,
 static int walk(struct env *e)
 {
 	return ks_printk_ring_walk(&e->t, collect, &e->got, &e->tr,
-				   said_collect, &e->said);
+				   &SAID_TO(&e->said));
 }
 
 static void env_free(struct env *e)

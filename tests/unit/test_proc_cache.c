@@ -199,8 +199,8 @@ static int setup_tree(void **state)
 	put(t, "4242/stack", "[<0>] do_nanosleep+0x1/0x2\n");
 	put(t, "4242/schedstat", "1000 20 3\n");
 	assert_int_equal(ks_options_parse(&t->opts, KS_CTX_LIVE, 2, argv, NULL,
-					  NULL, NULL, NULL), 0);
-	assert_int_equal(ks_proc_open(&t->p, t->dir, NULL, NULL), 0);
+					  NULL, NULL), 0);
+	assert_int_equal(ks_proc_open(&t->p, t->dir, NULL), 0);
 	ks_proc_cache_init(&t->cache, 64);
 	t->p.cache = &t->cache;
 	*state = t;

@@ -36,7 +36,7 @@ static void parse(struct ks_options *o, char **argv)
 	while (argv[argc])
 		argc++;
 	assert_int_equal(ks_options_parse(o, KS_CTX_LIVE, argc, argv, NULL,
-					  NULL, NULL, NULL), 0);
+					  NULL, NULL), 0);
 }
 
 static void test_missing(void **state)
@@ -50,7 +50,8 @@ static void test_missing(void **state)
 	make_sample(&s);
 	parse(&o, argv);
 	/* 7 is the task's thread group, 10 the task: both are there */
-	assert_int_equal(ks_report_missing(&o.sel, &s, " in the dump", said_collect, &d), 2);
+	assert_int_equal(ks_report_missing(&o.sel, &s, " in the dump",
+					   &SAID_TO(&d)), 2);
 	assert_string_equal(d.text, "PID 99 does not exist in the dump\n"
 				    "PID 5 does not exist in the dump\n");
 	ks_options_release(&o);
@@ -68,7 +69,7 @@ static void test_missing_not_only_pids(void **state)
 	make_sample(&s);
 	parse(&o, argv);
 	/* under -D, PID 99 may exist and just not be in D */
-	assert_int_equal(ks_report_missing(&o.sel, &s, "", said_collect, &d), 0);
+	assert_int_equal(ks_report_missing(&o.sel, &s, "", &SAID_TO(&d)), 0);
 	assert_int_equal(d.calls, 0);
 	ks_options_release(&o);
 	ks_sample_release(&s);
@@ -112,14 +113,14 @@ static void test_no_match(void **state)
 
 	(void)state;
 	ks_sample_init(&s, 1696092438, "host");
-	assert_true(ks_report_no_match(&s, 0, said_collect, &d));
+	assert_true(ks_report_no_match(&s, 0, &SAID_TO(&d)));
 	assert_string_equal(d.text, "no task matched the selection\n");
 	d = (struct said){ "", 0 };
-	assert_true(ks_report_no_match(&s, 2, said_collect, &d));
+	assert_true(ks_report_no_match(&s, 2, &SAID_TO(&d)));
 	assert_int_equal(d.calls, 0);
 	ks_sample_release(&s);
 	make_sample(&s);
-	assert_false(ks_report_no_match(&s, 0, said_collect, &d));
+	assert_false(ks_report_no_match(&s, 0, &SAID_TO(&d)));
 	assert_int_equal(d.calls, 0);
 	ks_sample_release(&s);
 }

@@ -308,8 +308,8 @@ static void test_clean_stale(void **state)
 	fputs("p:kstack/kstack_111_0 ksys_sync\np:kstack/kstack_222_0 vfs_read\n"
 	      "p:kprobes/kstack_open do_sys_openat2\nr:kstack/kstack_111_1 foo\n", f);
 	fclose(f);
-	assert_int_equal(ks_snoop_clean_stale(dir, only_222_alive, said_collect,
-					      &report), 3);
+	assert_int_equal(ks_snoop_clean_stale(dir, only_222_alive,
+					      &SAID_TO(&report)), 3);
 	snprintf(path, sizeof(path), "%s/instances/kstack-111", dir);
 	assert_int_equal(access(path, F_OK), -1);
 	for (const char *const *d = (const char *const[]){ "kstack-222",

@@ -40,8 +40,8 @@ static const struct ks_arch *ks_arch_of_machine(unsigned int e_machine)
 }
 
 int ks_arch_resolve(const char *name, unsigned int e_machine,
-		    const struct ks_arch **arch_ret, ks_report_fn report,
-		    void *arg)
+		    const struct ks_arch **arch_ret,
+		    const struct ks_reporter *rep)
 {
 	const struct ks_arch *a = name ? ks_arch_find(name) :
 				  e_machine ? ks_arch_of_machine(e_machine) : NULL;
@@ -50,10 +50,10 @@ int ks_arch_resolve(const char *name, unsigned int e_machine,
 	if (a)
 		return 0;
 	if (name)
-		ks_report(report, arg, "the image is of architecture %s: kstack "
-			  "reads x86_64 and arm64", name);
+		ks_say(rep, KS_WARN, "the image is of architecture %s: kstack "
+		       "reads x86_64 and arm64", name);
 	else
-		ks_report(report, arg, "the image does not say which architecture "
-			  "it is of: kstack reads x86_64 and arm64");
+		ks_say(rep, KS_WARN, "the image does not say which architecture "
+		       "it is of: kstack reads x86_64 and arm64");
 	return -EPROTONOSUPPORT;
 }

@@ -111,11 +111,11 @@ struct ks_arch {
 
 	/*
 	 * The switch's registers: finds the fields in the task_struct's
-	 * thread (at thread_off) once, a missing one named through report.
+	 * thread (at thread_off) once, a missing one named through rep.
 	 */
 	int (*switch_layout)(const struct ks_target *t, long thread_off,
-			     struct ks_switch_layout *sw, ks_report_fn report,
-			     void *arg);
+			     struct ks_switch_layout *sw,
+			     const struct ks_reporter *rep);
 	/* A CPU's registers from an NT_PRSTATUS note's descriptor. */
 	int (*prstatus_regs)(const void *desc, size_t len,
 			     struct ks_regs *regs_ret);
@@ -138,8 +138,8 @@ struct ks_arch {
 	/* -v's note on the unwinder unwind_open() chose, or NULL (optional) */
 	const char *(*unwinder_note)(void *unw);
 	/* The whole kernel's notes; returns how many parts lack data. */
-	size_t (*unwind_report)(void *unw, int err, ks_report_fn report,
-				void *arg);
+	size_t (*unwind_report)(void *unw, int err,
+		const struct ks_reporter *rep);
 	/*
 	 * --cpus: the lines of one CPU's trace (cpu_record.h) from its
 	 * registers, across every stack the CPU crossed, as its kernel's
@@ -185,14 +185,14 @@ extern const struct ks_arch ks_arch_arm64;
 /*
  * The one choice of an architecture's table, by the name its source gives
  * (a name or one of its aliases) or, with name NULL, by ELF e_machine (0:
- * none): 0, or -EPROTONOSUPPORT after saying through report (NULL: say
+ * none): 0, or -EPROTONOSUPPORT after saying through rep (NULL: say
  * nothing) that kstack does not read it.  The image opener and crash's
  * target choose the target's table so; the dump header checks, the
  * table of the machine their header names.
  */
 int ks_arch_resolve(const char *name, unsigned int e_machine,
-		    const struct ks_arch **arch_ret, ks_report_fn report,
-		    void *arg);
+		    const struct ks_arch **arch_ret,
+		    const struct ks_reporter *rep);
 
 static inline bool ks_arch_kernel_addr(const struct ks_arch *a, uint64_t addr)
 {

@@ -19,8 +19,8 @@
 #define PRSTATUS_WORDS	34		/* x0..x30, sp, pc, pstate */
 
 static int switch_layout(const struct ks_target *t, long thread_off,
-			 struct ks_switch_layout *sw, ks_report_fn report,
-			 void *arg)
+			 struct ks_switch_layout *sw,
+			 const struct ks_reporter *rep)
 {
 	struct ks_field ctx, sp, fp, pc;
 	const struct ks_field_spec s[] = {
@@ -31,7 +31,7 @@ static int switch_layout(const struct ks_target *t, long thread_off,
 	};
 	int ret;
 
-	ret = ks_field_table_report(t, s, sizeof(s) / sizeof(s[0]), report, arg);
+	ret = ks_field_table_report(t, s, sizeof(s) / sizeof(s[0]), rep);
 	if (ret) {
 		sw->sp = sw->fp = sw->pc = (struct ks_field){ -1, -1 };
 		return ret;
@@ -114,13 +114,13 @@ static void unwind_missing(int err, char *buf, size_t len)
 		 strerror(-err));
 }
 
-static size_t unwind_report(void *unw, int err, ks_report_fn report, void *arg)
+static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)
 {
 	if (!unw)
-		ks_report(report, arg, "arm64 stacks cannot be walked (%s): "
-			  "every stack is empty", err == -ENOENT ?
-			  "no struct pt_regs with stackframe, pc and regs in "
-			  "this kernel's types" : strerror(-err));
+		ks_say(rep, KS_WARN, "arm64 stacks cannot be walked (%s): "
+		       "every stack is empty", err == -ENOENT ?
+		       "no struct pt_regs with stackframe, pc and regs in "
+		       "this kernel's types" : strerror(-err));
 	return 0;
 }
 

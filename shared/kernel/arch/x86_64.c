@@ -22,8 +22,8 @@
 #define PRSTATUS_WORDS	27		/* user_regs_struct: 27 longs */
 
 static int switch_layout(const struct ks_target *t, long thread_off,
-			 struct ks_switch_layout *sw, ks_report_fn report,
-			 void *arg)
+			 struct ks_switch_layout *sw,
+			 const struct ks_reporter *rep)
 {
 	struct ks_field sp;
 	const struct ks_field_spec s[] = {
@@ -31,7 +31,7 @@ static int switch_layout(const struct ks_target *t, long thread_off,
 	};
 	int ret;
 
-	ret = ks_field_table_report(t, s, 1, report, arg);
+	ret = ks_field_table_report(t, s, 1, rep);
 	sw->sp = (struct ks_field){ thread_off + sp.off, 8 };
 	sw->fp = sw->pc = (struct ks_field){ -1, -1 };
 	return ret;
@@ -137,39 +137,38 @@ static void unwind_missing(int err, char *buf, size_t len)
  * no ORC tables (unwind_open() chooses); a kernel whose tables cannot be
  * used, or that lacks even its text range, is named with the reason.
  */
-static void no_orc(int err, ks_report_fn report_fn, void *arg)
+static void no_orc(int err, const struct ks_reporter *rep)
 {
 	switch (err) {
 	case -ENOENT:
-		ks_report(report_fn, arg, "no ORC unwind tables in this kernel (no "
-			  "symbol __start_orc_unwind_ip), and no _stext/_etext "
-			  "for the frame-pointer walk: every stack is empty");
+		ks_say(rep, KS_WARN, "no ORC unwind tables in this kernel (no "
+		       "symbol __start_orc_unwind_ip), and no _stext/_etext "
+		       "for the frame-pointer walk: every stack is empty");
 		break;
 	case -EPROTONOSUPPORT:
-		ks_report(report_fn, arg, "this kernel's ORC format (its "
-			  ".orc_header hash) is not one kstack knows: every stack "
-			  "is empty");
+		ks_say(rep, KS_WARN, "this kernel's ORC format (its "
+		       ".orc_header hash) is not one kstack knows: every stack "
+		       "is empty");
 		break;
 	default:
-		ks_report(report_fn, arg, "no ORC unwind tables in this kernel "
-			  "(%s): every stack is empty", strerror(-err));
+		ks_say(rep, KS_WARN, "no ORC unwind tables in this kernel "
+		       "(%s): every stack is empty", strerror(-err));
 		break;
 	}
 }
 
-static size_t unwind_report(void *unw, int err, ks_report_fn report_fn,
-			    void *arg)
+static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)
 {
 	const struct ks_orc *orc = unw;
 
 	/* A truncated dump may keep the kernel's text and lose its tables. */
 	if (!orc && err == -EFAULT)
-		ks_report(report_fn, arg, "the ORC unwind tables cannot be read (the image lacks "
-			  "their memory): every stack is empty");
+		ks_say(rep, KS_WARN, "the ORC unwind tables cannot be read (the image lacks "
+		       "their memory): every stack is empty");
 	else if (!orc)
-		no_orc(err, report_fn, arg);
+		no_orc(err, rep);
 	for (size_t i = 0; orc && i < orc->nr_problems; i++)
-		ks_report(report_fn, arg, "%s", orc->problems[i]);
+		ks_say(rep, KS_WARN, "%s", orc->problems[i]);
 	return orc ? orc->nr_problems : 0;
 }
 

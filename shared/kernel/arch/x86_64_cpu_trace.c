@@ -198,7 +198,7 @@ int ks_x86_cpu_trace(const struct ks_target *t, void *unw,
 	ret = ks_orc_prepare_walk(t, unw);
 	if (ret)
 		return ret;
-	ks_x86_cpu_stacks(t, st->cpu, task, &tr.cs, &why);
+	why = ks_x86_cpu_stacks(t, st->cpu, task, &tr.cs);
 	ks_x86_regs_to_pt(&st->regs, pt);
 	if (pt[KS_PT_CS] & 3)
 		return 0;	/* user mode: no kernel stack to show */

@@ -109,20 +109,22 @@ static int cea_stacks(const struct ks_target *t, int cpu,
 	return 0;
 }
 
-int ks_x86_cpu_stacks(const struct ks_target *t, int cpu, struct ks_range task,
-		      struct ks_x86_cpu_stacks *cs, const char **why_ret)
+const char *ks_x86_cpu_stacks(const struct ks_target *t, int cpu,
+			      struct ks_range task,
+			      struct ks_x86_cpu_stacks *cs)
 {
+	const char *why = NULL;
+
 	memset(cs, 0, sizeof(*cs));
 	cs->t = t;
 	cs->task = task;
-	*why_ret = NULL;
 	if (irq_stack(t, cpu, &cs->irq))
-		*why_ret = "the CPU's IRQ stack (hardirq_stack_ptr) is not "
-			   "readable";
-	if (cea_stacks(t, cpu, cs) && !*why_ret)
-		*why_ret = "the CPU's exception stacks (cea_exception_stacks) "
-			   "are not readable";
-	return 0;
+		why = "the CPU's IRQ stack (hardirq_stack_ptr) is not readable";
+	/* read even after the IRQ stack failed: a walk may need only these */
+	if (cea_stacks(t, cpu, cs) && !why)
+		why = "the CPU's exception stacks (cea_exception_stacks) are "
+		      "not readable";
+	return why;
 }
 
 static bool in(const struct ks_range *r, uint64_t addr)

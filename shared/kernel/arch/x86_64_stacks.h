@@ -42,12 +42,14 @@ struct ks_x86_cpu_stacks {
 };
 
 /*
- * The stacks of cpu, whose current task's stack is task.  Returns 0; a
- * stack whose place cannot be read is left out (a walk that needs it then
- * ends there and says so): *why_ret names the first one, or is NULL.
+ * The stacks of cpu, whose current task's stack is task.  A stack whose
+ * place cannot be read is left out (a walk that needs it then ends there
+ * and says so): returns the reason for the first one, a static string, or
+ * NULL when every place was read.
  */
-int ks_x86_cpu_stacks(const struct ks_target *t, int cpu, struct ks_range task,
-		      struct ks_x86_cpu_stacks *cs, const char **why_ret);
+const char *ks_x86_cpu_stacks(const struct ks_target *t, int cpu,
+			      struct ks_range task,
+			      struct ks_x86_cpu_stacks *cs);
 
 /*
  * get_stack_info() for current: the stack addr is on, each type entered

@@ -23,7 +23,7 @@ struct cpus_layout {
 };
 
 static int layout(const struct ks_target *t, struct cpus_layout *cl,
-		  ks_report_fn report, void *arg)
+		  const struct ks_reporter *rep)
 {
 	uint64_t nr;
 
@@ -33,21 +33,21 @@ static int layout(const struct ks_target *t, struct cpus_layout *cl,
 	if (t->ops->symbol(t->ctx, "__cpu_online_mask", &cl->online) ||
 	    t->ops->symbol(t->ctx, "runqueues", &cl->runqueues) ||
 	    t->ops->symbol(t->ctx, "__per_cpu_offset", &cl->per_cpu_offset)) {
-		ks_report(report, arg, "--cpus needs the symbols "
-			  "__cpu_online_mask, runqueues and __per_cpu_offset");
+		ks_say(rep, KS_WARN, "--cpus needs the symbols "
+		       "__cpu_online_mask, runqueues and __per_cpu_offset");
 		return -ENOENT;
 	}
 	cl->curr = ks_field_find(t, "rq", "curr");
 	cl->idle = ks_field_find(t, "rq", "idle");
 	if (!ks_field_ok(&cl->curr) || !ks_field_ok(&cl->idle)) {
-		ks_report(report, arg, "--cpus needs struct rq's curr and idle "
-			  "in the kernel's types");
+		ks_say(rep, KS_WARN, "--cpus needs struct rq's curr and idle "
+		       "in the kernel's types");
 		return -ENOENT;
 	}
 	if (t->ops->symbol(t->ctx, "nr_cpu_ids", &nr) ||
 	    ks_read(t, nr, &cl->nr_cpu_ids, sizeof(cl->nr_cpu_ids)) ||
 	    !cl->nr_cpu_ids || cl->nr_cpu_ids > 8192) {
-		ks_report(report, arg, "--cpus cannot read nr_cpu_ids");
+		ks_say(rep, KS_WARN, "--cpus cannot read nr_cpu_ids");
 		return -EFAULT;
 	}
 	return 0;
@@ -146,8 +146,8 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 	return k->arch->cpu_trace(k->t, k->unw, &st, c);
 }
 
-int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs, ks_report_fn report,
-		 void *arg)
+int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs,
+		 const struct ks_reporter *rep)
 {
 	struct cpus_layout cl;
 	int ret;
@@ -156,11 +156,11 @@ int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs, ks_report_fn report,
 	cs->regs_source = "the dump's NT_PRSTATUS note";
 	cs->pc_lr = k->arch->regs_pc_lr;
 	if (!k->arch->cpu_trace) {
-		ks_report(report, arg, "--cpus does not read %s CPUs yet",
-			  k->arch->name);
+		ks_say(rep, KS_WARN, "--cpus does not read %s CPUs yet",
+		       k->arch->name);
 		return -EPROTONOSUPPORT;
 	}
-	ret = layout(k->t, &cl, report, arg);
+	ret = layout(k->t, &cl, rep);
 	if (ret)
 		return ret;
 	cs->cpu = calloc(cl.nr_cpu_ids, sizeof(*cs->cpu));

@@ -16,12 +16,12 @@ struct ks_kernel;
 
 /*
  * Fills cs with one record per online CPU, in CPU order.  Returns 0, or
- * -errno after saying why through report (no runqueues, no online mask,
+ * -errno after saying why through rep (no runqueues, no online mask,
  * an architecture without cpu_trace, -ENOMEM); what one CPU lacks (its
  * registers, its runqueue, a stack) is in its record and the walk goes
  * on.  cs is to be released with ks_cpus_release() either way.
  */
-int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs, ks_report_fn report,
-		 void *arg);
+int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs,
+		 const struct ks_reporter *rep);
 
 #endif /* KS_CPUS_WALK_H */

@@ -135,7 +135,7 @@ static long extra_size(const struct btf_type *t)
 
 /* The record at pos does not fit: it, and the one before it, named. */
 static int bad_record(const struct ks_btf *btf, uint32_t id, uint32_t pos,
-		      uint32_t prev, ks_report_fn report, void *arg)
+		      uint32_t prev, const struct ks_reporter *rep)
 {
 	const struct btf_type *t = (const void *)(btf->types + pos);
 	const struct btf_type *p = (const void *)(btf->types + prev);
@@ -143,12 +143,12 @@ static int bad_record(const struct ks_btf *btf, uint32_t id, uint32_t pos,
 	const char *pname = str_at(btf, p->name_off);
 
 	if (id == 1)
-		ks_report(report, arg, "BTF type 1 (%s, kind %u, vlen %u) runs past "
+		ks_say(rep, KS_WARN, "BTF type 1 (%s, kind %u, vlen %u) runs past "
 			 "the type section or has no known kind: the records "
 			 "are damaged", *name ? name : "anon", kind_of(t),
 			 vlen_of(t));
 	else
-		ks_report(report, arg, "BTF type %u (%s, kind %u, vlen %u) runs "
+		ks_say(rep, KS_WARN, "BTF type %u (%s, kind %u, vlen %u) runs "
 			 "past the type section or has no known kind; the "
 			 "one before, type %u (%s, kind %u, vlen %u), may "
 			 "have a wrong vlen: the records are damaged", id,
@@ -158,7 +158,7 @@ static int bad_record(const struct ks_btf *btf, uint32_t id, uint32_t pos,
 	return -EINVAL;
 }
 
-static int index_types(struct ks_btf *btf, ks_report_fn report, void *arg)
+static int index_types(struct ks_btf *btf, const struct ks_reporter *rep)
 {
 	uint32_t pos = 0, n = 1;
 	size_t cap = 0;
@@ -173,17 +173,16 @@ static int index_types(struct ks_btf *btf, ks_report_fn report, void *arg)
 		long extra;
 
 		if (btf->types_len - pos < sizeof(*t) || pos % 4) {
-			ks_report(report, arg, "BTF: the last %u bytes of the "
-				  "type section are no record (the one before, "
-				  "type %u, has a wrong vlen?): the records are "
-				  "damaged", btf->types_len - pos, n - 1);
+			ks_say(rep, KS_WARN, "BTF: the last %u bytes of the "
+			       "type section are no record (the one before, "
+			       "type %u, has a wrong vlen?): the records are "
+			       "damaged", btf->types_len - pos, n - 1);
 			return -EINVAL;
 		}
 		t = (const struct btf_type *)(btf->types + pos);
 		extra = extra_size(t);
 		if (extra < 0 || (uint64_t)extra > btf->types_len - pos - sizeof(*t))
-			return bad_record(btf, n, pos, btf->off[n - 1], report,
-					  arg);
+			return bad_record(btf, n, pos, btf->off[n - 1], rep);
 		o = ks_grow_min(btf->off, &cap, (size_t)n + 1, sizeof(*o), 1024);
 		if (!o)
 			return -ENOMEM;
@@ -291,16 +290,16 @@ static int refs_of(const struct btf_type *t, uint32_t ref[3])
 }
 
 static int bad_type(const struct ks_btf *btf, uint32_t id,
-		    ks_report_fn report, void *arg, const char *what,
+		    const struct ks_reporter *rep, const char *what,
 		    uint32_t val)
 {
 	const struct btf_type *t = type_by_id(btf, id);
 	const char *name = str_at(btf, t->name_off);
 
-	ks_report(report, arg, "BTF type %u (%s, kind %u, vlen %u): %s %u is "
-		  "out of range (%u types, %u bytes of strings): the records "
-		  "are damaged", id, *name ? name : "anon", kind_of(t),
-		  vlen_of(t), what, val, btf->nr_types, btf->strs_len);
+	ks_say(rep, KS_WARN, "BTF type %u (%s, kind %u, vlen %u): %s %u is "
+	       "out of range (%u types, %u bytes of strings): the records "
+	       "are damaged", id, *name ? name : "anon", kind_of(t),
+	       vlen_of(t), what, val, btf->nr_types, btf->strs_len);
 	return -EINVAL;
 }
 
@@ -309,8 +308,7 @@ static int bad_type(const struct ks_btf *btf, uint32_t id,
  * (65535) makes the records after it parse as members of it, with ids
  * shifted: caught here, it is not mistaken for a member missing later.
  */
-static int check_refs(const struct ks_btf *btf, ks_report_fn report,
-		      void *arg)
+static int check_refs(const struct ks_btf *btf, const struct ks_reporter *rep)
 {
 	for (uint32_t id = 1; id < btf->nr_types; id++) {
 		const struct btf_type *t = type_by_id(btf, id);
@@ -319,25 +317,25 @@ static int check_refs(const struct ks_btf *btf, ks_report_fn report,
 		int n = refs_of(t, ref);
 
 		if (t->name_off >= btf->strs_len)
-			return bad_type(btf, id, report, arg, "name offset",
+			return bad_type(btf, id, rep, "name offset",
 					t->name_off);
 		for (int i = 0; i < n; i++)
 			if (ref[i] >= btf->nr_types)
-				return bad_type(btf, id, report, arg, "type",
+				return bad_type(btf, id, rep, "type",
 						ref[i]);
 		if (kind_of(t) != KIND_STRUCT && kind_of(t) != KIND_UNION)
 			continue;
 		for (unsigned int i = 0; i < vlen_of(t); i++)
 			if (!m[i].type || m[i].type >= btf->nr_types ||
 			    m[i].name_off >= btf->strs_len)
-				return bad_type(btf, id, report, arg, "a member's "
+				return bad_type(btf, id, rep, "a member's "
 						"type", m[i].type);
 	}
 	return 0;
 }
 
 int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret,
-		ks_report_fn report, void *arg)
+		const struct ks_reporter *rep)
 {
 	const struct btf_header *h;
 	struct ks_btf *btf;
@@ -360,9 +358,9 @@ int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret,
 	btf->types_len = h->type_len;
 	btf->strs = (const char *)btf->data + h->hdr_len + h->str_off;
 	btf->strs_len = h->str_len;
-	ret = index_types(btf, report, arg);
+	ret = index_types(btf, rep);
 	if (!ret)
-		ret = check_refs(btf, report, arg);
+		ret = check_refs(btf, rep);
 	if (!ret)
 		ret = index_names(btf);
 	if (ret)

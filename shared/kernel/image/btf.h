@@ -27,13 +27,13 @@ struct ks_btf;
 /*
  * Parses a BTF blob (header, types, strings); the bytes are copied.
  * -EINVAL for anything malformed, -ENOTSUP for a big-endian blob.
- * Records that are damaged are named through report (which may be
+ * Records that are damaged are named through rep (which may be
  * NULL): a count (vlen) that runs the records into each other shows as
  * a type that refers to no type or no string, named with its id, name
  * and vlen, rather than as a member that later lookups cannot find.
  */
 int ks_btf_load(const void *data, size_t size, struct ks_btf **btf_ret,
-		ks_report_fn report, void *arg);
+		const struct ks_reporter *rep);
 void ks_btf_free(struct ks_btf *btf);
 
 long ks_btf_type_size(const struct ks_btf *btf, const char *type);

@@ -39,8 +39,8 @@ static int not_found(struct ks_data_finder *d, const char *name,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	ks_report(d->report, d->arg, "%s: not in the dump's kallsyms, and "
-		  "not found: %s", name, why);
+	ks_say(d->rep, KS_WARN, "%s: not in the dump's kallsyms, and "
+	       "not found: %s", name, why);
 	return -ENOENT;
 }
 
@@ -747,13 +747,12 @@ static const struct {
 };
 
 void ks_data_finder_init(struct ks_data_finder *d, const struct ks_target *t,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	memset(d, 0, sizeof(*d));
 	d->t = *t;
 	d->arch = t->arch;
-	d->report = report;
-	d->arg = arg;
+	d->rep = rep;
 	for (size_t i = 0; i < sizeof(finds) / sizeof(finds[0]); i++)
 		d->found[i].name = finds[i].name;
 	d->nr = sizeof(finds) / sizeof(finds[0]);

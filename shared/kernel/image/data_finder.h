@@ -38,7 +38,7 @@
  * without one finds init_task and init_uts_ns only.  It is asked only
  * after every other finder (KS_FIND_FALLBACK), so on a kernel whose
  * kallsyms has the symbol it never answers.  What it cannot find, it
- * says once per name through the report callback, with the reason.
+ * says once per name through the reporter, with the reason.
  */
 #ifndef KS_DATA_FINDER_H
 #define KS_DATA_FINDER_H
@@ -60,8 +60,7 @@ struct ks_data_finder {
 	 */
 	struct ks_target t;
 	const struct ks_arch *arch;	/* NULL: no code references */
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	struct {
 		const char *name;
 		uint64_t addr;
@@ -77,10 +76,10 @@ struct ks_data_finder {
  * says what cannot be found, once per name.
  */
 void ks_data_finder_init(struct ks_data_finder *d, const struct ks_target *t,
-			 ks_report_fn report, void *arg);
+			 const struct ks_reporter *rep);
 /* d as the fallback of a list of finders. */
 struct ks_sym_finder ks_finder_data(struct ks_data_finder *d);
-/* The answer for name: 0, or -ENOENT (said once through report). */
+/* The answer for name: 0, or -ENOENT (said once through rep). */
 int ks_data_finder_symbol(struct ks_data_finder *d, const char *name,
 			  uint64_t *addr_ret);
 /*

@@ -162,16 +162,16 @@ static int check_banner(const struct ks_image_opened *io,
 	int unread;
 
 	if (!len) {
-		ks_report(src->report, src->report_arg, "%s has no linux_banner: "
-			  "not a vmlinux?", src->vmlinux);
+		ks_say(src->rep, KS_WARN, "%s has no linux_banner: "
+		       "not a vmlinux?", src->vmlinux);
 		return -EINVAL;
 	}
 	unread = ks_read(src->mem, addr, have, len);
 	if (unread && src->truncated) {
-		ks_report(src->report, src->report_arg, "%s cannot be checked "
-			  "against %s: linux_banner (0x%" PRIx64 ") is in the "
-			  "part of the dump that is missing", src->vmlinux,
-			  src->vmcore, addr);
+		ks_say(src->rep, KS_WARN, "%s cannot be checked "
+		       "against %s: linux_banner (0x%" PRIx64 ") is in the "
+		       "part of the dump that is missing", src->vmlinux,
+		       src->vmcore, addr);
 		return -EINVAL;
 	}
 	if (!unread && !memcmp(want, have, len))
@@ -188,7 +188,7 @@ static int check_banner(const struct ks_image_opened *io,
 		add_banner(msg, sizeof(msg), "vmcore ", have);
 	}
 	add_release(vi, msg, sizeof(msg));
-	ks_report(src->report, src->report_arg, "%s", msg);
+	ks_say(src->rep, KS_WARN, "%s", msg);
 	return -EINVAL;
 }
 
@@ -204,12 +204,12 @@ static int open_vmlinux(struct ks_image_opened *io,
 		ret = ks_image_set_vmlinux(&io->im, syms);
 	if (ret) {
 		/* /boot/vmlinuz is compressed, a stripped vmlinux has no names. */
-		ks_report(src->report, src->report_arg, "cannot read symbols "
-			  "from %s: %s", src->vmlinux,
-			  ret == -ENOEXEC ? "not an ELF64 file (the uncompressed "
-			  "debug vmlinux is needed, not vmlinuz)" :
-			  ret == -ENODATA ? "no .symtab (stripped? the debug "
-			  "vmlinux is needed)" : strerror(-ret));
+		ks_say(src->rep, KS_WARN, "cannot read symbols "
+		       "from %s: %s", src->vmlinux,
+		       ret == -ENOEXEC ? "not an ELF64 file (the uncompressed "
+		       "debug vmlinux is needed, not vmlinuz)" :
+		       ret == -ENODATA ? "no .symtab (stripped? the debug "
+		       "vmlinux is needed)" : strerror(-ret));
 		return ret;
 	}
 	find_kaslr(io, vi);
@@ -261,7 +261,7 @@ static void say_no_kallsyms(const struct ks_image_source *src,
 		add(msg, sizeof(msg), "%s's kallsyms tables cannot be decoded "
 		    "(%s)%s", src->who, strerror(-ret), remedy);
 	}
-	ks_report(src->report, src->report_arg, "%s", msg);
+	ks_say(src->rep, KS_WARN, "%s", msg);
 }
 
 /*
@@ -278,7 +278,7 @@ static int open_kallsyms(struct ks_image_opened *io,
 
 	find_kaslr(io, vi);
 	ret = ks_image_find_kallsyms(&io->im, src->mem, vi, src->kallsyms_from,
-				     src->report, src->report_arg, &sc);
+				     src->rep, &sc);
 	if (ret)
 		say_no_kallsyms(src, vi, &sc, ret);
 	return ret;
@@ -288,28 +288,28 @@ static int open_kallsyms(struct ks_image_opened *io,
 static int load_btf(struct ks_image_opened *io, const struct ks_image_source *src)
 {
 	int ret = ks_image_load_btf(&io->im, src->mem, src->btf_path,
-				    src->report, src->report_arg);
+				    src->rep);
 	const char *remedy = src->vmlinux_option ? ", or --vmlinux VMLINUX" : "";
 
 	if (!ret || ret == -EBADMSG)	/* -EBADMSG: its damage is said */
 		return ret;
 	if (src->vmlinux)
-		ks_report(src->report, src->report_arg, "no usable BTF in %s or "
-			  "the dump (%s): a kernel with CONFIG_DEBUG_INFO_BTF is "
-			  "needed", src->vmlinux, strerror(-ret));
+		ks_say(src->rep, KS_WARN, "no usable BTF in %s or "
+		       "the dump (%s): a kernel with CONFIG_DEBUG_INFO_BTF is "
+		       "needed", src->vmlinux, strerror(-ret));
 	else if (ret == -ENOENT && src->vmlinux_option)
-		ks_report(src->report, src->report_arg, "%s's kernel keeps no BTF "
-			  "(no __start_BTF among its symbols, no BTF header "
-			  "between _etext and _sinittext: built without "
-			  "CONFIG_DEBUG_INFO_BTF), so its types are missing and "
-			  "no layout is guessed: --vmlinux VMLINUX supplies them "
-			  "from its .BTF; without one, crash with kstack.so reads "
-			  "them from the debug vmlinux", src->who);
+		ks_say(src->rep, KS_WARN, "%s's kernel keeps no BTF "
+		       "(no __start_BTF among its symbols, no BTF header "
+		       "between _etext and _sinittext: built without "
+		       "CONFIG_DEBUG_INFO_BTF), so its types are missing and "
+		       "no layout is guessed: --vmlinux VMLINUX supplies them "
+		       "from its .BTF; without one, crash with kstack.so reads "
+		       "them from the debug vmlinux", src->who);
 	else
-		ks_report(src->report, src->report_arg, "no usable BTF in %s's "
-			  "memory (%s): the types need a kernel with "
-			  "CONFIG_DEBUG_INFO_BTF%s", src->who, strerror(-ret),
-			  remedy);
+		ks_say(src->rep, KS_WARN, "no usable BTF in %s's "
+		       "memory (%s): the types need a kernel with "
+		       "CONFIG_DEBUG_INFO_BTF%s", src->who, strerror(-ret),
+		       remedy);
 	return ret;
 }
 
@@ -405,13 +405,13 @@ static void add_finders(struct ks_image_opened *io,
 	 * kernels): init_task and the others are found in the data, and
 	 * what is not is said.
 	 */
-	if (ks_image_add_data_finder(&io->im, src->report, src->report_arg))
-		ks_report(src->report, src->report_arg, "out of memory");
+	if (ks_image_add_data_finder(&io->im, src->rep))
+		ks_say(src->rep, KS_WARN, "out of memory");
 	/* Without these, module and BPF frames print as bare addresses. */
 	ret = ks_image_load_chain(&io->im, &io->t);
 	if (ret)
-		ks_report(src->report, src->report_arg,
-			  "no module or BPF symbols: %s", strerror(-ret));
+		ks_say(src->rep, KS_WARN,
+		       "no module or BPF symbols: %s", strerror(-ret));
 }
 
 int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
@@ -421,7 +421,7 @@ int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 
 	/* the one place a source's architecture is chosen */
 	ret = ks_arch_resolve(src->arch_name, src->elf_machine, &io->arch,
-			      src->report, src->report_arg);
+			      src->rep);
 	if (ret)
 		return ret;
 	src->mem->arch = io->arch;
@@ -461,8 +461,8 @@ int ks_image_cpu_note(const struct ks_image_opened *io, int cpu)
 	return ks_cpu_note_of(io->note_of_cpu, io->nr_cpu_map, cpu);
 }
 
-void ks_image_describe(const struct ks_image_opened *io, ks_report_fn report,
-		       void *arg)
+void ks_image_describe(const struct ks_image_opened *io,
+		       const struct ks_reporter *rep)
 {
 	struct ks_kallsyms_stats st = { 0 };
 	char msg[768] = "";
@@ -481,6 +481,6 @@ void ks_image_describe(const struct ks_image_opened *io, ks_report_fn report,
 	    "ftrace_mod_maps, CPU registers %s", st.bpf, ks_plural(st.bpf),
 	    st.ftrace_mod, ks_plural(st.ftrace_mod),
 	    io->note_of_cpu ? "by online CPU" : "by note order");
-	ks_report(report, arg, "%s", msg);
-	ks_kallsyms_report(io->im.ksyms, report, arg);
+	ks_say(rep, KS_WARN, "%s", msg);
+	ks_kallsyms_report(io->im.ksyms, rep);
 }

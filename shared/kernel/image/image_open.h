@@ -43,8 +43,7 @@ struct ks_image_source {
 	/* the kernel's own tables, for a reader that does not translate */
 	bool kernel_tables;
 	long nr_cpu_notes;		/* its NT_PRSTATUS notes; -1: unknown */
-	ks_report_fn report;		/* every message goes there */
-	void *report_arg;
+	const struct ks_reporter *rep;	/* every message goes there */
 };
 
 struct ks_image_opened {
@@ -93,7 +92,7 @@ int ks_cpu_note_of(const int *map, int nr_cpus, int cpu);
 int ks_image_cpu_note(const struct ks_image_opened *io, int cpu);
 
 /* -v: what the dump was matched with, one line, and the chain's notes. */
-void ks_image_describe(const struct ks_image_opened *io, ks_report_fn report,
-		       void *arg);
+void ks_image_describe(const struct ks_image_opened *io,
+		       const struct ks_reporter *rep);
 
 #endif /* KS_IMAGE_OPEN_H */

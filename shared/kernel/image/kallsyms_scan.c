@@ -416,7 +416,7 @@ static size_t address_candidates(const struct scan *s,
 
 /* Every symbol VMCOREINFO and the tables both name is at one address. */
 static int agree(const struct ks_kallsyms_mem *ks, const struct ks_vmcoreinfo *vi,
-		 const struct scan *s, ks_report_fn report, void *arg)
+		 const struct scan *s, const struct ks_reporter *rep)
 {
 	for (size_t i = 0; i < sizeof(checked) / sizeof(checked[0]); i++) {
 		uint64_t want = ks_vmcoreinfo_symbol(vi, checked[i]), have;
@@ -424,9 +424,9 @@ static int agree(const struct ks_kallsyms_mem *ks, const struct ks_vmcoreinfo *v
 		if (!want || ks_kallsyms_mem_addr(ks, checked[i], &have) ||
 		    have == want)
 			continue;
-		ks_report(report, arg, "the kallsyms tables found at %#" PRIx64
-			  " put %s at %#" PRIx64 ", VMCOREINFO at %#" PRIx64
-			  ": refused", s->token_table, checked[i], have, want);
+		ks_say(rep, KS_WARN, "the kallsyms tables found at %#" PRIx64
+		       " put %s at %#" PRIx64 ", VMCOREINFO at %#" PRIx64
+		       ": refused", s->token_table, checked[i], have, want);
 		return -EINVAL;
 	}
 	return 0;
@@ -434,7 +434,7 @@ static int agree(const struct ks_kallsyms_mem *ks, const struct ks_vmcoreinfo *v
 
 /* The tables around one token index, decoded and checked. */
 static int tables_at(struct scan *s, const struct ks_vmcoreinfo *vi,
-		     ks_report_fn report, void *arg,
+		     const struct ks_reporter *rep,
 		     struct ks_kallsyms_mem **ks_ret)
 {
 	struct ks_kallsyms_mem_addrs c[6] = { { 0 } };
@@ -462,13 +462,13 @@ static int tables_at(struct scan *s, const struct ks_vmcoreinfo *vi,
 		}
 	}
 	if (ret && ret != -ENOMEM) {
-		ks_report(report, arg, "the kallsyms tables found at %#" PRIx64
-			  " (%" PRIu32 " symbols) have no address table that "
-			  "puts _stext at VMCOREINFO's %#" PRIx64 ": refused",
-			  s->token_table, s->num, s->stext);
+		ks_say(rep, KS_WARN, "the kallsyms tables found at %#" PRIx64
+		       " (%" PRIu32 " symbols) have no address table that "
+		       "puts _stext at VMCOREINFO's %#" PRIx64 ": refused",
+		       s->token_table, s->num, s->stext);
 		return -EINVAL;
 	}
-	if (!ret && agree(*ks_ret, vi, s, report, arg)) {
+	if (!ret && agree(*ks_ret, vi, s, rep)) {
 		ks_kallsyms_mem_free(*ks_ret);
 		*ks_ret = NULL;
 		return -EINVAL;
@@ -478,8 +478,9 @@ static int tables_at(struct scan *s, const struct ks_vmcoreinfo *vi,
 
 /* Every token index in one chunk, the highest first. */
 static int scan_chunk(struct scan *s, uint64_t at, size_t len,
-		      const struct ks_vmcoreinfo *vi, ks_report_fn report,
-		      void *arg, struct ks_kallsyms_mem **ks_ret)
+		      const struct ks_vmcoreinfo *vi,
+		      const struct ks_reporter *rep,
+		      struct ks_kallsyms_mem **ks_ret)
 {
 	int ret;
 
@@ -490,7 +491,7 @@ static int scan_chunk(struct scan *s, uint64_t at, size_t len,
 		if (p >= CHUNK || !index_shape(s->chunk + p, s->idx))
 			continue;
 		s->token_index = at + p;
-		ret = tables_at(s, vi, report, arg, ks_ret);
+		ret = tables_at(s, vi, rep, ks_ret);
 		if (ret != -ENOENT)
 			return ret;
 	}
@@ -498,7 +499,7 @@ static int scan_chunk(struct scan *s, uint64_t at, size_t len,
 }
 
 int ks_kallsyms_scan(const struct ks_target *t, const struct ks_vmcoreinfo *vi,
-		     ks_report_fn report, void *arg,
+		     const struct ks_reporter *rep,
 		     struct ks_kallsyms_mem **ks_ret,
 		     struct ks_kallsyms_scan *sc_ret)
 {
@@ -535,15 +536,15 @@ int ks_kallsyms_scan(const struct ks_target *t, const struct ks_vmcoreinfo *vi,
 			     sc_ret->end - at : CHUNK + INDEX_SIZE;
 
 		if (len >= INDEX_SIZE)
-			ret = scan_chunk(s, at, len, vi, report, arg, ks_ret);
+			ret = scan_chunk(s, at, len, vi, rep, ks_ret);
 		if (ret != -ENOENT || at == sc_ret->start)
 			break;
 	}
 	free(s);
 	if (ret != -E2BIG)
 		return ret;
-	ks_report(report, arg, "more than %d places from %#" PRIx64 " up look "
-		  "like kallsyms_token_table, and none has the other kallsyms "
-		  "tables around it: the scan stops there", TRIES_MAX, at);
+	ks_say(rep, KS_WARN, "more than %d places from %#" PRIx64 " up look "
+	       "like kallsyms_token_table, and none has the other kallsyms "
+	       "tables around it: the scan stops there", TRIES_MAX, at);
 	return -ENOENT;
 }

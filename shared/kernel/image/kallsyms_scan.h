@@ -27,14 +27,14 @@ struct ks_kallsyms_scan {
  * decodes them (ks_kallsyms_mem_load()).  0 with *ks_ret set;
  * -ENOENT when VMCOREINFO has no _stext, no data symbol within 256 MiB
  * of it (sc_ret->end is then 0) or nothing there has the shape, and,
- * after a message through report, when more than a few dozen places have
+ * after a message through rep, when more than a few dozen places have
  * the token table's shape without the tables around it;
- * -EINVAL, after a message through report, when the tables found put a
+ * -EINVAL, after a message through rep, when the tables found put a
  * symbol elsewhere than VMCOREINFO does; -ENOMEM.  sc_ret is filled in
  * every case.
  */
 int ks_kallsyms_scan(const struct ks_target *t, const struct ks_vmcoreinfo *vi,
-		     ks_report_fn report, void *arg,
+		     const struct ks_reporter *rep,
 		     struct ks_kallsyms_mem **ks_ret,
 		     struct ks_kallsyms_scan *sc_ret);
 

@@ -46,8 +46,9 @@ int ks_image_load_kallsyms(struct ks_image *im, const struct ks_target *mem,
 
 int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_vmcoreinfo *vi,
-			   enum ks_kallsyms_from from, ks_report_fn report,
-			   void *arg, struct ks_kallsyms_scan *sc_ret)
+			   enum ks_kallsyms_from from,
+			   const struct ks_reporter *rep,
+			   struct ks_kallsyms_scan *sc_ret)
 {
 	struct ks_kallsyms_mem_addrs a;
 	int ret = -ENOENT;
@@ -59,7 +60,7 @@ int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
 	}
 	if (ret != -ENOENT)
 		return ret;
-	ret = ks_kallsyms_scan(mem, vi, report, arg, &im->kmem, sc_ret);
+	ret = ks_kallsyms_scan(mem, vi, rep, &im->kmem, sc_ret);
 	if (ret)
 		return ret;
 	im->kmem_scanned = true;
@@ -69,25 +70,25 @@ int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
 /* What ks_btf_load() finds damaged, said of the blob's source. */
 struct btf_said {
 	const char *from;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	bool said;
 };
 
-static void btf_say(void *arg, const char *msg)
+static void btf_say(void *arg, enum ks_say_level level, const char *text)
 {
 	struct btf_said *b = arg;
 
-	ks_report(b->report, b->arg, "no usable BTF in %s: %s", b->from, msg);
+	ks_say(b->rep, level, "no usable BTF in %s: %s", b->from, text);
 	b->said = true;
 }
 
 /* ks_btf_load() of one source: -EBADMSG once its damage is said. */
 static int btf_load(struct ks_image *im, const void *data, size_t size,
-		    const char *from, ks_report_fn report, void *arg)
+		    const char *from, const struct ks_reporter *rep)
 {
-	struct btf_said b = { from, report, arg, false };
-	int ret = ks_btf_load(data, size, &im->btf, btf_say, &b);
+	struct btf_said b = { from, rep, false };
+	const struct ks_reporter r = { .say = btf_say, .arg = &b };
+	int ret = ks_btf_load(data, size, &im->btf, &r);
 
 	return ret && b.said ? -EBADMSG : ret;
 }
@@ -105,7 +106,7 @@ static int btf_try(void *arg, uint64_t addr, size_t size)
 	int ret = buf ? ks_read(b->mem, addr, buf, size) : -ENOMEM;
 
 	if (!ret)
-		ret = ks_btf_load(buf, size, &b->im->btf, NULL, NULL);
+		ret = ks_btf_load(buf, size, &b->im->btf, NULL);
 	free(buf);
 	return ret;
 }
@@ -129,7 +130,7 @@ static int btf_scan_memory(struct ks_image *im, const struct ks_target *mem)
 }
 
 static int btf_from_memory(struct ks_image *im, const struct ks_target *mem,
-			   ks_report_fn report, void *arg)
+			   const struct ks_reporter *rep)
 {
 	uint64_t start, stop;
 	void *buf;
@@ -146,7 +147,7 @@ static int btf_from_memory(struct ks_image *im, const struct ks_target *mem,
 	ret = ks_read(mem, start, buf, stop - start);
 	if (!ret)
 		ret = btf_load(im, buf, stop - start, "the kernel's memory",
-			       report, arg);
+			       rep);
 	free(buf);
 	im->btf_from = "the kernel's memory";
 	return ret;
@@ -154,7 +155,7 @@ static int btf_from_memory(struct ks_image *im, const struct ks_target *mem,
 
 /* A regular file only: a FIFO or a device must not block or be drained. */
 static int btf_from_file(struct ks_image *im, const char *path,
-			 ks_report_fn report, void *arg)
+			 const struct ks_reporter *rep)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -176,7 +177,7 @@ static int btf_from_file(struct ks_image *im, const char *path,
 	if (n != st.st_size)
 		ret = buf ? -EIO : -ENOMEM;
 	else
-		ret = btf_load(im, buf, (size_t)n, path, report, arg);
+		ret = btf_load(im, buf, (size_t)n, path, rep);
 	free(buf);
 	im->btf_from = path;
 	return ret;
@@ -191,22 +192,22 @@ int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
 	sec = ks_elf_section(vmlinux, ".BTF", &size);
 	if (!sec)
 		return -ENOENT;
-	return ks_btf_load(sec, size, btf_ret, NULL, NULL);
+	return ks_btf_load(sec, size, btf_ret, NULL);
 }
 
 int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
-		      const char *btf_path, ks_report_fn report, void *arg)
+		      const char *btf_path, const struct ks_reporter *rep)
 {
 	const void *sec;
 	size_t size;
 
 	if (im->syms && (sec = ks_elf_section(im->syms, ".BTF", &size))) {
 		im->btf_from = "the vmlinux";
-		return btf_load(im, sec, size, im->btf_from, report, arg);
+		return btf_load(im, sec, size, im->btf_from, rep);
 	}
-	if (btf_path && !btf_from_file(im, btf_path, report, arg))
+	if (btf_path && !btf_from_file(im, btf_path, rep))
 		return 0;
-	return btf_from_memory(im, mem, report, arg);
+	return btf_from_memory(im, mem, rep);
 }
 
 int ks_image_load_chain(struct ks_image *im, const struct ks_target *t)
@@ -220,8 +221,7 @@ int ks_image_load_chain(struct ks_image *im, const struct ks_target *t)
 	return ks_finders_add(&im->finders, &f);
 }
 
-int ks_image_add_data_finder(struct ks_image *im, ks_report_fn report,
-			     void *arg)
+int ks_image_add_data_finder(struct ks_image *im, const struct ks_reporter *rep)
 {
 	struct ks_sym_finder f;
 	struct ks_target t;
@@ -233,7 +233,7 @@ int ks_image_add_data_finder(struct ks_image *im, ks_report_fn report,
 	if (!im->data)
 		return -ENOMEM;
 	ks_image_target(im, im->mem, &t);
-	ks_data_finder_init(im->data, &t, report, arg);
+	ks_data_finder_init(im->data, &t, rep);
 	f = ks_finder_data(im->data);
 	return ks_finders_add(&im->finders, &f);
 }

@@ -67,13 +67,14 @@ enum ks_kallsyms_from {
  * VMCOREINFO lists them (Linux 6.0+), else where kallsyms_scan.c finds
  * them by their shape.  -ENOENT when neither has them (sc_ret says where
  * the scan looked), -EINVAL when tables were found but refused (after a
- * message through report) or do not decode; else as
+ * message through rep) or do not decode; else as
  * ks_kallsyms_mem_load().
  */
 int ks_image_find_kallsyms(struct ks_image *im, const struct ks_target *mem,
 			   const struct ks_vmcoreinfo *vi,
-			   enum ks_kallsyms_from from, ks_report_fn report,
-			   void *arg, struct ks_kallsyms_scan *sc_ret);
+			   enum ks_kallsyms_from from,
+			   const struct ks_reporter *rep,
+			   struct ks_kallsyms_scan *sc_ret);
 
 /*
  * The BTF of a vmlinux file, its .BTF section: -ENOENT without one, else
@@ -86,21 +87,21 @@ int ks_image_vmlinux_btf(const struct ks_elf_symtab *vmlinux,
  * BTF from the vmlinux's .BTF, else from the file btf_path (may be NULL),
  * else from __start_BTF..__stop_BTF in memory.  Needs the symbols first.
  * -ENOENT when no source has it; -EBADMSG once "no usable BTF in
- * SOURCE: ..." named its damaged records through report; -EINVAL for
+ * SOURCE: ..." named its damaged records through rep; -EINVAL for
  * another malformed blob; -ENOMEM.
  */
 int ks_image_load_btf(struct ks_image *im, const struct ks_target *mem,
-		      const char *btf_path, ks_report_fn report, void *arg);
+		      const char *btf_path, const struct ks_reporter *rep);
 
 /*
  * Where the kernel's own kallsyms names text only (no CONFIG_KALLSYMS_ALL),
  * the data finder as the last finder (data_finder.h), over the image's
- * target; what it cannot find is said through report.  Nothing is added
+ * target; what it cannot find is said through rep.  Nothing is added
  * for a vmlinux or a kallsyms that names data.  Call after
  * ks_image_target(); 0 or -ENOMEM.
  */
-int ks_image_add_data_finder(struct ks_image *im, ks_report_fn report,
-			     void *arg);
+int ks_image_add_data_finder(struct ks_image *im,
+			     const struct ks_reporter *rep);
 
 /* The kallsyms chain, read through t (the finished target); -ENOMEM only. */
 int ks_image_load_chain(struct ks_image *im, const struct ks_target *t);

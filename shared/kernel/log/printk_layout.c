@@ -115,7 +115,7 @@ static void small_fields(const struct ks_target *t, struct ks_prb_layout *l)
 }
 
 int ks_prb_layout(const struct ks_target *t, struct ks_prb_layout *l,
-		  ks_report_fn report, void *rarg)
+		  const struct ks_reporter *rep)
 {
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		const struct field *f = &fields[i];
@@ -124,10 +124,10 @@ int ks_prb_layout(const struct ks_target *t, struct ks_prb_layout *l,
 		if (v < 0)
 			v = from_types(t, f);
 		if (v < 0) {
-			ks_report(report, rarg, "cannot read the kernel log: "
-				  "neither VMCOREINFO nor the types give %s%s%s",
-				  f->type, f->member ? "." : "",
-				  f->member ? f->member : "");
+			ks_say(rep, KS_WARN, "cannot read the kernel log: "
+			       "neither VMCOREINFO nor the types give %s%s%s",
+			       f->type, f->member ? "." : "",
+			       f->member ? f->member : "");
 			return -ENOENT;
 		}
 		*(long *)((char *)l + f->at) = v;

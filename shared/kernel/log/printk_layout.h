@@ -25,8 +25,8 @@ struct ks_prb_layout {
 	long data_size_bits, data_data;
 };
 
-/* Fills l; -ENOENT after one line through report for a member not found. */
+/* Fills l; -ENOENT after one line through rep for a member not found. */
 int ks_prb_layout(const struct ks_target *t, struct ks_prb_layout *l,
-		  ks_report_fn report, void *rarg);
+		  const struct ks_reporter *rep);
 
 #endif /* KS_PRINTK_LAYOUT_H */

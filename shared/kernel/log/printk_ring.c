@@ -290,7 +290,7 @@ static void note_seq(struct ring *r, const struct ks_log_record *rec,
 
 /* tail_id to head_id, at most the ring's count of descriptors. */
 static int walk_ids(struct ring *r, ks_log_record_fn *fn, void *arg,
-		    ks_report_fn report, void *rarg)
+		    const struct ks_reporter *rep)
 {
 	uint64_t n = (DESC_ID(r->head_id - r->tail_id)) + 1, id = r->tail_id;
 	uint64_t expect = 0;
@@ -299,12 +299,12 @@ static int walk_ids(struct ring *r, ks_log_record_fn *fn, void *arg,
 
 	if (DESC_ID(r->head_id) != r->head_id || DESC_ID(r->tail_id) != r->tail_id ||
 	    n > r->count) {
-		ks_report(report, rarg, "the log's descriptor ring is not "
-			  "valid (tail %#llx, head %#llx, %llu descriptors): "
-			  "reading its last %llu", (unsigned long long)r->tail_id,
-			  (unsigned long long)r->head_id,
-			  (unsigned long long)r->count,
-			  (unsigned long long)r->count);
+		ks_say(rep, KS_WARN, "the log's descriptor ring is not "
+		       "valid (tail %#llx, head %#llx, %llu descriptors): "
+		       "reading its last %llu", (unsigned long long)r->tail_id,
+		       (unsigned long long)r->head_id,
+		       (unsigned long long)r->count,
+		       (unsigned long long)r->count);
 		n = r->count;
 		id = DESC_ID(r->head_id - r->count + 1);
 	}
@@ -322,22 +322,22 @@ static int walk_ids(struct ring *r, ks_log_record_fn *fn, void *arg,
 }
 
 /* Once per kind of trouble, with its count. */
-static void say_trouble(const struct ks_log_trouble *tr, ks_report_fn report,
-			void *rarg)
+static void say_trouble(const struct ks_log_trouble *tr,
+			const struct ks_reporter *rep)
 {
 	if (tr->reserved)
-		ks_report(report, rarg, "the log: %lu record(s) still being "
-			  "written, left out", tr->reserved);
+		ks_say(rep, KS_WARN, "the log: %lu record(s) still being "
+		       "written, left out", tr->reserved);
 	if (tr->lost_ranges)
-		ks_report(report, rarg, "the log: %lu record(s) lost in %lu "
-			  "range(s) of sequence numbers", tr->lost_records,
-			  tr->lost_ranges);
+		ks_say(rep, KS_WARN, "the log: %lu record(s) lost in %lu "
+		       "range(s) of sequence numbers", tr->lost_records,
+		       tr->lost_ranges);
 	if (tr->unreadable)
-		ks_report(report, rarg, "the log: %lu record(s) in memory the "
-			  "image lacks", tr->unreadable);
+		ks_say(rep, KS_WARN, "the log: %lu record(s) in memory the "
+		       "image lacks", tr->unreadable);
 	if (tr->bad)
-		ks_report(report, rarg, "the log: %lu record(s) whose text "
-			  "block is not valid", tr->bad);
+		ks_say(rep, KS_WARN, "the log: %lu record(s) whose text "
+		       "block is not valid", tr->bad);
 }
 
 static int ring_alloc(struct ring *r)
@@ -357,51 +357,51 @@ static void ring_free(struct ring *r)
 	free(r->text);
 }
 
-static int ring_open(struct ring *r, ks_report_fn report, void *rarg)
+static int ring_open(struct ring *r, const struct ks_reporter *rep)
 {
 	uint64_t prb;
 	int ret;
 
-	ret = ks_prb_layout(r->t, &r->l, report, rarg);
+	ret = ks_prb_layout(r->t, &r->l, rep);
 	if (ret)
 		return ret;
 	if (!layout_sane(&r->l)) {
-		ks_report(report, rarg, "cannot read the kernel log: its "
-			  "structures' layout is not valid");
+		ks_say(rep, KS_WARN, "cannot read the kernel log: its "
+		       "structures' layout is not valid");
 		return -EINVAL;
 	}
 	if (find_prb(r->t, &prb)) {
-		ks_report(report, rarg, "cannot read the kernel log: no "
-			  "readable prb (kernels before 5.10 have another log)");
+		ks_say(rep, KS_WARN, "cannot read the kernel log: no "
+		       "readable prb (kernels before 5.10 have another log)");
 		return -ENOENT;
 	}
 	ret = read_head(r, prb);
 	if (ret)
-		ks_report(report, rarg, "cannot read the kernel log: its ring "
-			  "buffer at %#llx is %s", (unsigned long long)prb,
-			  ret == -EFAULT ? "not in the image" : "not valid");
+		ks_say(rep, KS_WARN, "cannot read the kernel log: its ring "
+		       "buffer at %#llx is %s", (unsigned long long)prb,
+		       ret == -EFAULT ? "not in the image" : "not valid");
 	return ret;
 }
 
 int ks_printk_ring_walk(const struct ks_target *t, ks_log_record_fn *fn,
 			void *arg, struct ks_log_trouble *trouble,
-			ks_report_fn report, void *rarg)
+			const struct ks_reporter *rep)
 {
 	struct ring r = { .t = t, .tr = trouble };
 	int ret;
 
 	memset(trouble, 0, sizeof(*trouble));
-	ret = ring_open(&r, report, rarg);
+	ret = ring_open(&r, rep);
 	if (ret)
 		return ret;
 	ret = ring_alloc(&r);
 	if (ret) {
-		ks_report(report, rarg, "cannot read the kernel log: %s",
-			  strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot read the kernel log: %s",
+		       strerror(-ret));
 		goto out;
 	}
-	ret = walk_ids(&r, fn, arg, report, rarg);
-	say_trouble(trouble, report, rarg);
+	ret = walk_ids(&r, fn, arg, rep);
+	say_trouble(trouble, rep);
 out:
 	ring_free(&r);
 	return ret;

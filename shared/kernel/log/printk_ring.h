@@ -49,11 +49,11 @@ typedef int ks_log_record_fn(void *arg, const struct ks_log_record *rec);
  * Walks the ring that SYMBOL(prb) points to, from tail_id to head_id,
  * handing each readable record to fn.  The layout comes from VMCOREINFO
  * where the target has it, else from the target's types.  Returns 0, fn's
- * non-zero value, or a negative errno after one line through report when
+ * non-zero value, or a negative errno after one line through rep when
  * the ring itself cannot be found or read.
  */
 int ks_printk_ring_walk(const struct ks_target *t, ks_log_record_fn *fn,
 			void *arg, struct ks_log_trouble *trouble,
-			ks_report_fn report, void *rarg);
+			const struct ks_reporter *rep);
 
 #endif /* KS_PRINTK_RING_H */

@@ -47,14 +47,14 @@ static int look(void *arg, const struct ks_log_record *r)
 }
 
 int ks_panic_message(const struct ks_target *t, char *buf, size_t cap,
-		     ks_report_fn report, void *arg)
+		     const struct ks_reporter *rep)
 {
 	struct ks_log_trouble trouble;
 	struct found f = { "", "" };
 	int ret;
 
 	memset(&trouble, 0, sizeof(trouble));
-	ret = ks_printk_ring_walk(t, look, &f, &trouble, report, arg);
+	ret = ks_printk_ring_walk(t, look, &f, &trouble, rep);
 	if (ret)
 		return ret < 0 ? ret : -EIO;
 	if (!*f.panic && !*f.oops)

@@ -19,6 +19,6 @@
  * report).
  */
 int ks_panic_message(const struct ks_target *t, char *buf, size_t cap,
-		     ks_report_fn report, void *arg);
+		     const struct ks_reporter *rep);
 
 #endif /* KS_PANIC_MESSAGE_H */

@@ -20,21 +20,21 @@ static long member(const struct ks_target *t, const char *type, const char *m)
 
 /* A variable by its symbol; what went wrong said in a user's words. */
 static int read_var(const struct ks_target *t, const char *name, void *buf,
-		    size_t len, ks_report_fn report, void *arg)
+		    size_t len, const struct ks_reporter *rep)
 {
 	uint64_t addr;
 	int ret = t->ops->symbol(t->ctx, name, &addr);
 
 	if (ret) {
-		ks_report(report, arg, "the dump names no symbol %s (its "
-			  "kallsyms may list text only: give its vmlinux)",
-			  name);
+		ks_say(rep, KS_WARN, "the dump names no symbol %s (its "
+		       "kallsyms may list text only: give its vmlinux)",
+		       name);
 		return ret;
 	}
 	ret = ks_read(t, addr, buf, len);
 	if (ret)
-		ks_report(report, arg, "cannot read %s at 0x%llx: %s", name,
-			  (unsigned long long)addr, strerror(-ret));
+		ks_say(rep, KS_WARN, "cannot read %s at 0x%llx: %s", name,
+		       (unsigned long long)addr, strerror(-ret));
 	return ret;
 }
 
@@ -67,11 +67,11 @@ static int panic_task(const struct ks_target *t, struct ks_panic_state *ps)
 }
 
 static void read_cpu(const struct ks_target *t, struct ks_panic_state *ps,
-		     ks_report_fn report, void *arg)
+		     const struct ks_reporter *rep)
 {
 	int32_t cpu;
 
-	ps->cpu_err = read_var(t, "panic_cpu", &cpu, sizeof(cpu), report, arg);
+	ps->cpu_err = read_var(t, "panic_cpu", &cpu, sizeof(cpu), rep);
 	if (ps->cpu_err) {
 		ps->panic_cpu = -1;
 		return;
@@ -82,8 +82,8 @@ static void read_cpu(const struct ks_target *t, struct ks_panic_state *ps,
 		return;
 	ps->task_err = panic_task(t, ps);
 	if (ps->task_err)
-		ks_report(report, arg, "cannot read the task on CPU %d: %s",
-			  cpu, strerror(-ps->task_err));
+		ks_say(rep, KS_WARN, "cannot read the task on CPU %d: %s",
+		       cpu, strerror(-ps->task_err));
 }
 
 /* The members of struct taint_flag: desc (6.10+) and module may be absent. */
@@ -195,7 +195,7 @@ static int module_taints(void *arg, const struct ks_module *m)
 }
 
 static int read_modules(const struct ks_target *t, struct ks_panic_state *ps,
-			ks_report_fn report, void *arg)
+			const struct ks_reporter *rep)
 {
 	struct taints_walk w = { t, ps, member(t, "module", "taints") };
 	struct ks_module_layout l;
@@ -207,31 +207,31 @@ static int read_modules(const struct ks_target *t, struct ks_panic_state *ps,
 	ks_module_layout_init(t, &l);
 	ret = ks_modules_walk(t, &l, module_taints, &w, stop, sizeof(stop));
 	if (!ret && stop[0])
-		ks_report(report, arg, "the module list: %s", stop);
+		ks_say(rep, KS_WARN, "the module list: %s", stop);
 	return ret;
 }
 
 int ks_panic_state_read(const struct ks_target *t, struct ks_panic_state *ps,
-			ks_report_fn report, void *arg)
+			const struct ks_reporter *rep)
 {
 	uint64_t mask = 0;
 	int ret;
 
 	memset(ps, 0, sizeof(*ps));
-	read_cpu(t, ps, report, arg);
+	read_cpu(t, ps, rep);
 	ps->taint_err = read_var(t, "tainted_mask", &mask, sizeof(mask),
-				 report, arg);
+				 rep);
 	ps->tainted_mask = mask;
 	ret = read_flags(t, ps);
 	if (ret && !ps->taint_err)
-		ks_report(report, arg, "cannot read the kernel's taint_flags[]: %s",
-			  strerror(-ret));
-	ps->modules_err = read_modules(t, ps, report, arg);
+		ks_say(rep, KS_WARN, "cannot read the kernel's taint_flags[]: %s",
+		       strerror(-ret));
+	ps->modules_err = read_modules(t, ps, rep);
 	if (ps->modules_err == -ENOMEM)
 		return -ENOMEM;
 	if (ps->modules_err && ps->modules_err != -ENOENT)
-		ks_report(report, arg, "cannot walk the modules' taints: %s",
-			  strerror(-ps->modules_err));
+		ks_say(rep, KS_WARN, "cannot walk the modules' taints: %s",
+		       strerror(-ps->modules_err));
 	return 0;
 }
 

@@ -47,7 +47,7 @@ struct ks_panic_state {
  * report.  Returns 0, or -ENOMEM; ks_panic_state_release() frees it.
  */
 int ks_panic_state_read(const struct ks_target *t, struct ks_panic_state *ps,
-			ks_report_fn report, void *arg);
+			const struct ks_reporter *rep);
 void ks_panic_state_release(struct ks_panic_state *ps);
 
 #endif /* KS_PANIC_STATE_H */

@@ -75,19 +75,19 @@ void ks_kallsyms_stats(const struct ks_kallsyms *k, struct ks_kallsyms_stats *s)
 	s->ftrace_mod_err = k->fmod_err;
 }
 
-void ks_kallsyms_report(const struct ks_kallsyms *k, ks_report_fn report,
-			void *arg)
+void ks_kallsyms_report(const struct ks_kallsyms *k,
+			const struct ks_reporter *rep)
 {
 	const char *stop = k && k->mods ? ks_module_syms_error(k->mods) : NULL;
 
 	if (!k)
 		return;
 	if (k->mods_err)
-		ks_report(report, arg, "module symbols: %s", strerror(-k->mods_err));
+		ks_say(rep, KS_WARN, "module symbols: %s", strerror(-k->mods_err));
 	if (stop)
-		ks_report(report, arg, "module symbols: %s", stop);
+		ks_say(rep, KS_WARN, "module symbols: %s", stop);
 	if (k->bpf_err)
-		ks_report(report, arg, "BPF symbols: %s", strerror(-k->bpf_err));
+		ks_say(rep, KS_WARN, "BPF symbols: %s", strerror(-k->bpf_err));
 	if (k->fmod_err)
-		ks_report(report, arg, "ftrace_mod_maps: %s", strerror(-k->fmod_err));
+		ks_say(rep, KS_WARN, "ftrace_mod_maps: %s", strerror(-k->fmod_err));
 }

@@ -43,7 +43,7 @@ void ks_kallsyms_stats(const struct ks_kallsyms *k, struct ks_kallsyms_stats *s)
  * -v: each source that failed, and how the module list ended early
  * (ks_module_syms_error()), one message each; nothing when all is well.
  */
-void ks_kallsyms_report(const struct ks_kallsyms *k, ks_report_fn report,
-			void *arg);
+void ks_kallsyms_report(const struct ks_kallsyms *k,
+			const struct ks_reporter *rep);
 
 #endif /* KS_KALLSYMS_H */

@@ -19,8 +19,8 @@ static const char default_letters[] = "RSDTtXZPI";
 struct lookup {
 	const struct ks_target *t;
 	const struct ks_arch *arch;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
+	struct ks_reporter to_fail;	/* a table's message: the reason */
 	int ret;
 };
 
@@ -32,7 +32,7 @@ static void fail(struct lookup *lk, int ret, const char *fmt, ...)
 		return;		/* keep the first reason */
 	lk->ret = ret;
 	va_start(ap, fmt);
-	ks_vreport(lk->report, lk->arg, fmt, ap);
+	ks_vsay(lk->rep, KS_WARN, fmt, ap);
 	va_end(ap);
 }
 
@@ -51,14 +51,15 @@ uint64_t ks_field_get(const void *obj, const struct ks_field *f)
  * A table of members; the first needed one that is missing or of a size
  * not allowed is the reason.
  */
-static void table_fail(void *arg, const char *msg)
+static void table_fail(void *arg, enum ks_say_level level, const char *text)
 {
-	fail(arg, -ENOENT, "%s", msg);
+	(void)level;
+	fail(arg, -ENOENT, "%s", text);
 }
 
 static void table(struct lookup *lk, const struct ks_field_spec *s, size_t nr)
 {
-	ks_field_table_report(lk->t, s, nr, table_fail, lk);
+	ks_field_table_report(lk->t, s, nr, &lk->to_fail);
 }
 
 #define TABLE(lk, ...) \
@@ -101,7 +102,7 @@ static void task_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	      KS_OPTIONAL(&l->nivcsw, "task_struct", "nivcsw"));
 	/* thread_struct is the arch's: where its switch left the registers */
 	if (ks_field_ok(&thread))
-		lk->arch->switch_layout(t, thread.off, &l->sw, table_fail, lk);
+		lk->arch->switch_layout(t, thread.off, &l->sw, &lk->to_fail);
 	if (ks_field_ok(&l->cpu))
 		return;
 	ti = ks_field_find(t, "task_struct", "thread_info");
@@ -340,11 +341,12 @@ static long task_read_size(const struct ks_kernel_layout *l)
 }
 
 int ks_layout_init(const struct ks_target *t, const struct ks_arch *arch,
-		   struct ks_kernel_layout *l, ks_report_fn report, void *arg)
+		   struct ks_kernel_layout *l, const struct ks_reporter *rep)
 {
-	struct lookup lk = { .t = t, .arch = arch, .report = report, .arg = arg };
+	struct lookup lk = { .t = t, .arch = arch, .rep = rep };
 	long tu;
 
+	lk.to_fail = (struct ks_reporter){ .say = table_fail, .arg = &lk };
 	memset(l, 0, sizeof(*l));
 	task_fields(&lk, l);
 	thread_fields(&lk, l);

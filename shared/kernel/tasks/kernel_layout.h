@@ -89,10 +89,10 @@ struct ks_kernel_layout {
  * Fills l from t, and the fields where arch's context switch leaves a
  * sleeping task's registers (l->sw) from arch.  Returns 0, or -ENOENT after reporting "what is missing
  * (file:line)" for a member or symbol no walk can do without, -EFAULT
- * when init_task or the timekeeper cannot be read; report may be NULL.
+ * when init_task or the timekeeper cannot be read; rep may be NULL.
  */
 int ks_layout_init(const struct ks_target *t, const struct ks_arch *arch,
-		   struct ks_kernel_layout *l, ks_report_fn report, void *arg);
+		   struct ks_kernel_layout *l, const struct ks_reporter *rep);
 
 /* Reads an unsigned member of 1, 2, 4 or 8 bytes out of a copied struct. */
 uint64_t ks_field_get(const void *obj, const struct ks_field *f);

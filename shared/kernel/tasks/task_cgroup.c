@@ -56,8 +56,8 @@ bool ks_task_in_cgroup(struct ks_walk *w, const uint8_t *tb, int32_t pid)
 	if (w->cgroup_hidden)
 		return false;
 	if (task_cgroup_path(w, tb, path, sizeof(path))) {
-		ks_report(w->report, w->arg,
-			  "PID %d: cgroup cannot be read; not selected", pid);
+		ks_say(w->rep, KS_WARN,
+		       "PID %d: cgroup cannot be read; not selected", pid);
 		return false;
 	}
 	return ks_select_cgroup(path, w->opts->sel->cgroup);

@@ -48,8 +48,8 @@ static void unwinder_note(struct ks_walk *w, struct ks_task *t, const char *note
 		w->st->nr_stack_unread++;
 		t->missing = t->stack_missing = true;
 	}
-	ks_report(w->report, w->arg, "PID %d: %s: %s", t->pid,
-		  *t->stack ? "the stack ends early" : "no stack", note);
+	ks_say(w->rep, KS_WARN, "PID %d: %s: %s", t->pid,
+	       *t->stack ? "the stack ends early" : "no stack", note);
 	t->note_said = true;
 	t->note = strdup(note);
 }
@@ -66,7 +66,7 @@ static int shared_stack(struct ks_walk *w, uint64_t base, struct ks_task *t)
 		 "one of the two task_structs is damaged",
 		 (unsigned long long)base, other);
 	w->st->nr_stack_notes++;
-	ks_report(w->report, w->arg, "PID %d: %s", t->pid, buf);
+	ks_say(w->rep, KS_WARN, "PID %d: %s", t->pid, buf);
 	t->note_said = true;
 	free(t->note);
 	t->note = strdup(buf);
@@ -127,7 +127,7 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 	return st.stack_base ? shared_stack(w, st.stack_base, t) : 0;
 unusual:	/* an empty stack the kernel would not have printed empty */
 	w->st->nr_stack_notes++;
-	ks_report(w->report, w->arg, "PID %d: no stack: %s", t->pid, buf);
+	ks_say(w->rep, KS_WARN, "PID %d: no stack: %s", t->pid, buf);
 	t->note_said = true;
 empty:
 	t->stack = strdup("");

@@ -63,7 +63,7 @@ static uint64_t saved_sp(const struct ks_walk *w, uint64_t task)
 int ks_task_waits(struct ks_walk *w)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
-	ks_report_fn report = w->opts->verbose ? w->report : NULL;
+	const struct ks_reporter *rep = w->opts->verbose ? w->rep : NULL;
 	struct ks_wait_task *tasks = malloc((w->nr ? w->nr : 1) * sizeof(*tasks));
 	struct ks_walk_entry *by_task = malloc((w->nr ? w->nr : 1) *
 					       sizeof(*by_task));
@@ -85,7 +85,7 @@ int ks_task_waits(struct ks_walk *w)
 	memcpy(by_task, w->e, w->nr * sizeof(*by_task));
 	qsort(by_task, w->nr, sizeof(*by_task), cmp_task);
 	ret = ks_lock_waits_open(w->k->t, l->thread_size, tasks, n, &lw,
-				 w->report, w->arg);
+				 w->rep);
 	if (!ret)
 		ret = ks_lock_where_open(w->k->t, &where);
 	if (ret)
@@ -99,12 +99,12 @@ int ks_task_waits(struct ks_walk *w)
 			continue;
 		r = ks_lock_wait_find(lw, t->task_addr,
 				      saved_sp(w, t->task_addr),
-				      t->state == 'D', &found, report, w->arg);
+				      t->state == 'D', &found, rep);
 		if (r == 1)
 			fill(w, by_task, where, t, &found);
 		else if (r < 0)
-			ks_report(report, w->arg, "PID %d: its stack cannot be "
-				  "read for --waits: %s", t->pid, strerror(-r));
+			ks_say(rep, KS_WARN, "PID %d: its stack cannot be "
+			       "read for --waits: %s", t->pid, strerror(-r));
 	}
 out:
 	ks_lock_where_close(where);

@@ -56,8 +56,8 @@ static int task_ids(struct ks_walk *w, uint64_t task, int32_t *pid, int32_t *tgi
 	if (read_i32(w->k->t, task + (uint64_t)l->pid.off, pid) ||
 	    read_i32(w->k->t, task + (uint64_t)l->tgid.off, tgid)) {
 		w->st->nr_unreadable++;
-		ks_report(w->report, w->arg, "task at %#llx cannot be read; skipped",
-			  (unsigned long long)task);
+		ks_say(w->rep, KS_WARN, "task at %#llx cannot be read; skipped",
+		       (unsigned long long)task);
 		return -EFAULT;
 	}
 	return 0;
@@ -98,7 +98,7 @@ static int list_walk(struct ks_walk *w, uint64_t head, const char *what,
 		return ret;
 	w->st->nr_list_errors++;
 	ks_list_stop_text(&lw, what, msg, sizeof(msg));
-	ks_report(w->report, w->arg, "%s", msg);
+	ks_say(w->rep, KS_WARN, "%s", msg);
 	return 0;
 }
 
@@ -130,9 +130,9 @@ static int list_threads(struct ks_walk *w, uint64_t leader, int32_t tgid)
 	if (ks_read_u64(w->k->t, leader + (uint64_t)l->signal.off, &signal) ||
 	    !signal) {
 		w->st->nr_list_errors++;
-		ks_report(w->report, w->arg,
-			  "PID %d: signal_struct cannot be read; its threads are not listed",
-			  tgid);
+		ks_say(w->rep, KS_WARN,
+		       "PID %d: signal_struct cannot be read; its threads are not listed",
+		       tgid);
 		return 0;
 	}
 	head = signal + (uint64_t)l->signal_thread_head.off;
@@ -205,7 +205,7 @@ static int note_unread(struct ks_walk *w, struct ks_task *t,
 	t->missing = true;
 	/* the stack's note is said already: this part is said on its own */
 	if (t->note_said)
-		ks_report(w->report, w->arg, "PID %d: %s", t->pid, what);
+		ks_say(w->rep, KS_WARN, "PID %d: %s", t->pid, what);
 	if (!t->note) {
 		t->note = strdup(what);
 		return t->note ? 0 : -ENOMEM;
@@ -233,9 +233,9 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 
 	if (ks_read(k->t, e->task, k->tbuf, (size_t)l->task_read_size)) {
 		w->st->nr_unreadable++;
-		ks_report(w->report, w->arg,
-			  "PID %d: task_struct at %#llx cannot be read; skipped",
-			  e->pid, (unsigned long long)e->task);
+		ks_say(w->rep, KS_WARN,
+		       "PID %d: task_struct at %#llx cannot be read; skipped",
+		       e->pid, (unsigned long long)e->task);
 		return 0;
 	}
 	t.pid = (int32_t)ks_field_get(tb, &l->pid);
@@ -352,10 +352,10 @@ static int sample_setup(struct ks_walk *w)
 
 int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
-		     ks_report_fn report_fn, void *arg)
+		     const struct ks_reporter *rep)
 {
 	struct ks_walk w = { .k = k, .opts = opts, .s = s, .st = st,
-			     .report = report_fn, .arg = arg };
+			     .rep = rep };
 	const struct ks_kernel_layout *l = &k->l;
 	int ret;
 
@@ -365,7 +365,7 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 	if (ret)
 		return ret;
 	st->nr_module_errors = k->arch->unwind_report(k->unw, k->unw_err,
-						      report_fn, arg);
+						      rep);
 	if (k->unw && k->arch->unwinder_note)
 		st->unwinder = k->arch->unwinder_note(k->unw);
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */

@@ -44,8 +44,7 @@ struct ks_walk {
 	const struct ks_walk_opts *opts;
 	struct ks_sample *s;
 	struct ks_kernel_status *st;
-	ks_report_fn report;
-	void *arg;
+	const struct ks_reporter *rep;
 	struct ks_seen seen;	/* every list node so far, for loops */
 	struct ks_walk_entry *e;
 	size_t nr, cap;

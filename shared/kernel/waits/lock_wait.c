@@ -244,8 +244,8 @@ static int cmp_u64(const void *a, const void *b)
 
 int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 		       const struct ks_wait_task *tasks, size_t nr,
-		       struct ks_lock_waits **ret, ks_report_fn report,
-		       void *arg)
+		       struct ks_lock_waits **ret,
+		       const struct ks_reporter *rep)
 {
 	struct ks_lock_waits *lw = calloc(1, sizeof(*lw));
 	const struct ks_field_spec specs[] = {
@@ -258,7 +258,7 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 	lw->t = t;
 	lw->thread_size = thread_size;
 	lw->kernel_start = ks_kernel_start(t);
-	if (ks_field_table_report(t, specs, 1, report, arg))
+	if (ks_field_table_report(t, specs, 1, rep))
 		goto enoent;
 	lw->t_blocker = ks_field_find(t, "task_struct", "blocker");
 	lw->t_pi_blocked_on = ks_field_find(t, "task_struct", "pi_blocked_on");
@@ -269,10 +269,10 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 	for (i = 0; i < NR_LIST_LOCKS && !lw->ll[i].ok; i++)
 		;
 	if (i == NR_LIST_LOCKS && !lw->rt_ok) {
-		ks_report(report, arg, "no lock's waiters in this kernel's "
-			  "types (mutex_waiter, rwsem_waiter, "
-			  "semaphore_waiter, rt_mutex_waiter, "
-			  "wait_queue_entry, swait_queue)");
+		ks_say(rep, KS_WARN, "no lock's waiters in this kernel's "
+		       "types (mutex_waiter, rwsem_waiter, "
+		       "semaphore_waiter, rt_mutex_waiter, "
+		       "wait_queue_entry, swait_queue)");
 		goto enoent;
 	}
 	lw->by_stack = malloc((nr ? nr : 1) * sizeof(*lw->by_stack));
@@ -613,12 +613,12 @@ static const char *stack_candidate(struct ks_lock_waits *lw,
 	return list_lock_owner(lw, l, lock, w);
 }
 
-static void drop(ks_report_fn report, void *arg, uint64_t task,
+static void drop(const struct ks_reporter *rep, uint64_t task,
 		 const char *what, uint64_t addr, const char *why)
 {
-	ks_report(report, arg, "task 0x%llx: %s at 0x%llx dropped: it %s",
-		  (unsigned long long)task, what, (unsigned long long)addr,
-		  why);
+	ks_say(rep, KS_WARN, "task 0x%llx: %s at 0x%llx dropped: it %s",
+	       (unsigned long long)task, what, (unsigned long long)addr,
+	       why);
 }
 
 /*
@@ -646,7 +646,7 @@ static bool linked(const struct ks_lock_waits *lw, const struct list_lock *l,
  */
 static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 		      uint64_t i, struct ks_lock_wait *ret,
-		      ks_report_fn report, void *arg)
+		      const struct ks_reporter *rep)
 {
 	const char *why[NR_LIST_LOCKS] = { NULL };
 	uint64_t node[NR_LIST_LOCKS];
@@ -675,7 +675,7 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 			continue;
 		snprintf(what, sizeof(what), "a %s candidate",
 			 lw->ll[k].waiter);
-		drop(report, arg, task, what, node[k], why[k]);
+		drop(rep, task, what, node[k], why[k]);
 	}
 	return 0;
 }
@@ -687,7 +687,7 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
  */
 static int from_stack(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
 		      bool queues, struct ks_lock_wait *ret,
-		      ks_report_fn report, void *arg)
+		      const struct ks_reporter *rep)
 {
 	uint64_t base, i, off = 0;
 	int err;
@@ -710,7 +710,7 @@ static int from_stack(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
 		lw->pass_queues = pass;
 		for (i = off / 8; i < lw->thread_size / 8; i++)
 			if (lw->buf[i] == task &&
-			    stack_word(lw, task, base, i, ret, report, arg))
+			    stack_word(lw, task, base, i, ret, rep))
 				return 1;
 	}
 	return 0;
@@ -745,8 +745,7 @@ static bool task_on_lock(struct ks_lock_waits *lw, const struct list_lock *l,
 
 /* The lock named by task->blocker, checked against its waiters. */
 static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
-			struct ks_lock_wait *ret, ks_report_fn report,
-			void *arg)
+			struct ks_lock_wait *ret, const struct ks_reporter *rep)
 {
 	static const int kind_of[] = {
 		[BLOCKER_MUTEX] = L_MUTEX, [BLOCKER_SEM] = L_SEM,
@@ -771,7 +770,7 @@ static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 		why = "has no waiter of the task among its waiters";
 	else if (!(why = list_lock_owner(lw, l, lock, ret)))
 		return 1;
-	drop(report, arg, task, l->type, lock, why);
+	drop(rep, task, l->type, lock, why);
 	return 0;
 }
 
@@ -801,8 +800,8 @@ static bool in_rb_tree(const struct ks_lock_waits *lw, uint64_t node,
 
 /* task->pi_blocked_on: the rt_mutex_waiter, in its lock's waiter tree. */
 static int from_pi_blocked_on(struct ks_lock_waits *lw, uint64_t task,
-			      struct ks_lock_wait *ret, ks_report_fn report,
-			      void *arg)
+			      struct ks_lock_wait *ret,
+			      const struct ks_reporter *rep)
 {
 	uint64_t waiter, wtask, lock, root, owner;
 	const char *why;
@@ -834,7 +833,7 @@ static int from_pi_blocked_on(struct ks_lock_waits *lw, uint64_t task,
 	ret->found = "pi_blocked_on";
 	return 1;
 drop:
-	drop(report, arg, task, "rt_mutex_waiter", waiter, why);
+	drop(rep, task, "rt_mutex_waiter", waiter, why);
 	return 0;
 }
 
@@ -845,15 +844,15 @@ bool ks_lock_kind_ownerless(enum ks_lock_kind kind)
 
 int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
 		      bool queues, struct ks_lock_wait *ret,
-		      ks_report_fn report, void *arg)
+		      const struct ks_reporter *rep)
 {
 	if (ks_field_ok(&lw->t_blocker) &&
-	    from_blocker(lw, task, ret, report, arg))
+	    from_blocker(lw, task, ret, rep))
 		return 1;
-	if (lw->rt_ok && from_pi_blocked_on(lw, task, ret, report, arg))
+	if (lw->rt_ok && from_pi_blocked_on(lw, task, ret, rep))
 		return 1;
 	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok &&
 	    !(queues && (lw->ll[L_WAITQ].ok || lw->ll[L_SWAIT].ok)))
 		return 0;
-	return from_stack(lw, task, sp, queues, ret, report, arg);
+	return from_stack(lw, task, sp, queues, ret, rep);
 }

@@ -10,7 +10,7 @@
  * links say so.  Every
  * candidate is checked against the lock's own links before it is
  * believed; one that fails is dropped with its reason through the
- * report callback.  lock_wait.c finds one task's lock, wait_chains.c
+ * reporter.  lock_wait.c finds one task's lock, wait_chains.c
  * follows owners from lock to lock.
  */
 #ifndef KS_LOCK_WAIT_H
@@ -74,8 +74,8 @@ struct ks_lock_waits;
  */
 int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 		       const struct ks_wait_task *tasks, size_t nr,
-		       struct ks_lock_waits **ret, ks_report_fn report,
-		       void *arg);
+		       struct ks_lock_waits **ret,
+		       const struct ks_reporter *rep);
 void ks_lock_waits_close(struct ks_lock_waits *lw);
 
 /* Whether task is one of the sample's tasks. */
@@ -93,6 +93,6 @@ bool ks_lock_waits_is_task(const struct ks_lock_waits *lw, uint64_t task);
  */
 int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
 		      bool queues, struct ks_lock_wait *ret,
-		      ks_report_fn report, void *arg);
+		      const struct ks_reporter *rep);
 
 #endif /* KS_LOCK_WAIT_H */
