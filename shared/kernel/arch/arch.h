@@ -134,7 +134,8 @@ struct ks_arch {
 	int (*stack_text)(const struct ks_target *t, void *unw,
 			  const struct ks_stack_start *st, char **text_ret,
 			  const char **note_ret);
-	void (*unwind_missing)(int err, char *buf, size_t len);
+	/* why each stack is empty, for unwind_open()'s err: static text */
+	const char *(*unwind_missing)(int err);
 	/* -v's note on the unwinder unwind_open() chose, or NULL (optional) */
 	const char *(*unwinder_note)(void *unw);
 	/* The whole kernel's notes; returns how many parts lack data. */

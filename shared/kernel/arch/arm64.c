@@ -107,11 +107,22 @@ static int stack_text(const struct ks_target *t, void *unw,
 	return ks_arm64_stack_text(t, unw, st, text_ret, note_ret);
 }
 
-static void unwind_missing(int err, char *buf, size_t len)
+/* strerror()'s words for the errors unwind_open() returns, as static text */
+static const char *unwind_missing(int err)
 {
-	snprintf(buf, len, "no frame-record unwind: %s",
-		 err == -ENOENT ? "struct pt_regs lacks stackframe, pc or regs" :
-		 strerror(-err));
+	switch (err) {
+	case -ENOENT:
+		return "no frame-record unwind: struct pt_regs lacks "
+		       "stackframe, pc or regs";
+	case -ENOMEM:
+		return "no frame-record unwind: Cannot allocate memory";
+	case -EFAULT:
+		return "no frame-record unwind: Bad address";
+	case -EIO:
+		return "no frame-record unwind: Input/output error";
+	default:
+		return "no frame-record unwind: it cannot be set up";
+	}
 }
 
 static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)

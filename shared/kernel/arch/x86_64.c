@@ -123,13 +123,27 @@ static int stack_text(const struct ks_target *t, void *unw,
 	return ks_stack_text(t, unw, st, text_ret, note_ret);
 }
 
-static void unwind_missing(int err, char *buf, size_t len)
+/* strerror()'s words for the errors unwind_open() returns, as static text */
+static const char *unwind_missing(int err)
 {
-	snprintf(buf, len, "no ORC unwind tables: %s",
-		 err == -ENOENT ? "the kernel has none, "
-		 "nor the _stext/_etext a frame-pointer walk needs" :
-		 err == -EPROTONOSUPPORT ? "their format is "
-		 "not one kstack knows" : strerror(-err));
+	switch (err) {
+	case -ENOENT:
+		return "no ORC unwind tables: the kernel has none, nor the "
+		       "_stext/_etext a frame-pointer walk needs";
+	case -EPROTONOSUPPORT:
+		return "no ORC unwind tables: their format is not one kstack "
+		       "knows";
+	case -ENOMEM:
+		return "no ORC unwind tables: Cannot allocate memory";
+	case -EFAULT:
+		return "no ORC unwind tables: Bad address";
+	case -EIO:
+		return "no ORC unwind tables: Input/output error";
+	case -EINVAL:
+		return "no ORC unwind tables: Invalid argument";
+	default:
+		return "no ORC unwind tables: they cannot be read";
+	}
 }
 
 /*

@@ -122,7 +122,6 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 		   struct ks_cpu *c)
 {
 	struct ks_cpu_start st = { .cpu = c->cpu };
-	char sym[KS_SYM_PB_LEN];
 
 	if (runqueue(k, cl, c) || read_task(k, c, &st))
 		return ks_cpu_set_note(c, "the CPU's runqueue or its current "
@@ -136,10 +135,8 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 		return -ENOMEM;
 	if (c->user)
 		return 0;	/* no kernel stack to show, none cut short */
-	if (!k->unw) {
-		k->arch->unwind_missing(k->unw_err, sym, sizeof(sym));
-		return ks_cpu_set_note(c, sym);
-	}
+	if (!k->unw)
+		return ks_cpu_set_note(c, k->arch->unwind_missing(k->unw_err));
 	if (!st.stack_base)
 		return ks_cpu_set_note(c, "the task has no stack (task->stack "
 				       "is NULL)");

@@ -116,7 +116,8 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		st.on_cpu = true;
 	}
 	if (!w->k->unw) {
-		w->k->arch->unwind_missing(w->k->unw_err, buf, sizeof(buf));
+		snprintf(buf, sizeof(buf), "%s",
+			 w->k->arch->unwind_missing(w->k->unw_err));
 		goto empty;
 	}
 	ret = w->k->arch->stack_text(tg, w->k->unw, &st, &t->stack, &note);
