@@ -725,7 +725,6 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 	uint64_t groups = kernel_count(pw->t, "ftrace_number_of_groups");
 	uint64_t pages = kernel_count(pw->t, "ftrace_number_of_pages");
 	struct ks_list_state w = { .t = pw->t, .max = PAGES_MAX };
-	char msg[320];
 	int ret;
 
 	if (groups && groups < PAGES_MAX)
@@ -742,14 +741,12 @@ static int walk_pages(struct page_walk *pw, uint64_t first)
 	if (ret || w.stop == KS_LIST_END)
 		return ret;
 	if (w.stop == KS_LIST_LONG)
-		snprintf(msg, sizeof(msg), "the ftrace_page list "
-			 "(ftrace_pages_start) has more pages than "
-			 "ftrace_number_of_groups (%zu); the rest of it is not "
-			 "read", w.max);
+		say(pw, "the ftrace_page list (ftrace_pages_start) has more "
+		    "pages than ftrace_number_of_groups (%zu); the rest of it "
+		    "is not read", w.max);
 	else
-		ks_list_stop_text(&w, "the ftrace_page list (ftrace_pages_start)",
-				  msg, sizeof(msg));
-	say(pw, "%s", msg);
+		ks_list_stop_say(pw->w->rep, &w,
+				 "the ftrace_page list (ftrace_pages_start)");
 	return 0;
 }
 

@@ -205,15 +205,13 @@ static int module_node(void *arg, uint64_t node)
 }
 
 int ks_modules_walk(const struct ks_target *t, const struct ks_module_layout *l,
-		    ks_module_fn fn, void *arg, char *stop, size_t len)
+		    ks_module_fn fn, void *arg, const struct ks_reporter *rep)
 {
 	struct walk w = { t, l, fn, arg };
 	struct ks_list_state lw = { .t = t, .max = MAX_MODULES };
 	uint64_t head;
 	int ret;
 
-	if (len)
-		stop[0] = '\0';
 	if (!ks_field_ok(&l->list))
 		return -ENOENT;
 	if (t->ops->symbol(t->ctx, "modules", &head))
@@ -221,6 +219,6 @@ int ks_modules_walk(const struct ks_target *t, const struct ks_module_layout *l,
 	ret = ks_list_for_each(&lw, head, module_node, &w);
 	if (ret || lw.stop == KS_LIST_END)
 		return ret;
-	ks_list_stop_text(&lw, "the module list (modules)", stop, len);
+	ks_list_stop_say(rep, &lw, "the module list (modules)");
 	return 0;
 }

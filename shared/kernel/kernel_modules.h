@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "member_table.h"
+#include "report.h"
 #include "target.h"
 
 struct ks_range {
@@ -73,10 +74,9 @@ typedef int (*ks_module_fn)(void *arg, const struct ks_module *m);
  * (MODULE_STATE_UNFORMED, which __module_address() ignores), through
  * the loop-safe list walk.  Returns 0, -ENOENT without the list (no
  * `modules` symbol or module.list), fn's negative return or -ENOMEM.
- * When the list loops or breaks off, stop (len bytes) says so; else it
- * is "".
+ * When the list loops or breaks off, one line through rep says so.
  */
 int ks_modules_walk(const struct ks_target *t, const struct ks_module_layout *l,
-		    ks_module_fn fn, void *arg, char *stop, size_t len);
+		    ks_module_fn fn, void *arg, const struct ks_reporter *rep);
 
 #endif /* KS_KERNEL_MODULES_H */

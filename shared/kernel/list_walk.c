@@ -143,32 +143,31 @@ int ks_chain_for_each(struct ks_list_state *w, uint64_t first, long next_off,
 	return ret < 0 ? ret : 0;
 }
 
-void ks_list_stop_text(const struct ks_list_state *w, const char *what,
-		       char *buf, size_t len)
+void ks_list_stop_say(const struct ks_reporter *rep,
+		      const struct ks_list_state *w, const char *what)
 {
 	unsigned long long last = w->last, bad = w->bad;
 
 	switch (w->stop) {
 	case KS_LIST_END:
-		snprintf(buf, len, "%s", "");
 		break;
 	case KS_LIST_LOOP:
-		snprintf(buf, len, "%s loops at %#llx after %zu entries; "
-			 "the rest of it is not read", what, bad, w->count);
+		ks_say(rep, KS_WARN, "%s loops at %#llx after %zu entries; "
+		       "the rest of it is not read", what, bad, w->count);
 		break;
 	case KS_LIST_LONG:
-		snprintf(buf, len, "%s has more than %zu entries; the rest "
-			 "of it is not read", what, w->max);
+		ks_say(rep, KS_WARN, "%s has more than %zu entries; the rest "
+		       "of it is not read", what, w->max);
 		break;
 	case KS_LIST_UNREADABLE:
-		snprintf(buf, len, "%s breaks off after %#llx: its link at "
-			 "%#llx cannot be read; the rest of it is not read",
-			 what, last, bad);
+		ks_say(rep, KS_WARN, "%s breaks off after %#llx: its link at "
+		       "%#llx cannot be read; the rest of it is not read",
+		       what, last, bad);
 		break;
 	case KS_LIST_BAD_LINK:
-		snprintf(buf, len, "%s breaks off after %#llx: its link "
-			 "%#llx is not a kernel address; the rest of it is "
-			 "not read", what, last, bad);
+		ks_say(rep, KS_WARN, "%s breaks off after %#llx: its link "
+		       "%#llx is not a kernel address; the rest of it is "
+		       "not read", what, last, bad);
 		break;
 	}
 }

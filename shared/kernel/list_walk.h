@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
 #include "target.h"
 
 /* The top half of the address space is the kernel's (x86_64). */
@@ -81,10 +82,11 @@ int ks_chain_for_each(struct ks_list_state *w, uint64_t first, long next_off,
 		      ks_list_fn fn, void *arg);
 
 /*
- * "what loops at ADDR after N entries; the rest of it is not read", or
- * the like for the other ends; "" for KS_LIST_END.
+ * Says through rep how w ended early: "what loops at ADDR after N
+ * entries; the rest of it is not read", or the like for the other ends;
+ * nothing for KS_LIST_END.
  */
-void ks_list_stop_text(const struct ks_list_state *w, const char *what,
-		       char *buf, size_t len);
+void ks_list_stop_say(const struct ks_reporter *rep,
+		      const struct ks_list_state *w, const char *what);
 
 #endif /* KS_LIST_WALK_H */

@@ -18,6 +18,7 @@
 #include "fake_target.h"
 #include "kernel_list.h"
 #include "list_walk.h"
+#include "said.h"
 
 #define HEAD		0xffffffff82000000ull
 #define NODE(i)		(0xffff888000100000ull + (uint64_t)(i) * 0x100)
@@ -80,26 +81,27 @@ static struct ks_list_state walk(struct env *e, size_t max)
 
 static void expect_text(const struct ks_list_state *w, const char *part)
 {
-	char buf[256];
+	struct said d = { "", 0 };
 
-	ks_list_stop_text(w, "the list", buf, sizeof(buf));
-	if (!strstr(buf, part))
-		fail_msg("\"%s\" not in \"%s\"", part, buf);
+	ks_list_stop_say(&SAID_TO(&d), w, "the list");
+	assert_int_equal(d.calls, 1);
+	if (!strstr(d.text, part))
+		fail_msg("\"%s\" not in \"%s\"", part, d.text);
 }
 
 static void test_whole(void **state)
 {
 	struct env *e = *state;
 	struct ks_list_state w = walk(e, 100);
-	char buf[64];
+	struct said d = { "", 0 };
 
 	assert_int_equal(w.stop, KS_LIST_END);
 	assert_int_equal(w.count, NR);
 	assert_int_equal(e->nr_got, NR);
 	for (int i = 0; i < NR; i++)
 		assert_int_equal(e->got[i], NODE(i));
-	ks_list_stop_text(&w, "the list", buf, sizeof(buf));
-	assert_string_equal(buf, "");
+	ks_list_stop_say(&SAID_TO(&d), &w, "the list");
+	assert_int_equal(d.calls, 0);
 }
 
 static void test_loop(void **state)

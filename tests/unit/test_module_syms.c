@@ -20,6 +20,7 @@
 #include "fake_target.h"
 #include "kernel_modules.h"
 #include "module_syms.h"
+#include "said.h"
 
 #define MODULES		0xffffffff82000000ull	/* the list head */
 #define MOD1		0xffffffffc0100000ull	/* struct module */
@@ -314,7 +315,7 @@ static void test_one_walk(void **state)
 	struct seen s = { .nr = 0 };
 	struct ks_module_syms *ms;
 	struct ks_target t;
-	char stop[128];
+	struct said stop = { "", 0 };
 
 	(void)state;
 	ks_fake_add_memory(f, MOD3, NULL, O_MEM + 5 * MEM_ESIZE);
@@ -327,8 +328,8 @@ static void test_one_walk(void **state)
 	ks_fake_target(f, &t);
 	ks_module_layout_init(&t, &l);
 	assert_true(l.mem);
-	assert_int_equal(ks_modules_walk(&t, &l, collect, &s, stop, sizeof(stop)), 0);
-	assert_string_equal(stop, "");
+	assert_int_equal(ks_modules_walk(&t, &l, collect, &s, &SAID_TO(&stop)), 0);
+	assert_int_equal(stop.calls, 0);
 	/* MOD2 is still being loaded: nobody sees it */
 	assert_int_equal(s.nr, 2);
 	assert_string_equal(s.m[0].name, "demo");

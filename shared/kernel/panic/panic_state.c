@@ -194,21 +194,30 @@ static int module_taints(void *arg, const struct ks_module *m)
 	return ret;
 }
 
+/* The module list's trouble, named as such, through the caller's reporter. */
+struct list_said {
+	const struct ks_reporter *rep;
+};
+
+static void say_list(void *arg, enum ks_say_level level, const char *text)
+{
+	const struct list_said *said = arg;
+
+	ks_say(said->rep, level, "the module list: %s", text);
+}
+
 static int read_modules(const struct ks_target *t, struct ks_panic_state *ps,
 			const struct ks_reporter *rep)
 {
 	struct taints_walk w = { t, ps, member(t, "module", "taints") };
+	struct list_said said = { rep };
+	const struct ks_reporter list_rep = { .say = say_list, .arg = &said };
 	struct ks_module_layout l;
-	char stop[128];
-	int ret;
 
 	if (w.taints < 0)
 		return -ENOENT;
 	ks_module_layout_init(t, &l);
-	ret = ks_modules_walk(t, &l, module_taints, &w, stop, sizeof(stop));
-	if (!ret && stop[0])
-		ks_say(rep, KS_WARN, "the module list: %s", stop);
-	return ret;
+	return ks_modules_walk(t, &l, module_taints, &w, &list_rep);
 }
 
 int ks_panic_state_read(const struct ks_target *t, struct ks_panic_state *ps,

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,15 +215,25 @@ static int module_node(void *arg, const struct ks_module *km)
  * The `modules` list, through the walk every kernel list takes: a loop
  * or a broken link ends it, and what was read so far still names text.
  */
+/* How the module list ended early, kept for ks_module_syms_report(). */
+static void keep_error(void *arg, enum ks_say_level level, const char *text)
+{
+	struct ks_module_syms *ms = arg;
+
+	(void)level;
+	snprintf(ms->error, sizeof(ms->error), "%s", text);
+}
+
 static int walk_modules(const struct ks_target *t,
 			const struct ks_module_layout *l,
 			struct ks_module_syms *ms)
 {
 	struct walk_ctx c = { t, l, ms };
+	const struct ks_reporter keep = { .say = keep_error, .arg = ms };
 	int ret;
 
-	ret = ks_modules_walk(t, l, module_node, &c, ms->error,
-			      sizeof(ms->error));
+	ms->error[0] = '\0';
+	ret = ks_modules_walk(t, l, module_node, &c, &keep);
 	if (!ret && ms->error[0])
 		ms->skipped++;
 	return ret;

@@ -90,15 +90,13 @@ static int list_walk(struct ks_walk *w, uint64_t head, const char *what,
 	struct ks_list_state lw = { .t = w->k->t, .max = MAX_TASKS,
 				   .seen = &w->seen };
 	struct node_call call = { w, fn, ctx };
-	char msg[256];
 	int ret;
 
 	ret = ks_list_for_each(&lw, head, call_node, &call);
 	if (ret < 0 || lw.stop == KS_LIST_END)
 		return ret;
 	w->st->nr_list_errors++;
-	ks_list_stop_text(&lw, what, msg, sizeof(msg));
-	ks_say(w->rep, KS_WARN, "%s", msg);
+	ks_list_stop_say(w->rep, &lw, what);
 	return 0;
 }
 

@@ -343,6 +343,21 @@ static int orc_problem(struct ks_orc *orc, const char *fmt, ...)
 	return ret;
 }
 
+/* A reporter that keeps what it is told as one more problem. */
+struct kept_problem {
+	struct ks_orc *orc;
+	int ret;		/* -ENOMEM when it could not be kept */
+};
+
+static void keep_problem(void *arg, enum ks_say_level level, const char *text)
+{
+	struct kept_problem *k = arg;
+
+	(void)level;
+	if (!k->ret)
+		k->ret = orc_problem(k->orc, "%s", text);
+}
+
 /* err, once the problem is said; -ENOMEM when it cannot be. */
 __attribute__((format(printf, 3, 4)))
 static int said(struct ks_orc *orc, int err, const char *fmt, ...)
@@ -492,17 +507,16 @@ static int module_node(void *arg, const struct ks_module *km)
 static int load_modules(const struct ks_target *t, struct ks_orc *orc)
 {
 	struct module_walk mw = { .t = t, .orc = orc };
+	struct kept_problem kept = { orc, 0 };
+	const struct ks_reporter keep = { .say = keep_problem, .arg = &kept };
 	struct ks_module_layout l;
-	char msg[256];
 	int ret;
 
 	ks_module_layout_init(t, &l);
-	ret = ks_modules_walk(t, &l, module_node, &mw, msg, sizeof(msg));
+	ret = ks_modules_walk(t, &l, module_node, &mw, &keep);
 	if (ret == -ENOENT)
 		return 0;	/* a kernel without modules, or no type data */
-	if (ret || !msg[0])
-		return ret;
-	return orc_problem(orc, "%s", msg);
+	return ret ? ret : kept.ret;
 }
 
 int ks_orc_load(const struct ks_target *t, struct ks_orc **orc_ret)
