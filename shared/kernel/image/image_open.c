@@ -414,6 +414,59 @@ static void add_finders(struct ks_image_opened *io,
 		       "no module or BPF symbols: %s", strerror(-ret));
 }
 
+/* The one line open_vmlinux() says, kept to be said with a remedy. */
+struct kept_line {
+	char text[2048];
+};
+
+static void keep_line(void *arg, enum ks_say_level level, const char *text)
+{
+	struct kept_line *k = arg;
+
+	(void)level;
+	if (!k->text[0])
+		snprintf(k->text, sizeof(k->text), "%s", text);
+}
+
+/*
+ * A --vmlinux that is not this dump's kernel, or no vmlinux at all (a
+ * vmlinuz, a stripped file): refused, as the user named it; but when the
+ * kernel's own kallsyms give the symbols, the message says that dropping
+ * --vmlinux reads the dump.
+ */
+static int open_given_vmlinux(struct ks_image_opened *io,
+			      const struct ks_image_source *src,
+			      const struct ks_vmcoreinfo *vi)
+{
+	struct kept_line kept = { "" };
+	const struct ks_reporter keep = { .say = keep_line, .arg = &kept };
+	struct ks_image_source quiet = *src;
+	struct ks_kallsyms_scan sc;
+	int ret;
+
+	quiet.rep = &keep;
+	ret = open_vmlinux(io, &quiet, vi);
+	if (!ret)
+		return 0;
+	if (ret == -ENOMEM) {
+		if (kept.text[0])
+			ks_say_text(src->rep, KS_WARN, kept.text);
+		return ret;
+	}
+	/* the vmlinux's symbols are out: the probe finds the kernel's own */
+	ks_image_release(&io->im);
+	ks_image_target(&io->im, src->mem, &io->t);
+	io->im.uw = &io->uw;
+	find_kaslr(io, vi);
+	if (!ks_image_find_kallsyms(&io->im, src->mem, vi, src->kallsyms_from,
+				    NULL, &sc))
+		ks_say(src->rep, KS_WARN, "%s; or drop --vmlinux: this dump "
+		       "reads without it", kept.text);
+	else
+		ks_say_text(src->rep, KS_WARN, kept.text);
+	return ret;
+}
+
 int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 {
 	struct ks_vmcoreinfo vi = source_vmcoreinfo(src);
@@ -429,7 +482,7 @@ int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 	io->im.uw = &io->uw;	/* read_user: the image walks for every source */
 	ks_image_target(&io->im, src->mem, &io->t);
 	/* each has said why */
-	ret = src->vmlinux ? open_vmlinux(io, src, &vi) :
+	ret = src->vmlinux ? open_given_vmlinux(io, src, &vi) :
 			     open_kallsyms(io, src, &vi);
 	if (ret)
 		return ret;
