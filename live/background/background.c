@@ -594,6 +594,18 @@ static void write_metrics(struct bg *bg, const struct ks_sample *s)
 	bg->metrics_err = ret;
 }
 
+/*
+ * A start refused once the lock was taken (rotation or the log cannot be
+ * written): its file goes, while still held, so that a refusal leaves
+ * nothing in DIR.
+ */
+static void drop_lock_file(struct bg *bg)
+{
+	unlinkat(bg->dirfd, KS_RUN_LOCK_NAME, 0);
+	close(bg->lock_fd);
+	bg->lock_fd = -1;
+}
+
 static int setup(struct bg *bg, const struct ks_options *opts,
 		 const struct ks_live_options *live)
 {
@@ -623,14 +635,17 @@ static int setup(struct bg *bg, const struct ks_options *opts,
 		ret = check_space_at_start(bg);
 	if (!ret)
 		ret = open_metrics(bg);
-	if (!ret)
-		ret = take_lock(bg);
+	/* oled's lock before ours: a run refused for it leaves no lock file */
 	if (!ret)
 		ret = take_oled_lock(bg);
+	if (!ret)
+		ret = take_lock(bg);
 	if (!ret)
 		ret = rotate_at_start(bg);
 	if (!ret)
 		ret = open_log(bg);
+	if (ret && bg->lock_fd >= 0)
+		drop_lock_file(bg);
 	if (ret)
 		return ret;
 	ret = install_signals();

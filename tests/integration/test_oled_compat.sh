@@ -134,6 +134,8 @@ timeout 20 "$kstack" -b -t 0 -p "$sleeper" -d "$d" 2>"$tmp/locked.log" || rc=$?
 check "oled lock held: -b refused with exit 4, got $rc" [ "$rc" = 4 ]
 check "oled lock held: says so" grep -q "ERROR - oled kstack is running: $KSTACK_TEST_OLED_LOCK is locked" "$tmp/locked.log"
 check "oled lock held: nothing written, nothing rotated" [ ! -e "$d/$name" ]
+# #40 item 13: a refused start leaves no lock file of its own
+check "oled lock held: no .kstack.lock left in DIR" [ ! -e "$d/.kstack.lock" ]
 kill "$holder"
 wait "$holder" 2>/dev/null
 holder=
