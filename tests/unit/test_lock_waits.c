@@ -270,6 +270,30 @@ static void test_rwsem_writer_and_readers(void **state)
 	assert_int_equal(w.owner, 0);
 	assert_true(w.readers);
 	assert_int_equal(w.nr_readers, 2);
+	/* #40 item 27: a reader count no kernel can have is not believed */
+	ks_fake_write_u64(x->f, LOCK(L_RR), (1ULL << (31 + 8)) | 0x2);
+	assert_int_equal(find(x, D, &w), 0);
+	assert_non_null(strstr(x->said.text, "has a reader count larger than "
+			       "there can be tasks"));
+}
+
+/*
+ * #40 item 27: a waiter whose node one neighbour still links back to and
+ * the other not (list_del() caught halfway, or damage) is dropped with a
+ * note, not silently.
+ */
+static void test_unlinked_waiter(void **state)
+{
+	struct fixture *x = *state;
+	struct ks_lock_wait w;
+
+	assert_int_equal(find(x, A, &w), 1);
+	/* the head's prev no longer points at A's node; its next still does */
+	ks_fake_write_u64(x->f, LOCK(L_M) + M_WAIT_LIST + 8,
+			  LOCK(L_M) + M_WAIT_LIST);
+	assert_int_equal(find(x, A, &w), 0);
+	assert_non_null(strstr(x->said.text, "dropped: it is on no list: its "
+			       "neighbours do not link back to it"));
 }
 
 static void test_semaphore(void **state)
@@ -731,6 +755,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_above_saved_sp, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rwsem_writer_and_readers,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unlinked_waiter,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_semaphore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rt_mutex, setup, teardown),

@@ -40,6 +40,7 @@
 #define RWSEM_FLAG_WAITERS	0x02ULL
 #define RWSEM_READER_SHIFT	8
 #define RWSEM_READER_BITS	55	/* below RWSEM_FLAG_READFAIL, bit 63 */
+#define RWSEM_READERS_MAX	(4ULL << 20)	/* PID_MAX_LIMIT on 64-bit */
 /* rtmutex.c: RT_MUTEX_HAS_WAITERS in owner's low bit. */
 #define RT_MUTEX_HAS_WAITERS	0x01ULL
 /* hung_task.h: BLOCKER_TYPE_* in blocker's two low bits. */
@@ -354,6 +355,10 @@ static const char *list_lock_owner(struct ks_lock_waits *lw,
 			return "has no RWSEM_FLAG_WAITERS in its count";
 		w->nr_readers = (count >> RWSEM_READER_SHIFT) &
 				((1ULL << RWSEM_READER_BITS) - 1);
+		/* each reader is a task: no more than PID_MAX_LIMIT of them */
+		if (w->nr_readers > RWSEM_READERS_MAX)
+			return "has a reader count larger than there can be "
+			       "tasks";
 		/* rwsem_owner_flags(): a writer is recorded, readers not */
 		if (count & RWSEM_WRITER_LOCKED)
 			w->owner = owner & ~RWSEM_OWNER_FLAGS;
@@ -621,23 +626,32 @@ static void drop(const struct ks_reporter *rep, uint64_t task,
 	       why);
 }
 
+enum link { NOT_A_NODE, LINKED, NOT_LINKED_BACK };
+
 /*
  * Whether node's neighbours link back to it: list_del() has not run.
  * A lone waiter of a lock without a list head (7.x) is a ring of one.
+ * Words that are no list node at all (most of a stack) are NOT_A_NODE;
+ * a node one of whose neighbours links back to it and the other not is
+ * a waiter the dump caught mid-update or damaged, named under -v.
  */
-static bool linked(const struct ks_lock_waits *lw, const struct list_lock *l,
-		   uint64_t node, uint64_t base)
+static enum link linked(const struct ks_lock_waits *lw,
+			const struct list_lock *l, uint64_t node, uint64_t base)
 {
 	uint64_t next = lw->buf[(node - base) / 8];
 	uint64_t prev = lw->buf[(node - base) / 8 + 1], back;
+	bool from_next, from_prev;
 
 	if (next == node && prev == node)
-		return !ks_field_ok(&l->wait_list);
+		return ks_field_ok(&l->wait_list) ? NOT_A_NODE : LINKED;
 	if (next < lw->kernel_start || next == node || prev < lw->kernel_start)
-		return false;
-	if (ks_read_u64(lw->t, next + 8, &back) || back != node)
-		return false;
-	return !ks_read_u64(lw->t, prev, &back) && back == node;
+		return NOT_A_NODE;
+	from_next = !ks_read_u64(lw->t, next + 8, &back) && back == node;
+	from_prev = !ks_read_u64(lw->t, prev, &back) && back == node;
+	if (from_next && from_prev)
+		return LINKED;
+	/* neither: random words of the stack, not a node */
+	return from_next || from_prev ? NOT_LINKED_BACK : NOT_A_NODE;
 }
 
 /*
@@ -650,6 +664,7 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 {
 	const char *why[NR_LIST_LOCKS] = { NULL };
 	uint64_t node[NR_LIST_LOCKS];
+	enum link link;
 	int k;
 
 	for (k = 0; k < NR_LIST_LOCKS; k++) {
@@ -662,7 +677,13 @@ static int stack_word(struct ks_lock_waits *lw, uint64_t task, uint64_t base,
 		node[k] = base + at - (uint64_t)l->w_task.off +
 			  (uint64_t)l->w_list.off;
 		if (node[k] < base || node[k] - base + 16 > lw->thread_size ||
-		    (node[k] - base) % 8 || !linked(lw, l, node[k], base))
+		    (node[k] - base) % 8)
+			continue;
+		link = linked(lw, l, node[k], base);
+		if (link == NOT_LINKED_BACK)
+			why[k] = "is on no list: its neighbours do not link "
+				 "back to it";
+		if (link != LINKED)
 			continue;
 		why[k] = stack_candidate(lw, l, node[k], ret);
 		if (!why[k])
