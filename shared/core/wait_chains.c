@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "wait_chains.h"
 
 enum { UNSEEN, ON_PATH, DONE };
@@ -26,7 +27,7 @@ static bool is_task(size_t next)
 
 static struct ks_wait_chain *chain_add(struct ks_wait_chains *c, size_t cap_nr)
 {
-	struct ks_wait_chain *v = realloc(c->v, (c->nr + 1) * sizeof(*v));
+	struct ks_wait_chain *v = ks_grow(c->v, &c->cap, c->nr + 1, sizeof(*v));
 
 	if (!v)
 		return NULL;
@@ -96,29 +97,83 @@ static int find_cycles(const size_t *next, const uint64_t *age, size_t nr,
 	return ret;
 }
 
-/* The chain from head, a waiter nobody waits for, owner to owner. */
-static int add_chain(const size_t *next, const uint64_t *age, size_t nr,
-		     size_t head, const size_t *cycle_of,
-		     struct ks_wait_chains *c)
-{
-	struct ks_wait_chain *ch = chain_add(c, nr);
-	size_t i = head;
+/* What building the chains keeps per task. */
+struct walk {
+	const size_t *next;
+	const uint64_t *age;
+	size_t nr;
+	const size_t *cycle_of;
+	size_t *chain_of;	/* the chain that showed the task first */
+	size_t *depth;		/* tasks from it to where its chains end */
+};
 
+/* Where a chain ends whatever came before: a deadlock, or no next task. */
+static bool terminal(const struct walk *w, size_t i)
+{
+	return w->cycle_of[i] != KS_WAIT_NONE || !is_task(w->next[i]);
+}
+
+/*
+ * depth[] of every task, each walked once: a path is followed to a task
+ * whose depth is known or to its end, then numbered back.  The paths
+ * outside the deadlocks have no cycle, so each walk ends.
+ */
+static void find_depths(struct walk *w)
+{
+	for (size_t i = 0; i < w->nr; i++) {
+		size_t j = i, n = 0, known;
+
+		while (!w->depth[j] && !terminal(w, j) && n < w->nr) {
+			j = w->next[j];
+			n++;
+		}
+		known = w->depth[j] ? w->depth[j] : 1;
+		w->depth[j] = known;
+		for (size_t k = 0, t = i; k < n; k++, t = w->next[t])
+			w->depth[t] = known + n - k;
+	}
+}
+
+/* Whether the chain, shown tasks in, stops at i. */
+static bool stops_at(const struct walk *w, size_t i, size_t shown)
+{
+	return terminal(w, i) || shown == w->nr ||
+	       (shown > 1 && w->chain_of[i] != KS_WAIT_NONE &&
+		w->depth[i] > KS_WAIT_SHARED_MAX);
+}
+
+/* The chain from head, a waiter nobody waits for, owner to owner. */
+static int add_chain(struct walk *w, size_t head, struct ks_wait_chains *c)
+{
+	size_t n = 1, i = head;
+	struct ks_wait_chain *ch;
+
+	while (!stops_at(w, i, n)) {
+		i = w->next[i];
+		n++;
+	}
+	ch = chain_add(c, n);
 	if (!ch)
 		return -ENOMEM;
-	ch->age = age[head];
-	for (;;) {
+	ch->age = w->age[head];
+	for (i = head;; i = w->next[i]) {
 		ch->task[ch->nr++] = i;
-		if (cycle_of[i] != KS_WAIT_NONE) {
+		if (w->cycle_of[i] != KS_WAIT_NONE) {
 			ch->into_deadlock = true;
-			ch->deadlock_of = cycle_of[i];
+			ch->deadlock_of = w->cycle_of[i];
 			return 0;
 		}
-		if (waits(next[i]) && age[i] > ch->age)
-			ch->age = age[i];
-		if (!is_task(next[i]) || ch->nr == nr)
+		if (ch->nr == n && !terminal(w, i) && ch->nr < w->nr) {
+			ch->joins = true;
+			ch->joins_of = w->chain_of[i];
 			return 0;
-		i = next[i];
+		}
+		if (w->chain_of[i] == KS_WAIT_NONE)
+			w->chain_of[i] = c->nr - 1;
+		if (waits(w->next[i]) && w->age[i] > ch->age)
+			ch->age = w->age[i];
+		if (ch->nr == n)
+			return 0;
 	}
 }
 
@@ -129,10 +184,13 @@ static int by_age(const void *a, const void *b)
 	return x->age > y->age ? -1 : x->age < y->age;
 }
 
-/* Deadlocks first, each group longest first; chains keep their deadlock. */
+/*
+ * Deadlocks first, each group longest first; chains keep their deadlock
+ * and the chain they join.
+ */
 static int sort_chains(struct ks_wait_chains *c, size_t nr_deadlocks)
 {
-	size_t *where = malloc((nr_deadlocks ? nr_deadlocks : 1) * sizeof(*where));
+	size_t *where = malloc((c->nr ? c->nr : 1) * sizeof(*where));
 	size_t i, j;
 
 	if (!where)
@@ -149,7 +207,14 @@ static int sort_chains(struct ks_wait_chains *c, size_t nr_deadlocks)
 	for (j = nr_deadlocks; j < c->nr; j++)
 		if (c->v[j].into_deadlock)
 			c->v[j].deadlock_of = where[c->v[j].deadlock_of];
+	for (j = nr_deadlocks; j < c->nr; j++)
+		c->v[j].built = j;
 	qsort(c->v + nr_deadlocks, c->nr - nr_deadlocks, sizeof(*c->v), by_age);
+	for (j = nr_deadlocks; j < c->nr; j++)
+		where[c->v[j].built] = j;
+	for (j = nr_deadlocks; j < c->nr; j++)
+		if (c->v[j].joins)
+			c->v[j].joins_of = where[c->v[j].joins_of];
 out:
 	free(where);
 	return 0;
@@ -160,27 +225,33 @@ int ks_wait_chains_build(const size_t *next, const uint64_t *age, size_t nr,
 {
 	size_t *cycle_of = malloc((nr ? nr : 1) * sizeof(*cycle_of));
 	bool *waited = calloc(nr ? nr : 1, sizeof(*waited));
+	struct walk w = { next, age, nr, cycle_of,
+			  malloc((nr ? nr : 1) * sizeof(size_t)),
+			  calloc(nr ? nr : 1, sizeof(size_t)) };
 	size_t i, nr_deadlocks;
 	int err = -ENOMEM;
 
 	memset(ret, 0, sizeof(*ret));
-	if (!cycle_of || !waited)
+	if (!cycle_of || !waited || !w.chain_of || !w.depth)
 		goto out;
 	for (i = 0; i < nr; i++) {
-		cycle_of[i] = KS_WAIT_NONE;
+		cycle_of[i] = w.chain_of[i] = KS_WAIT_NONE;
 		if (is_task(next[i]) && next[i] < nr)
 			waited[next[i]] = true;
 	}
 	err = find_cycles(next, age, nr, cycle_of, ret);
 	nr_deadlocks = ret->nr;
+	find_depths(&w);
 	for (i = 0; i < nr && !err; i++)
 		if (waits(next[i]) && !waited[i] && cycle_of[i] == KS_WAIT_NONE)
-			err = add_chain(next, age, nr, i, cycle_of, ret);
+			err = add_chain(&w, i, ret);
 	if (!err)
 		err = sort_chains(ret, nr_deadlocks);
 out:
 	free(cycle_of);
 	free(waited);
+	free(w.chain_of);
+	free(w.depth);
 	if (err)
 		ks_wait_chains_release(ret);
 	return err;

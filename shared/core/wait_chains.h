@@ -26,12 +26,26 @@ struct ks_wait_chain {
 	 */
 	bool deadlock, into_deadlock;
 	size_t deadlock_of;
+	/*
+	 * The last is a task of chains[joins_of], which goes on from it for
+	 * more than KS_WAIT_SHARED_MAX tasks: shown once, not again here.
+	 */
+	bool joins;
+	size_t joins_of;
 	uint64_t age;		/* the longest wait of its waiters */
+	size_t built;		/* private: its place before the sort */
 };
+
+/*
+ * How many tasks of an earlier chain a later one repeats before it says
+ * "as in chain N": thousands of waiters on one long chain would print it
+ * thousands of times (the square of the waiters, in lines and memory).
+ */
+#define KS_WAIT_SHARED_MAX	8
 
 struct ks_wait_chains {
 	struct ks_wait_chain *v;	/* deadlocks, then chains, longest first */
-	size_t nr;
+	size_t nr, cap;
 };
 
 /*
@@ -39,7 +53,8 @@ struct ks_wait_chains {
  * task i waits for, KS_WAIT_END when it waits for a lock of no known
  * owner, KS_WAIT_NONE when it waits for none; age[i] how long it has
  * waited.  Each chain starts at a waiter nobody waits for; each cycle is
- * one deadlock, begun at its oldest waiter.  0 or -ENOMEM.
+ * one deadlock, begun at its oldest waiter.  Memory and the chains'
+ * total length are linear in nr.  0 or -ENOMEM.
  */
 int ks_wait_chains_build(const size_t *next, const uint64_t *age, size_t nr,
 			 struct ks_wait_chains *ret);

@@ -65,8 +65,9 @@ static void edge(FILE *out, const struct ks_task *t)
 		fputs(", no owner\n", out);
 }
 
+/* Chain n of its kind; chains are numbered after the nr_deadlocks. */
 static void chain(FILE *out, const struct ks_sample *s,
-		  const struct ks_wait_chain *c, size_t n)
+		  const struct ks_wait_chain *c, size_t n, size_t nr_deadlocks)
 {
 	fprintf(out, "%s %zu, %zu task%s:\n", c->deadlock ? "deadlock" : "chain",
 		n, c->nr, c->nr == 1 ? "" : "s");
@@ -77,6 +78,10 @@ static void chain(FILE *out, const struct ks_sample *s,
 		if (last && c->into_deadlock) {
 			task_head(out, t);
 			fprintf(out, " in deadlock %zu\n", c->deadlock_of + 1);
+		} else if (last && c->joins) {
+			task_head(out, t);
+			fprintf(out, " waits on as in chain %zu\n",
+				c->joins_of + 1 - nr_deadlocks);
 		} else if (t->has_wait) {
 			edge(out, t);
 		} else {
@@ -149,8 +154,10 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 	fputs("== waits\n", out);
 	if (s->waits_note)
 		fprintf(out, "(%s)\n", s->waits_note);
+	while (dl < c.nr && c.v[dl].deadlock)
+		dl++;
 	for (size_t i = 0; i < c.nr; i++)
-		chain(out, s, &c.v[i], c.v[i].deadlock ? ++dl : ++ch);
+		chain(out, s, &c.v[i], c.v[i].deadlock ? i + 1 : ++ch, dl);
 	if (!c.nr && !s->waits_unread)
 		fputs("no task waits for a lock\n", out);
 	ret = ferror(out) ? -EIO : 0;
