@@ -296,6 +296,59 @@ static void test_unlinked_waiter(void **state)
 			       "neighbours do not link back to it"));
 }
 
+/*
+ * #40 item 23: 200 waiters of one mutex, each found on its own stack:
+ * the ring is walked once for all of them, not once for each (the
+ * square of the waiters, which a forged stack of hundreds of candidates
+ * on one long list turned into 43 s).  Counted in reads, not time.
+ */
+static void test_ring_walked_once(void **state)
+{
+	enum { K = 200 };
+	struct ks_fake *f = ks_fake_create();
+	struct ks_wait_task tasks[K + 1];
+	uint64_t nodes[K];
+	struct ks_lock_waits *lw;
+	struct ks_lock_wait w;
+	struct ks_target t;
+	unsigned long reads;
+
+	(void)state;
+	layout(f, 0);
+	for (int i = 0; i <= K; i++) {
+		assert_int_equal(ks_fake_add_memory(f, TASK(i), NULL, 0x100), 0);
+		assert_int_equal(ks_fake_add_memory(f, STACK(i), NULL,
+						    THREAD_SIZE), 0);
+		ks_fake_write_u64(f, TASK(i) + T_STACK, STACK(i));
+		tasks[i] = (struct ks_wait_task){ TASK(i), STACK(i) };
+	}
+	assert_int_equal(ks_fake_add_memory(f, LOCK(0), NULL, 0x100), 0);
+	/* K waiters of the mutex at LOCK(0), held by task K */
+	ks_fake_write_u64(f, LOCK(0), TASK(K) | 1);
+	for (int i = 0; i < K; i++) {
+		nodes[i] = node_of(i);
+		waiter(f, i, LOCK(0));
+	}
+	ring(f, LOCK(0) + M_WAIT_LIST, nodes, K);
+	ks_fake_target(f, &t);
+	assert_int_equal(ks_lock_waits_open(&t, THREAD_SIZE, tasks, K + 1, &lw,
+					    NULL), 0);
+	reads = ks_fake_read_count(f);
+	for (int i = 0; i < K; i++) {
+		assert_int_equal(ks_lock_wait_find(lw, TASK(i), 0, false, &w,
+						   NULL), 1);
+		assert_int_equal(w.lock, LOCK(0));
+		assert_int_equal(w.owner, TASK(K));
+	}
+	reads = ks_fake_read_count(f) - reads;
+	/* once per ring: about K reads for it, a few per waiter besides */
+	if (reads > 32 * K)
+		fail_msg("%lu reads for %d waiters of one lock", reads, K);
+	assert_false(ks_lock_waits_spent(lw));
+	ks_lock_waits_close(lw);
+	ks_fake_destroy(f);
+}
+
 static void test_semaphore(void **state)
 {
 	struct fixture *x = *state;
@@ -758,6 +811,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unlinked_waiter,
 						setup, teardown),
+		cmocka_unit_test(test_ring_walked_once),
 		cmocka_unit_test_setup_teardown(test_semaphore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rt_mutex, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_candidates_dropped,

@@ -106,6 +106,11 @@ int ks_task_waits(struct ks_walk *w)
 			ks_say(rep, KS_WARN, "PID %d: its stack cannot be "
 			       "read for --waits: %s", t->pid, strerror(-r));
 	}
+	/* forged or damaged lists: said once, -v names each candidate */
+	if (ks_lock_waits_spent(lw))
+		ks_say(w->rep, KS_WARN, "--waits walked as many list nodes as "
+		       "it will for one run: the waits of some tasks are not "
+		       "named (-v says which)");
 out:
 	ks_lock_where_close(where);
 	ks_lock_waits_close(lw);

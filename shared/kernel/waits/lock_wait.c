@@ -27,7 +27,9 @@
 #include <string.h>
 
 #include "lock_wait.h"
+#include "grow.h"
 #include "list_walk.h"
+#include "u64_map.h"
 #include "member_table.h"
 
 /* __mutex_owner(): mutex.owner's low bits are MUTEX_FLAG_*. */
@@ -54,6 +56,14 @@ enum { BLOCKER_MUTEX, BLOCKER_SEM, BLOCKER_RWSEM_READER, BLOCKER_RWSEM_WRITER };
 
 /* More waiters on one lock than this is a damaged list. */
 #define MAX_WAITERS	65536
+/*
+ * The list nodes one run walks at most: every ring is walked once, so a
+ * real kernel needs about one node per task; a forged stack of hundreds
+ * of candidates, each on its own long list, stops here.
+ */
+#define NODES_BUDGET(nr)	((size_t)(1u << 22) + 16 * (nr))
+#define BUDGET_SPENT	"is not followed: --waits has walked as many list " \
+			"nodes as it will for one run"
 /* An rb tree deeper than this is damaged (2 log2 of 2^63 nodes). */
 #define MAX_RB_DEPTH	128
 
@@ -111,6 +121,32 @@ struct ks_lock_waits {
 	uint64_t *by_task;		/* sorted */
 	size_t nr;
 	uint64_t *buf;			/* one stack */
+	/*
+	 * Each ring walked once: its stack nodes -> an index of verdicts,
+	 * per kind of lock (their offsets differ).
+	 */
+	struct ks_u64_map rings[NR_LIST_LOCKS];
+	struct ring_verdict *verdicts;
+	size_t nr_verdicts, cap_verdicts;
+	/* each lock's wait list walked once: its head -> its waiters */
+	struct ks_u64_map lists;
+	struct lock_waiters *waiters;
+	size_t nr_waiters, cap_waiters;
+	/* list nodes the whole run may still walk: forged lists end there */
+	size_t nodes_left;
+	bool spent;
+};
+
+/* The tasks on one lock's wait list, sorted. */
+struct lock_waiters {
+	uint64_t *task;
+	size_t nr, cap;
+};
+
+/* What a ring's walk found: the lock it leads to, or why none. */
+struct ring_verdict {
+	const char *why;
+	uint64_t lock;
 };
 
 const char *ks_lock_kind_name(enum ks_lock_kind kind)
@@ -287,6 +323,7 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 	for (i = 0; i < nr; i++)
 		lw->by_task[i] = tasks[i].task;
 	lw->nr = nr;
+	lw->nodes_left = NODES_BUDGET(nr);
 	qsort(lw->by_stack, nr, sizeof(*lw->by_stack), cmp_stack);
 	qsort(lw->by_task, nr, sizeof(*lw->by_task), cmp_u64);
 	*ret = lw;
@@ -296,10 +333,22 @@ enoent:
 	return -ENOENT;
 }
 
+bool ks_lock_waits_spent(const struct ks_lock_waits *lw)
+{
+	return lw && lw->spent;
+}
+
 void ks_lock_waits_close(struct ks_lock_waits *lw)
 {
 	if (!lw)
 		return;
+	for (size_t i = 0; i < NR_LIST_LOCKS; i++)
+		ks_u64_map_release(&lw->rings[i]);
+	free(lw->verdicts);
+	for (size_t i = 0; i < lw->nr_waiters; i++)
+		free(lw->waiters[i].task);
+	free(lw->waiters);
+	ks_u64_map_release(&lw->lists);
 	free(lw->by_stack);
 	free(lw->by_task);
 	free(lw->buf);
@@ -386,11 +435,11 @@ static const char *list_lock_owner(struct ks_lock_waits *lw,
 
 struct ring {
 	const struct ks_lock_waits *lw;
+	const struct ks_u64_map *walked;	/* rings walked before */
+	bool joins;		/* it ran into one of them */
 	uint64_t head;
 	size_t heads;
-	uint64_t want_task, task_off;	/* for the walk from the lock */
-	bool found;
-	/* a headless ring's nodes, sorted once it is whole */
+	/* its stack nodes (a headless ring's sorted once it is whole) */
 	uint64_t *nodes;
 	size_t nr, cap;
 };
@@ -414,25 +463,43 @@ static int ring_keep(struct ring *r, uint64_t node)
 static int ring_node(void *arg, uint64_t node)
 {
 	struct ring *r = arg;
+	uint64_t v;
 
+	/*
+	 * A node of a ring walked before, reached from outside it: the
+	 * start is on no ring (a ring's nodes were all kept), as the walk
+	 * would find at its end.
+	 */
+	if (r->walked && ks_u64_map_get(r->walked, node, &v)) {
+		r->joins = true;
+		return 1;
+	}
 	if (on_a_stack(r->lw, node))
 		return ring_keep(r, node);
 	r->head = node;
 	return ++r->heads > 1 ? -EINVAL : 0;
 }
 
-/* A node of the lock's wait_list whose waiter is the task. */
+/* The waiter of each node of a lock's wait list, kept. */
+struct waiters_walk {
+	const struct ks_lock_waits *lw;
+	uint64_t task_off;
+	struct lock_waiters *w;
+};
+
 static int wait_list_node(void *arg, uint64_t node)
 {
-	struct ring *r = arg;
-	uint64_t task;
+	struct waiters_walk *ww = arg;
+	uint64_t task, *v;
 
-	if (ks_read_u64(r->lw->t, node + r->task_off, &task))
+	if (ks_read_u64(ww->lw->t, node + ww->task_off, &task))
 		return 0;
-	if (task != r->want_task)
-		return 0;
-	r->found = true;
-	return 1;
+	v = ks_grow(ww->w->task, &ww->w->cap, ww->w->nr + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ww->w->task = v;
+	v[ww->w->nr++] = task;
+	return 0;
 }
 
 /* Whether the word val is on the stack read into lw->buf. */
@@ -472,19 +539,79 @@ static uint64_t lock_from_stack(const struct ks_lock_waits *lw,
  * The lock of the ring through node, its head's or a headless ring's,
  * into *lock: NULL, or why there is none.
  */
+static const char *walk_ring(struct ks_lock_waits *lw,
+			     const struct list_lock *l, uint64_t node,
+			     uint64_t *lock);
+
+/* The walk's verdict kept for every stack node of the ring; -ENOMEM. */
+static int keep_verdict(struct ks_lock_waits *lw, struct ks_u64_map *walked,
+			const struct ring *r, uint64_t node, const char *why,
+			uint64_t lock)
+{
+	struct ring_verdict *v = ks_grow(lw->verdicts, &lw->cap_verdicts,
+					 lw->nr_verdicts + 1, sizeof(*v));
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	lw->verdicts = v;
+	v[lw->nr_verdicts] = (struct ring_verdict){ why, lock };
+	ret = ks_u64_map_put(walked, node, lw->nr_verdicts);
+	for (size_t i = 0; i < r->nr && !ret; i++)
+		ret = ks_u64_map_put(walked, r->nodes[i], lw->nr_verdicts);
+	lw->nr_verdicts++;
+	return ret;
+}
+
+/*
+ * The lock of the ring through node, its head's or a headless ring's,
+ * into *lock: NULL, or why there is none.  A ring is walked once: the
+ * next node of it asks the verdict kept (but a headless ring's lock,
+ * which is found on the stack that asks).
+ */
 static const char *ring_lock(struct ks_lock_waits *lw,
 			     const struct list_lock *l, uint64_t node,
 			     uint64_t *lock)
 {
-	struct ring r = { .lw = lw };
-	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
-	bool headless = !ks_field_ok(&l->wait_list);
-	const char *why = NULL;
+	struct ks_u64_map *walked = &lw->rings[l - lw->ll];
+	uint64_t v;
 
 	*lock = 0;
+	if (ks_u64_map_get(walked, node, &v)) {
+		*lock = lw->verdicts[v].lock;
+		return lw->verdicts[v].why;
+	}
+	if (!lw->nodes_left) {
+		lw->spent = true;
+		return BUDGET_SPENT;
+	}
+	return walk_ring(lw, l, node, lock);
+}
+
+static const char *walk_ring(struct ks_lock_waits *lw,
+			     const struct list_lock *l, uint64_t node,
+			     uint64_t *lock)
+{
+	struct ks_u64_map *walked = &lw->rings[l - lw->ll];
+	struct ring r = { .lw = lw, .walked = walked };
+	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	bool headless = !ks_field_ok(&l->wait_list), keep = true;
+	const char *why = NULL;
+
+	if (st.max > lw->nodes_left)
+		st.max = lw->nodes_left;
 	if (ks_list_for_each(&st, node, ring_node, &r) == -ENOMEM)
 		why = "cannot be followed: out of memory";
-	else if (st.stop != KS_LIST_END || r.heads > 1)
+	lw->nodes_left -= st.count < lw->nodes_left ? st.count : lw->nodes_left;
+	if (why) {
+		keep = false;
+	} else if (st.stop == KS_LIST_LONG && st.max < MAX_WAITERS) {
+		lw->spent = true;
+		why = BUDGET_SPENT;
+		keep = false;
+	} else if (r.joins) {
+		why = "lies on no ring of list links";
+	} else if (st.stop != KS_LIST_END || r.heads > 1)
 		why = r.heads > 1 ? "lies on a ring with two nodes off the "
 				    "tasks' stacks"
 				  : "lies on no ring of list links";
@@ -496,15 +623,18 @@ static const char *ring_lock(struct ks_lock_waits *lw,
 	else if (!headless)
 		*lock = r.head - (uint64_t)l->wait_list.off;
 	else if (ring_keep(&r, node))
-		why = "cannot be followed: out of memory";
+		why = "cannot be followed: out of memory", keep = false;
 	else {
 		qsort(r.nodes, r.nr, sizeof(*r.nodes), cmp_u64);
 		*lock = lock_from_stack(lw, l, &r);
 		if (!*lock)
 			why = "is the first_waiter of no lock the stack holds";
+		keep = false;	/* the lock is the stack's that asked */
 	}
 	if (!why && !*lock)
 		why = "lies on a ring whose head is at no lock";
+	if (keep && keep_verdict(lw, walked, &r, node, why, *lock))
+		why = "cannot be followed: out of memory", *lock = 0;
 	free(r.nodes);
 	return why;
 }
@@ -741,14 +871,52 @@ static int from_stack(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
  * Whether the task waits on l's lock at lock: its wait_list, or (7.x)
  * the ring of its first_waiter.
  */
+/*
+ * The waiters of the list at head, walked once for every task that asks
+ * (thousands of waiters on one lock would walk it thousands of times):
+ * NULL without memory or budget.
+ */
+static const struct lock_waiters *list_waiters(struct ks_lock_waits *lw,
+					       uint64_t head, uint64_t task_off)
+{
+	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	struct lock_waiters *w;
+	struct waiters_walk ww = { lw, task_off, NULL };
+	uint64_t v;
+
+	if (ks_u64_map_get(&lw->lists, head, &v))
+		return &lw->waiters[v];
+	if (!lw->nodes_left) {
+		lw->spent = true;
+		return NULL;
+	}
+	w = ks_grow(lw->waiters, &lw->cap_waiters, lw->nr_waiters + 1,
+		    sizeof(*w));
+	if (!w)
+		return NULL;
+	lw->waiters = w;
+	ww.w = &w[lw->nr_waiters];
+	memset(ww.w, 0, sizeof(*ww.w));
+	if (st.max > lw->nodes_left)
+		st.max = lw->nodes_left;
+	if (ks_list_for_each(&st, head, wait_list_node, &ww) ||
+	    ks_u64_map_put(&lw->lists, head, lw->nr_waiters)) {
+		free(ww.w->task);
+		return NULL;
+	}
+	lw->nodes_left -= st.count < lw->nodes_left ? st.count : lw->nodes_left;
+	if (ww.w->nr)
+		qsort(ww.w->task, ww.w->nr, sizeof(*ww.w->task), cmp_u64);
+	return &lw->waiters[lw->nr_waiters++];
+}
+
 static bool task_on_lock(struct ks_lock_waits *lw, const struct list_lock *l,
 			 uint64_t lock, uint64_t task)
 {
-	struct ring r = { .lw = lw, .want_task = task };
-	struct ks_list_state st = { .t = lw->t, .max = MAX_WAITERS };
+	uint64_t task_off = (uint64_t)(l->w_task.off - l->w_list.off);
+	const struct lock_waiters *w;
 	uint64_t head, fw, wtask;
 
-	r.task_off = (uint64_t)(l->w_task.off - l->w_list.off);
 	if (ks_field_ok(&l->wait_list)) {
 		head = lock + (uint64_t)l->wait_list.off;
 	} else {
@@ -756,12 +924,13 @@ static bool task_on_lock(struct ks_lock_waits *lw, const struct list_lock *l,
 		    !fw)
 			return false;
 		head = fw + (uint64_t)l->w_list.off;
-		if (!ks_read_u64(lw->t, head + r.task_off, &wtask) &&
+		if (!ks_read_u64(lw->t, head + task_off, &wtask) &&
 		    wtask == task)
 			return true;
 	}
-	ks_list_for_each(&st, head, wait_list_node, &r);
-	return r.found;
+	w = list_waiters(lw, head, task_off);
+	return w && w->nr && bsearch(&task, w->task, w->nr, sizeof(*w->task),
+				     cmp_u64);
 }
 
 /* The lock named by task->blocker, checked against its waiters. */

@@ -77,6 +77,11 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 		       struct ks_lock_waits **ret,
 		       const struct ks_reporter *rep);
 void ks_lock_waits_close(struct ks_lock_waits *lw);
+/*
+ * Whether the run walked as many list nodes as it will (a few million,
+ * more with more tasks): the candidates after that were not followed.
+ */
+bool ks_lock_waits_spent(const struct ks_lock_waits *lw);
 
 /* Whether task is one of the sample's tasks. */
 bool ks_lock_waits_is_task(const struct ks_lock_waits *lw, uint64_t task);
