@@ -8,7 +8,9 @@
  * vanished, grew or shrank); a named task is one that moved, appeared or
  * vanished, or stayed in one signature, and stuck across both when that
  * is a D or T stack and its context switch counts, known on both sides,
- * did not move.
+ * did not move.  A task named on one side only appeared or vanished only
+ * where the other side names every task: a -c capture names a few of
+ * each group and counts the rest.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@ struct side {
 	const struct ks_diff_task **by_pid;
 	size_t nr;
 	bool *aside;
+	bool all_named;		/* no task counted only (-c, --folded) */
 };
 
 static int by_pid(const void *x, const void *y)
@@ -37,6 +40,7 @@ static int side_init(struct side *s, const struct ks_diff_capture *c,
 {
 	s->c = c;
 	s->nr = 0;
+	s->all_named = true;
 	s->by_pid = malloc((c->nr ? c->nr : 1) * sizeof(*s->by_pid));
 	s->aside = calloc(c->nr ? c->nr : 1, sizeof(*s->aside));
 	if (!s->by_pid || !s->aside)
@@ -46,7 +50,9 @@ static int side_init(struct side *s, const struct ks_diff_capture *c,
 
 		if (t->pid > 0)
 			s->by_pid[s->nr++] = t;
-		else if (t->state == 'R')
+		else
+			s->all_named = false;
+		if (t->pid <= 0 && t->state == 'R')
 			s->aside[i] = true, r->running += t->weight;
 	}
 	qsort(s->by_pid, s->nr, sizeof(*s->by_pid), by_pid);
@@ -133,9 +139,9 @@ static int match(struct ks_diff_result *r, struct side *sa, struct side *sb)
 				set_aside(sb, b);
 		} else if (a && b) {
 			ret = both(r, sb, a, b);
-		} else if (a) {
+		} else if (a && sb->all_named) {
 			ret = push(&r->vanished, &r->nr_vanished, a, NULL, stack_of(sa, a));
-		} else {
+		} else if (b && sa->all_named) {
 			ret = push(&r->appeared, &r->nr_appeared, NULL, b, stack_of(sb, b));
 		}
 	}

@@ -155,6 +155,31 @@ static void test_counted(void **state)
 	done(&ca, &cb, &r);
 }
 
+/* A -c capture names a few tasks: the others are not said to appear. */
+static void test_partly_named(void **state)
+{
+	const struct spec a[] = {
+		{ 1, 'S', WAIT, -1, 0 }, { 0, 'S', WAIT, -1, 2 },
+	};
+	const struct spec b[] = {
+		{ 1, 'S', WAIT, -1, 0 }, { 2, 'S', WAIT, -1, 0 },
+		{ 3, 'S', WAIT, -1, 0 },
+	};
+	struct ks_diff_capture ca, cb;
+	struct ks_diff_result r;
+
+	(void)state;
+	compare(a, 2, b, 3, &ca, &cb, &r);
+	assert_false(r.changed);
+	assert_int_equal(r.nr_appeared, 0);
+	done(&ca, &cb, &r);
+	/* the other way round: nothing vanished either */
+	compare(b, 3, a, 2, &ca, &cb, &r);
+	assert_false(r.changed);
+	assert_int_equal(r.nr_vanished, 0);
+	done(&ca, &cb, &r);
+}
+
 /* Stuck: the same D or T stack, both counts known and equal. */
 static void test_stuck(void **state)
 {
@@ -227,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_counted),
+		cmocka_unit_test(test_partly_named),
 		cmocka_unit_test(test_stuck),
 		cmocka_unit_test(test_swap),
 		cmocka_unit_test(test_many),
