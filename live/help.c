@@ -16,10 +16,12 @@ void ks_help_print(FILE *out)
 {
 	ks_options_usage(out, KS_CTX_LIVE, &ks_live_opt_table);
 	ks_options_help(out, KS_CTX_LIVE, &ks_live_opt_table);
-	/* report lists its own options (report -h): rows of its mode */
+	/* report and diff list their own options (-h): rows of their modes */
 	fputs("\nsubcommand:\n"
 	      "  report DIR         what DIR's logs say: stuck tasks, timeline "
-	      "(report -h)\n", out);
+	      "(report -h)\n"
+	      "  diff A B           what changed between two captures or a dump "
+	      "(diff -h)\n", out);
 	fputs("\nexit status: 0 printed, 1 nothing matched or a PID is missing, "
 	      "2 usage,\n3 not permitted (needs root), 4 other failure.  "
 	      "See kstack(8).\n", out);

@@ -14,6 +14,7 @@
 #include "background.h"
 #include "cgroup_check.h"
 #include "decode.h"
+#include "diff_run.h"
 #include "format.h"
 #include "help.h"
 #include "hooks_live.h"
@@ -177,6 +178,8 @@ static int run(const struct ks_options *opts,
 		return ks_background_run(opts, live);
 	case KS_IN_REPORT:
 		return ks_report_run(opts, live);
+	case KS_IN_DIFF:
+		return ks_diff_run(opts, live);
 	default:
 		return one_sample(opts, live);
 	}
@@ -203,6 +206,8 @@ int main(int argc, char **argv)
 		/* one line for what is wrong, not the whole usage (report's is short) */
 		if (opts.mode == KS_IN_REPORT)
 			ks_report_usage(stderr);
+		else if (opts.mode == KS_IN_DIFF)
+			ks_diff_usage(stderr);
 		else
 			ks_say_line("try 'kstack --help'");
 		status = KS_EXIT_USAGE;

@@ -240,6 +240,23 @@ static void start_text(char *buf, size_t len, long long start, bool null)
 		snprintf(buf, len, "?");
 }
 
+/* nvcsw or nivcsw: a count, or null (unknown) */
+static bool switches(struct cur *c, const char *key, struct ks_rp_task *t)
+{
+	bool voluntary = !strcmp(key, "nvcsw"), null;
+	long long v;
+
+	if (!integer(c, &v, &null))
+		return false;
+	if (null || v < 0)
+		return true;
+	if (voluntary)
+		t->nvcsw = (uint64_t)v, t->has_nvcsw = true;
+	else
+		t->nivcsw = (uint64_t)v, t->has_nivcsw = true;
+	return true;
+}
+
 static bool task_member(struct cur *c, const char *key, void *arg)
 {
 	struct ctx *x = arg;
@@ -270,6 +287,8 @@ static bool task_member(struct cur *c, const char *key, void *arg)
 	}
 	if (!strcmp(key, "cmd"))
 		return string(c, x->t.cmd, sizeof(x->t.cmd));
+	if (!strcmp(key, "nvcsw") || !strcmp(key, "nivcsw"))
+		return switches(c, key, &x->t);
 	return value(c);
 }
 

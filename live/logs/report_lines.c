@@ -64,17 +64,24 @@ static bool refill(struct ks_report_lines *l)
 	return true;
 }
 
-/* The longest this line may grow: a JSON sample may be long. */
-static size_t line_limit(const struct ks_report_lines *l)
+/*
+ * The longest this line may grow: a JSON sample may be long.  Its first
+ * byte is s's while the line is empty: a JSON line read whole in one
+ * piece was cut at the text's limit.
+ */
+static size_t line_limit(const struct ks_report_lines *l, const char *s,
+			 size_t n)
 {
-	return l->len && l->buf[0] == '{' ? KS_REPORT_JSON_MAX :
-					    KS_REPORT_LINE_MAX - 1;
+	char first = l->len ? l->buf[0] : n ? s[0] : '\0';
+
+	return first == '{' ? KS_REPORT_JSON_MAX : KS_REPORT_LINE_MAX - 1;
 }
 
 /* n bytes of the line, as far as its limit; false when out of memory */
 static bool append(struct ks_report_lines *l, const char *s, size_t n)
 {
-	size_t room = line_limit(l) > l->len ? line_limit(l) - l->len : 0;
+	size_t limit = line_limit(l, s, n);
+	size_t room = limit > l->len ? limit - l->len : 0;
 	char *nb;
 
 	if (n > room) {

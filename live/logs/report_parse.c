@@ -246,15 +246,18 @@ static void release_sample(struct ks_rp_sample *s)
 
 /*
  * A sample counted is forgotten: its PIDs leave the set, and arrays grown
- * by a wide sample are freed (the next samples may be small ones).
+ * by a wide sample are freed (the next samples may be small ones).  The
+ * set is emptied whole: emptying slot by slot would cut the probe chain
+ * of a PID that collided with one emptied before it, which then stayed
+ * in the set and was taken for a repeat in the next sample (its task
+ * dropped, its group's lines said to be of no log).
  */
 static void forget_sample(struct ks_rp_parser *p)
 {
 	struct ks_rp_sample *s = &p->s;
 
-	for (size_t i = 0; i < s->nr_tasks && p->nr_pid_slots; i++)
-		if (s->tasks[i].pid > 0)
-			*pid_slot(p, s->tasks[i].pid) = 0;
+	if (p->nr_pid_slots)
+		memset(p->pids, 0, p->nr_pid_slots * sizeof(*p->pids));
 	if (p->nr_pid_slots > 1024) {
 		free(p->pids);
 		p->pids = NULL;

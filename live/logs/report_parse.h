@@ -26,6 +26,9 @@ struct ks_rp_task {
 	char start[24];			/* "2023/09/30 16:36:49" */
 	char cmd[KS_RP_CMD_MAX];	/* Cmd, cut */
 	size_t group;
+	/* --json's nvcsw and nivcsw, when it has both (kstack diff's) */
+	bool has_nvcsw, has_nivcsw;
+	uint64_t nvcsw, nivcsw;
 };
 
 struct ks_rp_group {

@@ -75,9 +75,10 @@ static const struct ks_opt_row live_rows[] = {
 	  .metavar = "PERCENT", .section = KS_SEC_BG,
 	  .help = "no start, no writes at this disk use" },
 
+	/* diff's B too: a dump walked as --vmcore -a -H */
 	{ .name = "vmcore", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		    KS_IN_VCPUS | KS_IN_VPANIC,
+		    KS_IN_VCPUS | KS_IN_VPANIC | KS_IN_DIFF,
 	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
 		   KS_IN_VCPUS | KS_IN_VPANIC, .off = OFF(vmcore),
 	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
@@ -107,6 +108,11 @@ static const struct ks_opt_row live_rows[] = {
 	    "samples at or before TIME"),
 	REP("top", KS_OPT_NUM, report_top, "N",
 	    "stuck tasks and stacks listed (10)"),
+
+	/* kstack diff's own; its --vmcore and --vmlinux are the dump's rows */
+	{ .name = "json", .kind = KS_OPT_FLAG, .applies = KS_IN_DIFF,
+	  .off = OFF(diff_json), .section = KS_SEC_OTHER,
+	  .help = "one JSON document (docs/diff-json.md)" },
 };
 
 #define NR_LIVE_ROWS	(sizeof(live_rows) / sizeof(live_rows[0]))
@@ -131,6 +137,10 @@ static int live_check(void *base, const struct ks_options *o,
 	if (o->mode == KS_IN_REPORT && live->report_json &&
 	    live->report_folded) {
 		ks_say(rep, KS_WARN, "--json and --folded do not go together");
+		return -EINVAL;
+	}
+	if (o->mode == KS_IN_DIFF && o->vmlinux && !live->vmcore) {
+		ks_say(rep, KS_WARN, "diff: --vmlinux goes with --vmcore VMCORE");
 		return -EINVAL;
 	}
 	if (o->mode == KS_IN_SNOOP && !*live->snoop) {
@@ -200,6 +210,8 @@ int ks_live_options_parse(struct ks_options *opts,
 		live->knobs = *knobs;
 	live->t_given = ks_options_given(opts, &table, "-t");
 	live->report_path = opts->operand;
+	live->diff_a = opts->operand;
+	live->diff_b = opts->operand2;
 	if (opts->mode != KS_IN_BG)
 		return 0;
 	ret = interval_ms(live, rep);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The live tool's own options: those of its modes that crash's kstack
- * has not (-b, -o, --vmcore, --snoop, --decode...), kstack report's, and
+ * has not (-b, -o, --vmcore, --snoop, --decode...), kstack report's and
+ * kstack diff's, and
  * the test knobs.  Their rows (live_options.c) join the core's in the one
  * parser (shared/core/options.c), which fills this struct through them
  * and struct ks_options with the rest.
@@ -62,6 +63,11 @@ struct ks_live_options {
 	time_t report_since;	/* --since: samples at or after; 0 unset */
 	time_t report_until;	/* --until: samples at or before; 0 unset */
 	long report_top;	/* --top N: stuck tasks and stacks listed */
+
+	/* kstack diff: A and B, or A and the dump --vmcore names */
+	const char *diff_a;
+	const char *diff_b;	/* NULL with --vmcore */
+	bool diff_json;		/* --json: one document (docs/diff-json.md) */
 };
 
 /*

@@ -98,14 +98,7 @@ static int peek_input(const char *opt, const char *path, enum input_kind *kind)
 	return 0;
 }
 
-/*
- * Before libkdumpfile or the ELF reader open them: both must be regular
- * files (a FIFO would block open() for good), and a kernel image given as
- * the dump with a dump given as the vmlinux is named as swapped.  vmlinux
- * may be NULL (--vmcore alone).  Returns 0 or an exit status after saying
- * why.
- */
-static int check_inputs(const char *vmcore, const char *vmlinux)
+int ks_kdump_check_inputs(const char *vmcore, const char *vmlinux)
 {
 	enum input_kind dump, kernel;
 
@@ -283,7 +276,7 @@ int ks_kdump_run(const struct ks_options *opts,
 		ks_live_say("this build has no --vmcore mode (built without libkdumpfile)");
 		return KS_EXIT_ERROR;
 	}
-	status = check_inputs(live->vmcore, opts->vmlinux);
+	status = ks_kdump_check_inputs(live->vmcore, opts->vmlinux);
 	if (status)
 		return status;
 	status = ks_output_open(&out, live);

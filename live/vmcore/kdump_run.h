@@ -10,6 +10,15 @@
 #include "live_options.h"
 #include "options.h"
 
+/*
+ * Before libkdumpfile or the ELF reader open them: both must be regular
+ * files (a FIFO would block open() for good), and a kernel image given as
+ * the dump with a dump given as the vmlinux is named as swapped.  vmlinux
+ * may be NULL (--vmcore alone).  Returns 0 or an exit status after saying
+ * why.
+ */
+int ks_kdump_check_inputs(const char *vmcore, const char *vmlinux);
+
 /* Runs --vmcore for the live tool; returns the process exit status. */
 int ks_kdump_run(const struct ks_options *opts,
 		 const struct ks_live_options *live);

@@ -96,7 +96,7 @@ const struct ks_opt_row ks_opt_rows[] = {
 	{ .name = "vmlinux", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_SNOOP |
 		     KS_IN_DECODE | KS_IN_VLOG | KS_IN_VCPUS |
-		     KS_IN_VPANIC,
+		     KS_IN_VPANIC | KS_IN_DIFF,
 	  .off = OFF(vmlinux), .metavar = "VMLINUX", .section = KS_SEC_HOOKS,
 	  .help = "its debug vmlinux (optional with a kallsyms dump)" },
 	{ .name = "log", .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_LOG,
@@ -121,10 +121,10 @@ const struct ks_opt_row ks_opt_rows[] = {
 	  .off = OFF(version), .section = KS_SEC_OTHER,
 	  .help = "print the version" },
 
-	/* report's -h, after its rows (the live tool's), which --version's
-	   after puts before it */
+	/* the subcommands' -h, after their rows (the live tool's), which
+	   --version's after puts before it */
 	{ .name = "help", .letter = 'h', .kind = KS_OPT_FLAG,
-	  .applies = KS_IN_REPORT, .off = OFF(help), .section = KS_SEC_OTHER,
+	  .applies = KS_IN_SUBCMDS, .off = OFF(help), .section = KS_SEC_OTHER,
 	  .help = "this text" },
 };
 
@@ -150,9 +150,25 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_CCPUS, "crash's kstack --cpus", "kstack --cpus", NULL },
 	{ KS_IN_CPANIC, "crash's kstack --panic", "kstack --panic", NULL },
 	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
+	{ KS_IN_DIFF, "diff", "kstack diff [OPTION]...", "A B|A --vmcore VMCORE" },
 };
 
 const size_t ks_nr_mode_rows = sizeof(ks_mode_rows) / sizeof(ks_mode_rows[0]);
+
+const struct ks_subcommand ks_subcommands[] = {
+	{ "report", KS_CTX_REPORT, KS_IN_REPORT },
+	{ "diff", KS_CTX_DIFF, KS_IN_DIFF },
+};
+
+const size_t ks_nr_subcommands = sizeof(ks_subcommands) / sizeof(ks_subcommands[0]);
+
+const struct ks_subcommand *ks_ctx_subcommand(enum ks_context ctx)
+{
+	for (size_t i = 0; i < ks_nr_subcommands; i++)
+		if (ks_subcommands[i].ctx == ctx)
+			return &ks_subcommands[i];
+	return NULL;
+}
 
 const char *const ks_opt_section_titles[KS_SEC_COUNT] = {
 	[KS_SEC_SELECT] = "selection (at least one; OR-ed):",
@@ -248,8 +264,9 @@ bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx)
 		return false;
 	if (mode & KS_IN_CRASH_CMD)
 		return ctx == KS_CTX_CRASH;
-	if (mode == KS_IN_REPORT)
-		return ctx == KS_CTX_REPORT;
+	if (mode & KS_IN_SUBCMDS)
+		return ks_ctx_subcommand(ctx) &&
+		       ks_ctx_subcommand(ctx)->mode == mode;
 	return ctx == KS_CTX_LIVE;
 }
 

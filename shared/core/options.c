@@ -4,8 +4,9 @@
  * both the live tool and the crash command from the rows of
  * option_table.c.  Numbers are parsed strictly: "-i 1O" is an error, not
  * 1.  An option given where its row says it means nothing is refused
- * with the modes where it does.  "kstack report" is parsed here too,
- * with its own rows and its own words for what is wrong.  The live
+ * with the modes where it does.  The subcommands, "kstack report" and
+ * "kstack diff", are parsed here too, with their own rows and their own
+ * words for what is wrong.  The live
  * tool's own rows come from it (struct ks_opt_table) and store into its
  * struct: the parser knows them as rows and by the modes they lead,
  * never by their members.
@@ -76,15 +77,17 @@ static bool led_to(const struct ks_options *o, const struct ks_opt_view *v,
 }
 
 /*
- * Whether getopt knows the row in ctx: report's rows in report, every
+ * Whether getopt knows the row in ctx: a subcommand's rows in it, every
  * other row elsewhere (crash's parser too names the live tool's options,
  * to refuse them).  report's --json is not the sample's, nor its -h.
  */
 static bool row_parsed(const struct ks_opt_row *row, enum ks_context ctx)
 {
-	if (ctx == KS_CTX_REPORT)
-		return row->applies & KS_IN_REPORT;
-	return row->applies & ~KS_IN_REPORT;
+	const struct ks_subcommand *sub = ks_ctx_subcommand(ctx);
+
+	if (sub)
+		return row->applies & sub->mode;
+	return row->applies & ~KS_IN_SUBCMDS;
 }
 
 #define NO_ROW	((size_t)-1)
@@ -506,10 +509,11 @@ static int getopt_error(const struct ks_opt_view *v, enum ks_context ctx,
 			int c, const char *arg, const struct ks_reporter *rep)
 {
 	size_t i = c == ':' ? row_of_val(v, optopt, ctx) : NO_ROW;
+	const struct ks_subcommand *sub = ks_ctx_subcommand(ctx);
 	char name[40];
 
-	if (ctx == KS_CTX_REPORT)
-		return fail(rep, "report: invalid option '%s'", arg);
+	if (sub)
+		return fail(rep, "%s: invalid option '%s'", sub->word, arg);
 	if (i != NO_ROW)
 		return fail(rep, "option %s needs a value",
 			    ks_opt_row_name(v->rows[i], false, name,
@@ -522,29 +526,27 @@ static int getopt_error(const struct ks_opt_view *v, enum ks_context ctx,
 	return fail(rep, "invalid option '%s'", arg);
 }
 
-/* report's operands: how many, the first is its DIR, the second is named */
+/* a subcommand's operands: how many, the first three */
 struct operands {
 	size_t n;
-	const char *second;
+	const char *word[3];
 };
 
 /*
- * report's operands may come before, between and after its options:
+ * A subcommand's operands may come before, between and after its options:
  * the one getopt stopped at is taken and getopt goes on (true), but
  * after "--" every word left is an operand (false: the options end).
  */
-static bool take_operand(struct ks_options *o, struct operands *ops,
-			 int argc, char **argv)
+static bool take_operand(struct operands *ops, int argc, char **argv)
 {
 	bool dashes = !strcmp(argv[optind - 1], "--");
 
 	while (optind < argc) {
 		const char *arg = argv[optind++];
 
-		if (!ops->n++)
-			o->operand = arg;
-		else if (!ops->second)
-			ops->second = arg;
+		if (ops->n < 3)
+			ops->word[ops->n] = arg;
+		ops->n++;
 		if (!dashes)
 			return true;
 	}
@@ -570,7 +572,7 @@ static const char **operand_slot(struct ks_options *o,
 	return NULL;
 }
 
-/* argv's options into o, with report's operands; 0 or -errno, said */
+/* argv's options into o, with a subcommand's operands; 0 or -errno, said */
 static int parse_args(struct ks_options *o, const struct ks_opt_view *v,
 		      enum ks_context ctx, int argc, char **argv,
 		      struct operands *ops, const struct ks_reporter *rep)
@@ -586,8 +588,8 @@ static int parse_args(struct ks_options *o, const struct ks_opt_view *v,
 	opterr = 0;
 	for (;;) {
 		c = getopt_long(argc, argv, shorts, longs, NULL);
-		if (c == -1 && ctx == KS_CTX_REPORT &&
-		    take_operand(o, ops, argc, argv))
+		if (c == -1 && ks_ctx_subcommand(ctx) &&
+		    take_operand(ops, argc, argv))
 			continue;
 		if (c == -1)
 			return 0;
@@ -619,9 +621,38 @@ static int check_rest(struct ks_options *o, const struct ks_opt_view *v,
 	return check_combination(o, v, ctx, rep);
 }
 
-/* report's checks, in the order and the words it always had */
-static int check_report(struct ks_options *o, const struct ks_opt_view *v,
-			const struct operands *ops, const struct ks_reporter *rep)
+/* report's operands, in the words they always had */
+static int check_report(const struct operands *ops,
+			const struct ks_reporter *rep)
+{
+	if (!ops->n)
+		return fail(rep, "report: a directory is needed");
+	if (ops->n > 1)
+		return fail(rep, "report: one directory or file, got '%s'",
+			    ops->word[1]);
+	return 0;
+}
+
+/* diff's: A and B, or A alone when --vmcore gives B (the front's check) */
+static int check_diff(const struct operands *ops, bool dump,
+		      const struct ks_reporter *rep)
+{
+	size_t want = dump ? 1 : 2;
+
+	if (ops->n < want)
+		return fail(rep, dump ? "diff: a capture to compare with the dump is needed" :
+			    "diff: two captures are needed: A B, or A --vmcore VMCORE");
+	if (ops->n > want)
+		return fail(rep, "diff: %s, got '%s' too",
+			    dump ? "one capture with --vmcore" : "two captures",
+			    ops->word[want]);
+	return 0;
+}
+
+/* A subcommand's checks: the front end's, then its operands. */
+static int check_subcommand(struct ks_options *o, const struct ks_opt_view *v,
+			    enum ks_context ctx, const struct operands *ops,
+			    const struct ks_reporter *rep)
 {
 	int ret;
 
@@ -630,12 +661,11 @@ static int check_report(struct ks_options *o, const struct ks_opt_view *v,
 	ret = check_front(o, v, rep);
 	if (ret)
 		return ret;
-	if (!ops->n)
-		return fail(rep, "report: a directory is needed");
-	if (ops->n > 1)
-		return fail(rep, "report: one directory or file, got '%s'",
-			    ops->second);
-	return 0;
+	o->operand = ops->word[0];
+	o->operand2 = ops->word[1];
+	if (ctx == KS_CTX_REPORT)
+		return check_report(ops, rep);
+	return check_diff(ops, ks_options_given(o, v->front, "--vmcore"), rep);
 }
 
 int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
@@ -652,15 +682,19 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 	if (front && base)
 		memcpy(base, front->defaults, front->size);
 	/* "kstack report ...": from its word on, with report's rows */
-	if (ctx == KS_CTX_LIVE && argc > 1 && !strcmp(argv[1], "report")) {
-		ctx = KS_CTX_REPORT;
-		o->mode = KS_IN_REPORT;
+	for (size_t i = 0; i < ks_nr_subcommands; i++) {
+		if (ctx != KS_CTX_LIVE || argc < 2 ||
+		    strcmp(argv[1], ks_subcommands[i].word))
+			continue;
+		ctx = ks_subcommands[i].ctx;
+		o->mode = ks_subcommands[i].mode;
 		argc--;
 		argv++;
+		break;
 	}
 	ret = parse_args(o, &v, ctx, argc, argv, &ops, rep);
-	if (!ret && ctx == KS_CTX_REPORT)
-		ret = check_report(o, &v, &ops, rep);
+	if (!ret && ks_ctx_subcommand(ctx))
+		ret = check_subcommand(o, &v, ctx, &ops, rep);
 	else if (!ret)
 		ret = check_rest(o, &v, ctx, argc, argv, rep);
 	if (!ret)

@@ -25,6 +25,7 @@ enum ks_context {
 	KS_CTX_LIVE,
 	KS_CTX_CRASH,
 	KS_CTX_REPORT,		/* "kstack report": its usage and its rows */
+	KS_CTX_DIFF,		/* "kstack diff": its usage and its rows */
 };
 
 /*
@@ -55,6 +56,7 @@ enum ks_mode {
 	KS_IN_CCPUS = 1u << 15,	/* crash's kstack --cpus */
 	KS_IN_VPANIC = 1u << 16,	/* --vmcore --panic: the panic and taint */
 	KS_IN_CPANIC = 1u << 17,	/* crash's kstack --panic */
+	KS_IN_DIFF = 1u << 18,	/* kstack diff A B: two captures compared */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
@@ -64,7 +66,9 @@ enum ks_mode {
 #define KS_IN_PANIC	(KS_IN_VPANIC | KS_IN_CPANIC)
 #define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS | KS_IN_CLOG | KS_IN_CCPUS | \
 			 KS_IN_CPANIC)
-/* every mode but report, which has rows of its own, -h included */
+/* the subcommands: each has rows of its own, -h included */
+#define KS_IN_SUBCMDS	(KS_IN_REPORT | KS_IN_DIFF)
+/* every mode but the subcommands */
 #define KS_IN_ANY	(0x3ffu | KS_IN_ALL_LOG | KS_IN_CPUS | KS_IN_PANIC)
 
 /* How a row's value is stored, each into the member at the row's offset. */
@@ -119,6 +123,21 @@ struct ks_opt_row {
 				   row before it */
 };
 
+/*
+ * A subcommand: the word after "kstack" that starts it, its context (its
+ * usage, the rows getopt knows) and its mode.
+ */
+struct ks_subcommand {
+	const char *word;	/* "report" */
+	enum ks_context ctx;
+	unsigned int mode;
+};
+
+extern const struct ks_subcommand ks_subcommands[];
+extern const size_t ks_nr_subcommands;
+/* The subcommand of ctx, or NULL: the live tool's or crash's. */
+const struct ks_subcommand *ks_ctx_subcommand(enum ks_context ctx);
+
 /* A mode: its bit, how a message names it, its synopsis. */
 struct ks_mode_row {
 	unsigned int mode;
@@ -158,7 +177,8 @@ struct ks_options {
 
 	/* the parser's own */
 	const char *t_arg;	/* -t as given, read once the mode is known */
-	const char *operand;	/* report's DIR|FILE */
+	const char *operand;	/* report's DIR|FILE, diff's A */
+	const char *operand2;	/* diff's B */
 	uint64_t given;		/* a bit per row of the parse (struct ks_opt_view) */
 };
 
@@ -186,9 +206,10 @@ struct ks_opt_table {
  * Fills opts, and the front end's struct at base from its rows (front,
  * or NULL), from argv.  Returns 0, or -EINVAL (-ENOMEM) after one line
  * through rep for what is wrong (the caller exits 2, or calls
- * cmd_usage in crash).  The live tool's argv[1] "report" is the report
- * mode, whose options may come before and after its DIR; opts->mode
- * says so even when the parse fails, for the usage to print.  The crash
+ * cmd_usage in crash).  The live tool's argv[1] "report" or "diff" is a
+ * subcommand (struct ks_subcommand), whose options may come before and
+ * after its operands; opts->mode says so even when the parse fails, for
+ * the usage to print.  The crash
  * command gives the live tool's rows with base NULL: it knows them only
  * to refuse them.
  */
@@ -225,7 +246,7 @@ long ks_options_default(const struct ks_opt_view *v, size_t i);
 /* "-b" or "--proc-root" or "-v, --verbose" (both), into buf. */
 const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 			    char *buf, size_t len);
-/* Whether a mode is one of ctx's: the live tool's, crash's or report's. */
+/* Whether a mode is one of ctx's: the live tool's, crash's or a subcommand's. */
 bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx);
 /* How a message names a mode: "-b", "crash's kstack". */
 const char *ks_mode_what(unsigned int mode);
@@ -236,7 +257,7 @@ void ks_options_where(char *buf, size_t len, unsigned int modes,
 /* The usage for ctx, front's rows too: its synopsis lines (options_help.c). */
 void ks_options_usage(FILE *out, enum ks_context ctx,
 		      const struct ks_opt_table *front);
-/* One line per option of ctx under its section's title (report: no title). */
+/* One line per option of ctx under its section's title (a subcommand: no title). */
 void ks_options_help(FILE *out, enum ks_context ctx,
 		     const struct ks_opt_table *front);
 

@@ -13,11 +13,13 @@
 
 static bool row_in_ctx(const struct ks_opt_row *row, enum ks_context ctx)
 {
+	const struct ks_subcommand *sub = ks_ctx_subcommand(ctx);
+
 	if (ctx == KS_CTX_CRASH)
 		return row->applies & KS_IN_CRASH_CMD;
-	if (ctx == KS_CTX_REPORT)
-		return row->applies & KS_IN_REPORT;
-	return row->applies & ~(KS_IN_CRASH_CMD | KS_IN_REPORT);
+	if (sub)
+		return row->applies & sub->mode;
+	return row->applies & ~(KS_IN_CRASH_CMD | KS_IN_SUBCMDS);
 }
 
 /* A word of the synopsis, on a new line when this one is full. */
@@ -92,10 +94,10 @@ static void selection_line(FILE *out, const struct ks_opt_view *v,
 }
 
 /* "usage: kstack report [OPTION]... DIR|FILE": its options are listed */
-static void report_synopsis(FILE *out)
+static void subcommand_synopsis(FILE *out, unsigned int mode)
 {
 	for (size_t i = 0; i < ks_nr_mode_rows; i++)
-		if (ks_mode_rows[i].mode == KS_IN_REPORT)
+		if (ks_mode_rows[i].mode == mode)
 			fprintf(out, "usage: %s %s\n", ks_mode_rows[i].lead,
 				ks_mode_rows[i].tail);
 }
@@ -114,8 +116,8 @@ void ks_options_usage(FILE *out, enum ks_context ctx,
 	struct ks_opt_view v;
 	bool first = true;
 
-	if (ctx == KS_CTX_REPORT) {
-		report_synopsis(out);
+	if (ks_ctx_subcommand(ctx)) {
+		subcommand_synopsis(out, ks_ctx_subcommand(ctx)->mode);
 		return;
 	}
 	ks_opt_view_init(&v, front);
@@ -180,21 +182,28 @@ static void help_row(FILE *out, const struct ks_opt_view *v, size_t i,
 		fprintf(out, "%s\n", n ? info : "");
 }
 
-/* report's lines: "  --pid N         ...", long names only, no sections */
-static void report_help(FILE *out, const struct ks_opt_view *v)
+/* a subcommand's lines: "  --pid N  ...", long names only, no sections */
+static void subcommand_help(FILE *out, const struct ks_opt_view *v,
+			    enum ks_context ctx)
 {
-	char left[32];
+	char left[KS_MAX_ROWS][32];
+	int width = 14;
 
 	for (size_t i = 0; i < v->nr; i++) {
 		const struct ks_opt_row *row = v->rows[i];
 
-		if (!row_in_ctx(row, KS_CTX_REPORT))
+		if (!row_in_ctx(row, ctx))
 			continue;
-		snprintf(left, sizeof(left), "--%s%s%s", row->name,
+		snprintf(left[i], sizeof(left[i]), "--%s%s%s", row->name,
 			 row->metavar ? " " : "",
 			 row->metavar ? row->metavar : "");
-		fprintf(out, "  %-14s %s\n", left, row->help);
+		if ((int)strlen(left[i]) > width)
+			width = (int)strlen(left[i]);
 	}
+	for (size_t i = 0; i < v->nr; i++)
+		if (row_in_ctx(v->rows[i], ctx))
+			fprintf(out, "  %-*s %s\n", width, left[i],
+				v->rows[i]->help);
 }
 
 /* crash's kstack has no -b, --vmcore or --snoop: its titles name none */
@@ -212,8 +221,8 @@ void ks_options_help(FILE *out, enum ks_context ctx,
 	struct ks_opt_view v;
 
 	ks_opt_view_init(&v, front);
-	if (ctx == KS_CTX_REPORT) {
-		report_help(out, &v);
+	if (ks_ctx_subcommand(ctx)) {
+		subcommand_help(out, &v, ctx);
 		return;
 	}
 

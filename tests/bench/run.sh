@@ -79,6 +79,8 @@ bench background "$build" "$floor_cpu_ms"
 bench report "$build"
 # report on a wide sample then small ones, and on 200,000 distinct stacks
 bench report_edges "$build"
+# kstack diff of two 100,000-task captures: under 2 s
+bench diff "$build"
 bench vmcore "$build"
 bench huge "$build"
 bench lines "$build"

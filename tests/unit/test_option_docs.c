@@ -6,9 +6,10 @@
  * kstack-crash(8) for the crash command's.  A man page documents the
  * options of its SYNOPSIS and of the tags of its .TP paragraphs; a help
  * text those that begin its indented lines.  Run from the top of the
- * tree, as tests/run-all.sh does.  "kstack report" is a mode of its own
- * (KS_IN_REPORT): its synopsis line and its REPORT section are checked
- * against its rows, and the rest of kstack(8) against the others.
+ * tree, as tests/run-all.sh does.  "kstack report" and "kstack diff"
+ * are modes of their own (KS_IN_REPORT, KS_IN_DIFF): each one's synopsis
+ * line and its section (REPORT, DIFF) are checked against its rows, and
+ * the rest of kstack(8) against the others.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,27 +111,44 @@ static void roff_options(struct opt_set *s, const char *line, size_t len)
 	}
 }
 
+/* The subcommand a line of the SYNOPSIS or a .SH starts, or NULL. */
+static const char *subcommand_of(const char *p, bool synopsis)
+{
+	static const char *const words[][2] = {
+		{ ".B kstack report", ".SH REPORT" },
+		{ ".B kstack diff", ".SH DIFF" },
+	};
+
+	for (size_t i = 0; i < 2; i++)
+		if (!strncmp(p, words[i][synopsis ? 0 : 1],
+			     strlen(words[i][synopsis ? 0 : 1])))
+			return words[i][0] + strlen(".B kstack ");
+	return NULL;
+}
+
 /*
  * A man page's options: the SYNOPSIS and the tags of .TP paragraphs,
- * either those of "kstack report" (its synopsis line, its section) or
- * all the others.
+ * either those of one subcommand (sub: "report", "diff"; its synopsis
+ * line, its section) or, sub NULL, all the others.
  */
-static void man_options(struct opt_set *s, const char *path, bool of_report)
+static void man_options(struct opt_set *s, const char *path, const char *sub)
 {
 	char *text = read_text(path), *p = text;
-	bool synopsis = false, tag = false, report = false;
+	bool synopsis = false, tag = false;
+	const char *in = NULL;
 
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 
 		if (!strncmp(p, ".SH", 3)) {
 			synopsis = !strncmp(p, ".SH SYNOPSIS", 12);
-			report = !strncmp(p, ".SH REPORT", 10);
-		} else if (synopsis && !strncmp(p, ".B kstack report", 16)) {
-			report = true;
+			in = subcommand_of(p, false);
+		} else if (synopsis && subcommand_of(p, true)) {
+			in = subcommand_of(p, true);
 		} else if (synopsis && !strncmp(p, ".br", 3)) {
-			report = false;
-		} else if ((synopsis || tag) && report == of_report) {
+			in = NULL;
+		} else if ((synopsis || tag) &&
+			   (in && sub ? !strcmp(in, sub) : in == sub)) {
 			roff_options(s, p, len);
 		}
 		tag = !strncmp(p, ".TP", 3);
@@ -255,7 +273,7 @@ static void check_docs(const char *man_path, char *help_text,
 	struct opt_set man = { 0 }, in_help = { 0 };
 	int bad;
 
-	man_options(&man, man_path, false);
+	man_options(&man, man_path, NULL);
 	help_options(&in_help, help_text, indent);
 	assert_true(man.nr > 10 && in_help.nr > 10);
 	bad = check(&man, modes, man_path);
@@ -281,29 +299,44 @@ static void test_crash_docs(void **state)
 }
 
 /*
- * report's rows: its usage's lines and kstack(8)'s REPORT.  Its -h and
- * --help are taken as said: the usage names long names only, and the
- * page describes -h once, under OPTIONS.
+ * A subcommand's rows: its usage's lines and its section of kstack(8).
+ * Its -h and --help are taken as said: the usage names long names only,
+ * and the page describes -h once, under OPTIONS.
  */
-static void test_report_docs(void **state)
+static void check_subcommand(const char *sub, enum ks_context ctx,
+			     unsigned int mode, size_t min)
 {
 	struct opt_set man = { 0 }, usage = { 0 };
-	char *text = printed(ks_options_help, KS_CTX_REPORT);
+	char *text = printed(ks_options_help, ctx);
+	char man_doc[64], usage_doc[64];
 	int bad;
 
-	(void)state;
-	man_options(&man, "docs/kstack.8", true);
+	man_options(&man, "docs/kstack.8", sub);
 	help_options(&usage, text, "  ");
-	assert_true(man.nr >= 6 && usage.nr >= 6);
+	assert_true(man.nr >= min && usage.nr >= min);
 	set_add(&man, "-h", 2);
 	set_add(&man, "--help", 6);
 	set_add(&usage, "-h", 2);
-	bad = check(&man, KS_IN_REPORT, "docs/kstack.8's REPORT");
-	bad += check(&usage, KS_IN_REPORT, "kstack report --help");
+	snprintf(man_doc, sizeof(man_doc), "docs/kstack.8's %s section", sub);
+	snprintf(usage_doc, sizeof(usage_doc), "kstack %s --help", sub);
+	bad = check(&man, mode, man_doc);
+	bad += check(&usage, mode, usage_doc);
 	free(text);
 	set_free(&man);
 	set_free(&usage);
 	assert_int_equal(bad, 0);
+}
+
+static void test_report_docs(void **state)
+{
+	(void)state;
+	check_subcommand("report", KS_CTX_REPORT, KS_IN_REPORT, 6);
+}
+
+static void test_diff_docs(void **state)
+{
+	(void)state;
+	check_subcommand("diff", KS_CTX_DIFF, KS_IN_DIFF, 3);
 }
 
 /* The reader above finds what it must: a page that lacks one fails. */
@@ -334,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_live_docs),
 		cmocka_unit_test(test_crash_docs),
 		cmocka_unit_test(test_report_docs),
+		cmocka_unit_test(test_diff_docs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

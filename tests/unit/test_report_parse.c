@@ -131,10 +131,45 @@ static void test_stuck(void **state)
 	ks_rp_stacks_release(&stacks);
 }
 
+/*
+ * PIDs 1 and 65 share a slot of the PID set: once the first sample is
+ * forgotten, 65 must not be taken for a repeat in the next one, where 1
+ * comes first again and fills the slot the lookup stops at.
+ */
+static void test_colliding_pids(void **state)
+{
+	static const char *const lines[] = {
+		"zzz <Sat Sep 30 16:57:18 GMT 2023 - h",
+		"PID:     1   State:  S   Start Time: 2023/09/30 16:36:49   Cmd: a",
+		"Stack:", "[<0>] f+0x1/0x2", "",
+		"PID:    65   State:  S   Start Time: 2023/09/30 16:36:49   Cmd: b",
+		"Stack:", "[<0>] g+0x1/0x2", "",
+		"zzz <Sat Sep 30 16:57:28 GMT 2023 - h",
+		"PID:     1   State:  S   Start Time: 2023/09/30 16:36:49   Cmd: a",
+		"Stack:", "[<0>] f+0x1/0x2", "",
+		"PID:    65   State:  D   Start Time: 2023/09/30 16:36:49   Cmd: b",
+		"Stack:", "[<0>] h+0x1/0x2", "",
+	};
+	struct ks_rp_parser p;
+	struct got g = { 0 };
+
+	(void)state;
+	ks_rp_init(&p, collect, &g);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		assert_int_equal(ks_rp_line(&p, lines[i]), 0);
+	assert_int_equal(ks_rp_end(&p, false), 0);
+	assert_int_equal(p.nr_bad, 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.tasks[1], 2);
+	assert_int_equal(g.groups[1], 2);
+	ks_rp_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_colliding_pids),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_stuck),
 	};
