@@ -16,6 +16,7 @@
 #include "report_files.h"
 #include "report_lines.h"
 #include "report_parse.h"
+#include "report_read.h"
 
 struct reading {
 	struct ks_diff_capture *c;
@@ -62,50 +63,6 @@ static int on_sample(const struct ks_rp_sample *s, void *ctx)
 	return ret;
 }
 
-/* What the reader skipped or lost, said; -1 when the file is unusable. */
-static int file_notes(const char *name, const struct ks_report_lines *l,
-		      const struct ks_rp_parser *p)
-{
-	if (*l->cut) {
-		ks_live_say("diff: %s: %s", name, l->cut);
-		return -1;
-	}
-	if (p->nr_bad)
-		ks_live_say("diff: %s: %lu line(s) not of a kstack or oled "
-			    "capture, skipped", name, p->nr_bad);
-	if (p->nr_bad_pid)
-		ks_live_say("diff: %s: %lu task(s) with a PID out of range, "
-			    "counted but not named", name, p->nr_bad_pid);
-	return 0;
-}
-
-static int read_file(struct reading *r, int dirfd, const char *name)
-{
-	struct ks_rp_parser p;
-	struct ks_report_lines l;
-	const char *line;
-	int ret;
-
-	ret = ks_report_lines_open(&l, dirfd, name);
-	if (ret) {
-		ks_live_say("diff: %s: %s", name, strerror(-ret));
-		return -1;
-	}
-	ks_rp_init(&p, on_sample, r);
-	while (!ret && (line = ks_report_lines_next(&l)))
-		ret = ks_rp_line(&p, line);
-	/* a sample cut short (a log being written) is not the last whole one */
-	if (!ret)
-		ret = ks_rp_end(&p, l.torn || *l.cut);
-	if (ret)
-		ks_live_say("diff: %s: %s", name, strerror(-ret));
-	else
-		ret = file_notes(name, &l, &p);
-	ks_rp_release(&p);
-	ks_report_lines_close(&l);
-	return ret ? -1 : 0;
-}
-
 /* "diff: TEXT" on stderr, for the file lister */
 static void say_diff(void *arg, enum ks_say_level level, const char *text)
 {
@@ -115,6 +72,31 @@ static void say_diff(void *arg, enum ks_say_level level, const char *text)
 }
 
 static const struct ks_reporter diff_reporter = { .say = say_diff };
+
+static int read_file(struct reading *r, int dirfd, const char *name)
+{
+	struct ks_rp_parser p;
+	struct ks_report_lines l;
+	int ret;
+
+	ret = ks_report_lines_open(&l, dirfd, name);
+	if (ret) {
+		ks_live_say("diff: %s: %s", name, strerror(-ret));
+		return -1;
+	}
+	ks_rp_init(&p, on_sample, r);
+	/* a sample cut short (a log being written) is not the last whole one */
+	ret = ks_rp_read_all(&p, &l);
+	if (ret)
+		ks_live_say("diff: %s: %s", name, strerror(-ret));
+	else if (*l.cut)
+		ks_live_say("diff: %s: %s", name, l.cut), ret = -1;
+	else
+		ks_rp_read_notes(&diff_reporter, name, &l, &p);
+	ks_rp_release(&p);
+	ks_report_lines_close(&l);
+	return ret ? -1 : 0;
+}
 
 int ks_diff_read_logs(struct ks_diff_capture *c, const char *path)
 {

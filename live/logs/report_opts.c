@@ -50,13 +50,5 @@ int ks_report_argv(int *argc, char **argv, char ***v_ret)
 void ks_report_opts_from(struct ks_report_opts *o,
 			 const struct ks_live_options *live)
 {
-	*o = (struct ks_report_opts){
-		.path = live->report_path,
-		.json = live->report_json,
-		.folded = live->report_folded,
-		.pid = (int)live->report_pid,
-		.since = live->report_since,
-		.until = live->report_until,
-		.top = live->report_top,
-	};
+	*o = live->report;
 }

@@ -15,16 +15,6 @@
 
 #include "live_options.h"
 
-struct ks_report_opts {
-	const char *path;	/* DIR (or one log file) */
-	bool json;		/* --json: JSON Lines */
-	bool folded;		/* --folded: the whole period for a flame graph */
-	int pid;		/* --pid N: its stack where it changed; 0 unset */
-	time_t since;		/* --since: samples at or after; 0 unset */
-	time_t until;		/* --until: samples at or before; 0 unset */
-	long top;		/* --top N: stuck tasks and stacks listed */
-};
-
 /*
  * "kstack ... --report DIR ...", the older spelling, as "kstack report
  * ... DIR": 1 and a new argv in *v (to free) and *argc, 0 when argv is

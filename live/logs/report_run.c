@@ -12,6 +12,7 @@
 #include "report_lines.h"
 #include "report_opts.h"
 #include "report_parse.h"
+#include "report_read.h"
 #include "report_stacks.h"
 #include "report_stuck.h"
 #include "report_write.h"
@@ -154,13 +155,22 @@ static int on_sample(const struct ks_rp_sample *s, void *ctx)
 	return ret;
 }
 
+/* "kstack: report: TEXT" on stderr. */
+static void say_report(void *arg, enum ks_say_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	ks_live_say("report: %s", text);
+}
+
+static const struct ks_reporter report_reporter = { .say = say_report };
+
 /* One file, streamed through the parser; a cut is named, not fatal. */
 static int read_file(struct run *r, int dirfd, const char *name,
 		     bool *cut)
 {
 	struct ks_rp_parser p;
 	struct ks_report_lines l;
-	const char *line;
 	int ret;
 
 	ret = ks_report_lines_open(&l, dirfd, name);
@@ -170,28 +180,12 @@ static int read_file(struct run *r, int dirfd, const char *name,
 		return 0;
 	}
 	ks_rp_init(&p, on_sample, r);
-	while (!ret && (line = ks_report_lines_next(&l)))
-		ret = ks_rp_line(&p, line);
-	/* a sample cut by the end of a damaged archive is not whole either */
-	if (!ret)
-		ret = ks_rp_end(&p, l.torn || *l.cut);
+	ret = ks_rp_read_all(&p, &l);
 	if (*l.cut) {
 		ks_rpw_cut(&r->w, name, l.cut);
 		*cut = true;
 	}
-	if (l.nr_long)
-		ks_live_say("report: %s: %lu line(s) longer than a log line can be, read cut",
-			    name, l.nr_long);
-	if (l.nr_nul)
-		ks_live_say("report: %s: %lu line(s) hold NUL bytes, "
-			    "read as '?'", name, l.nr_nul);
-	if (p.nr_bad)
-		ks_live_say("report: %s: %lu line(s) not of a kstack or oled "
-			    "log, skipped", name, p.nr_bad);
-	if (p.nr_bad_pid)
-		ks_live_say("report: %s: %lu task(s) with a PID out of range "
-			    "(1 to 4194304), counted but not named", name,
-			    p.nr_bad_pid);
+	ks_rp_read_notes(&report_reporter, name, &l, &p);
 	ks_rp_release(&p);
 	ks_report_lines_close(&l);
 	return ret;
@@ -269,22 +263,12 @@ static int run_report(struct run *r, const struct ks_report_files *f)
 		return KS_EXIT_NONE;
 	}
 	if (r->o->pid && !r->pid_seen) {
-		ks_live_say("report: PID %d is in none of the %lu sample(s)",
+		ks_live_say("report: PID %ld is in none of the %lu sample(s)",
 			    r->o->pid, r->seq);
 		return KS_EXIT_NONE;
 	}
 	return KS_EXIT_OK;
 }
-
-/* "kstack: report: TEXT" on stderr. */
-static void say_report(void *arg, enum ks_say_level level, const char *text)
-{
-	(void)arg;
-	(void)level;
-	ks_live_say("report: %s", text);
-}
-
-static const struct ks_reporter report_reporter = { .say = say_report };
 
 void ks_report_usage(FILE *out)
 {

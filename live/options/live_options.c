@@ -96,17 +96,17 @@ static const struct ks_opt_row live_rows[] = {
 
 	/* after the core's rows of the same names, which a name finds first */
 	{ .name = "json", .kind = KS_OPT_FLAG, .applies = KS_IN_REPORT,
-	  .off = OFF(report_json), .section = KS_SEC_OTHER,
+	  .off = OFF(report.json), .section = KS_SEC_OTHER,
 	  .help = "JSON Lines (docs/report-json.md)", .after = "--version" },
-	REP("folded", KS_OPT_FLAG, report_folded, NULL,
+	REP("folded", KS_OPT_FLAG, report.folded, NULL,
 	    "the whole period as flame-graph input"),
-	REP("pid", KS_OPT_NUM, report_pid, "N",
+	REP("pid", KS_OPT_NUM, report.pid, "N",
 	    "N's stack at each sample where it changed"),
-	REP("since", KS_OPT_TIME, report_since, "TIME",
+	REP("since", KS_OPT_TIME, report.since, "TIME",
 	    "samples at or after TIME"),
-	REP("until", KS_OPT_TIME, report_until, "TIME",
+	REP("until", KS_OPT_TIME, report.until, "TIME",
 	    "samples at or before TIME"),
-	REP("top", KS_OPT_NUM, report_top, "N",
+	REP("top", KS_OPT_NUM, report.top, "N",
 	    "stuck tasks and stacks listed (10)"),
 
 	/* kstack diff's own; its --vmcore and --vmlinux are the dump's rows */
@@ -125,7 +125,7 @@ static const struct ks_live_options live_defaults = {
 	.max_files = 5,
 	.max_percent = 85,
 	.proc_root = "/proc",
-	.report_top = 10,
+	.report.top = 10,
 };
 
 /* What the core's checks cannot say of these members, in its order. */
@@ -134,8 +134,8 @@ static int live_check(void *base, const struct ks_options *o,
 {
 	const struct ks_live_options *live = base;
 
-	if (o->mode == KS_IN_REPORT && live->report_json &&
-	    live->report_folded) {
+	if (o->mode == KS_IN_REPORT && live->report.json &&
+	    live->report.folded) {
 		ks_say(rep, KS_WARN, "--json and --folded do not go together");
 		return -EINVAL;
 	}
@@ -158,19 +158,6 @@ const struct ks_opt_table ks_live_opt_table = {
 	.check = live_check,
 };
 
-static int parse_long(const char *s, long min, long max, long *val_ret)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*val_ret = v;
-	return 0;
-}
-
 /* -b's interval in ms: the knob's, below -i's floor, or -i's */
 static int interval_ms(struct ks_live_options *live,
 		       const struct ks_reporter *rep)
@@ -181,7 +168,7 @@ static int interval_ms(struct ks_live_options *live,
 		live->interval_ms = live->interval * 1000;
 		return 0;
 	}
-	if (!parse_long(ms, 1, 3600000, &live->interval_ms))
+	if (!ks_parse_long(ms, 1, 3600000, &live->interval_ms))
 		return 0;
 	ks_say(rep, KS_WARN, "bad KSTACK_TEST_INTERVAL_MS '%s'", ms);
 	return -EINVAL;
@@ -209,7 +196,7 @@ int ks_live_options_parse(struct ks_options *opts,
 	if (knobs)
 		live->knobs = *knobs;
 	live->t_given = ks_options_given(opts, &table, "-t");
-	live->report_path = opts->operand;
+	live->report.path = opts->operand;
 	live->diff_a = opts->operand;
 	live->diff_b = opts->operand2;
 	if (opts->mode != KS_IN_BG)

@@ -35,6 +35,17 @@ struct ks_test_knobs {
 	const char *sample_ms;		/* -b: each sample lasts at least this long */
 };
 
+/* kstack report DIR's options (live/logs/ reads the logs with them) */
+struct ks_report_opts {
+	const char *path;	/* DIR (or one log file) */
+	bool json;		/* --json: JSON Lines */
+	bool folded;		/* --folded: the whole period for a flame graph */
+	long pid;		/* --pid N: its stack where it changed; 0 unset */
+	time_t since;		/* --since: samples at or after; 0 unset */
+	time_t until;		/* --until: samples at or before; 0 unset */
+	long top;		/* --top N: stuck tasks and stacks listed */
+};
+
 struct ks_live_options {
 	bool background;	/* -b */
 	bool foreground;	/* --foreground: -b without forking, for systemd */
@@ -55,14 +66,7 @@ struct ks_live_options {
 	bool t_given;		/* -t was given: --snoop's duration */
 	struct ks_test_knobs knobs;	/* as given to the parser */
 
-	/* kstack report */
-	const char *report_path;	/* DIR, or one log file */
-	bool report_json;	/* --json: JSON Lines */
-	bool report_folded;	/* --folded: the whole period for a flame graph */
-	long report_pid;	/* --pid N: its stack where it changed; 0 unset */
-	time_t report_since;	/* --since: samples at or after; 0 unset */
-	time_t report_until;	/* --until: samples at or before; 0 unset */
-	long report_top;	/* --top N: stuck tasks and stacks listed */
+	struct ks_report_opts report;	/* kstack report's */
 
 	/* kstack diff: A and B, or A and the dump --vmcore names */
 	const char *diff_a;

@@ -36,7 +36,7 @@ static int fail(const struct ks_reporter *rep, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int parse_long(const char *s, long min, long max, long *val_ret)
+int ks_parse_long(const char *s, long min, long max, long *val_ret)
 {
 	char *end;
 	long v;
@@ -171,7 +171,7 @@ static int parse_pids(struct ks_options *o, const char *arg,
 			return fail(rep, "invalid PID list '%s'", arg);
 		memcpy(num, p, len);
 		num[len] = '\0';
-		if (parse_long(num, 0, INT32_MAX, &pid))
+		if (ks_parse_long(num, 0, INT32_MAX, &pid))
 			return fail(rep, "invalid PID '%s'", num);
 		n = ks_grow(o->sel.pids, &o->sel.pids_cap, o->sel.nr_pids + 1, sizeof(*n));
 		if (!n) {
@@ -242,9 +242,9 @@ static int set_num(const struct ks_opt_row *row, const char *name,
 	long min = row->min;
 
 	/* report's words, as they were before it was a mode of the table */
-	if (row->applies == KS_IN_REPORT && parse_long(arg, min, row->max, member))
+	if (row->applies == KS_IN_REPORT && ks_parse_long(arg, min, row->max, member))
 		return fail(rep, "invalid %s '%s'", name, arg);
-	if (parse_long(arg, min, row->max, member))
+	if (ks_parse_long(arg, min, row->max, member))
 		return fail(rep,
 			    "option %s wants a number from %ld to %ld, not '%s'",
 			    name, min, row->max, arg);
@@ -426,7 +426,7 @@ static int parse_duration(struct ks_options *o, const struct ks_opt_view *v,
 		len--;
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)len, o->t_arg);
-	if (len >= sizeof(num) || parse_long(num, min, max, &val))
+	if (len >= sizeof(num) || ks_parse_long(num, min, max, &val))
 		return fail(rep, "option -t wants a number of %s "
 			    "from %ld to %ld with %s, or one with a unit up to a "
 			    "year (30s, 2m, 1h), not '%s'",

@@ -220,6 +220,8 @@ int ks_options_parse(struct ks_options *opts, enum ks_context ctx, int argc,
 bool ks_options_given(const struct ks_options *opts,
 		      const struct ks_opt_table *front, const char *name);
 void ks_options_release(struct ks_options *opts);
+/* s, whole, as a decimal number in [min, max]: 0, or -1. */
+int ks_parse_long(const char *s, long min, long max, long *val_ret);
 
 /*
  * What the parser and the help both ask of the rows (option_table.c),
