@@ -345,6 +345,9 @@ static unsigned int decide_mode(const struct ks_options *o,
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
+	if (o->triage)
+		return ctx == KS_CTX_CRASH ? KS_IN_CTRIAGE :
+		       vmcore ? KS_IN_VTRIAGE : KS_IN_TRIAGE;
 	if (o->log)
 		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
 		       vmcore ? KS_IN_VLOG : KS_IN_LOG;
@@ -655,6 +658,12 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 	if (ctx == KS_CTX_LIVE && argc > 1 && !strcmp(argv[1], "report")) {
 		ctx = KS_CTX_REPORT;
 		o->mode = KS_IN_REPORT;
+		argc--;
+		argv++;
+	}
+	/* "kstack triage ...", and crash's: a word, then the usual rows */
+	if (ctx != KS_CTX_REPORT && argc > 1 && !strcmp(argv[1], "triage")) {
+		o->triage = true;
 		argc--;
 		argv++;
 	}
