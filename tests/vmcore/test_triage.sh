@@ -68,8 +68,8 @@ if [ "$sections" = 7 ]; then
 else
 	fail "the text has $sections of its 7 sections"
 fi
-count_checks < <(python3 - "$tmp/triage.json" <<'PY'
-import json, sys
+count_checks < <(python3 - "$tmp/triage.json" "$top/docs/triage-json.md" <<'PY'
+import json, re, sys
 try:
     d = json.load(open(sys.argv[1]))
 except ValueError as e:
@@ -80,6 +80,11 @@ want = ['schema', 'version', 'machine', 'panic', 'report', 'panic_cpu',
 missing = [k for k in want if k not in d]
 print(('FAIL: --json lacks %s' % missing) if missing else
       'PASS: --json is one document with its %d keys' % len(want))
+doc = set(re.findall(r'`([a-z_]+)`', open(sys.argv[2]).read()))
+keys = set(d) | set(d.get('machine') or {}) | set(d.get('log') or {})
+undoc = sorted(keys - doc)
+print(('FAIL: keys not in docs/triage-json.md: %s' % undoc) if undoc else
+      'PASS: its %d keys of its own are in docs/triage-json.md' % len(keys))
 PY
 )
 
@@ -116,7 +121,9 @@ fi
 
 # --- what killed it -----------------------------------------------------------
 after=$(sed -n '/^DIE-TRIGGER/,$p' "$console" 2>/dev/null | tr -d '\r')
-panic=$(grep -a 'Kernel panic - not syncing' <<<"$after" | tail -n 1 | sed 's/^\[[^]]*\] //')
+# the panic's own line, not its "---[ end Kernel panic ... ]---"
+panic=$(grep -a '^\[[^]]*\] Kernel panic - not syncing' <<<"$after" | tail -n 1 |
+	sed 's/^\[[^]]*\] //')
 if [ -n "$panic" ]; then
 	got=$(sed -n 's/^Message: //p' "$tmp/triage.txt")
 	[ "$got" = "$panic" ] && pass "Message: the console's '$panic'" ||
@@ -140,7 +147,7 @@ if [ -n "$panic" ]; then
 	[ "$got" = "$taint" ] && pass "the taint is the console's: '$taint'" ||
 		fail "the taint '$got', the console says '$taint'"
 	got=$(field Uptime | sed -E 's/.*\(([0-9.]+) s\)/\1/')
-	at=$(grep -a 'Kernel panic - not syncing' <<<"$after" | tail -n 1 |
+	at=$(grep -a '^\[[^]]*\] Kernel panic - not syncing' <<<"$after" | tail -n 1 |
 		sed -E 's/^\[ *([0-9.]+)\].*/\1/')
 	if awk -v u="$got" -v p="$at" 'BEGIN { d = u - p; exit !(d > -1 && d < 1) }'; then
 		pass "Uptime $got s: within a second of the console's panic at $at s"
