@@ -47,8 +47,9 @@ console=$dir/console.log
 src=(--vmcore "$dir/vmcore")
 "$kstack" triage "${src[@]}" >"$tmp/triage.txt" 2>"$tmp/triage.err"
 rc=$?
-if grep -q 'panic_cpu\|text symbols only' "$tmp/triage.err" && [ -e "$dir/vmlinux" ]; then
-	not_applicable "the dump alone: $(head -n 1 "$tmp/triage.err"); checked with --vmlinux"
+# (the triage says in its sections what it could not read)
+if grep -q 'panic_cpu cannot be read' "$tmp/triage.txt" && [ -e "$dir/vmlinux" ]; then
+	not_applicable "the dump alone: $(grep -m 1 'not all of it could be read' "$tmp/triage.txt"); checked with --vmlinux"
 	src+=(--vmlinux "$dir/vmlinux")
 	"$kstack" triage "${src[@]}" >"$tmp/triage.txt" 2>"$tmp/triage.err"
 	rc=$?
