@@ -29,6 +29,7 @@
 #include "options.h"
 #include "sample_report.h"
 #include "target_crash.h"
+#include "triage.h"
 #include "version.h"
 
 static struct ks_kernel *kernel;	/* opened on first use, kept */
@@ -234,6 +235,23 @@ static void panic_report(const struct ks_options *opts,
 		error(INFO, "--panic failed: %s\n", strerror(-ret));
 }
 
+/* kstack triage: why the dump's kernel died, on one page */
+static void triage(const struct ks_options *opts, const struct ks_reporter *rep)
+{
+	FILE *out;
+	int ret;
+
+	/* without the tasks, the rest is still worth printing */
+	open_kernel();
+	out = ks_buffered_open(fp);
+	ret = ks_triage_report(ks_crash_target(), kernel,
+			       opts->out.format == KS_FMT_JSON, out, rep);
+	if (ks_buffered_close(out, fp) && !ret)
+		ret = -EIO;
+	if (ret)
+		error(INFO, "triage failed: %s\n", strerror(-ret));
+}
+
 /*
  * The one place the command goes by the mode the parser decided; every
  * message of the command goes to its one reporter.
@@ -261,6 +279,9 @@ static void run(const struct ks_options *opts)
 	case KS_IN_CPANIC:
 		panic_report(opts, &rep);
 		return;
+	case KS_IN_CTRIAGE:
+		triage(opts, &rep);
+		return;
 	default:
 		tasks_sample(opts, &rep);
 	}
@@ -285,7 +306,7 @@ static void cmd_kstack(void)
 static char *help_short[] = {
 	"kstack",
 	"kernel stacks of tasks, grouped by identical stack",
-	"SELECTION... | -K | -F | --log   (see kstack-crash(8))",
+	"SELECTION... | -K | -F | --log | triage   (see kstack-crash(8))",
 	NULL
 };
 

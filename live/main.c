@@ -168,7 +168,8 @@ static int run(const struct ks_options *opts,
 	case KS_IN_VLOG:
 	case KS_IN_VCPUS:
 	case KS_IN_VPANIC:
-		/* -K / -F, --log, --cpus and --panic of a dump: from its memory */
+	case KS_IN_VTRIAGE:
+		/* -K / -F, --log, --cpus, --panic, triage of a dump: its memory */
 		return ks_kdump_run(opts, live);
 	case KS_IN_HOOKS:
 		return ks_hooks_live(opts, &live->knobs);
@@ -180,6 +181,11 @@ static int run(const struct ks_options *opts,
 		return ks_report_run(opts, live);
 	case KS_IN_DIFF:
 		return ks_diff_run(opts, live);
+	case KS_IN_TRIAGE:
+		/* not yet: kstack(8) says so */
+		ks_live_say("triage of the running system is not done yet: "
+			    "give it a dump, kstack triage --vmcore VMCORE");
+		return KS_EXIT_ERROR;
 	default:
 		return one_sample(opts, live);
 	}

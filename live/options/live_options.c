@@ -78,9 +78,9 @@ static const struct ks_opt_row live_rows[] = {
 	/* diff's B too: a dump walked as --vmcore -a -H */
 	{ .name = "vmcore", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		    KS_IN_VCPUS | KS_IN_VPANIC | KS_IN_DIFF,
+		    KS_IN_VCPUS | KS_IN_VPANIC | KS_IN_DIFF | KS_IN_VTRIAGE,
 	  .leads = KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_VLOG |
-		   KS_IN_VCPUS | KS_IN_VPANIC, .off = OFF(vmcore),
+		   KS_IN_VCPUS | KS_IN_VPANIC | KS_IN_VTRIAGE, .off = OFF(vmcore),
 	  .metavar = "VMCORE", .section = KS_SEC_HOOKS,
 	  .help = "read a kernel dump instead of /proc", .after = "--touched" },
 

@@ -31,6 +31,7 @@
 #include "regular_file.h"
 #include "sample_report.h"
 #include "target_kdump.h"
+#include "triage.h"
 #include "version.h"
 
 enum input_kind {
@@ -158,6 +159,24 @@ static int panic_view(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
+/*
+ * kstack triage --vmcore: every part of the dump that can be read; k is
+ * NULL where the tasks cannot be walked (the triage says so in its
+ * sections).
+ */
+static int triage(const struct ks_target *t, struct ks_kernel *k,
+		  const struct ks_options *opts)
+{
+	int ret = ks_triage_report(t, k, opts->out.format == KS_FMT_JSON,
+				   stdout, &ks_live_reporter);
+
+	if (fflush(stdout) && !ret)
+		ret = -errno;
+	if (ret == -EIO || ret == -EPIPE)
+		ks_live_say("writing the output failed: %s", strerror(-ret));
+	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
+}
+
 /* Why the tasks cannot be walked, in --vmcore's words; said once. */
 static void say_no_walk(void *arg, enum ks_say_level level, const char *text)
 {
@@ -211,11 +230,16 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 	if (opts->mode == KS_IN_VPANIC)
 		return panic_view(t, opts);
 	ret = ks_kernel_open(t, &k, &no_walk);
-	if (ret) {
-		if (!said)
-			ks_say(&no_walk, KS_WARN, "%s", strerror(-ret));
-		return KS_EXIT_ERROR;
+	if (ret && !said)
+		ks_say(&no_walk, KS_WARN, "%s", strerror(-ret));
+	if (ret)
+		k = NULL;
+	if (opts->mode == KS_IN_VTRIAGE) {
+		status = triage(t, ret ? NULL : k, opts);
+		goto out;
 	}
+	if (ret)
+		return KS_EXIT_ERROR;
 	if (opts->mode == KS_IN_VCPUS) {
 		status = cpus(k, opts);
 		goto out;

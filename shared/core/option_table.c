@@ -67,7 +67,7 @@ const struct ks_opt_row ks_opt_rows[] = {
 	/* -K/-F --json: the hooks as JSON (their writer's) */
 	FMT("json", 0, KS_FMT_JSON,
 	    KS_IN_TASKS | KS_IN_SNOOP | KS_IN_ALL_HOOKS | KS_IN_ALL_LOG | KS_IN_CPUS |
-	    KS_IN_PANIC,
+	    KS_IN_PANIC | KS_IN_ALL_TRIAGE,
 	    "JSON Lines, one object per sample"),
 	FMT("folded", 0, KS_FMT_FOLDED, KS_IN_TASKS | KS_IN_SNOOP,
 	    "flame-graph input (comm;frames COUNT)"),
@@ -96,7 +96,7 @@ const struct ks_opt_row ks_opt_rows[] = {
 	{ .name = "vmlinux", .kind = KS_OPT_PATH,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VHOOKS | KS_IN_SNOOP |
 		     KS_IN_DECODE | KS_IN_VLOG | KS_IN_VCPUS |
-		     KS_IN_VPANIC | KS_IN_DIFF,
+		     KS_IN_VPANIC | KS_IN_DIFF | KS_IN_VTRIAGE,
 	  .off = OFF(vmlinux), .metavar = "VMLINUX", .section = KS_SEC_HOOKS,
 	  .help = "its debug vmlinux (optional with a kallsyms dump)" },
 	{ .name = "log", .kind = KS_OPT_FLAG, .applies = KS_IN_ALL_LOG,
@@ -141,6 +141,9 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_VLOG, "--vmcore --log", "kstack --vmcore VMCORE --log", NULL },
 	{ KS_IN_VCPUS, "--vmcore --cpus", "kstack --vmcore VMCORE --cpus", NULL },
 	{ KS_IN_VPANIC, "--vmcore --panic", "kstack --vmcore VMCORE --panic", NULL },
+	{ KS_IN_TRIAGE, "kstack triage", "kstack triage", NULL },
+	{ KS_IN_VTRIAGE, "kstack triage --vmcore",
+	  "kstack triage --vmcore VMCORE", NULL },
 	{ KS_IN_SNOOP, "--snoop", "kstack --snoop FUNC", NULL },
 	{ KS_IN_DECODE, "--decode", "kstack --decode", "[FILE]" },
 	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL },
@@ -149,6 +152,7 @@ const struct ks_mode_row ks_mode_rows[] = {
 	{ KS_IN_CLOG, "crash's kstack --log", "kstack --log", NULL },
 	{ KS_IN_CCPUS, "crash's kstack --cpus", "kstack --cpus", NULL },
 	{ KS_IN_CPANIC, "crash's kstack --panic", "kstack --panic", NULL },
+	{ KS_IN_CTRIAGE, "crash's kstack triage", "kstack triage", NULL },
 	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
 	{ KS_IN_DIFF, "diff", "kstack diff [OPTION]...", "A B|A --vmcore VMCORE" },
 };

@@ -348,6 +348,9 @@ static unsigned int decide_mode(const struct ks_options *o,
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
+	if (o->triage)
+		return ctx == KS_CTX_CRASH ? KS_IN_CTRIAGE :
+		       vmcore ? KS_IN_VTRIAGE : KS_IN_TRIAGE;
 	if (o->log)
 		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
 		       vmcore ? KS_IN_VLOG : KS_IN_LOG;
@@ -691,6 +694,12 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		argc--;
 		argv++;
 		break;
+	}
+	/* "kstack triage ...", and crash's: a word, then the usual rows */
+	if (!ks_ctx_subcommand(ctx) && argc > 1 && !strcmp(argv[1], "triage")) {
+		o->triage = true;
+		argc--;
+		argv++;
 	}
 	ret = parse_args(o, &v, ctx, argc, argv, &ops, rep);
 	if (!ret && ks_ctx_subcommand(ctx))

@@ -57,6 +57,9 @@ enum ks_mode {
 	KS_IN_VPANIC = 1u << 16,	/* --vmcore --panic: the panic and taint */
 	KS_IN_CPANIC = 1u << 17,	/* crash's kstack --panic */
 	KS_IN_DIFF = 1u << 18,	/* kstack diff A B: two captures compared */
+	KS_IN_TRIAGE = 1u << 19,	/* kstack triage: the running system's */
+	KS_IN_VTRIAGE = 1u << 20,	/* kstack triage --vmcore: a dump's */
+	KS_IN_CTRIAGE = 1u << 21,	/* crash's kstack triage */
 };
 
 #define KS_IN_TASKS	(KS_IN_ONE | KS_IN_BG | KS_IN_VMCORE | KS_IN_CRASH)
@@ -64,12 +67,14 @@ enum ks_mode {
 #define KS_IN_ALL_LOG	(KS_IN_LOG | KS_IN_VLOG | KS_IN_CLOG)
 #define KS_IN_CPUS	(KS_IN_VCPUS | KS_IN_CCPUS)
 #define KS_IN_PANIC	(KS_IN_VPANIC | KS_IN_CPANIC)
+#define KS_IN_ALL_TRIAGE	(KS_IN_TRIAGE | KS_IN_VTRIAGE | KS_IN_CTRIAGE)
 #define KS_IN_CRASH_CMD	(KS_IN_CRASH | KS_IN_CHOOKS | KS_IN_CLOG | KS_IN_CCPUS | \
-			 KS_IN_CPANIC)
+			 KS_IN_CPANIC | KS_IN_CTRIAGE)
 /* the subcommands: each has rows of its own, -h included */
 #define KS_IN_SUBCMDS	(KS_IN_REPORT | KS_IN_DIFF)
 /* every mode but the subcommands */
-#define KS_IN_ANY	(0x3ffu | KS_IN_ALL_LOG | KS_IN_CPUS | KS_IN_PANIC)
+#define KS_IN_ANY	(0x3ffu | KS_IN_ALL_LOG | KS_IN_CPUS | KS_IN_PANIC | \
+			 KS_IN_ALL_TRIAGE)
 
 /* How a row's value is stored, each into the member at the row's offset. */
 enum ks_opt_kind {
@@ -172,6 +177,7 @@ struct ks_options {
 	bool panic;		/* --panic: the panic and the taint of a dump */
 	const char *vmlinux;	/* --vmlinux */
 	bool log;		/* --log: the kernel log (shared/kernel/log/) */
+	bool triage;		/* the word "triage" led the command line */
 	bool help;
 	bool version;		/* --version */
 

@@ -28,6 +28,13 @@ int ks_format_folded(FILE *out, const struct ks_sample *s,
 		     const struct ks_groups *g, const struct ks_format_opts *opts);
 
 /*
+ * -c's paragraphs without its header, the group whose task has gone
+ * longest without running first, each with its oldest and youngest
+ * time since last ran (the triage's tasks in D).
+ */
+int ks_format_summary_by_age(FILE *out, const struct ks_sample *s,
+			     const struct ks_groups *g);
+/*
  * --waits after the text or -c: the "== waits" section, chains and
  * deadlocks of the tasks' waits_for (format_waits.c).
  */

@@ -140,9 +140,15 @@ static void json_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 	fputs("}\n", out);
 }
 
+void ks_format_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c,
+		   bool json)
+{
+	(json ? json_cpu : text_cpu)(out, cs, c);
+}
+
 int ks_format_cpus(FILE *out, const struct ks_cpus *cs, bool json)
 {
 	for (size_t i = 0; i < cs->nr; i++)
-		(json ? json_cpu : text_cpu)(out, cs, &cs->cpu[i]);
+		ks_format_cpu(out, cs, &cs->cpu[i], json);
 	return ferror(out) ? -EIO : 0;
 }

@@ -12,6 +12,9 @@
 
 #include "cpu_record.h"
 
+/* One CPU's block (the triage's CPUs one by one): a line of JSON with json. */
+void ks_format_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c,
+		   bool json);
 /* Returns 0, or -EIO when out failed. */
 int ks_format_cpus(FILE *out, const struct ks_cpus *cs, bool json);
 

@@ -62,17 +62,21 @@ static void text_panic_line(FILE *out, const struct ks_panic_state *ps)
 	fputc('\n', out);
 }
 
-void ks_format_panic_text(FILE *out, const struct ks_panic_state *ps,
+void ks_format_panic_head(FILE *out, const struct ks_panic_state *ps,
 			  const char *message)
 {
-	char tainted[128];
-
 	text_panic_line(out, ps);
 	if (message) {
 		fputs("Message: ", out);
 		ks_fputs_escaped(message, out);
 		fputc('\n', out);
 	}
+}
+
+void ks_format_taint_text(FILE *out, const struct ks_panic_state *ps)
+{
+	char tainted[128];
+
 	ks_panic_tainted(ps, tainted, sizeof(tainted));
 	fprintf(out, "%s\n", tainted);
 	for (int i = 0; i < ps->nr_flags; i++) {
@@ -87,6 +91,13 @@ void ks_format_panic_text(FILE *out, const struct ks_panic_state *ps,
 			fprintf(out, ": %s", f->modules);
 		fputc('\n', out);
 	}
+}
+
+void ks_format_panic_text(FILE *out, const struct ks_panic_state *ps,
+			  const char *message)
+{
+	ks_format_panic_head(out, ps, message);
+	ks_format_taint_text(out, ps);
 }
 
 /* "modules":["a","b"] from the flag's space-separated list. */

@@ -22,6 +22,10 @@ void ks_panic_tainted(const struct ks_panic_state *ps, char *buf, size_t len);
  */
 void ks_format_panic_text(FILE *out, const struct ks_panic_state *ps,
 			  const char *message);
+/* Its two halves, for the triage: the panic and message, the taint. */
+void ks_format_panic_head(FILE *out, const struct ks_panic_state *ps,
+			  const char *message);
+void ks_format_taint_text(FILE *out, const struct ks_panic_state *ps);
 void ks_format_panic_json(FILE *out, const struct ks_panic_state *ps,
 			  const char *message);
 

@@ -140,3 +140,48 @@ int ks_format_summary(FILE *out, const struct ks_sample *s,
 	return summary(out, s, g, opts->summary_all ? SIZE_MAX : EXAMPLES,
 		       opts->waits);
 }
+
+/* the longest time since a task of the group last ran; 0 if none says */
+static uint64_t group_age(const struct ks_sample *s, const struct ks_group *grp)
+{
+	uint64_t age = 0;
+
+	for (size_t j = 0; j < grp->nr_members; j++) {
+		const struct ks_task *t = &s->tasks[grp->members[j]];
+
+		if (t->has_last_ran && t->last_ran_ns > age)
+			age = t->last_ran_ns;
+	}
+	return age;
+}
+
+static const struct ks_sample *sort_sample;
+
+static int by_age(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	uint64_t x = group_age(sort_sample, &sort_groups->groups[ia]);
+	uint64_t y = group_age(sort_sample, &sort_groups->groups[ib]);
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return by_count(a, b);
+}
+
+int ks_format_summary_by_age(FILE *out, const struct ks_sample *s,
+			     const struct ks_groups *g)
+{
+	size_t *order = malloc((g->nr_groups ? g->nr_groups : 1) * sizeof(*order));
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_groups; i++)
+		order[i] = i;
+	sort_groups = g;
+	sort_sample = s;
+	qsort(order, g->nr_groups, sizeof(*order), by_age);
+	for (size_t i = 0; i < g->nr_groups; i++)
+		print_group(out, s, &g->groups[order[i]], EXAMPLES, true);
+	free(order);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kstack triage of a kernel image: why it died or hung, on one page.
+ * The runner (triage_run.c) reads every part through the walkers that
+ * exist for their own views (the machine, --panic, --cpus, the tasks in
+ * D with --waits, -K and -F, --log) into struct ks_triage; the writers
+ * (triage_text.c, triage_json.c) print it and read no memory but the
+ * ftrace records, which are written as they are walked, as -F does.
+ * What a part could not read is said once, in its section, so that
+ * --vmcore and crash print the same bytes.
+ */
+#ifndef KS_TRIAGE_H
+#define KS_TRIAGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cpu_record.h"
+#include "group.h"
+#include "hooks_records.h"
+#include "log_digest.h"
+#include "machine_state.h"
+#include "panic_state.h"
+#include "report.h"
+#include "target.h"
+#include "task.h"
+
+struct ks_kernel;
+
+#define KS_TRIAGE_WHY	200	/* a part's reason, as its walker said it */
+
+struct ks_triage {
+	const struct ks_target *t;
+	struct ks_machine machine;
+	char machine_why[KS_TRIAGE_WHY];
+	struct ks_panic_state ps;
+	int ps_err;
+	char ps_why[KS_TRIAGE_WHY];
+	char message[512];
+	bool has_message;
+	struct ks_cpus cpus;
+	int cpus_err;
+	char cpus_why[KS_TRIAGE_WHY];
+	struct ks_sample stuck;		/* the tasks in D, with their waits */
+	struct ks_groups stuck_groups;
+	int stuck_err;
+	char stuck_why[KS_TRIAGE_WHY];
+	struct ks_kprobe_list kprobes;
+	int kprobes_err;
+	char kprobes_why[KS_TRIAGE_WHY];
+	struct ks_log_digest log;
+	int log_err;
+	char log_why[KS_TRIAGE_WHY];
+};
+
+/*
+ * The triage of t to out, as text or one JSON document.  k: the task
+ * walk's kernel, or NULL where it could not be opened (the machine's
+ * uptime, the CPUs and the tasks then say so).  Returns 0, or -ENOMEM,
+ * -EIO when out failed.
+ */
+int ks_triage_report(const struct ks_target *t, struct ks_kernel *k,
+		     bool json, FILE *out, const struct ks_reporter *rep);
+
+/* The writers, over what ks_triage_report() read. */
+int ks_triage_text(FILE *out, const struct ks_triage *tr);
+int ks_triage_json(FILE *out, const struct ks_triage *tr);
+
+/* The -F part of both: the records as -F writes them, walked now. */
+int ks_triage_ftrace(FILE *out, const struct ks_target *t, bool json);
+
+#endif /* KS_TRIAGE_H */

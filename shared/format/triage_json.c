@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kstack triage --json: one document, every section a key (the layout
+ * is docs/triage-json.md).  Each section's value is what its own view
+ * prints with --json (--panic's object, --cpus' objects, a -D --waits
+ * sample, -K's and -F's records, --log's records), so a program reads
+ * the same keys in both; the document spans lines where those objects
+ * end theirs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "format.h"
+#include "format_cpus.h"
+#include "format_log.h"
+#include "format_panic.h"
+#include "hooks_json.h"
+#include "triage.h"
+#include "version.h"
+
+/* "key": the reason a part could not be read, or null */
+static void json_why(FILE *out, const char *key, int err, const char *why)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (!err)
+		fputs("null", out);
+	else
+		ks_json_str(out, *why ? why : "unknown");
+}
+
+static void json_num(FILE *out, const char *key, int err, uint64_t v)
+{
+	if (err)
+		fprintf(out, ",\"%s\":null", key);
+	else
+		fprintf(out, ",\"%s\":%" PRIu64, key, v);
+}
+
+static void json_uts(FILE *out, const struct ks_machine *m)
+{
+	const char *keys[] = { "nodename", "release", "machine" };
+	const char *vals[] = { m->nodename, m->release, m->machine };
+
+	for (int i = 0; i < 3; i++) {
+		fprintf(out, "%s\"%s\":", i ? "," : "", keys[i]);
+		if (m->uts_err || !*vals[i])
+			fputs("null", out);
+		else
+			ks_json_str(out, vals[i]);
+	}
+}
+
+static void json_machine(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_machine *m = &tr->machine;
+	char load[24];
+
+	fputs(",\"machine\":{", out);
+	json_uts(out, m);
+	json_num(out, "cpus_present", m->cpus_err, m->present);
+	json_num(out, "cpus_online", m->cpus_err, m->online);
+	json_num(out, "uptime_ns", m->uptime_err, m->uptime_ns);
+	fputs(",\"loadavg\":", out);
+	for (int i = 0; i < 3 && !m->load_err; i++) {
+		ks_machine_load(m->avenrun[i], load, sizeof(load));
+		fprintf(out, "%s%s", i ? "," : "[", load);
+	}
+	fputs(m->load_err ? "null" : "]", out);
+	fputs(",\"cmdline\":", out);
+	if (m->cmdline)
+		ks_json_str(out, m->cmdline);
+	else
+		fputs("null", out);
+	fputs(",\"panicked\":", out);
+	if (tr->ps_err || tr->ps.cpu_err)
+		fputs("null", out);
+	else
+		fputs(tr->ps.panic_cpu >= 0 ? "true" : "false", out);
+	json_why(out, "not_read", tr->machine_why[0], tr->machine_why);
+	fputc('}', out);
+}
+
+static void json_panic(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_panic_state *ps = &tr->ps;
+	const struct ks_cpu *c = NULL;
+
+	fputs(",\"panic\":", out);
+	if (tr->ps_err)
+		fputs("null", out);
+	else
+		ks_format_panic_json(out, ps, tr->has_message ? tr->message : NULL);
+	fputs(",\"report\":[", out);
+	for (size_t i = 0; !tr->log_err && i < tr->log.nr_why; i++) {
+		if (i)
+			fputc(',', out);
+		ks_format_log_record(out, true, &tr->log.why[i]);
+	}
+	fputs("],\"panic_cpu\":", out);
+	for (size_t i = 0; !tr->ps_err && !ps->cpu_err && !tr->cpus_err &&
+			   i < tr->cpus.nr; i++)
+		if (tr->cpus.cpu[i].cpu == ps->panic_cpu)
+			c = &tr->cpus.cpu[i];
+	if (c)
+		ks_format_cpu(out, &tr->cpus, c, true);
+	else
+		fputs("null", out);
+}
+
+static int json_stuck(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_format_opts opts = { .format = KS_FMT_JSON, .waits = true };
+
+	fputs(",\"stuck\":", out);
+	if (tr->stuck_err) {
+		fputs("null", out);
+		return 0;
+	}
+	return ks_format_json(out, &tr->stuck, &tr->stuck_groups, &opts);
+}
+
+static void json_cpus(FILE *out, const struct ks_triage *tr)
+{
+	fputs(",\"cpus\":", out);
+	if (tr->cpus_err) {
+		fputs("null", out);
+		return;
+	}
+	fputc('[', out);
+	for (size_t i = 0; i < tr->cpus.nr; i++) {
+		if (i)
+			fputc(',', out);
+		ks_format_cpu(out, &tr->cpus, &tr->cpus.cpu[i], true);
+	}
+	fputc(']', out);
+}
+
+static void json_hooks(FILE *out, const struct ks_triage *tr)
+{
+	fputs(",\"kprobes\":", out);
+	if (tr->kprobes_err) {
+		fputs("null", out);
+	} else {
+		fputc('[', out);
+		for (size_t i = 0; i < tr->kprobes.n; i++) {
+			if (i)
+				fputc(',', out);
+			ks_kprobe_json(out, tr->t, &tr->kprobes.v[i]);
+		}
+		fputc(']', out);
+	}
+	fputs(",\"ftrace\":", out);
+	/* a walk cut short leaves its array whole: [] or the records read */
+	ks_triage_ftrace(out, tr->t, true);
+}
+
+static void json_log(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_log_digest *d = &tr->log;
+
+	fputs(",\"log\":", out);
+	if (tr->log_err) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"records\":%lu,\"warnings_records\":%lu,"
+		"\"warnings_left_out\":%lu,\"warnings\":[", d->nr_records,
+		d->nr_warn_records, d->warn_left_out);
+	for (size_t i = 0; i < d->nr_warn; i++) {
+		fprintf(out, "%s{\"count\":%lu,\"first\":", i ? "," : "",
+			d->warn[i].count);
+		ks_format_log_record(out, true, &d->warn[i].rec);
+		fputc('}', out);
+	}
+	fputs("],\"last\":[", out);
+	for (size_t i = 0; i < d->nr_last; i++) {
+		if (i)
+			fputc(',', out);
+		ks_format_log_record(out, true, ks_log_digest_last(d, i));
+	}
+	fputs("]}", out);
+}
+
+int ks_triage_json(FILE *out, const struct ks_triage *tr)
+{
+	int ret;
+
+	fprintf(out, "{\"schema\":1,\"version\":\"%s\"", KS_VERSION);
+	json_machine(out, tr);
+	json_panic(out, tr);
+	ret = json_stuck(out, tr);
+	if (ret)
+		return ret;
+	json_cpus(out, tr);
+	json_hooks(out, tr);
+	json_log(out, tr);
+	fputs("}\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kstack triage's runner: each part read by the walker of its own view,
+ * its first complaint kept as the reason its section prints, then the
+ * writer.  Nothing here reads kernel memory itself.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cpus_walk.h"
+#include "hooks_walk.h"
+#include "kernel_sample.h"
+#include "panic_message.h"
+#include "triage.h"
+
+/* A reporter that keeps the first line said, for its section. */
+static void keep_first(void *arg, enum ks_say_level level, const char *text)
+{
+	char *why = arg;
+
+	(void)level;
+	if (!*why)
+		snprintf(why, KS_TRIAGE_WHY, "%s", text);
+}
+
+#define CATCH(buf)	((const struct ks_reporter){ .say = keep_first, .arg = (buf) })
+
+static void read_panic(struct ks_triage *tr)
+{
+	const struct ks_reporter rep = CATCH(tr->ps_why);
+	const struct ks_panic_state *ps = &tr->ps;
+
+	tr->ps_err = ks_panic_state_read(tr->t, &tr->ps, &rep);
+	/* as --panic: the message only of a CPU that panicked */
+	tr->has_message = !tr->ps_err && !ps->cpu_err && ps->panic_cpu >= 0 &&
+		!ks_panic_message(tr->t, tr->message, sizeof(tr->message), NULL);
+}
+
+/* The tasks in D, with what each waits for, as -D --waits reads them. */
+static void read_stuck(struct ks_triage *tr, struct ks_kernel *k)
+{
+	const struct ks_reporter rep = CATCH(tr->stuck_why);
+	struct ks_selection sel = { .states = KS_ST_BIT('D') };
+	const struct ks_walk_opts walk = { &sel, true, false };
+	const struct ks_sample_say say = { &rep, true };
+	struct ks_kernel_status st;
+
+	if (!k) {
+		tr->stuck_err = -ENOENT;
+		return;
+	}
+	tr->stuck_err = ks_kernel_sample(k, &walk, &tr->stuck, &st, &say);
+	if (!tr->stuck_err)
+		tr->stuck_err = ks_group_build(&tr->stuck, &tr->stuck_groups);
+}
+
+static void read_parts(struct ks_triage *tr, struct ks_kernel *k)
+{
+	const struct ks_reporter mach = CATCH(tr->machine_why);
+	const struct ks_reporter cpus = CATCH(tr->cpus_why);
+	const struct ks_reporter kp = CATCH(tr->kprobes_why);
+	const struct ks_reporter log = CATCH(tr->log_why);
+	uint64_t tk = k ? ks_kernel_layout(k)->timekeeper : 0;
+
+	ks_machine_read(tr->t, tk, &tr->machine, &mach);
+	read_panic(tr);
+	tr->cpus_err = k ? ks_cpus_walk(k, &tr->cpus, &cpus) : -ENOENT;
+	read_stuck(tr, k);
+	tr->kprobes_err = ks_kprobe_walk(tr->t, &tr->kprobes, &kp);
+	tr->log_err = ks_log_digest_read(tr->t, &tr->log, &log);
+}
+
+static void release(struct ks_triage *tr)
+{
+	ks_machine_release(&tr->machine);
+	ks_panic_state_release(&tr->ps);
+	ks_cpus_release(&tr->cpus);
+	ks_group_release(&tr->stuck_groups);
+	ks_sample_release(&tr->stuck);
+	ks_kprobe_list_free(&tr->kprobes);
+	ks_log_digest_release(&tr->log);
+}
+
+int ks_triage_report(const struct ks_target *t, struct ks_kernel *k,
+		     bool json, FILE *out, const struct ks_reporter *rep)
+{
+	struct ks_triage tr;
+	int ret;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.t = t;
+	read_parts(&tr, k);
+	if (tr.ps_err == -ENOMEM || tr.stuck_err == -ENOMEM ||
+	    tr.log_err == -ENOMEM || tr.cpus_err == -ENOMEM) {
+		ks_say(rep, KS_WARN, "out of memory");
+		release(&tr);
+		return -ENOMEM;
+	}
+	ret = json ? ks_triage_json(out, &tr) : ks_triage_text(out, &tr);
+	release(&tr);
+	if (!ret && ferror(out))
+		ret = -EIO;
+	return ret;
+}

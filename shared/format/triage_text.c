@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kstack triage as text, for a support case's notes: a section per
+ * question, in the order one asks them (the machine, what killed it, the
+ * taint, who is stuck, every CPU, who touched the kernel, the log), each
+ * headed "# ..." and short.  Each section's body is the view that shows
+ * it on its own, written by that view's writer: --panic's lines, -D -c's
+ * paragraphs and --waits' chains, --cpus' blocks, -K's and -F's lines,
+ * --log's records.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "format.h"
+#include "format_cpus.h"
+#include "format_log.h"
+#include "format_panic.h"
+#include "hooks.h"
+#include "text_escape.h"
+#include "triage.h"
+
+/* "unknown (why)" for a part that could not be read */
+static void unknown(FILE *out, const char *why)
+{
+	fprintf(out, "unknown%s%s%s\n", *why ? " (" : "", why, *why ? ")" : "");
+}
+
+static void uptime(FILE *out, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000, days = s / 86400;
+
+	if (days)
+		fprintf(out, "%" PRIu64 " day%s, ", days, days == 1 ? "" : "s");
+	fprintf(out, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64 " (%" PRIu64
+		".%03" PRIu64 " s)\n", s / 3600 % 24, s / 60 % 60, s % 60, s,
+		ns / 1000000 % 1000);
+}
+
+static void dump_of(FILE *out, const struct ks_panic_state *ps)
+{
+	fputs("Dump of:      ", out);
+	if (ps->cpu_err)
+		fputs("unknown (panic_cpu cannot be read)\n", out);
+	else if (ps->panic_cpu >= 0)
+		fprintf(out, "a panic, on CPU %d\n", ps->panic_cpu);
+	else
+		fputs("a running system (no CPU panicked)\n", out);
+}
+
+static void text_machine(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_machine *m = &tr->machine;
+	const char *why = tr->machine_why;
+	char load[3][24];
+
+	fputs("# The machine\n", out);
+	if (m->uts_err) {
+		fputs("Node name:    ", out);
+		unknown(out, why);
+	} else {
+		fputs("Node name:    ", out);
+		ks_fputs_escaped(m->nodename, out);
+		fputs("\nRelease:      ", out);
+		ks_fputs_escaped(m->release, out);
+		fputs("\nMachine:      ", out);
+		ks_fputs_escaped(*m->machine ? m->machine : "unknown", out);
+		fputc('\n', out);
+	}
+	fputs("CPUs:         ", out);
+	if (m->cpus_err)
+		unknown(out, "");
+	else
+		fprintf(out, "%u present, %u online\n", m->present, m->online);
+	fputs("Uptime:       ", out);
+	if (m->uptime_err)
+		unknown(out, "");
+	else
+		uptime(out, m->uptime_ns);
+	fputs("Load average: ", out);
+	for (int i = 0; i < 3 && !m->load_err; i++)
+		ks_machine_load(m->avenrun[i], load[i], sizeof(load[i]));
+	if (m->load_err)
+		unknown(out, "");
+	else
+		fprintf(out, "%s %s %s\n", load[0], load[1], load[2]);
+	fputs("Command line: ", out);
+	if (m->cmdline)
+		ks_fputs_escaped(m->cmdline, out);
+	else
+		fputs("unknown", out);
+	fputc('\n', out);
+	dump_of(out, &tr->ps);
+	if (*why && !m->uts_err)
+		fprintf(out, "(not all of it could be read: %s)\n", why);
+	fputc('\n', out);
+}
+
+static const struct ks_cpu *cpu_of(const struct ks_triage *tr, int cpu)
+{
+	for (size_t i = 0; !tr->cpus_err && i < tr->cpus.nr; i++)
+		if (tr->cpus.cpu[i].cpu == cpu)
+			return &tr->cpus.cpu[i];
+	return NULL;
+}
+
+static void text_why(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_log_digest *d = &tr->log;
+
+	if (tr->log_err) {
+		fputs("The log: ", out);
+		unknown(out, tr->log_why);
+		return;
+	}
+	if (!d->nr_why) {
+		fprintf(out, "The log has no oops, BUG, hung task, lockup, stall or OOM report%s.\n",
+			d->panicked ? " before the panic" : "");
+		return;
+	}
+	fprintf(out, "The log's report%s:\n", d->panicked ? " before the panic" : "");
+	for (size_t i = 0; i < d->nr_why; i++)
+		ks_format_log_record(out, false, &d->why[i]);
+}
+
+static void text_killed(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_panic_state *ps = &tr->ps;
+	const struct ks_cpu *c;
+
+	fputs("# What killed it\n", out);
+	if (tr->ps_err) {
+		unknown(out, tr->ps_why);
+		fputc('\n', out);
+		return;
+	}
+	ks_format_panic_head(out, ps, tr->has_message ? tr->message : NULL);
+	text_why(out, tr);
+	c = ps->cpu_err || ps->panic_cpu < 0 ? NULL : cpu_of(tr, ps->panic_cpu);
+	if (!ps->cpu_err && ps->panic_cpu >= 0)
+		fputs("The panicking CPU:\n", out);
+	/* --cpus' block ends with its blank line */
+	if (c)
+		ks_format_cpu(out, &tr->cpus, c, false);
+	else if (!ps->cpu_err && ps->panic_cpu >= 0)
+		unknown(out, tr->cpus_why);
+	if (!c)
+		fputc('\n', out);
+}
+
+static void text_taint(FILE *out, const struct ks_triage *tr)
+{
+	fputs("# Taint\n", out);
+	if (tr->ps_err)
+		unknown(out, tr->ps_why);
+	else
+		ks_format_taint_text(out, &tr->ps);
+	fputc('\n', out);
+}
+
+static int text_stuck(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_sample *s = &tr->stuck;
+	size_t ng = tr->stuck_groups.nr_groups;
+	int ret;
+
+	fputs("# Who is stuck\n", out);
+	if (tr->stuck_err) {
+		fputs("The tasks in D: ", out);
+		unknown(out, tr->stuck_why);
+		fputc('\n', out);
+		return 0;
+	}
+	if (!s->nr_tasks) {
+		fputs("No task is in D (uninterruptible sleep).\n\n", out);
+		return 0;
+	}
+	fprintf(out, "%zu task%s in D, %zu distinct stack%s, the longest since it last ran first:\n\n",
+		s->nr_tasks, ks_plural(s->nr_tasks), ng, ks_plural(ng));
+	ret = ks_format_summary_by_age(out, s, &tr->stuck_groups);
+	/* each paragraph ends with a blank line */
+	if (!ret)
+		ret = ks_format_waits(out, s);
+	fputc('\n', out);
+	return ret;
+}
+
+/* "CPU 1: PID 0 (swapper/1), idle, at default_idle+0x..." */
+static void cpu_line(FILE *out, const struct ks_cpu *c)
+{
+	fprintf(out, "CPU %d: PID %d (", c->cpu, c->pid);
+	ks_fputs_escaped(c->comm, out);
+	fputc(')', out);
+	if (c->offline)
+		fputs(", offline", out);
+	if (c->idle)
+		fputs(", idle", out);
+	if (c->user)
+		fputs(", in user mode\n", out);
+	else if (c->ip_text)
+		fprintf(out, ", at %s\n", c->ip_text);
+	else
+		fputs(", its registers are not in the dump\n", out);
+}
+
+static void text_cpus(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_cpus *cs = &tr->cpus;
+	int panicked = tr->ps_err || tr->ps.cpu_err ? -1 : tr->ps.panic_cpu;
+	size_t busy = 0;
+
+	fputs("# Every CPU\n", out);
+	if (tr->cpus_err) {
+		unknown(out, tr->cpus_why);
+		fputc('\n', out);
+		return;
+	}
+	for (size_t i = 0; i < cs->nr; i++)
+		cpu_line(out, &cs->cpu[i]);
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct ks_cpu *c = &cs->cpu[i];
+
+		if (c->idle || c->offline || c->cpu == panicked)
+			continue;
+		if (!busy++)
+			fputs("\nThe CPUs that are not idle (the panicking one is above):\n", out);
+		ks_format_cpu(out, cs, c, false);
+	}
+	/* else the last CPU's block ended with its blank line */
+	if (!busy)
+		fputc('\n', out);
+}
+
+/* The letters of print_tainted() that say who changed the kernel. */
+static const struct {
+	char letter;
+	const char *what;
+} module_taints[] = {
+	{ 'P', "proprietary modules" },
+	{ 'O', "out-of-tree modules" },
+	{ 'E', "unsigned modules" },
+	{ 'F', "modules loaded by force" },
+	{ 'C', "staging modules" },
+	{ 'K', "livepatches" },
+};
+
+static void text_modules(FILE *out, const struct ks_panic_state *ps)
+{
+	bool any = false;
+
+	for (size_t j = 0; j < sizeof(module_taints) / sizeof(module_taints[0]); j++)
+		for (int i = 0; i < ps->nr_flags; i++) {
+			const struct ks_taint_flag *f = &ps->flags[i];
+
+			if (f->c_true != module_taints[j].letter ||
+			    !(ps->tainted_mask & (1ull << i)))
+				continue;
+			fprintf(out, "%c, %s: %s\n", f->c_true, module_taints[j].what,
+				f->modules ? f->modules : "(none named)");
+			any = true;
+		}
+	if (!any)
+		fputs("No module tainted the kernel.\n", out);
+}
+
+static int text_hooks(FILE *out, const struct ks_triage *tr)
+{
+	fputs("# Who touched the kernel\n", out);
+	if (tr->kprobes_err) {
+		fputs("kprobes: ", out);
+		unknown(out, tr->kprobes_why);
+	} else if (!tr->kprobes.n) {
+		fputs("kprobes: none\n", out);
+	} else {
+		ks_kprobe_write(out, tr->t, &tr->kprobes,
+				ks_kprobes_enabled(tr->t), false);
+	}
+	if (ks_triage_ftrace(out, tr->t, false))
+		fputs("ftrace: unknown (its records cannot be read)\n", out);
+	if (!tr->ps_err && !tr->ps.taint_err)
+		text_modules(out, &tr->ps);
+	fputc('\n', out);
+	return 0;
+}
+
+static void text_log(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_log_digest *d = &tr->log;
+
+	fputs("# The log\n", out);
+	if (tr->log_err) {
+		unknown(out, tr->log_why);
+		return;
+	}
+	fprintf(out, "Errors and warnings (level 4 and below): %lu record%s, %zu distinct%s\n",
+		d->nr_warn_records, ks_plural(d->nr_warn_records), d->nr_warn,
+		d->nr_warn ? ", each with its count and first time:" : "");
+	for (size_t i = 0; i < d->nr_warn; i++) {
+		fprintf(out, "%6lu  ", d->warn[i].count);
+		ks_format_log_record(out, false, &d->warn[i].rec);
+	}
+	if (d->warn_left_out)
+		fprintf(out, "(%lu more records of other texts)\n", d->warn_left_out);
+	fprintf(out, "\nThe last %zu of %lu lines:\n", d->nr_last, d->nr_records);
+	for (size_t i = 0; i < d->nr_last; i++)
+		ks_format_log_record(out, false, ks_log_digest_last(d, i));
+}
+
+int ks_triage_text(FILE *out, const struct ks_triage *tr)
+{
+	int ret;
+
+	text_machine(out, tr);
+	text_killed(out, tr);
+	text_taint(out, tr);
+	ret = text_stuck(out, tr);
+	if (ret)
+		return ret;
+	text_cpus(out, tr);
+	ret = text_hooks(out, tr);
+	if (ret)
+		return ret;
+	text_log(out, tr);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack triage --vmcore DUMP and crash's kstack triage, against what
+# the guest said of itself:
+#   - every section is there, --json is one document with every key,
+#     and nothing is said on stderr;
+#   - the machine: the release is the manifest's and VMCOREINFO's
+#     OSRELEASE, the node name the live capture's host, the command line
+#     the one the kernel logged at boot, the CPUs present QEMU's -smp,
+#     the uptime the console's time of the panic (within a second);
+#   - a guest that died (vmcores/scenarios/oops.sh, hung.sh, nmi.sh...):
+#     the panic's CPU, task and message and the Tainted: text are the
+#     console's (D set aside where an oops set it after its header, as
+#     test_panic.sh does), and every line of the report before the panic
+#     is a line the console printed after the trigger; a dump that did
+#     not die says it is of a running system;
+#   - the tasks in D: as many as -D -c counts, and the "== waits"
+#     section the same bytes as -D -c --waits prints;
+#   - crash's kstack triage, text and --json: the same bytes.
+# KSTACK_VMCORE_DIR picks the dump (default cache/vmcores/oops).
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/oops}
+so=${KSTACK_SO:-$top/build/kstack.so}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/crash.sh
+. "$top/tests/lib/crash.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -s "$dir/vmcore" ]; then
+	skip "no vmcore in $dir (make vmcore-oops): kstack triage not tested"
+	finish
+fi
+if "$kstack" --vmcore /dev/null -a 2>&1 | grep -q 'built without libkdumpfile'; then
+	skip "this kstack has no --vmcore (built without libkdumpfile)"
+	finish
+fi
+release=$(sed -n 's/^release: //p' "$dir/manifest" 2>/dev/null)
+console=$dir/console.log
+
+# The dump alone; where it lacks the data symbols (kallsyms of text
+# symbols only), with its vmlinux.
+src=(--vmcore "$dir/vmcore")
+"$kstack" triage "${src[@]}" >"$tmp/triage.txt" 2>"$tmp/triage.err"
+rc=$?
+# (the triage says in its sections what it could not read)
+if grep -q 'panic_cpu cannot be read' "$tmp/triage.txt" && [ -e "$dir/vmlinux" ]; then
+	not_applicable "the dump alone: $(grep -m 1 'not all of it could be read' "$tmp/triage.txt"); checked with --vmlinux"
+	src+=(--vmlinux "$dir/vmlinux")
+	"$kstack" triage "${src[@]}" >"$tmp/triage.txt" 2>"$tmp/triage.err"
+	rc=$?
+fi
+"$kstack" triage "${src[@]}" --json >"$tmp/triage.json" 2>/dev/null
+if [ "$rc" -eq 0 ] && ! grep -q '^kstack: ' "$tmp/triage.err"; then
+	pass "kstack triage ${src[*]} exits 0 and says nothing"
+else
+	fail "kstack triage exited $rc: $(grep -m 2 '^kstack: ' "$tmp/triage.err")"
+fi
+# "Key: value" of the machine section
+field() { sed -n "/^# The machine/,/^\$/s/^$1: *//p" "$tmp/triage.txt"; }
+
+sections=$(grep -c -E '^# (The machine|What killed it|Taint|Who is stuck|Every CPU|Who touched the kernel|The log)$' "$tmp/triage.txt")
+if [ "$sections" = 7 ]; then
+	pass "the text has its 7 sections"
+else
+	fail "the text has $sections of its 7 sections"
+fi
+count_checks < <(python3 - "$tmp/triage.json" "$top/docs/triage-json.md" <<'PY'
+import json, re, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError as e:
+    print('FAIL: --json is not one JSON document: %s' % e)
+    sys.exit()
+want = ['schema', 'version', 'machine', 'panic', 'report', 'panic_cpu',
+        'stuck', 'cpus', 'kprobes', 'ftrace', 'log']
+missing = [k for k in want if k not in d]
+print(('FAIL: --json lacks %s' % missing) if missing else
+      'PASS: --json is one document with its %d keys' % len(want))
+doc = set(re.findall(r'`([a-z_]+)`', open(sys.argv[2]).read()))
+keys = set(d) | set(d.get('machine') or {}) | set(d.get('log') or {})
+undoc = sorted(keys - doc)
+print(('FAIL: keys not in docs/triage-json.md: %s' % undoc) if undoc else
+      'PASS: its %d keys of its own are in docs/triage-json.md' % len(keys))
+PY
+)
+
+# --- the machine ------------------------------------------------------------
+osrelease=$(head -c 8388608 "$dir/vmcore" | tr -c '[:print:]' '\n' |
+	sed -n 's/^OSRELEASE=//p' | head -n 1)
+got=$(field Release)
+if [ -n "$release" ] && [ "$got" = "$release" ] && { [ -z "$osrelease" ] || [ "$got" = "$osrelease" ]; }; then
+	pass "Release: $got, the manifest's and VMCOREINFO's (OSRELEASE=${osrelease:-none})"
+else
+	fail "Release: '$got', the manifest says '$release', VMCOREINFO '$osrelease'"
+fi
+host=$(head -n 1 "$dir/live/kstack-a.txt" 2>/dev/null | sed -n 's/^zzz <.* - //p')
+if [ -n "$host" ]; then
+	got=$(field 'Node name')
+	[ "$got" = "$host" ] && pass "Node name: $got, the live capture's" ||
+		fail "Node name: '$got', the live capture says '$host'"
+else
+	skip "no live capture in $dir/live: the node name is not compared"
+fi
+boot_cmdline=$(grep -a -m 1 -E '\] (Kernel )?[Cc]ommand line: ' "$console" 2>/dev/null |
+	sed -E 's/.*\] (Kernel )?[Cc]ommand line: //' | tr -d '\r')
+if [ -n "$boot_cmdline" ]; then
+	got=$(field 'Command line')
+	[ "$got" = "$boot_cmdline" ] && pass "the command line is the one the kernel logged at boot" ||
+		fail "Command line: '$got', the boot log says '$boot_cmdline'"
+fi
+smp=$(sed -n 's/.* -smp \([0-9]*\).*/\1/p' "$dir/manifest" 2>/dev/null)
+if [ -n "$smp" ]; then
+	got=$(field CPUs | sed 's/ present.*//')
+	[ "$got" = "$smp" ] && pass "CPUs: $got present, QEMU's -smp $smp" ||
+		fail "CPUs: '$(field CPUs)', QEMU ran -smp $smp"
+fi
+
+# --- what killed it -----------------------------------------------------------
+after=$(sed -n '/^DIE-TRIGGER/,$p' "$console" 2>/dev/null | tr -d '\r')
+# the panic's own line, not its "---[ end Kernel panic ... ]---"
+panic=$(grep -a '^\[[^]]*\] Kernel panic - not syncing' <<<"$after" | tail -n 1 |
+	sed 's/^\[[^]]*\] //')
+if [ -n "$panic" ]; then
+	got=$(sed -n 's/^Message: //p' "$tmp/triage.txt")
+	[ "$got" = "$panic" ] && pass "Message: the console's '$panic'" ||
+		fail "Message: '$got', the console says '$panic'"
+	header=$(grep -a -m 1 -E 'CPU: [0-9]+ (UID: [0-9]+ )?PID: [0-9]+ Comm: ' <<<"$after" |
+		sed 's/^\[[^]]*\] //')
+	cpu=$(sed -E 's/.*CPU: ([0-9]+) .*/\1/' <<<"$header")
+	pid=$(sed -E 's/.* PID: ([0-9]+) .*/\1/' <<<"$header")
+	comm=$(sed -E 's/.* Comm: (.*) (Not tainted|Tainted: ).*/\1/' <<<"$header")
+	got=$(grep -m 1 '^Panic: ' "$tmp/triage.txt")
+	[ "$got" = "Panic: CPU $cpu, PID $pid ($comm)" ] &&
+		pass "the panicking CPU and task are the console's: $got" ||
+		fail "'$got', the console says CPU $cpu, PID $pid ($comm)"
+	taint=$(sed -E 's/.* Comm: .* (Not tainted|Tainted: .*)$/\1/' <<<"$header")
+	taint=${taint% "$release"*}
+	got=$(sed -n '/^# Taint/,/^$/p' "$tmp/triage.txt" | grep -m 1 -E '^(Tainted: |Not tainted)')
+	if grep -aqE ': .*\[#[0-9]+\]' <<<"$after"; then
+		got=${got//D/ }
+		[ "$got" != "Tainted:                    " ] || got="Not tainted"
+	fi
+	[ "$got" = "$taint" ] && pass "the taint is the console's: '$taint'" ||
+		fail "the taint '$got', the console says '$taint'"
+	got=$(field Uptime | sed -E 's/.*\(([0-9.]+) s\)/\1/')
+	at=$(grep -a '^\[[^]]*\] Kernel panic - not syncing' <<<"$after" | tail -n 1 |
+		sed -E 's/^\[ *([0-9.]+)\].*/\1/')
+	if awk -v u="$got" -v p="$at" 'BEGIN { d = u - p; exit !(d > -1 && d < 1) }'; then
+		pass "Uptime $got s: within a second of the console's panic at $at s"
+	else
+		fail "Uptime '$got' s, the console panicked at $at s"
+	fi
+	report=$(sed -n '/^The log.s report before the panic:/,/^The panicking CPU:/p' "$tmp/triage.txt" |
+		sed '1d;$d' | sed 's/^\[[^]]*\] //')
+	if [ -z "$report" ]; then
+		not_applicable "no oops, BUG, hung task, lockup, stall or OOM report before this panic"
+	else
+		bad=0
+		while IFS= read -r line; do
+			grep -aqF -- "$line" <<<"$after" || { bad=1; fail "report line not on the console: $line"; }
+		done <<<"$report"
+		[ "$bad" = 0 ] && pass "the $(wc -l <<<"$report") lines of the report are the console's, after the trigger"
+	fi
+else
+	got=$(field 'Dump of')
+	[ "$got" = "a running system (no CPU panicked)" ] &&
+		pass "a dump without a panic: Dump of: $got" ||
+		fail "a dump without a panic says: Dump of: '$got'"
+fi
+
+# --- who is stuck -------------------------------------------------------------
+"$kstack" "${src[@]}" -D -c --waits >"$tmp/dc.txt" 2>/dev/null
+want=$(sed -n '2s/^\([0-9]*\) task.*/\1/p' "$tmp/dc.txt")
+got=$(sed -n 's/^\([0-9]*\) tasks\{0,1\} in D, .*/\1/p' "$tmp/triage.txt")
+[ -n "$got" ] || grep -q '^No task is in D' "$tmp/triage.txt" && got=${got:-0}
+if [ "$got" = "${want:-0}" ]; then
+	pass "$got task(s) in D, as -D -c counts them"
+else
+	fail "'$got' tasks in D, -D -c counts '$want'"
+fi
+if [ "${want:-0}" != 0 ]; then
+	sed -n '/^== waits/,$p' "$tmp/dc.txt" >"$tmp/dc.waits"
+	sed -n '/^== waits/,/^$/p' "$tmp/triage.txt" | sed '$d' >"$tmp/tr.waits"
+	if cmp -s "$tmp/dc.waits" "$tmp/tr.waits"; then
+		pass "the waits are -D -c --waits' bytes ($(wc -l <"$tmp/tr.waits") lines)"
+	else
+		fail "the waits differ from -D -c --waits':"
+		diff "$tmp/dc.waits" "$tmp/tr.waits" | head -5
+	fi
+fi
+
+# --- crash --------------------------------------------------------------------
+if ! command -v "$CRASH" >/dev/null || [ ! -s "$so" ] || [ ! -e "$dir/vmlinux" ]; then
+	skip "no crash, kstack.so or $dir/vmlinux: kstack triage in crash not tested"
+	finish
+fi
+cat >"$tmp/cmds" <<CMDS
+extend $so
+kstack triage >$tmp/crash.txt
+kstack triage --json >$tmp/crash.json
+quit
+CMDS
+KSTACK_SO=$so run_crash "$dir/vmlinux" "$dir/vmcore" "$tmp/cmds" "$tmp/crash.out"
+if crash_refused "$tmp/crash.out" "$dir"; then
+	finish
+fi
+if sanitizer_report "$tmp/crash.out"; then
+	fail "a sanitizer report in crash"
+fi
+for f in txt json; do
+	what="kstack triage"
+	[ "$f" = txt ] || what="$what --json"
+	if [ -s "$tmp/crash.$f" ] && cmp -s "$tmp/crash.$f" "$tmp/triage.$f"; then
+		pass "crash's $what: the same bytes as kstack --vmcore's"
+	else
+		fail "crash's $what differs from kstack --vmcore's:"
+		diff "$tmp/crash.$f" "$tmp/triage.$f" | head -5
+	fi
+done
+finish
