@@ -78,8 +78,38 @@ want=$(printf 'PID: %5d   State: D   for [0-9a-z]* ([0-9]* samples)   first seen
 got=$(grep "^PID: *$dpid   State: D   for" "$tmp/report.txt")
 if echo "$got" | grep -q "^$want"; then pass "stuck: $got"; else fail "stuck: got '$got', want '$want'"; fi
 if [ "$dur" = "$secs" ]; then pass "stuck: ${secs}s in JSON"; else fail "stuck: JSON seconds '$dur', want $secs"; fi
-top_pid=$(sed -n '/^== stuck/,/^== /{s/^PID: *\([0-9]*\)   State: D .*/\1/p}' "$tmp/report.txt" | head -1)
-if [ "$top_pid" = "$dpid" ]; then pass "stuck: the child comes first"; else fail "stuck: first is $top_pid, want $dpid"; fi
+# D first, longest first: every task listed before the child is in D and
+# stuck at least as long (the host may have a D task of its own, or
+# another run's, stuck longer)
+order=$(python3 - "$tmp/report.txt" "$dpid" <<'PY'
+import re
+import sys
+
+
+def seconds(t):
+    return sum(int(n) * {'d': 86400, 'h': 3600, 'm': 60, 's': 1}[u]
+               for n, u in re.findall(r'(\d+)([dhms])', t))
+
+
+rows, inside = [], False
+for line in open(sys.argv[1]):
+    if line.startswith('== '):
+        inside = line.startswith('== stuck')
+        continue
+    m = re.match(r'^PID: *(\d+)   State: (\S)   for (\S+) ', line)
+    if inside and m:
+        rows.append((m.group(1), m.group(2), seconds(m.group(3))))
+child = [i for i, r in enumerate(rows) if r[0] == sys.argv[2]]
+if not child:
+    print('the child is not listed')
+else:
+    mine = rows[child[0]]
+    before = [r for r in rows[:child[0]] if r[1] != 'D' or r[2] < mine[2]]
+    print('ok %d' % child[0] if not before else 'listed after %s' % (before[0],))
+PY
+)
+if [ "${order%% *}" = ok ]; then pass "stuck: the child comes first but for D tasks stuck longer (${order#ok } before it)"; else
+	fail "stuck: $order"; fi
 if grep -q "^-- no samples for [0-9]*s: kstack was not running --$" "$tmp/report.txt"; then pass "timeline: the pause is a gap"; else
 	fail "timeline: no gap line"; fi
 n=$(sed -n '/^== timeline/,/^== /p' "$tmp/report.txt" | grep -c '^20[0-9-]* [0-9:]*   tasks')
