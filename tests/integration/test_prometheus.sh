@@ -7,7 +7,10 @@
 # (renamed into place: no temporary file left), readable by others (0644);
 # the D child is counted, its stack's signature is the one --json gives
 # it, the time it stayed in D grows over the run, and the sample counts
-# equal the log's.  A FILE that cannot be written refuses the start.
+# equal the log's.  Debian's prometheus-node-exporter, its textfile
+# collector alone on the file's directory, serves every kstack_ series
+# with the file's value (scraped on localhost).  A FILE that cannot be
+# written refuses the start.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
@@ -63,6 +66,21 @@ if [ -n "$written" ] && [ "$(metric 'kstack_samples_total{result="written"}')" =
 	pass "samples written: $written, as the log says"
 else
 	fail "samples written: $(metric 'kstack_samples_total{result="written"}'), the log says '${written:-}'"
+fi
+
+# node_exporter's textfile collector serves the file as written
+node_exporter=$(command -v prometheus-node-exporter || true)
+if [ -z "$node_exporter" ]; then
+	skip "no prometheus-node-exporter (apt install prometheus-node-exporter): not scraped"
+else
+	python3 "$top/tests/integration/helpers/scrape_textfile.py" "$node_exporter" \
+		"$tmp/metrics" "$prom" >"$tmp/scrape.out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		pass "node_exporter serves the file: $(tail -n 1 "$tmp/scrape.out")"
+	else
+		fail "node_exporter: exit $rc: $(tail -n 5 "$tmp/scrape.out")"
+	fi
 fi
 
 # a FILE that cannot be written refuses the start, before any sample
