@@ -13,6 +13,7 @@
 #include "report_opts.h"
 #include "report_parse.h"
 #include "report_read.h"
+#include "report_signatures.h"
 #include "report_stacks.h"
 #include "report_stuck.h"
 #include "report_write.h"
@@ -23,6 +24,7 @@ struct run {
 	struct ks_rp_stacks stacks;
 	struct ks_rp_stacks folded;	/* "comm\nstack" keys for --folded */
 	struct ks_rp_stuck stuck;
+	struct ks_rp_sigs sigs;
 	unsigned long seq;		/* samples taken in */
 	unsigned long nr_untimed;	/* --folded lines: samples without a time */
 	time_t first, last;
@@ -148,6 +150,8 @@ static int on_sample(const struct ks_rp_sample *s, void *ctx)
 		ret = ks_rp_stacks_count(&r->stacks, s, r->seq);
 	if (!ret && !o->folded && !o->pid)
 		ret = ks_rp_stuck_sample(&r->stuck, &r->stacks, s, r->seq);
+	if (!ret && !o->folded && !o->pid)
+		ret = ks_rp_sigs_sample(&r->sigs, s, r->seq);
 	if (!r->seq)
 		r->first = s->time;
 	r->last = s->time;
@@ -205,6 +209,28 @@ static void write_folded(struct run *r)
 	}
 }
 
+/*
+ * By signature over time: what grew from the first sample to the last,
+ * and what tasks stayed in for the whole period.
+ */
+static int write_signatures(struct run *r)
+{
+	size_t nr, *idx = ks_rp_sigs_finish(&r->sigs, &nr);
+
+	if (!idx)
+		return -ENOMEM;
+	ks_rpw_section(&r->w, "signatures: tasks per stack signature over the period, grown first");
+	if (!r->w.json)
+		fprintf(r->w.out, "%-12s  S  %6s %6s %6s %7s  %s\n", "SIGNATURE",
+			"FIRST", "LAST", "MOST", "STAYED", "TOP FRAME");
+	for (size_t i = 0; i < nr && i < (size_t)r->o->top; i++)
+		ks_rpw_signature(&r->w, &r->sigs.v[idx[i]]);
+	if (!r->w.json && nr > (size_t)r->o->top)
+		fprintf(r->w.out, "(%zu more; --top N)\n", nr - (size_t)r->o->top);
+	free(idx);
+	return 0;
+}
+
 static int write_end(struct run *r)
 {
 	size_t *idx;
@@ -220,6 +246,8 @@ static int write_end(struct run *r)
 	for (size_t i = 0; i < r->stuck.nr_kept; i++)
 		ks_rpw_stuck(&r->w, &r->stuck.kept[i],
 			     &r->stacks.v[r->stuck.kept[i].stack]);
+	if (write_signatures(r))
+		return -ENOMEM;
 	idx = ks_rp_stacks_sorted(&r->stacks);
 	if (!idx)
 		return -ENOMEM;
@@ -299,6 +327,7 @@ int ks_report_run(const struct ks_options *opts,
 	else
 		status = run_report(&r, &f);
 	ks_rp_stuck_release(&r.stuck);
+	ks_rp_sigs_release(&r.sigs);
 	ks_rp_stacks_release(&r.stacks);
 	ks_rp_stacks_release(&r.folded);
 	ks_report_files_release(&f);

@@ -189,6 +189,32 @@ static void json_state_count(char state, unsigned long n, void *arg)
 	fprintf(o->out, ":%lu", n);
 }
 
+void ks_rpw_signature(struct ks_rp_writer *w, const struct ks_rp_sig *e)
+{
+	if (w->json) {
+		fprintf(w->out, "{\"type\":\"signature\",\"signature\":\"%s\"", e->sig);
+		json_state(w->out, e->state);
+		fprintf(w->out, ",\"first\":%lu,\"last\":%lu,\"most\":%lu,\"stayed\":%lu,\"top\":",
+			e->first, e->last, e->most, e->stayed);
+		ks_json_str(w->out, e->top);
+		if (e->stayed) {
+			fprintf(w->out, ",\"example\":{\"pid\":%d,\"cmd\":", e->example);
+			ks_json_str(w->out, e->example_cmd);
+			fputc('}', w->out);
+		}
+		fputs("}\n", w->out);
+		return;
+	}
+	fprintf(w->out, "%s  %c  %6lu %6lu %6lu %7lu  ", e->sig, e->state,
+		e->first, e->last, e->most, e->stayed);
+	ks_fputs_escaped(e->top, w->out);
+	if (e->stayed) {
+		fprintf(w->out, "   e.g. PID %d Cmd: ", e->example);
+		ks_fputs_escaped(e->example_cmd, w->out);
+	}
+	fputc('\n', w->out);
+}
+
 void ks_rpw_stack(struct ks_rp_writer *w, const struct ks_rp_stack *e)
 {
 	struct state_out o = { w->out, 0 };

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "report_parse.h"
+#include "report_signatures.h"
 #include "report_stacks.h"
 #include "report_stuck.h"
 
@@ -27,6 +28,8 @@ void ks_rpw_cut(struct ks_rp_writer *w, const char *file, const char *why);
 void ks_rpw_stuck(struct ks_rp_writer *w, const struct ks_rp_streak *k,
 		  const struct ks_rp_stack *stack);
 void ks_rpw_stack(struct ks_rp_writer *w, const struct ks_rp_stack *e);
+/* One row of the signatures section (text: under its column header). */
+void ks_rpw_signature(struct ks_rp_writer *w, const struct ks_rp_sig *e);
 /* t NULL: the PID is not in this sample any more */
 void ks_rpw_change(struct ks_rp_writer *w, int pid, time_t when,
 		   const struct ks_rp_task *t, const char *stack);
