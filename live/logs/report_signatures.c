@@ -222,7 +222,7 @@ static void count_stayers(struct ks_rp_sigs *t)
 		e = &t->v[p->sig];
 		if (!e->stayed++ || p->pid < e->example) {
 			e->example = p->pid;
-			memcpy(e->example_cmd, p->cmd, sizeof(e->example_cmd));
+			e->example_cmd = p->cmd;
 		}
 	}
 }

@@ -26,7 +26,7 @@ struct ks_rp_sig {
 	unsigned long now_seq;		/* the sample now counts */
 	unsigned long stayed;		/* tasks in it the whole period */
 	int example;			/* a PID that stayed, or 0 */
-	char example_cmd[KS_RP_CMD_MAX];
+	const char *example_cmd;	/* its Cmd, in the stayers' table */
 };
 
 /* A task of the first sample, while it stays in one signature. */
