@@ -5,8 +5,9 @@
 # printed on its console: usage panic_trace_check.py CONSOLE CPUS
 # Prints PASS/FAIL/N/A lines.
 #
-# The console's trace is the last "Call Trace:" block the kernel printed
-# before "Kernel panic - not syncing": panic()'s own dump_stack(), or
+# The console's trace is the last "Call Trace:" block (arm64: "Call
+# trace:") the kernel printed before "Kernel panic - not syncing":
+# panic()'s own dump_stack(), or
 # the oops's (panic() prints none during an oops).  The registers behind
 # --cpus were saved later (in panic(), or where the CPU stopped), so the
 # frames above panic() differ: both sides are compared from the frame
@@ -40,7 +41,8 @@ def console_trace(path):
         return None, None
     # panic() prints its message first and then its dump_stack(); an
     # oops's trace comes before the message
-    starts = [i for i, l in enumerate(lines) if l.strip() == 'Call Trace:']
+    starts = [i for i, l in enumerate(lines)
+              if l.strip() in ('Call Trace:', 'Call trace:')]
     after = [i for i in starts if i > end]
     start = after[0] if after and any('panic+' in l for l in
                                       lines[after[0]:after[0] + 40]) else \
@@ -82,12 +84,18 @@ while c and c[0].startswith('<'):
 if not c:
     print('FAIL: the console\'s trace has no frame below panic()')
     sys.exit(0)
+# Older kernels' show_trace_log_lvl() (5.10's) print no <TASK> markers
+# around the task's stack: kstack's own are then left out of the
+# comparison, as the console cannot say where that section starts.
+task_markers = any(t in ('<TASK>', '</TASK>') for t in tokens(con))
 blocks = open(sys.argv[2]).read().split('\n\n')
 best = None
 for b in blocks:
     if not b.startswith('CPU: '):
         continue
     k = tokens(b.split('\n'))
+    if not task_markers:
+        k = [t for t in k if t not in ('<TASK>', '</TASK>')]
     if c[0] in k:
         j = k.index(c[0])
         best = (b.split('\n')[0], k[j:j + len(c)])

@@ -19,11 +19,14 @@ if [ ! -s "$dir/vmcore" ] || [ ! -f "$dir/console.log" ]; then
 	skip "no vmcore and console.log in $dir (make vmcore-die): the panic's trace not tested"
 	finish
 fi
+with=()
 if ! "$kstack" --vmcore "$dir/vmcore" --cpus >"$tmp/cpus" 2>"$tmp/cpus.err"; then
 	# the arm64 6.1 dump alone: its kallsyms hold no data symbols
 	if grep -q 'does not read arm64 CPUs yet\|--vmlinux\|--cpus needs the symbols' \
 		"$tmp/cpus.err" && [ -e "$dir/vmlinux" ]; then
-		"$kstack" --vmcore "$dir/vmcore" --vmlinux "$dir/vmlinux" --cpus >"$tmp/cpus" 2>"$tmp/cpus.err"
+		not_applicable "the dump alone: $(head -n 1 "$tmp/cpus.err"); checked with --vmlinux"
+		with=(--vmlinux "$dir/vmlinux")
+		"$kstack" --vmcore "$dir/vmcore" "${with[@]}" --cpus >"$tmp/cpus" 2>"$tmp/cpus.err"
 	fi
 fi
 if [ ! -s "$tmp/cpus" ]; then
@@ -46,7 +49,7 @@ else
 fi
 # and --panic names it, as the console printed it
 if [ -n "$msg" ]; then
-	got=$("$kstack" --vmcore "$dir/vmcore" --panic 2>/dev/null | sed -n 's/^Message: //p')
+	got=$("$kstack" --vmcore "$dir/vmcore" ${with[@]+"${with[@]}"} --panic 2>/dev/null | sed -n 's/^Message: //p')
 	if [ "$got" = "$msg" ]; then
 		pass "--panic's Message: is the console's"
 	else
