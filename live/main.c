@@ -28,6 +28,7 @@
 #include "report_opts.h"
 #include "report_run.h"
 #include "snoop.h"
+#include "triage_live.h"
 #include "version.h"
 
 /*
@@ -182,10 +183,7 @@ static int run(const struct ks_options *opts,
 	case KS_IN_DIFF:
 		return ks_diff_run(opts, live);
 	case KS_IN_TRIAGE:
-		/* not yet: kstack(8) says so */
-		ks_live_say("triage of the running system is not done yet: "
-			    "give it a dump, kstack triage --vmcore VMCORE");
-		return KS_EXIT_ERROR;
+		return ks_triage_live_run(opts, live);
 	default:
 		return one_sample(opts, live);
 	}

@@ -86,20 +86,21 @@ static int status_of(int err)
 	return err == -EPERM || err == -EACCES ? KS_EXIT_PERM : KS_EXIT_ERROR;
 }
 
-static void explain(const char *path, int err, const char *missing)
+static void explain(const char *path, int err, const char *missing,
+		    const struct ks_reporter *rep)
 {
 	if (err == -ENOENT)
-		ks_live_say("%s does not exist: %s", path, missing);
+		ks_say(rep, KS_WARN, "%s does not exist: %s", path, missing);
 	else if ((err == -EPERM || err == -EACCES) && !geteuid())
-		ks_live_say("%s: %s (the kernel refused it although "
+		ks_say(rep, KS_WARN, "%s: %s (the kernel refused it although "
 			    "kstack runs as root: a locked-down kernel, or a container "
 			    "or user namespace without CAP_SYS_ADMIN)", path,
 			    strerror(-err));
 	else if (err == -EPERM || err == -EACCES)
-		ks_live_say("%s: %s (needs root; a locked-down "
+		ks_say(rep, KS_WARN, "%s: %s (needs root; a locked-down "
 			    "kernel refuses it)", path, strerror(-err));
 	else
-		ks_live_say("%s: %s", path, strerror(-err));
+		ks_say(rep, KS_WARN, "%s: %s", path, strerror(-err));
 }
 
 /* A headed section with the file's lines, or why there are none. */
@@ -131,7 +132,8 @@ static void section(FILE *out, const char *title, const char *dir,
 
 /* The kernel-format lines, checked by a parse and print round trip. */
 static void print_kprobe_lines(FILE *out, const struct lines *in,
-			       struct ks_kprobe_list *l, bool json)
+			       struct ks_kprobe_list *l, bool json,
+			       const struct ks_reporter *rep)
 {
 	char buf[KS_HOOK_TEXT_LEN + 128];
 	struct ks_kprobe p;
@@ -152,7 +154,7 @@ static void print_kprobe_lines(FILE *out, const struct lines *in,
 			continue;
 		}
 		if (!l->unparsed++)
-			ks_live_say("kprobes/list line %zu is not in the "
+			ks_say(rep, KS_WARN, "kprobes/list line %zu is not in the "
 				    "expected format, shown as read", i + 1);
 		if (json)
 			ks_hook_line_json(out, "kprobe", in->v[i]);
@@ -161,7 +163,8 @@ static void print_kprobe_lines(FILE *out, const struct lines *in,
 	}
 }
 
-static int do_kprobes(const struct ks_tracefs *fs, bool json, FILE *out)
+int ks_hooks_live_kprobes(const struct ks_tracefs *fs, bool json, FILE *out,
+			  const struct ks_reporter *rep)
 {
 	struct ks_kprobe_list l = { 0 };
 	char path[PATH_MAX + 64];
@@ -169,17 +172,17 @@ static int do_kprobes(const struct ks_tracefs *fs, bool json, FILE *out)
 	int ret;
 
 	if (!fs->debugfs[0]) {
-		ks_live_say("no kprobes list: %s", fs->why_debugfs);
+		ks_say(rep, KS_WARN, "no kprobes list: %s", fs->why_debugfs);
 		return status_of(fs->err_debugfs);
 	}
 	snprintf(path, sizeof(path), "%s/kprobes/list", fs->debugfs);
 	ret = read_lines(path, &in);
 	if (ret) {
 		explain(path, ret, "this kernel has no kprobes (CONFIG_KPROBES) "
-			"or no debugfs for them");
+			"or no debugfs for them", rep);
 		return status_of(ret);
 	}
-	print_kprobe_lines(out, &in, &l, json);
+	print_kprobe_lines(out, &in, &l, json, rep);
 	lines_free(&in);
 	if (json) {
 		ks_kprobe_list_free(&l);
@@ -267,7 +270,7 @@ static bool ftrace_round_trip(const char *line, const char *direct,
 /* The kernel-format lines, checked by a parse and print round trip. */
 static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 			      struct ks_ftrace_stats *stats, size_t *unparsed,
-			      bool json)
+			      bool json, const struct ks_reporter *rep)
 {
 	struct ks_ftrace_rec *r = calloc(1, sizeof(*r));
 	char *buf = malloc(KS_FTRACE_LINE_MAX);
@@ -291,7 +294,7 @@ static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 			continue;
 		}
 		if (!(*unparsed)++)
-			ks_live_say("enabled_functions line %zu is not in "
+			ks_say(rep, KS_WARN, "enabled_functions line %zu is not in "
 				    "the expected format, shown as read",
 				    lr->nr);
 		if (json)
@@ -304,8 +307,8 @@ static int print_ftrace_lines(FILE *out, struct line_reader *lr,
 	return lr->err;
 }
 
-static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
-		     FILE *out)
+int ks_hooks_live_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
+			 FILE *out, const struct ks_reporter *rep)
 {
 	const char *file = touched ? "touched_functions" : "enabled_functions";
 	struct ks_ftrace_stats stats = { 0 };
@@ -315,12 +318,12 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
 	int ret;
 
 	if (!fs->tracefs[0]) {
-		ks_live_say("no %s: %s", file, fs->why_tracefs);
+		ks_say(rep, KS_WARN, "no %s: %s", file, fs->why_tracefs);
 		return status_of(fs->err_tracefs);
 	}
 	snprintf(path, sizeof(path), "%s/%s", fs->tracefs, file);
 	lr.f = fopen(path, "re");
-	ret = lr.f ? print_ftrace_lines(out, &lr, &stats, &unparsed, json) :
+	ret = lr.f ? print_ftrace_lines(out, &lr, &stats, &unparsed, json, rep) :
 		     -errno;
 	if (lr.f)
 		fclose(lr.f);
@@ -331,7 +334,8 @@ static int do_ftrace(const struct ks_tracefs *fs, bool touched, bool json,
 		ks_ftrace_stats_free(&stats);
 		explain(path, ret, touched ? "touched_functions came with Linux "
 			"6.4 (and needs CONFIG_DYNAMIC_FTRACE)" :
-			"this kernel has no dynamic ftrace (CONFIG_DYNAMIC_FTRACE)");
+			"this kernel has no dynamic ftrace (CONFIG_DYNAMIC_FTRACE)",
+			rep);
 		return status_of(ret);
 	}
 	if (json) {
@@ -396,13 +400,15 @@ int ks_hooks_live(const struct ks_options *opts,
 	}
 	ks_tracefs_open(&fs, opts->hooks.kprobes, knobs);
 	if (opts->hooks.kprobes) {
-		st = do_kprobes(&fs, opts->out.format == KS_FMT_JSON, stdout);
+		st = ks_hooks_live_kprobes(&fs, opts->out.format == KS_FMT_JSON,
+					   stdout, &ks_live_reporter);
 		if (st > status)
 			status = st;
 	}
 	if (opts->hooks.ftrace) {
-		st = do_ftrace(&fs, opts->hooks.touched,
-			       opts->out.format == KS_FMT_JSON, stdout);
+		st = ks_hooks_live_ftrace(&fs, opts->hooks.touched,
+					  opts->out.format == KS_FMT_JSON, stdout,
+					  &ks_live_reporter);
 		if (st > status)
 			status = st;
 	}

@@ -29,6 +29,17 @@ struct ks_kernel;
 
 #define KS_TRIAGE_WHY	200	/* a part's reason, as its walker said it */
 
+/*
+ * The hooks where no memory is walked (the running system: -K's and
+ * -F's files in debugfs and tracefs): write() prints the kprobes part of
+ * the section, or with ftrace its ftrace part, as text lines or as the
+ * JSON array.
+ */
+struct ks_triage_hooks {
+	void (*write)(void *arg, FILE *out, bool ftrace, bool json);
+	void *arg;
+};
+
 struct ks_triage {
 	const struct ks_target *t;
 	struct ks_machine machine;
@@ -51,6 +62,9 @@ struct ks_triage {
 	struct ks_log_digest log;
 	int log_err;
 	char log_why[KS_TRIAGE_WHY];
+	/* the running system (live/triage/): its words where a dump's differ */
+	bool live;
+	const struct ks_triage_hooks *hooks;	/* NULL: walked in t */
 };
 
 /*

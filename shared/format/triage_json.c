@@ -138,6 +138,12 @@ static void json_cpus(FILE *out, const struct ks_triage *tr)
 static void json_hooks(FILE *out, const struct ks_triage *tr)
 {
 	fputs(",\"kprobes\":", out);
+	if (tr->hooks) {
+		tr->hooks->write(tr->hooks->arg, out, false, true);
+		fputs(",\"ftrace\":", out);
+		tr->hooks->write(tr->hooks->arg, out, true, true);
+		return;
+	}
 	if (tr->kprobes_err) {
 		fputs("null", out);
 	} else {

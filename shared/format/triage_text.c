@@ -37,8 +37,14 @@ static void uptime(FILE *out, uint64_t ns)
 		ns / 1000000 % 1000);
 }
 
-static void dump_of(FILE *out, const struct ks_panic_state *ps)
+static void dump_of(FILE *out, const struct ks_triage *tr)
 {
+	const struct ks_panic_state *ps = &tr->ps;
+
+	if (tr->live) {
+		fputs("Read from:    a running system (live, not a panic)\n", out);
+		return;
+	}
 	fputs("Dump of:      ", out);
 	if (ps->cpu_err)
 		fputs("unknown (panic_cpu cannot be read)\n", out);
@@ -90,7 +96,7 @@ static void text_machine(FILE *out, const struct ks_triage *tr)
 	else
 		fputs("unknown", out);
 	fputc('\n', out);
-	dump_of(out, &tr->ps);
+	dump_of(out, tr);
 	if (*why && !m->uts_err)
 		fprintf(out, "(not all of it could be read: %s)\n", why);
 	fputc('\n', out);
@@ -134,7 +140,10 @@ static void text_killed(FILE *out, const struct ks_triage *tr)
 		fputc('\n', out);
 		return;
 	}
-	ks_format_panic_head(out, ps, tr->has_message ? tr->message : NULL);
+	if (tr->live)
+		fputs("Panic: none (the system is running)\n", out);
+	else
+		ks_format_panic_head(out, ps, tr->has_message ? tr->message : NULL);
 	text_why(out, tr);
 	c = ps->cpu_err || ps->panic_cpu < 0 ? NULL : cpu_of(tr, ps->panic_cpu);
 	if (!ps->cpu_err && ps->panic_cpu >= 0)
@@ -185,8 +194,12 @@ static int text_stuck(FILE *out, const struct ks_triage *tr)
 	return ret;
 }
 
-/* "CPU 1: PID 0 (swapper/1), idle, at default_idle+0x..." */
-static void cpu_line(FILE *out, const struct ks_cpu *c)
+/*
+ * "CPU 1: PID 0 (swapper/1), idle, at default_idle+0x...", or live,
+ * where no register is read, "CPU 1: PID 42 (cc1), running".
+ */
+static void cpu_line(FILE *out, const struct ks_triage *tr,
+		     const struct ks_cpu *c)
 {
 	fprintf(out, "CPU %d: PID %d (", c->cpu, c->pid);
 	ks_fputs_escaped(c->comm, out);
@@ -195,7 +208,9 @@ static void cpu_line(FILE *out, const struct ks_cpu *c)
 		fputs(", offline", out);
 	if (c->idle)
 		fputs(", idle", out);
-	if (c->user)
+	if (tr->live)
+		fputs(c->idle || c->offline ? "\n" : ", running\n", out);
+	else if (c->user)
 		fputs(", in user mode\n", out);
 	else if (c->ip_text)
 		fprintf(out, ", at %s\n", c->ip_text);
@@ -215,15 +230,25 @@ static void text_cpus(FILE *out, const struct ks_triage *tr)
 		fputc('\n', out);
 		return;
 	}
+	/* a live CPU's stack is read after its task was seen on it */
+	if (tr->live)
+		fputs("(live: each CPU's task is one /proc/PID/task/TID/stat showed "
+		      "runnable there, kstack itself on its own CPU, else the first "
+		      "found; its stack, from /proc/PID/task/TID/stack a moment "
+		      "later, is a snapshot)\n", out);
+	if (tr->live && *tr->cpus_why)
+		fprintf(out, "(not all of it could be read: %s)\n", tr->cpus_why);
 	for (size_t i = 0; i < cs->nr; i++)
-		cpu_line(out, &cs->cpu[i]);
+		cpu_line(out, tr, &cs->cpu[i]);
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct ks_cpu *c = &cs->cpu[i];
 
 		if (c->idle || c->offline || c->cpu == panicked)
 			continue;
 		if (!busy++)
-			fputs("\nThe CPUs that are not idle (the panicking one is above):\n", out);
+			fputs(tr->live ? "\nThe CPUs that are not idle:\n" :
+			      "\nThe CPUs that are not idle (the panicking one is above):\n",
+			      out);
 		ks_format_cpu(out, cs, c, false);
 	}
 	/* else the last CPU's block ended with its blank line */
@@ -266,7 +291,10 @@ static void text_modules(FILE *out, const struct ks_panic_state *ps)
 static int text_hooks(FILE *out, const struct ks_triage *tr)
 {
 	fputs("# Who touched the kernel\n", out);
-	if (tr->kprobes_err) {
+	if (tr->hooks) {
+		tr->hooks->write(tr->hooks->arg, out, false, false);
+		tr->hooks->write(tr->hooks->arg, out, true, false);
+	} else if (tr->kprobes_err) {
 		fputs("kprobes: ", out);
 		unknown(out, tr->kprobes_why);
 	} else if (!tr->kprobes.n) {
@@ -275,7 +303,7 @@ static int text_hooks(FILE *out, const struct ks_triage *tr)
 		ks_kprobe_write(out, tr->t, &tr->kprobes,
 				ks_kprobes_enabled(tr->t), false);
 	}
-	if (ks_triage_ftrace(out, tr->t, false))
+	if (!tr->hooks && ks_triage_ftrace(out, tr->t, false))
 		fputs("ftrace: unknown (its records cannot be read)\n", out);
 	if (!tr->ps_err && !tr->ps.taint_err)
 		text_modules(out, &tr->ps);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The live tool's /proc tests as a guest ran them: make-vmcore's livetests
-# scenario runs tests/integration/test_live_states.sh and
-# test_background.sh inside the guest (bash-static, busybox, the guest's
+# scenario runs tests/integration/test_live_states.sh,
+# test_background.sh and test_triage_live.sh inside the guest (bash-static, busybox, the guest's
 # static kstack, real children in S, T, t, Z, D, R) and brings back
 # live/guest-tests/: NAME.log per script and "NAME STATUS SECONDS" lines in
 # status.  Every script the manifest says the guest was asked to run must

@@ -14,7 +14,7 @@
 #@ cpus: 2
 #@ ready-timeout: 900
 #@ capture-proc: no
-#@ guest-tests: test_live_states.sh test_background.sh
+#@ guest-tests: test_live_states.sh test_background.sh test_triage_live.sh
 # What busybox lacks: a setpriv that changes uid (the unprivileged refusal
 # of test_live_states) and python3 (the journal socket of test_background),
 # each with its libraries.

@@ -238,18 +238,39 @@ static int one_record(void *arg, const struct ks_log_record *r)
 	return ret;
 }
 
-int ks_log_digest_read(const struct ks_target *t, struct ks_log_digest *d,
-		       const struct ks_reporter *rep)
+int ks_log_digest_feed(struct ks_log_digest *d, ks_log_source_fn *source,
+		       void *src)
 {
 	struct walk w = { .d = d };
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = ks_printk_ring_walk(t, one_record, &w, &d->trouble, rep);
+	ret = source(src, one_record, &w, &d->trouble);
 	if (!w.frozen)
 		keep_cur(&w);
 	drop_cur(&w);
 	return ret > 0 ? -EIO : ret;
+}
+
+struct ring {
+	const struct ks_target *t;
+	const struct ks_reporter *rep;
+};
+
+static int ring_source(void *src, ks_log_record_fn *fn, void *arg,
+		       struct ks_log_trouble *trouble)
+{
+	const struct ring *r = src;
+
+	return ks_printk_ring_walk(r->t, fn, arg, trouble, r->rep);
+}
+
+int ks_log_digest_read(const struct ks_target *t, struct ks_log_digest *d,
+		       const struct ks_reporter *rep)
+{
+	struct ring r = { t, rep };
+
+	return ks_log_digest_feed(d, ring_source, &r);
 }
 
 void ks_log_digest_release(struct ks_log_digest *d)

@@ -53,6 +53,21 @@ struct ks_log_digest {
  */
 int ks_log_digest_read(const struct ks_target *t, struct ks_log_digest *d,
 		       const struct ks_reporter *rep);
+/*
+ * A walk of some log (the ring of an image, /dev/kmsg): fn for each record
+ * in order, what it could not read counted in trouble.  Returns 0, fn's
+ * non-zero value, or a negative errno.
+ */
+typedef int ks_log_source_fn(void *src, ks_log_record_fn *fn, void *arg,
+			     struct ks_log_trouble *trouble);
+/*
+ * The same digest of the records source(src) walks, for a log that is not
+ * in memory (the live triage's /dev/kmsg).  Returns 0, -ENOMEM or the
+ * walk's negative errno (-EIO for its non-zero value); release d either
+ * way.
+ */
+int ks_log_digest_feed(struct ks_log_digest *d, ks_log_source_fn *source,
+		       void *src);
 void ks_log_digest_release(struct ks_log_digest *d);
 /* The i-th of the last lines, oldest first. */
 const struct ks_log_record *ks_log_digest_last(const struct ks_log_digest *d,

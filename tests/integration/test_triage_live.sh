@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kstack triage on the running system, as root, with real children in
+# every state (tests/lib/state_children.sh):
+#   - it exits 0, says nothing on stderr, and prints every section of the
+#     dump's triage in the dump's order;
+#   - the machine's facts are uname's and /proc's (the uptime within a
+#     few seconds, the load one of the two /proc/loadavg reads around
+#     the run), and it says it read a running system, not a panic;
+#   - the taint is /proc/sys/kernel/tainted's, with every module whose
+#     /sys/module/NAME/taint has letters;
+#   - the D child (a vfork parent) is in the stuck section, and without
+#     /proc/kcore the "== waits" paragraph says once what needs it;
+#   - a line per present CPU;
+#   - --json parses (python3 -m json.tool) with every key, and its
+#     machine and stuck tasks say the same;
+#   - as nobody (setpriv, where it can drop to 65534): it still prints
+#     every section, exits 0, and says in its sections what it cannot
+#     read (the stacks, and /dev/kmsg where dmesg_restrict is set).
+# Also run inside the vmcore guests (vmcores/scenarios/livetests.sh),
+# under bash with busybox's tools.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kstack=${KSTACK:-$top/build/kstack}
+# shellcheck source=tests/lib/check.sh
+. "$top/tests/lib/check.sh"
+# "WHAT: N passed, N failed", the last line tests/guest/test_guest_live.sh reads
+finish() {
+	echo "triage live: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+# shellcheck source=tests/lib/state_children.sh
+. "$top/tests/lib/state_children.sh"
+tmp=$(mktemp -d)
+cleanup() {
+	stop_state_children
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if ! cat /proc/self/stack >/dev/null 2>&1; then
+	skip "/proc/PID/stack is not readable here (needs root): the live triage not tested"
+	finish
+fi
+start_state_children "$tmp" || { fail "the state children did not start"; finish; }
+dpid=$(pid_of D)
+for _ in $(seq 50); do
+	[ "$(sed 's/.*) //' "/proc/$dpid/stat" | cut -d' ' -f1)" = D ] && break
+	sleep 0.1
+done
+
+sections='# The machine
+# What killed it
+# Taint
+# Who is stuck
+# Every CPU
+# Who touched the kernel
+# The log'
+
+# the text of section $2 ("# Who is stuck") of file $1
+section() {
+	awk -v h="$2" '/^# / { on = ($0 == h); next } on' "$1"
+}
+
+check_sections() {
+	if [ "$(grep '^# ' "$1")" = "$sections" ]; then
+		pass "$2: every section, in the dump's order"
+	else
+		fail "$2: the sections are: $(grep '^# ' "$1" | tr '\n' '|')"
+	fi
+}
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+up0=$(cut -d. -f1 /proc/uptime)
+"$kstack" triage >"$tmp/triage.txt" 2>"$tmp/triage.err"
+rc=$?
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+up1=$(cut -d. -f1 /proc/uptime)
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/triage.err" ]; then
+	pass "kstack triage exits 0 and says nothing on stderr"
+else
+	fail "kstack triage: exit $rc: $(head -3 "$tmp/triage.err")"
+fi
+check_sections "$tmp/triage.txt" "kstack triage"
+
+# The machine: what uname and /proc say
+field() { sed -n "s/^$1: *//p" "$tmp/triage.txt" | head -1; }
+# the count of CPUs in a /sys list such as 0-3,8
+cpus_in() {
+	tr ',' '\n' <"$1" | awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n }'
+}
+present=$(cpus_in /sys/devices/system/cpu/present)
+online=$(cpus_in /sys/devices/system/cpu/online)
+want_m="$(uname -n)|$(uname -r)|$(uname -m)|$present present, $online online|$(cat /proc/cmdline)"
+got_m="$(field 'Node name')|$(field Release)|$(field Machine)|$(field CPUs)|$(field 'Command line')"
+[ "$got_m" = "$want_m" ] && pass "the machine is uname's, /sys's and /proc's" ||
+	fail "the machine: got '$got_m' want '$want_m'"
+up=$(field Uptime | sed 's/.*(\([0-9]*\)\..*/\1/')
+[ -n "$up" ] && [ "$up" -ge "$up0" ] && [ "$up" -le "$up1" ] &&
+	pass "the uptime is /proc/uptime's ($up s)" ||
+	fail "the uptime: '$(field Uptime)', /proc/uptime $up0..$up1"
+load=$(field 'Load average')
+[ "$load" = "$load0" ] || [ "$load" = "$load1" ] &&
+	pass "the load is /proc/loadavg's ($load)" ||
+	fail "the load: '$load', /proc/loadavg '$load0' then '$load1'"
+grep -q '^Read from:    a running system (live, not a panic)$' "$tmp/triage.txt" &&
+	section "$tmp/triage.txt" '# What killed it' | grep -q '^Panic: none (the system is running)$' &&
+	pass "it says it read a running system, and no panic" ||
+	fail "the running system or the panic line is missing"
+
+# The taint: /proc/sys/kernel/tainted and /sys/module/*/taint
+tainted=$(cat /proc/sys/kernel/tainted)
+taint=$(section "$tmp/triage.txt" '# Taint')
+if [ "$tainted" = 0 ]; then
+	printf '%s\n' "$taint" | grep -qx 'Not tainted' && pass "not tainted, as /proc says" ||
+		fail "the taint: '$taint' with /proc/sys/kernel/tainted 0"
+else
+	missing=
+	for f in /sys/module/*/taint; do
+		[ -s "$f" ] || continue
+		m=$(basename "$(dirname "$f")")
+		printf '%s\n' "$taint" | grep -qw -- "$m" || missing="$missing $m"
+	done
+	printf '%s\n' "$taint" | grep -q '^Tainted: ' && [ -z "$missing" ] &&
+		pass "tainted ($tainted), with every module that set a letter" ||
+		fail "the taint: '$taint' (mask $tainted, modules missing:$missing)"
+fi
+
+# Who is stuck: the D child, and what needs /proc/kcore said once
+stuck=$(section "$tmp/triage.txt" '# Who is stuck')
+if printf '%s\n' "$stuck" | grep -q '^[0-9]* tasks* in D'; then
+	pass "the stuck section counts the tasks in D"
+else
+	fail "the stuck section: $(printf '%s\n' "$stuck" | head -3)"
+fi
+if [ -r /proc/kcore ] && head -c 1 /proc/kcore >/dev/null 2>&1; then
+	not_applicable "/proc/kcore is readable: the blockers are read, not refused"
+else
+	n=$(printf '%s\n' "$stuck" | grep -c 'need /proc/kcore')
+	[ "$n" = 1 ] && pass "without /proc/kcore the section says once what needs it" ||
+		fail "'need /proc/kcore' said $n times"
+fi
+
+# Every CPU: a line per present CPU
+n=$(section "$tmp/triage.txt" '# Every CPU' | grep -c '^CPU [0-9]*: PID [0-9]* (')
+[ "$n" = "$present" ] && pass "a line per present CPU ($n)" ||
+	fail "$n CPU lines for $present present CPUs"
+section "$tmp/triage.txt" '# Every CPU' | grep -q '^(live: .*is a snapshot)$' &&
+	pass "the CPUs' section says a live stack is a snapshot" ||
+	fail "the CPUs' section does not say its stacks are snapshots"
+
+# Who touched the kernel: -K's and -F's parts, or why not
+hooks=$(section "$tmp/triage.txt" '# Who touched the kernel')
+printf '%s\n' "$hooks" | grep -q -e '^kprobes: ' -e '^== summary' &&
+	printf '%s\n' "$hooks" | grep -q -e '^ftrace: ' -e '^== current_tracer' &&
+	pass "the hooks section has kprobes and ftrace" ||
+	fail "the hooks section: $(printf '%s\n' "$hooks" | head -3)"
+
+# The log: /dev/kmsg's last lines
+section "$tmp/triage.txt" '# The log' | grep -q '^The last [0-9]* of [0-9]* lines:$' &&
+	pass "the log has its last lines" || fail "the log: $(section "$tmp/triage.txt" '# The log' | head -2)"
+
+# --json: one document with every key, saying what the text says
+"$kstack" triage --json >"$tmp/triage.json" 2>"$tmp/json.err"
+rc=$?
+if ! command -v python3 >/dev/null; then
+	skip "python3 missing: kstack triage --json not parsed"
+elif [ "$rc" -eq 0 ] && python3 -m json.tool "$tmp/triage.json" >/dev/null; then
+	pass "kstack triage --json exits 0 and parses"
+	python3 - "$tmp/triage.json" "$dpid" "$(uname -n)" "$(uname -r)" "$present" <<'PY' | count_checks
+import json, sys
+d = json.load(open(sys.argv[1]))
+dpid, node, release, present = int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+keys = ["schema", "version", "machine", "panic", "report", "panic_cpu",
+        "stuck", "cpus", "kprobes", "ftrace", "log"]
+mkeys = ["nodename", "release", "machine", "cpus_present", "cpus_online",
+         "uptime_ns", "loadavg", "cmdline", "panicked", "not_read"]
+def check(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + what)
+check(list(d) == keys, "--json has every key in order: %s" % list(d))
+m = d["machine"]
+check(list(m) == mkeys and m["nodename"] == node and m["release"] == release
+      and m["cpus_present"] == present and m["panicked"] is False,
+      "--json's machine is uname's, and no panic")
+def pids(o):
+    if isinstance(o, dict):
+        if "pid" in o:
+            yield o["pid"]
+        for v in o.values():
+            yield from pids(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from pids(v)
+check(d["stuck"] is not None and dpid in set(pids(d["stuck"])),
+      "--json's stuck tasks have the D child %d" % dpid)
+check(isinstance(d["cpus"], list) and len(d["cpus"]) == present,
+      "--json has every present CPU")
+check(d["panic"]["panic_cpu"] == -1 and d["panic_cpu"] is None,
+      "--json's panic: none")
+PY
+else
+	fail "kstack triage --json: exit $rc, or it does not parse: $(head -3 "$tmp/json.err")"
+fi
+
+# the D child in the text: named among its group's examples, or (many
+# tasks in D share a vfork's stack on a busy host) its stack's group is
+top_frame=$(head -1 "/proc/$dpid/stack" 2>/dev/null)
+if printf '%s\n' "$stuck" | grep -q "[ ,] *$dpid (" ||
+	{ [ -n "$top_frame" ] && printf '%s\n' "$stuck" | grep -qF -- "$top_frame"; }; then
+	pass "the text's stuck section has the D child $dpid or its stack"
+else
+	fail "the text's stuck section misses the D child $dpid"
+fi
+
+# not root: every section still, and what it cannot read said in them
+if command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	# shellcheck source=tests/lib/nobody.sh
+	. "$top/tests/lib/nobody.sh"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$(nobody_kstack "$kstack" "$tmp")" triage >"$tmp/nobody.txt" 2>"$tmp/nobody.err" || rc=$?
+	[ "$rc" = 0 ] && [ ! -s "$tmp/nobody.err" ] &&
+		pass "as nobody: exit 0, nothing on stderr" ||
+		fail "as nobody: exit $rc: $(head -3 "$tmp/nobody.err")"
+	check_sections "$tmp/nobody.txt" "as nobody"
+	section "$tmp/nobody.txt" '# Who is stuck' | grep -q 'unknown (.*needs root' &&
+		pass "as nobody: the stuck section says the stacks need root" ||
+		fail "as nobody: $(section "$tmp/nobody.txt" '# Who is stuck' | head -2)"
+	section "$tmp/nobody.txt" '# Every CPU' | grep -q '^(not all of it could be read: the stacks: ' &&
+		pass "as nobody: the CPUs' section says their stacks cannot be read" ||
+		fail "as nobody: the CPUs' section does not say its stacks are unread"
+	if [ "$(cat /proc/sys/kernel/dmesg_restrict 2>/dev/null)" = 1 ]; then
+		section "$tmp/nobody.txt" '# The log' | grep -q '^unknown (/dev/kmsg: ' &&
+			pass "as nobody: the log says /dev/kmsg is refused" ||
+			fail "as nobody: the log: $(section "$tmp/nobody.txt" '# The log' | head -1)"
+	fi
+	[ "$(field 'Node name')" = "$(sed -n 's/^Node name: *//p' "$tmp/nobody.txt")" ] &&
+		pass "as nobody: the machine is read all the same" ||
+		fail "as nobody: the machine differs"
+else
+	# busybox's setpriv (a vmcore guest's) has no --reuid
+	not_applicable "no setpriv that drops to uid 65534: the unprivileged triage is not checked"
+fi
+finish
