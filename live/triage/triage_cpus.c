@@ -101,7 +101,7 @@ static int read_stack(struct ks_cpu *c, const struct seen *s, char *why)
 {
 	char path[64], line[512];
 	FILE *f;
-	int ret = 0;
+	int ret = 0, frames = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", s->pid, s->tid);
 	f = fopen(path, "re");
@@ -117,10 +117,14 @@ static int read_stack(struct ks_cpu *c, const struct seen *s, char *why)
 		line[strcspn(line, "\n")] = '\0';
 		ret = ks_cpu_add_line(c, KS_CPU_FRAME, false, 0,
 				      text ? text + 2 : line, NULL);
+		frames++;
 	}
 	if (!ret && ferror(f))
 		ks_triage_why(why, "the stacks: %s: %s", path, strerror(errno));
 	fclose(f);
+	/* the kernel gives no frames of a task that is on a CPU as it reads */
+	if (!ret && !frames)
+		ret = ks_cpu_set_note(c, "no frames: /proc gives none of a task running on its CPU at that moment");
 	return ret;
 }
 
