@@ -24,6 +24,11 @@
 #                    (make vmcore-arm64-hooks, vmcore-arm64-612-hooks)
 # KSTACK_MORE_FLAVOUR  one flavour with the basic scenario (the old knob)
 # KSTACK_MORE_DIR    the output folder when one pair is asked for
+# KSTACK_MORE_DIE    "FLAVOUR:SCENARIO:DIR ..." of dumps that die, checked as
+#                    make check's vmcore-die are (default 5.10's oops and
+#                    NMI, arm64's oops on 6.1 and 6.12, its hung task)
+# KSTACK_CRASH9_DIE_DIRS  make check's dumps that die read in crash 9.0.2
+#                    (default 612-oops 612-nmi 72-oops 72-nmi)
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -74,12 +79,41 @@ for pair in $pairs; do
 		fi
 	done
 done
+# The dumps that die beyond make check's (its vmcore-die: 6.1, 6.12 and
+# 7.2 on x86-64): 5.10's oops and NMI, arm64's oops on 6.1 and 6.12 and
+# its hung task, with the tests tests/run-all.sh runs on make check's
+# ("FLAVOUR:SCENARIO:DIR", as arm64_crash below).
+die_more=${KSTACK_MORE_DIE:-"5.10:oops:510-oops 5.10:nmi:510-nmi cloud-arm64:oops:arm64-oops
+	6.12-cloud-arm64:oops:arm64-612-oops cloud-arm64:hung:arm64-hung"}
+die_tests="test_panic.sh test_panic_trace.sh test_log.sh test_cpus.sh test_triage.sh"
+run_die_tests() {	# DIR [ENV=VALUE...]: the die tests on DIR; counts
+	local d=$1
+	shift
+	for t in $die_tests; do
+		echo "=== $t on $(basename "$d")${CRASH:+ with $CRASH}"
+		ran=$((ran + 1))
+		if ! env "$@" KSTACK_VMCORE_DIR="$d" "$top/tests/vmcore/$t"; then
+			failed=$((failed + 1))
+		fi
+	done
+}
+for triple in $die_more; do
+	IFS=: read -r flavour scenario d <<<"$triple"
+	if ! "$top/vmcores/make-vmcore" "$flavour" "$scenario" "$top/cache/vmcores/$d"; then
+		echo "check-more: cannot make the $scenario vmcore of $flavour"
+		failed=$((failed + 1))
+		continue
+	fi
+	run_die_tests "$top/cache/vmcores/$d"
+done
+
 # crash 9.0.2 (built once from sid's source, cached) with kstack.so built
 # against its defs.h, on the dumps crash 8.0.2 cannot open and on those it
 # can (the README's crash 9 column). Where crash 9 cannot open one either
 # (7.2), the crash tests say N/A with crash's own reason.
 crash_dirs=${KSTACK_CRASH9_DIRS:-"basic hooks 510-basic 510-hooks 612-basic 612-hooks 72-basic 72-hooks
 	locks 612-locks"}
+crash9_die_dirs=${KSTACK_CRASH9_DIE_DIRS:-"612-oops 612-nmi 72-oops 72-nmi"}
 # The make target that makes cache/vmcores/DIR.
 vmcore_target() {
 	case $1 in
@@ -110,6 +144,13 @@ if [ "${KSTACK_CRASH9:-1}" != 0 ]; then
 					failed=$((failed + 1))
 				fi
 			done
+		done
+		# the dumps that die, where crash 8.0.2 cannot open them
+		for d in $crash9_die_dirs; do
+			make -s -C "$top" "$(vmcore_target "$d")" >/dev/null ||
+				{ failed=$((failed + 1)); continue; }
+			CRASH=$tree/crash run_die_tests "$top/cache/vmcores/$d" \
+				CRASH="$tree/crash" KSTACK_SO="$so"
 		done
 	fi
 fi
@@ -150,6 +191,12 @@ if [ "${KSTACK_CRASH9:-1}" != 0 ] && [ -n "${arm64_crash// /}" ]; then
 					failed=$((failed + 1))
 				fi
 			done
+		done
+		# arm64's 6.1 dumps that die (made above)
+		for d in arm64-oops arm64-hung; do
+			[ -s "$top/cache/vmcores/$d/vmcore" ] || continue
+			CRASH=$tree/crash run_die_tests "$top/cache/vmcores/$d" \
+				CRASH="$tree/crash" KSTACK_SO="$so"
 		done
 	fi
 fi
