@@ -107,7 +107,11 @@ struct ks_lock_waits {
 	uint64_t thread_size;
 	uint64_t kernel_start;		/* ks_kernel_start(t): arm64's is lower */
 	struct list_lock ll[NR_LIST_LOCKS];
-	struct ks_field t_stack, t_blocker, t_pi_blocked_on;
+	struct ks_field t_stack, t_blocker, t_pi_blocked_on, t_vfork_done;
+	/* each child's vfork_done and the child, read once when first asked */
+	struct vfork_child *vfork;
+	size_t nr_vfork, cap_vfork;
+	bool vfork_read;
 	struct ks_field rt_owner, rt_waiters, rt_w_task, rt_w_lock, rt_w_tree;
 	struct ks_field rb_left, rb_right, rb_parent;
 	bool rt_ok;
@@ -137,6 +141,11 @@ struct ks_lock_waits {
 	bool spent;
 };
 
+/* A task whose vfork_done is set: its parent sleeps on that completion. */
+struct vfork_child {
+	uint64_t done, child;
+};
+
 /* The tasks on one lock's wait list, sorted. */
 struct lock_waiters {
 	uint64_t *task;
@@ -160,6 +169,8 @@ const char *ks_lock_kind_name(enum ks_lock_kind kind)
 		return "semaphore";
 	case KS_LOCK_RT_MUTEX:
 		return "rt_mutex";
+	case KS_LOCK_VFORK:
+		return "vfork completion";
 	case KS_LOCK_WAITQ:
 		return "wait queue";
 	case KS_LOCK_SWAIT:
@@ -299,6 +310,7 @@ int ks_lock_waits_open(const struct ks_target *t, uint64_t thread_size,
 		goto enoent;
 	lw->t_blocker = ks_field_find(t, "task_struct", "blocker");
 	lw->t_pi_blocked_on = ks_field_find(t, "task_struct", "pi_blocked_on");
+	lw->t_vfork_done = ks_field_find(t, "task_struct", "vfork_done");
 	for (i = 0; i < NR_LIST_LOCKS; i++)
 		list_lock_resolve(t, &lw->ll[i], &list_names[i]);
 	queue_resolve(t, lw);
@@ -352,6 +364,7 @@ void ks_lock_waits_close(struct ks_lock_waits *lw)
 	free(lw->by_stack);
 	free(lw->by_task);
 	free(lw->buf);
+	free(lw->vfork);
 	free(lw);
 }
 
@@ -964,6 +977,61 @@ static int from_blocker(struct ks_lock_waits *lw, uint64_t task,
 	return 0;
 }
 
+/* Every task's vfork_done that is set, once; -ENOMEM. */
+static int read_vfork(struct ks_lock_waits *lw)
+{
+	lw->vfork_read = true;
+	for (size_t i = 0; i < lw->nr; i++) {
+		uint64_t done;
+		struct vfork_child *v;
+
+		if (ks_field_read(lw->t, lw->by_task[i], &lw->t_vfork_done, 8,
+				  &done) || !done)
+			continue;
+		v = ks_grow(lw->vfork, &lw->cap_vfork, lw->nr_vfork + 1,
+			    sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		lw->vfork = v;
+		v[lw->nr_vfork++] = (struct vfork_child){ done, lw->by_task[i] };
+	}
+	return 0;
+}
+
+/*
+ * A vfork parent: kernel_clone() sleeps in wait_for_vfork_done() on a
+ * completion in its own frame, which the child's vfork_done points to
+ * until complete_vfork_done() at the child's exec or exit.  The child
+ * whose vfork_done lies on task's stack, with the completion not done,
+ * holds it.
+ */
+static int from_vfork(struct ks_lock_waits *lw, uint64_t task,
+		      struct ks_lock_wait *ret)
+{
+	uint64_t base, done;
+
+	if (!ks_field_ok(&lw->t_vfork_done) ||
+	    (!lw->vfork_read && read_vfork(lw)) || !lw->nr_vfork ||
+	    ks_field_read(lw->t, task, &lw->t_stack, 8, &base))
+		return 0;
+	for (size_t i = 0; i < lw->nr_vfork; i++) {
+		const struct vfork_child *v = &lw->vfork[i];
+
+		if (v->done < base || v->done >= base + lw->thread_size ||
+		    (ks_field_ok(&lw->c_done) &&
+		     (ks_field_read(lw->t, v->done, &lw->c_done, 4, &done) ||
+		      done)))
+			continue;
+		memset(ret, 0, sizeof(*ret));
+		ret->kind = KS_LOCK_VFORK;
+		ret->lock = v->done;
+		ret->owner = v->child;
+		ret->found = "vfork_done";
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether the rb_node at node hangs, parent by parent, from root. */
 static bool in_rb_tree(const struct ks_lock_waits *lw, uint64_t node,
 		       uint64_t root)
@@ -1040,6 +1108,8 @@ int ks_lock_wait_find(struct ks_lock_waits *lw, uint64_t task, uint64_t sp,
 	    from_blocker(lw, task, ret, rep))
 		return 1;
 	if (lw->rt_ok && from_pi_blocked_on(lw, task, ret, rep))
+		return 1;
+	if (from_vfork(lw, task, ret))
 		return 1;
 	if (!lw->ll[L_MUTEX].ok && !lw->ll[L_RWSEM].ok && !lw->ll[L_SEM].ok &&
 	    !(queues && (lw->ll[L_WAITQ].ok || lw->ll[L_SWAIT].ok)))

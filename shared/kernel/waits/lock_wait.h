@@ -29,6 +29,8 @@ enum ks_lock_kind {
 	KS_LOCK_RWSEM,
 	KS_LOCK_SEMAPHORE,
 	KS_LOCK_RT_MUTEX,	/* every sleeping lock of a PREEMPT_RT kernel */
+	/* a vfork parent's completion: its child "holds" it till exec or exit */
+	KS_LOCK_VFORK,
 	/* queues: no owner is recorded */
 	KS_LOCK_WAITQ,		/* a wait_queue_head */
 	KS_LOCK_SWAIT,		/* a swait_queue_head */
@@ -38,8 +40,8 @@ enum ks_lock_kind {
 };
 
 /*
- * "mutex", "rwsem", "semaphore", "rt_mutex", "wait queue", "swait
- * queue", "completion", "folio lock", "folio bit".
+ * "mutex", "rwsem", "semaphore", "rt_mutex", "vfork completion", "wait
+ * queue", "swait queue", "completion", "folio lock", "folio bit".
  */
 const char *ks_lock_kind_name(enum ks_lock_kind kind);
 
@@ -55,7 +57,8 @@ struct ks_lock_wait {
 	bool last_holder;	/* owner is a semaphore's last_holder (7.x) */
 	bool readers;		/* an rwsem held by nr_readers readers */
 	uint64_t nr_readers;
-	const char *found;	/* "blocker", "pi_blocked_on" or "stack" */
+	/* "blocker", "pi_blocked_on", "vfork_done" or "stack" */
+	const char *found;
 };
 
 /* A task of the sample: its task_struct and the base of its stack. */
