@@ -59,6 +59,7 @@ check,deb			debhelper	dh
 check,deb			lintian		lintian
 check,deb			git		git
 check				man-db		man
+check				chromium	chromium
 fresh				debootstrap	debootstrap
 crash9				bison		@vmcores/build-crash
 crash9				flex		@vmcores/build-crash
