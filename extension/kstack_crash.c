@@ -245,7 +245,8 @@ static void triage(const struct ks_options *opts, const struct ks_reporter *rep)
 	open_kernel();
 	out = ks_buffered_open(fp);
 	ret = ks_triage_report(ks_crash_target(), kernel,
-			       opts->out.format == KS_FMT_JSON, out, rep);
+			       opts->out.format == KS_FMT_JSON ? KS_TRIAGE_JSON :
+			       KS_TRIAGE_TEXT, out, rep);
 	if (ks_buffered_close(out, fp) && !ret)
 		ret = -EIO;
 	if (ret)

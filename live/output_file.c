@@ -245,39 +245,73 @@ static int open_path(struct ks_output *out, const char *path, bool follow)
 		      path, ks_file_kind(sb.st_mode));
 }
 
-int ks_output_open(struct ks_output *out,
-		   const struct ks_live_options *live)
+int ks_output_open_path(struct ks_output *out, const char *path, bool follow)
 {
 	int fd;
 
 	memset(out, 0, sizeof(*out));
 	out->dirfd = -1;
-	if (!live->output) {
+	if (!path) {
 		out->name = "stdout";
 		out->f = stdout;
 		return 0;
 	}
-	out->name = live->output;
-	fd = own_fd(live->output);
+	out->name = path;
+	fd = own_fd(path);
 	if (fd >= 0)
 		return stream_fd(out, fd);
-	return open_path(out, live->output, live->follow_symlink);
+	return open_path(out, path, follow);
 }
 
-int ks_output_write(struct ks_output *out, const struct ks_sample *s,
-		    const struct ks_format_opts *opts)
+int ks_output_open(struct ks_output *out,
+		   const struct ks_live_options *live)
 {
-	int ret = ks_sample_write(out->f, s, opts);
+	return ks_output_open_path(out, live->output, live->follow_symlink);
+}
 
+/*
+ * name in the directory dirfd, which must not have it: its temporary
+ * file, put in place by ks_output_commit() only if name is still free.
+ */
+int ks_output_open_new(struct ks_output *out, int dirfd, const char *shown,
+		       const char *name)
+{
+	struct stat sb;
+
+	memset(out, 0, sizeof(*out));
+	out->name = shown;
+	out->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+	if (out->dirfd < 0)
+		return refuse("cannot write %s: %s", shown, strerror(errno));
+	if (!fstatat(out->dirfd, name, &sb, AT_SYMLINK_NOFOLLOW))
+		return refuse("%s exists: not replaced", shown);
+	if (errno != ENOENT)
+		return refuse("cannot write %s: %s", shown, strerror(errno));
+	out->no_replace = true;
+	return open_replace(out, name, NULL);
+}
+
+/* The temporary file renamed to its name: over it, or only if it is free. */
+static int put_in_place(struct ks_output *out)
+{
+	if (!out->no_replace)
+		return renameat(out->dirfd, out->tmp, out->dirfd, out->replace);
+	return renameat2(out->dirfd, out->tmp, out->dirfd, out->replace,
+			 RENAME_NOREPLACE);
+}
+
+int ks_output_commit(struct ks_output *out, int ret)
+{
 	/* the data is on disk before the name points at it */
+	if (!ret && out->replace && fflush(out->f))
+		ret = -errno;
 	if (!ret && out->replace && fsync(fileno(out->f)))
 		ret = -errno;
 	if (out->replace) {
 		if (fclose(out->f) && !ret)
 			ret = -errno;
 		out->f = NULL;
-		if (!ret && renameat(out->dirfd, out->tmp, out->dirfd,
-				     out->replace))
+		if (!ret && put_in_place(out))
 			ret = -errno;
 		if (!ret) {
 			free(out->tmp);
@@ -287,6 +321,12 @@ int ks_output_write(struct ks_output *out, const struct ks_sample *s,
 	if (ret)
 		return refuse("writing %s: %s", out->name, strerror(-ret));
 	return 0;
+}
+
+int ks_output_write(struct ks_output *out, const struct ks_sample *s,
+		    const struct ks_format_opts *opts)
+{
+	return ks_output_commit(out, ks_sample_write(out->f, s, opts));
 }
 
 void ks_output_close(struct ks_output *out)

@@ -60,6 +60,7 @@ check,deb			lintian		lintian
 check,deb			git		git
 check				man-db		man
 check				prometheus-node-exporter prometheus-node-exporter
+check				chromium	chromium
 fresh				debootstrap	debootstrap
 crash9				bison		@vmcores/build-crash
 crash9				flex		@vmcores/build-crash

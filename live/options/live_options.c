@@ -25,9 +25,14 @@
 
 static const struct ks_opt_row live_rows[] = {
 	{ .letter = 'o', .kind = KS_OPT_PATH,
-	  .applies = KS_IN_ONE | KS_IN_VMCORE, .off = OFF(output),
+	  .applies = KS_IN_ONE | KS_IN_VMCORE | KS_IN_VTRIAGE, .off = OFF(output),
 	  .metavar = "FILE", .section = KS_SEC_OUTPUT,
-	  .help = "write the sample to FILE, atomically", .after = "--folded" },
+	  .help = "write the sample to FILE, atomically;\n"
+		  "kstack triage: the support bundle into DIR",
+	  .after = "--folded" },
+	{ .name = "html", .kind = KS_OPT_PATH, .applies = KS_IN_VTRIAGE,
+	  .off = OFF(html), .metavar = "FILE", .section = KS_SEC_OUTPUT,
+	  .help = "kstack triage: one self-contained page to FILE" },
 	{ .name = "follow-symlink", .kind = KS_OPT_FLAG,
 	  .applies = KS_IN_ONE | KS_IN_VMCORE, .needs = "-o",
 	  .off = OFF(follow_symlink), .section = KS_SEC_OUTPUT,
@@ -141,6 +146,16 @@ static int live_check(void *base, const struct ks_options *o,
 	}
 	if (o->mode == KS_IN_DIFF && o->vmlinux && !live->vmcore) {
 		ks_say(rep, KS_WARN, "diff: --vmlinux goes with --vmcore VMCORE");
+		return -EINVAL;
+	}
+	if (o->mode == KS_IN_VTRIAGE && live->output &&
+	    (live->html || o->out.format == KS_FMT_JSON)) {
+		ks_say(rep, KS_WARN, "triage -o DIR writes every form: %s does not go with it",
+		       live->html ? "--html" : "--json");
+		return -EINVAL;
+	}
+	if (o->mode == KS_IN_VTRIAGE && live->html && o->out.format == KS_FMT_JSON) {
+		ks_say(rep, KS_WARN, "--html and --json do not go together");
 		return -EINVAL;
 	}
 	if (o->mode == KS_IN_SNOOP && !*live->snoop) {

@@ -58,7 +58,8 @@ struct ks_live_options {
 	long max_files;		/* -n */
 	long max_percent;	/* -x */
 	const char *proc_root;	/* --proc-root */
-	const char *output;	/* -o */
+	const char *output;	/* -o: FILE, or triage's DIR */
+	const char *html;	/* triage --html FILE */
 	bool follow_symlink;	/* --follow-symlink: -o FILE may be a symlink */
 	const char *vmcore;	/* --vmcore: standalone libkdumpfile mode */
 	const char *decode_file;	/* --decode [FILE]: its FILE, NULL for stdin */

@@ -32,6 +32,7 @@
 #include "sample_report.h"
 #include "target_kdump.h"
 #include "triage.h"
+#include "triage_bundle.h"
 #include "version.h"
 
 enum input_kind {
@@ -159,17 +160,31 @@ static int panic_view(const struct ks_target *t, const struct ks_options *opts)
 	return ret ? KS_EXIT_ERROR : KS_EXIT_OK;
 }
 
+/* Where kstack triage --vmcore writes: stdout, --html FILE or -o DIR. */
+struct triage_to {
+	bool html;
+	struct ks_bundle bundle;	/* -o DIR: its dirfd >= 0 */
+};
+
 /*
  * kstack triage --vmcore: every part of the dump that can be read; k is
  * NULL where the tasks cannot be walked (the triage says so in its
- * sections).
+ * sections).  --html's page replaces FILE only when it is whole.
  */
 static int triage(const struct ks_target *t, struct ks_kernel *k,
-		  const struct ks_options *opts)
+		  const struct ks_options *opts, struct ks_output *out,
+		  struct triage_to *to)
 {
-	int ret = ks_triage_report(t, k, opts->out.format == KS_FMT_JSON,
-				   stdout, &ks_live_reporter);
+	enum ks_triage_form form = opts->out.format == KS_FMT_JSON ?
+				   KS_TRIAGE_JSON : KS_TRIAGE_TEXT;
+	int ret;
 
+	if (to->bundle.dirfd >= 0)
+		return ks_bundle_write(&to->bundle, t, k);
+	ret = ks_triage_report(t, k, to->html ? KS_TRIAGE_HTML : form, out->f,
+			       &ks_live_reporter);
+	if (to->html)
+		return ks_output_commit(out, ret);
 	if (fflush(stdout) && !ret)
 		ret = -errno;
 	if (ret == -EIO || ret == -EPIPE)
@@ -209,7 +224,8 @@ static int cpus(struct ks_kernel *k, const struct ks_options *opts)
  * hooks report; returns the exit status.  lines: -l's lookup, or NULL.
  */
 static int sample(const struct ks_target *t, const struct ks_options *opts,
-		  struct ks_output *out, struct ks_lines *lines)
+		  struct ks_output *out, struct ks_lines *lines,
+		  struct triage_to *to)
 {
 	/* per-task trouble only with -v: the status says how much */
 	const struct ks_sample_say say = { &ks_live_reporter, true };
@@ -235,7 +251,7 @@ static int sample(const struct ks_target *t, const struct ks_options *opts,
 	if (ret)
 		k = NULL;
 	if (opts->mode == KS_IN_VTRIAGE) {
-		status = triage(t, ret ? NULL : k, opts);
+		status = triage(t, ret ? NULL : k, opts, out, to);
 		goto out;
 	}
 	if (ret)
@@ -280,6 +296,24 @@ static struct ks_lines *dump_lines(struct ks_kdump *kd, const char *vmlinux)
 	return lines;
 }
 
+/*
+ * Where the output goes, opened before the dump so that a refused one
+ * costs no walk: -o FILE, or triage's --html FILE or -o DIR.
+ */
+static int open_output(struct ks_output *out, struct triage_to *to,
+		       const struct ks_options *opts,
+		       const struct ks_live_options *live)
+{
+	if (opts->mode != KS_IN_VTRIAGE)
+		return ks_output_open(out, live);
+	if (live->output) {
+		/* out stays stdout, unused: the bundle's files are its own */
+		ks_output_open_path(out, NULL, false);
+		return ks_bundle_open(&to->bundle, live->output);
+	}
+	return ks_output_open_path(out, live->html, false);
+}
+
 int ks_kdump_run(const struct ks_options *opts,
 		 const struct ks_live_options *live)
 {
@@ -291,7 +325,8 @@ int ks_kdump_run(const struct ks_options *opts,
 		.rep = &ks_live_reporter,
 	};
 	struct ks_lines *lines = NULL;
-	struct ks_output out;
+	struct triage_to to = { .html = live->html != NULL, .bundle.dirfd = -1 };
+	struct ks_output out = { .dirfd = -1 };
 	struct ks_kdump *kd;
 	struct ks_target t;
 	int status;
@@ -303,21 +338,22 @@ int ks_kdump_run(const struct ks_options *opts,
 	status = ks_kdump_check_inputs(live->vmcore, opts->vmlinux);
 	if (status)
 		return status;
-	status = ks_output_open(&out, live);
+	status = open_output(&out, &to, opts, live);
 	if (status)
-		return status;
+		goto out;
 	if (ks_kdump_open(&args, &kd, &t)) {
 		status = KS_EXIT_ERROR;
 		goto out;
 	}
 	if (opts->lines)
 		lines = dump_lines(kd, opts->vmlinux);
-	status = sample(&t, opts, &out, lines);
+	status = sample(&t, opts, &out, lines, &to);
 	if (lines)
 		ks_lines_report(lines, &ks_live_reporter);
 	ks_lines_close(lines);
 	ks_kdump_close(kd);
 out:
 	ks_output_close(&out);
+	ks_bundle_close(&to.bundle);
 	return status;
 }

@@ -39,6 +39,12 @@ int ks_format_summary_by_age(FILE *out, const struct ks_sample *s,
  * deadlocks of the tasks' waits_for (format_waits.c).
  */
 int ks_format_waits(FILE *out, const struct ks_sample *s);
+/*
+ * The chains and deadlocks of s's waits, as --waits prints them (the
+ * triage's page draws them).  0 or -ENOMEM; release c either way.
+ */
+struct ks_wait_chains;
+int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c);
 
 /* Groups s and writes it in the format opts asks for; -errno on failure. */
 int ks_format_sample(FILE *out, const struct ks_sample *s,

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format.h"
 #include "text_escape.h"
@@ -133,14 +134,14 @@ static int owners(const struct ks_sample *s, size_t *next)
 	return 0;
 }
 
-int ks_format_waits(FILE *out, const struct ks_sample *s)
+int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c)
 {
-	size_t n = s->nr_tasks ? s->nr_tasks : 1, dl = 0, ch = 0;
+	size_t n = s->nr_tasks ? s->nr_tasks : 1;
 	size_t *next = malloc(n * sizeof(*next));
 	uint64_t *age = calloc(n, sizeof(*age));
-	struct ks_wait_chains c = { 0 };
 	int ret = -ENOMEM;
 
+	memset(c, 0, sizeof(*c));
 	if (!next || !age)
 		goto out;
 	ret = owners(s, next);
@@ -148,7 +149,19 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 		goto out;
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		age[i] = s->tasks[i].has_last_ran ? s->tasks[i].last_ran_ns : 0;
-	ret = ks_wait_chains_build(next, age, s->nr_tasks, &c);
+	ret = ks_wait_chains_build(next, age, s->nr_tasks, c);
+out:
+	free(next);
+	free(age);
+	return ret;
+}
+
+int ks_format_waits(FILE *out, const struct ks_sample *s)
+{
+	struct ks_wait_chains c;
+	size_t dl = 0, ch = 0;
+	int ret = ks_wait_chains_of(s, &c);
+
 	if (ret)
 		goto out;
 	fputs("== waits\n", out);
@@ -163,7 +176,5 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 	ret = ferror(out) ? -EIO : 0;
 out:
 	ks_wait_chains_release(&c);
-	free(next);
-	free(age);
 	return ret;
 }

@@ -4,7 +4,7 @@
  * The runner (triage_run.c) reads every part through the walkers that
  * exist for their own views (the machine, --panic, --cpus, the tasks in
  * D with --waits, -K and -F, --log) into struct ks_triage; the writers
- * (triage_text.c, triage_json.c) print it and read no memory but the
+ * (triage_text.c, triage_json.c, triage_html.c) print it and read no memory but the
  * ftrace records, which are written as they are walked, as -F does.
  * What a part could not read is said once, in its section, so that
  * --vmcore and crash print the same bytes.
@@ -67,18 +67,38 @@ struct ks_triage {
 	const struct ks_triage_hooks *hooks;	/* NULL: walked in t */
 };
 
+/* The triage's forms: its text, --json's document, --html's page. */
+enum ks_triage_form {
+	KS_TRIAGE_TEXT,
+	KS_TRIAGE_JSON,
+	KS_TRIAGE_HTML,
+};
+
 /*
- * The triage of t to out, as text or one JSON document.  k: the task
- * walk's kernel, or NULL where it could not be opened (the machine's
- * uptime, the CPUs and the tasks then say so).  Returns 0, or -ENOMEM,
- * -EIO when out failed.
+ * The triage of t to out in one form.  k: the task walk's kernel, or
+ * NULL where it could not be opened (the machine's uptime, the CPUs and
+ * the tasks then say so).  Returns 0, or -ENOMEM, -EIO when out failed.
  */
 int ks_triage_report(const struct ks_target *t, struct ks_kernel *k,
-		     bool json, FILE *out, const struct ks_reporter *rep);
+		     enum ks_triage_form form, FILE *out,
+		     const struct ks_reporter *rep);
 
-/* The writers, over what ks_triage_report() read. */
+/*
+ * The same in two steps, for a caller that writes more than one form
+ * of one reading (-o DIR's bundle): every part read into tr (0, or
+ * -ENOMEM after its line through rep, tr released), then written, each
+ * form the same bytes as ks_triage_report()'s; ks_triage_release() ends.
+ */
+int ks_triage_read(const struct ks_target *t, struct ks_kernel *k,
+		   struct ks_triage *tr, const struct ks_reporter *rep);
+int ks_triage_write(FILE *out, const struct ks_triage *tr,
+		    enum ks_triage_form form);
+void ks_triage_release(struct ks_triage *tr);
+
+/* The writers, over what ks_triage_read() read. */
 int ks_triage_text(FILE *out, const struct ks_triage *tr);
 int ks_triage_json(FILE *out, const struct ks_triage *tr);
+int ks_triage_html(FILE *out, const struct ks_triage *tr);
 
 /* The -F part of both: the records as -F writes them, walked now. */
 int ks_triage_ftrace(FILE *out, const struct ks_target *t, bool json);

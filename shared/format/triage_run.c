@@ -70,7 +70,7 @@ static void read_parts(struct ks_triage *tr, struct ks_kernel *k)
 	tr->log_err = ks_log_digest_read(tr->t, &tr->log, &log);
 }
 
-static void release(struct ks_triage *tr)
+void ks_triage_release(struct ks_triage *tr)
 {
 	ks_machine_release(&tr->machine);
 	ks_panic_state_release(&tr->ps);
@@ -81,24 +81,47 @@ static void release(struct ks_triage *tr)
 	ks_log_digest_release(&tr->log);
 }
 
-int ks_triage_report(const struct ks_target *t, struct ks_kernel *k,
-		     bool json, FILE *out, const struct ks_reporter *rep)
+int ks_triage_read(const struct ks_target *t, struct ks_kernel *k,
+		   struct ks_triage *tr, const struct ks_reporter *rep)
 {
-	struct ks_triage tr;
-	int ret;
-
-	memset(&tr, 0, sizeof(tr));
-	tr.t = t;
-	read_parts(&tr, k);
-	if (tr.ps_err == -ENOMEM || tr.stuck_err == -ENOMEM ||
-	    tr.log_err == -ENOMEM || tr.cpus_err == -ENOMEM) {
+	memset(tr, 0, sizeof(*tr));
+	tr->t = t;
+	read_parts(tr, k);
+	if (tr->ps_err == -ENOMEM || tr->stuck_err == -ENOMEM ||
+	    tr->log_err == -ENOMEM || tr->cpus_err == -ENOMEM) {
 		ks_say(rep, KS_WARN, "out of memory");
-		release(&tr);
+		ks_triage_release(tr);
 		return -ENOMEM;
 	}
-	ret = json ? ks_triage_json(out, &tr) : ks_triage_text(out, &tr);
-	release(&tr);
+	return 0;
+}
+
+int ks_triage_write(FILE *out, const struct ks_triage *tr,
+		    enum ks_triage_form form)
+{
+	int ret;
+
+	if (form == KS_TRIAGE_JSON)
+		ret = ks_triage_json(out, tr);
+	else if (form == KS_TRIAGE_HTML)
+		ret = ks_triage_html(out, tr);
+	else
+		ret = ks_triage_text(out, tr);
 	if (!ret && ferror(out))
 		ret = -EIO;
+	return ret;
+}
+
+int ks_triage_report(const struct ks_target *t, struct ks_kernel *k,
+		     enum ks_triage_form form, FILE *out,
+		     const struct ks_reporter *rep)
+{
+	struct ks_triage tr;
+	int ret = ks_triage_read(t, k, &tr, rep);
+
+	if (ret)
+		return ret;
+	ret = ks_triage_write(out, &tr, form);
+	ks_triage_release(&tr);
 	return ret;
 }

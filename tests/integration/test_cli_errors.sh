@@ -41,7 +41,7 @@ expect "--vmcore with --proc-root" 2 "option --proc-root does nothing with --vmc
 	--vmcore "$tmp/proc/stat" --proc-root /proc -a
 expect "-K with -c" 2 "option -c does nothing with -K/-F" -K -c
 expect "--decode with -v" 2 "option -v does nothing with --decode" --decode -v
-expect "-b with -o" 2 "option -o does nothing with -b; it is for one sample and --vmcore" \
+expect "-b with -o" 2 "option -o does nothing with -b; it is for one sample, --vmcore and kstack triage --vmcore" \
 	-b -a -o "$tmp/o"
 expect "--all without -c" 2 "option --all goes with -c" "${fx[@]}" -a --all
 expect "-t with a bad unit" 2 "option -t wants a number" --snoop ksys_sync -t 5d
