@@ -17,8 +17,9 @@
  * not tell); "held by readers (N)" for an rwsem its readers hold, "held
  * by N (last holder)" for a semaphore whose last_holder is kept (7.x),
  * "no owner" for a semaphore or a lock between owners, "no owner
- * recorded" for a wait queue, a completion or a folio's lock, whose
- * kernel keeps none; "no task waits for a lock" when none does, so the
+ * recorded" for a wait queue, a completion, a folio's lock or a
+ * percpu_rwsem, whose kernel keeps none; a vfork parent's completion is
+ * "held by" its child; "no task waits for a lock" when none does, so the
  * section is always there to be read.
  */
 #include <errno.h>

@@ -11,6 +11,7 @@
  * only, as one in S sleeps in a queue as a matter of course.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,11 @@ static void fill(struct ks_walk *w, const struct ks_walk_entry *by_task,
 	o = lw->owner ? bsearch(&key, by_task, w->nr, sizeof(*by_task),
 				cmp_task) : NULL;
 	t->wait.owner_pid = o ? o->pid : 0;
-	ks_lock_where(where, lw->lock, t->wait.where, sizeof(t->wait.where));
+	if (*lw->where)
+		snprintf(t->wait.where, sizeof(t->wait.where), "%s", lw->where);
+	else
+		ks_lock_where(where, lw->lock, t->wait.where,
+			      sizeof(t->wait.where));
 }
 
 /* thread.sp of a task off every CPU, else 0: its whole stack is read. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "lock_wait.h"
+#include "kernel_string.h"
 #include "grow.h"
 #include "list_walk.h"
 #include "u64_map.h"
@@ -118,6 +119,11 @@ struct ks_lock_waits {
 	/* folio locks and completions, from the queues' records */
 	struct ks_field wq_func, wpq_wait, wpq_folio, wpq_bit;
 	struct ks_field c_done, c_wait;
+	/* percpu_rwsem waiters, and the superblock's s_writers around one */
+	struct ks_field pcs_waiters, sb_writers, sbw_frozen, sbw_rw_sem;
+	struct ks_field sb_s_type, sb_s_id, sb_s_list, fst_name;
+	long pcs_size;
+	uint64_t percpu_rwsem_wake_function;
 	uint64_t wake_page_function, folio_wait_table;
 	long wqh_size, completion_size;
 	bool pass_queues;		/* this pass of the stack: queues */
@@ -181,6 +187,8 @@ const char *ks_lock_kind_name(enum ks_lock_kind kind)
 		return "folio lock";
 	case KS_LOCK_FOLIO_BIT:
 		return "folio bit";
+	case KS_LOCK_PERCPU_RWSEM:
+		return "percpu_rwsem";
 	default:
 		return "none";
 	}
@@ -237,9 +245,21 @@ static void queue_resolve(const struct ks_target *t, struct ks_lock_waits *lw)
 		KS_OPTIONAL(&lw->wpq_bit, "wait_page_queue", "bit_nr"),
 		KS_OPTIONAL(&lw->c_done, "completion", "done"),
 		KS_OPTIONAL(&lw->c_wait, "completion", "wait"),
+		KS_OPTIONAL(&lw->pcs_waiters, "percpu_rw_semaphore", "waiters"),
+		KS_OPTIONAL(&lw->sb_writers, "super_block", "s_writers"),
+		KS_OPTIONAL(&lw->sbw_frozen, "sb_writers", "frozen"),
+		KS_OPTIONAL(&lw->sbw_rw_sem, "sb_writers", "rw_sem"),
+		KS_OPTIONAL(&lw->sb_s_type, "super_block", "s_type"),
+		KS_OPTIONAL(&lw->sb_s_id, "super_block", "s_id"),
+		KS_OPTIONAL(&lw->sb_s_list, "super_block", "s_list"),
+		KS_OPTIONAL(&lw->fst_name, "file_system_type", "name"),
 	};
 
 	ks_field_table_resolve(t, specs, sizeof(specs) / sizeof(specs[0]));
+	lw->pcs_size = t->ops->type_size(t->ctx, "percpu_rw_semaphore");
+	if (t->ops->symbol(t->ctx, "percpu_rwsem_wake_function",
+			   &lw->percpu_rwsem_wake_function))
+		lw->percpu_rwsem_wake_function = 0;
 	lw->wqh_size = t->ops->type_size(t->ctx, "wait_queue_head");
 	lw->completion_size = t->ops->type_size(t->ctx, "completion");
 	if (t->ops->symbol(t->ctx, "wake_page_function",
@@ -703,6 +723,65 @@ static void completion_of(struct ks_lock_waits *lw, struct ks_lock_wait *w)
 	w->lock = c;
 }
 
+/*
+ * The superblock whose s_writers.rw_sem[] holds the percpu_rwsem at sem
+ * (sb_start_write() and its kin wait there on a frozen filesystem),
+ * named into w->where: its type, s_id and freeze state.  Believed only
+ * where the super_block's s_list links back to it.
+ */
+static void superblock_of(struct ks_lock_waits *lw, uint64_t sem,
+			  struct ks_lock_wait *w)
+{
+	const struct ks_target *t = lw->t;
+	long levels;
+
+	if (!ks_field_ok(&lw->sb_writers) || !ks_field_ok(&lw->sbw_rw_sem) ||
+	    !ks_field_ok(&lw->sb_s_list) || lw->pcs_size <= 0)
+		return;
+	levels = lw->sbw_rw_sem.size / lw->pcs_size;
+	for (long i = 0; i < levels; i++) {
+		uint64_t sb = sem - (uint64_t)(i * lw->pcs_size) -
+			      (uint64_t)lw->sbw_rw_sem.off -
+			      (uint64_t)lw->sb_writers.off;
+		uint64_t node = sb + (uint64_t)lw->sb_s_list.off, next, prev;
+		uint64_t type = 0, name = 0, frozen = 0;
+		char fs[24] = "?", id[32] = "?";
+
+		if (ks_read_u64(t, node, &next) || ks_read_u64(t, next + 8, &prev) ||
+		    prev != node)
+			continue;
+		if (!ks_field_read(t, sb, &lw->sb_s_type, 8, &type) && type &&
+		    !ks_field_read(t, type, &lw->fst_name, 8, &name) && name)
+			ks_read_kstring(t, name, fs, sizeof(fs));
+		if (ks_field_ok(&lw->sb_s_id))
+			ks_read_kstring(t, sb + (uint64_t)lw->sb_s_id.off, id,
+					sizeof(id));
+		ks_field_read(t, sb + (uint64_t)lw->sb_writers.off,
+			      &lw->sbw_frozen, 4, &frozen);
+		/* SB_FREEZE_COMPLETE is 4; 1 to 3 a freeze under way */
+		snprintf(w->where, sizeof(w->where), "s_writers of %s %s%s", fs,
+			 id, frozen >= 4 ? ", frozen" : frozen ? ", freezing" : "");
+		return;
+	}
+}
+
+/*
+ * A percpu_rw_semaphore's waiter: percpu_rwsem_wait() queues a
+ * wait_queue_entry whose func is percpu_rwsem_wake_function on the
+ * semaphore's waiters head.
+ */
+static void percpu_rwsem_of(struct ks_lock_waits *lw, uint64_t func,
+			    struct ks_lock_wait *w)
+{
+	if (!lw->percpu_rwsem_wake_function ||
+	    func != lw->percpu_rwsem_wake_function ||
+	    !ks_field_ok(&lw->pcs_waiters))
+		return;
+	w->kind = KS_LOCK_PERCPU_RWSEM;
+	w->lock -= (uint64_t)lw->pcs_waiters.off;
+	superblock_of(lw, w->lock, w);
+}
+
 /* Whether func is a function's address, as a wait_queue_entry's is. */
 static bool is_function(const struct ks_target *t, uint64_t func)
 {
@@ -729,6 +808,8 @@ static const char *queue_wait(struct ks_lock_waits *lw,
 				    (uint64_t)lw->wq_func.off, &func) ||
 	     !is_function(lw->t, func)))
 		return "has a func that is no function's address";
+	if (ks_field_ok(&lw->wq_func))
+		percpu_rwsem_of(lw, func, w);
 	if (!lw->wake_page_function || !ks_field_ok(&lw->wq_func) ||
 	    func != lw->wake_page_function)
 		return NULL;

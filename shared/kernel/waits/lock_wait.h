@@ -37,11 +37,14 @@ enum ks_lock_kind {
 	KS_LOCK_COMPLETION,	/* a swait_queue_head that is a completion's */
 	KS_LOCK_FOLIO,		/* a folio's PG_locked, in folio_wait_table */
 	KS_LOCK_FOLIO_BIT,	/* another bit of a folio (PG_writeback) */
+	/* a percpu_rw_semaphore's waiters: its writer is not recorded */
+	KS_LOCK_PERCPU_RWSEM,
 };
 
 /*
  * "mutex", "rwsem", "semaphore", "rt_mutex", "vfork completion", "wait
- * queue", "swait queue", "completion", "folio lock", "folio bit".
+ * queue", "swait queue", "completion", "folio lock", "folio bit",
+ * "percpu_rwsem".
  */
 const char *ks_lock_kind_name(enum ks_lock_kind kind);
 
@@ -59,6 +62,9 @@ struct ks_lock_wait {
 	uint64_t nr_readers;
 	/* "blocker", "pi_blocked_on", "vfork_done" or "stack" */
 	const char *found;
+	/* where the lock lies when its container tells more than a symbol
+	 * or slab cache would: a superblock's s_writers ("" otherwise) */
+	char where[64];
 };
 
 /* A task of the sample: its task_struct and the base of its stack. */

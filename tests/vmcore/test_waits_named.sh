@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# --waits names a vfork parent's child (#40 item 6): every task in D of
+# --waits names two common waits (#40 item 6).  A vfork parent's child:
+# every task in D of
 # the dump whose stack waits in a vfork (wait_for_vfork_done(), or
 # kernel_clone() on top where it is inlined; the basic
 # scenario's vfork parent) waits for a "vfork completion" held by its
 # child, and that child is the task the guest's /proc (live/proc/*/stat,
-# captured before the dump) gave that parent as its PPID, alone.  With
-# and without the vmlinux.  A dump with no vfork parent in D, or with no
-# /proc capture: N/A, naming it.
+# captured before the dump) gave that parent as its PPID, alone.  A
+# writer on a frozen filesystem: every task in D in percpu_rwsem_wait()
+# waits for a "percpu_rwsem" that lies in "s_writers of ext4 ram0,
+# frozen" where its captured command line writes under /mnt/frozen (the
+# basic scenario mounts ext4 from /dev/ram0 there and fsfreezes it).
+# With and without the vmlinux.  A dump with neither wait in D, or with
+# no /proc capture: N/A, naming it.
 # KSTACK_VMCORE_DIR picks the dump (default cache/vmcores/basic).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -61,6 +66,20 @@ def vfork_wait(stack):
 parents = [t for g in doc["groups"] for t in g["tasks"] if vfork_wait(g["stack"])]
 if not parents:
     print("N/A: %s: no task of the dump waits in a vfork" % way)
+writers = [t for g in doc["groups"] for t in g["tasks"]
+           if any(f.startswith("percpu_rwsem_wait") for f in g["stack"])]
+if not writers:
+    print("N/A: %s: no task of the dump waits in percpu_rwsem_wait()" % way)
+for t in writers:
+    w = t.get("waits_for") or {}
+    try:
+        cmd = open("%s/%d/cmdline" % (proc, t["pid"])).read().replace("\0", " ")
+    except OSError:
+        cmd = ""
+    want = "s_writers of ext4 ram0, frozen" if "/mnt/frozen/" in cmd else None
+    ok = w.get("kind") == "percpu_rwsem" and (want is None or w.get("where") == want)
+    print("%s: %s: %d %s waits for %s in %r (the scenario's: %r)" %
+          ("PASS" if ok else "FAIL", way, t["pid"], t["comm"], w.get("kind"), w.get("where"), want))
 for t in parents:
     w = t.get("waits_for") or {}
     want = children.get(t["pid"], [])
