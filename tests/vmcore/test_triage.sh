@@ -63,11 +63,12 @@ fi
 # "Key: value" of the machine section
 field() { sed -n "/^# The machine/,/^\$/s/^$1: *//p" "$tmp/triage.txt"; }
 
-sections=$(grep -c -E '^# (The machine|What killed it|Taint|Who is stuck|Every CPU|Who touched the kernel|The log)$' "$tmp/triage.txt")
-if [ "$sections" = 7 ]; then
-	pass "the text has its 7 sections"
+sections=$(grep -E '^# (The machine|What killed it|Taint|Memory|Who is stuck|Every CPU|Who touched the kernel|The log)$' "$tmp/triage.txt" |
+	tr '\n' ',')
+if [ "$sections" = "# The machine,# What killed it,# Taint,# Memory,# Who is stuck,# Every CPU,# Who touched the kernel,# The log," ]; then
+	pass "the text has its 8 sections, in order"
 else
-	fail "the text has $sections of its 7 sections"
+	fail "the text's sections: $sections"
 fi
 count_checks < <(python3 - "$tmp/triage.json" "$top/docs/triage-json.md" <<'PY'
 import json, re, sys
@@ -77,12 +78,13 @@ except ValueError as e:
     print('FAIL: --json is not one JSON document: %s' % e)
     sys.exit()
 want = ['schema', 'version', 'machine', 'panic', 'report', 'panic_cpu',
-        'stuck', 'cpus', 'kprobes', 'ftrace', 'log']
+        'memory', 'stuck', 'cpus', 'kprobes', 'ftrace', 'log']
 missing = [k for k in want if k not in d]
 print(('FAIL: --json lacks %s' % missing) if missing else
       'PASS: --json is one document with its %d keys' % len(want))
 doc = set(re.findall(r'`([a-z_]+)`', open(sys.argv[2]).read()))
-keys = set(d) | set(d.get('machine') or {}) | set(d.get('log') or {})
+keys = set(d) | set(d.get('machine') or {}) | set(d.get('log') or {}) | \
+    set(d.get('memory') or {})
 undoc = sorted(keys - doc)
 print(('FAIL: keys not in docs/triage-json.md: %s' % undoc) if undoc else
       'PASS: its %d keys of its own are in docs/triage-json.md' % len(keys))
