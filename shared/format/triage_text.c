@@ -214,9 +214,16 @@ static void text_memory(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_memory *m = &tr->mem;
 
+	bool any = false;
+
+	for (int i = 0; i < KS_MEM_NR_LINES; i++)
+		any |= m->known[i];
 	fputs("# Memory\n", out);
-	if (m->page_err) {
+	if (m->page_err || !any) {
+		fputs("/proc/meminfo: ", out);
 		unknown(out, tr->mem_why);
+		if (!m->page_err)
+			text_slabs(out, tr);
 	} else {
 		meminfo_lines(out, m);
 		if (*tr->mem_why)

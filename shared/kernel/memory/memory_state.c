@@ -119,7 +119,10 @@ static int totalram(const struct ks_target *t, uint64_t *ret,
 
 	if (!t->ops->symbol(t->ctx, "_totalram_pages", &addr))
 		return symbol_count(t, "_totalram_pages", ret, rep);
-	return symbol_count(t, "totalram_pages", ret, rep);
+	if (!t->ops->symbol(t->ctx, "totalram_pages", &addr))
+		return symbol_count(t, "totalram_pages", ret, rep);
+	ks_say(rep, KS_WARN, "no symbol _totalram_pages or totalram_pages");
+	return -ENOENT;
 }
 
 static void set_kb(struct ks_memory *m, enum ks_mem_line line, int err,
