@@ -223,13 +223,16 @@ static int last(struct ks_log_digest *d, const struct ks_log_record *r)
 	return -ENOMEM;
 }
 
-/* The last victim: a "Killed process" line beats its own summary before it. */
+/*
+ * The last victim: oom_kill_process() prints its "oom-kill:" summary
+ * (dump_oom_summary()) before its "Killed process" line, so the last
+ * line of either is the whole kill's best line, or the summary of a
+ * kill the dump cut short.
+ */
 static int oom_victim(struct ks_log_digest *d, const struct ks_log_record *r)
 {
-	bool killed = memmem(r->text, r->text_len, ": Killed process ", 17) != NULL;
-
-	if (!killed && (!starts(r, "oom-kill:") ||
-			(d->has_oom && !starts(&d->oom, "oom-kill:"))))
+	if (!starts(r, "oom-kill:") &&
+	    !memmem(r->text, r->text_len, ": Killed process ", 17))
 		return 0;
 	if (d->has_oom)
 		free_record(&d->oom);

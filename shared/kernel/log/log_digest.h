@@ -45,7 +45,7 @@ struct ks_log_digest {
 	unsigned long nr_records;
 	/*
 	 * The last OOM kill: its "Out of memory: Killed process N (comm)"
-	 * line (oom_kill_process()), else its "oom-kill:" summary
+	 * line, or its "oom-kill:" summary where the log ends before it
 	 */
 	struct ks_log_record oom;
 	bool has_oom;
