@@ -19,8 +19,8 @@
 #     the console has the guest's /proc/meminfo (scenario-lib.sh's
 #     ksdie_truth), its lines (MemTotal, SwapTotal, huge pages exactly,
 #     the rest within a tolerance named below); the last OOM victim the
-#     console's last "Killed process" line; the same section with and
-#     without the vmlinux where the dump alone reads it;
+#     console's last "Killed process" or "oom-kill:" line; the same
+#     section with and without the vmlinux where the dump alone reads it;
 #   - the tasks in D: as many as -D -c counts, and the "== waits"
 #     section the same bytes as -D -c --waits prints;
 #   - crash's kstack triage, text and --json: the same bytes.
@@ -233,8 +233,10 @@ else
 	done
 	[ "$bad" = 0 ] && pass "the $n meminfo lines are the guest's: MemTotal, SwapTotal and the huge pages exactly, the rest within 4096 kB"
 fi
-# The log's last OOM victim: the console's last "Killed process" line
-oom=$(grep -a -E ': Killed process [0-9]+ ' "$console" 2>/dev/null | tail -n 1 | tr -d '\r' |
+# The log's last OOM victim: the console's last "Killed process" line or
+# "oom-kill:" summary
+oom=$(grep -a -E '(: Killed process [0-9]+ |^\[[^]]*\] oom-kill:)' "$console" 2>/dev/null |
+	tail -n 1 | tr -d '\r' |
 	sed 's/^\[[^]]*\] //')
 got=$(sed -n '/^The last OOM victim, from the log:/{n;p}' "$tmp/mem.txt" | sed 's/^\[[^]]*\] //')
 if [ -z "$oom" ]; then
