@@ -199,12 +199,13 @@ static int swapcache(const struct ks_target *t, uint64_t *ret,
 		     const struct ks_reporter *rep)
 {
 	long long idx;
-	uint64_t addr, files;
+	uint64_t addr;
+	uint32_t files;
 
 	if (!ks_enum_value(t, "node_stat_item", "NR_SWAPCACHE", &idx))
 		return node_stat(t, "NR_SWAPCACHE", ret, rep);
 	if (!t->ops->symbol(t->ctx, "nr_swapfiles", &addr) &&
-	    !ks_read(t, addr, &files, 4) && !(uint32_t)files) {
+	    !ks_read(t, addr, &files, sizeof(files)) && !files) {
 		*ret = 0;
 		return 0;
 	}
