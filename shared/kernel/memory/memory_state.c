@@ -209,7 +209,7 @@ static int swapcache(const struct ks_target *t, uint64_t *ret,
 		*ret = 0;
 		return 0;
 	}
-	ks_say(rep, KS_WARN, "the swap cache is not counted by this kernel: Cached is unknown");
+	ks_say(rep, KS_WARN, "the swap cache is not read before NR_SWAPCACHE with swap on: Cached is unknown");
 	return -ENOENT;
 }
 
