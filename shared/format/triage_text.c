@@ -3,8 +3,7 @@
  * kstack triage as text, for a support case's notes: a section per
  * question, in the order one asks them (the machine, what killed it, the
  * taint, the memory, who is stuck, every CPU, who touched the kernel,
- * the log), each
- * headed "# ..." and short.  Each section's body is the view that shows
+ * the log), each headed "# ..." and short.  Each section's body is the view that shows
  * it on its own, written by that view's writer: --panic's lines, -D -c's
  * paragraphs and --waits' chains, --cpus' blocks, -K's and -F's lines,
  * --log's records; the memory's lines are /proc/meminfo's.
@@ -213,7 +212,6 @@ static void text_slabs(FILE *out, const struct ks_triage *tr)
 static void text_memory(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_memory *m = &tr->mem;
-
 	bool any = false;
 
 	for (int i = 0; i < KS_MEM_NR_LINES; i++)
@@ -222,19 +220,17 @@ static void text_memory(FILE *out, const struct ks_triage *tr)
 	if (m->page_err || !any) {
 		fputs("/proc/meminfo: ", out);
 		unknown(out, tr->mem_why);
-		if (!m->page_err)
-			text_slabs(out, tr);
 	} else {
 		meminfo_lines(out, m);
 		if (*tr->mem_why)
 			fprintf(out, "(not all of it could be read: %s)\n", tr->mem_why);
-		text_slabs(out, tr);
 	}
-	if (tr->log_err)
+	text_slabs(out, tr);
+	if (tr->log_err) {
 		fputs("The last OOM victim: unknown (the log cannot be read)\n", out);
-	else if (!tr->log.has_oom)
+	} else if (!tr->log.has_oom) {
 		fputs("The log has no OOM kill.\n", out);
-	else {
+	} else {
 		fputs("The last OOM victim, from the log:\n", out);
 		ks_format_log_record(out, false, &tr->log.oom);
 	}
