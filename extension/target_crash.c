@@ -345,6 +345,25 @@ static long crash_type_size(void *ctx, const char *type)
 	return size < 0 ? -ENOENT : size;
 }
 
+/*
+ * From the BTF as --vmcore reads it, else crash's own enumerator_value()
+ * (the DWARF's): enumerator names are one namespace in C, so crash
+ * needs no type.
+ */
+static int crash_enum_value(void *ctx, const char *type, const char *name,
+			    long long *val_ret)
+{
+	struct crash_ctx *c = ctx;
+	long v;
+
+	if (c->btf)
+		return ks_btf_enum_value(c->btf, type, name, val_ret);
+	if (!enumerator_value((char *)name, &v))
+		return -ENOENT;
+	*val_ret = v;
+	return 0;
+}
+
 /* The NT_PRSTATUS notes of an ELF dump's file, read once; NULL for another. */
 static const struct ks_elf_notes *file_notes(struct crash_ctx *c)
 {
@@ -501,6 +520,7 @@ static const struct ks_target_ops crash_ops = {
 	.member_offset = crash_member_offset,
 	.type_size = crash_type_size,
 	.member_size = crash_member_size,
+	.enum_value = crash_enum_value,
 	.cpu_regs = crash_cpu_regs,
 	.vmcoreinfo = crash_vmcoreinfo,
 };

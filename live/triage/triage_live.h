@@ -22,6 +22,8 @@ int ks_triage_live_run(const struct ks_options *opts,
 void ks_triage_live_machine(struct ks_machine *m, char *why);
 /* No panic; /proc/sys/kernel/tainted's letters and /sys/module/NAME/taint */
 void ks_triage_live_taint(struct ks_panic_state *ps, char *why);
+/* /proc/meminfo's lines, and the largest caches of /proc/slabinfo */
+void ks_triage_live_memory(struct ks_memory *m, char *why, char *slab_why);
 /* Each present CPU's running task (stat's processor) and its stack. */
 int ks_triage_live_cpus(struct ks_cpus *cs, char *why);
 /* The tasks in D as -D --waits reads them, grouped; kcore where it opens. */

@@ -18,7 +18,7 @@ static void read_parts(struct ks_triage *tr, const struct ks_live_options *live)
 {
 	ks_triage_live_machine(&tr->machine, tr->machine_why);
 	ks_triage_live_taint(&tr->ps, tr->ps_why);
-	/* the memory section's part goes here, read before the tasks */
+	ks_triage_live_memory(&tr->mem, tr->mem_why, tr->slab_why);
 	tr->stuck_err = ks_triage_live_stuck(live, &tr->stuck,
 					     &tr->stuck_groups, tr->stuck_why);
 	tr->cpus_err = ks_triage_live_cpus(&tr->cpus, tr->cpus_why);

@@ -3,8 +3,9 @@
  * kstack triage of a kernel image: why it died or hung, on one page.
  * The runner (triage_run.c) reads every part through the walkers that
  * exist for their own views (the machine, --panic, --cpus, the tasks in
- * D with --waits, -K and -F, --log) into struct ks_triage; the writers
- * (triage_text.c, triage_json.c, triage_html.c) print it and read no memory but the
+ * D with --waits, -K and -F, --log) and the memory's (memory_state.h)
+ * into struct ks_triage; the writers (triage_text.c, triage_json.c,
+ * triage_html.c) print it and read no memory but the
  * ftrace records, which are written as they are walked, as -F does.
  * What a part could not read is said once, in its section, so that
  * --vmcore and crash print the same bytes.
@@ -20,6 +21,7 @@
 #include "hooks_records.h"
 #include "log_digest.h"
 #include "machine_state.h"
+#include "memory_state.h"
 #include "panic_state.h"
 #include "report.h"
 #include "target.h"
@@ -49,6 +51,9 @@ struct ks_triage {
 	char ps_why[KS_TRIAGE_WHY];
 	char message[512];
 	bool has_message;
+	struct ks_memory mem;
+	char mem_why[KS_TRIAGE_WHY];
+	char slab_why[KS_TRIAGE_WHY];
 	struct ks_cpus cpus;
 	int cpus_err;
 	char cpus_why[KS_TRIAGE_WHY];
@@ -99,6 +104,9 @@ void ks_triage_release(struct ks_triage *tr);
 int ks_triage_text(FILE *out, const struct ks_triage *tr);
 int ks_triage_json(FILE *out, const struct ks_triage *tr);
 int ks_triage_html(FILE *out, const struct ks_triage *tr);
+
+/* The memory section's lines, without its heading: the text's and the page's. */
+void ks_triage_memory_text(FILE *out, const struct ks_triage *tr);
 
 /* The -F part of both: the records as -F writes them, walked now. */
 int ks_triage_ftrace(FILE *out, const struct ks_target *t, bool json);

@@ -215,6 +215,16 @@ static int html_taint(FILE *out, const struct ks_triage *tr)
 	return capture_pre(out, &cap);
 }
 
+static int html_memory(FILE *out, const struct ks_triage *tr)
+{
+	struct capture cap;
+
+	if (!capture_open(&cap))
+		return -ENOMEM;
+	ks_triage_memory_text(cap.f, tr);
+	return capture_pre(out, &cap);
+}
+
 /* A group's place: the longest since one of its tasks last ran first. */
 struct group_order {
 	size_t i;
@@ -548,6 +558,7 @@ static const struct {
 	{ "machine", "The machine", html_machine },
 	{ "killed", "What killed it", html_killed },
 	{ "taint", "Taint", html_taint },
+	{ "memory", "Memory", html_memory },
 	{ "stuck", "Who is stuck", html_stuck },
 	{ "cpus", "Every CPU", html_cpus },
 	{ "hooks", "Who touched the kernel", html_hooks },

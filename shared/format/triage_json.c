@@ -3,8 +3,8 @@
  * kstack triage --json: one document, every section a key (the layout
  * is docs/triage-json.md).  Each section's value is what its own view
  * prints with --json (--panic's object, --cpus' objects, a -D --waits
- * sample, -K's and -F's records, --log's records), so a program reads
- * the same keys in both; the document spans lines where those objects
+ * sample, -K's and -F's records, --log's records; the memory's are
+ * /proc/meminfo's names), so a program reads the same keys in both; the document spans lines where those objects
  * end theirs.
  */
 #include <errno.h>
@@ -107,6 +107,64 @@ static void json_panic(FILE *out, const struct ks_triage *tr)
 		fputs("null", out);
 }
 
+static void json_meminfo(FILE *out, const struct ks_memory *m)
+{
+	for (int i = 0; i < KS_MEM_NR_LINES; i++) {
+		fprintf(out, "%s\"%s\":", i ? "," : "{", ks_mem_line_names[i]);
+		if (m->known[i])
+			fprintf(out, "%" PRIu64, m->kb[i]);
+		else
+			fputs("null", out);
+	}
+	if (!m->huge_err)
+		fprintf(out, ",\"HugePages_Total\":%" PRIu64 ",\"HugePages_Free\":%"
+			PRIu64 ",\"Hugepagesize\":%" PRIu64, m->huge_total,
+			m->huge_free, m->huge_page_kb);
+	fputc('}', out);
+}
+
+static void json_slabs(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_memory *m = &tr->mem;
+
+	fputs(",\"slab_caches\":", out);
+	if (m->slab_err) {
+		fputs("null", out);
+	} else {
+		for (size_t i = 0; i < m->nr_top; i++) {
+			const struct ks_mem_slab *c = &m->top[i];
+
+			fputs(i ? ",{\"name\":" : "[{\"name\":", out);
+			ks_json_str(out, c->name);
+			fprintf(out, ",\"bytes\":%" PRIu64 ",\"slabs\":%" PRIu64
+				",\"objects\":%" PRIu64 ",\"object_size\":%" PRIu64 "}",
+				c->bytes, c->slabs, c->objects, c->object_size);
+		}
+		fputs(m->nr_top ? "]" : "[]", out);
+	}
+	json_num(out, "slab_caches_read", m->slab_err, m->nr_caches);
+	json_why(out, "slab_not_read", tr->slab_why[0], tr->slab_why);
+}
+
+static void json_memory(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_memory *m = &tr->mem;
+
+	fputs(",\"memory\":{\"meminfo\":", out);
+	if (m->page_err)
+		fputs("null", out);
+	else
+		json_meminfo(out, m);
+	json_why(out, "not_read", tr->mem_why[0], tr->mem_why);
+	json_slabs(out, tr);
+	fputs(",\"oom_victim\":", out);
+	if (!tr->log_err && tr->log.has_oom)
+		ks_format_log_record(out, true, &tr->log.oom);
+	else
+		fputs("null", out);
+	fputc('}', out);
+}
+
 static int json_stuck(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_format_opts opts = { .format = KS_FMT_JSON, .waits = true };
@@ -194,6 +252,7 @@ int ks_triage_json(FILE *out, const struct ks_triage *tr)
 	fprintf(out, "{\"schema\":1,\"version\":\"%s\"", KS_VERSION);
 	json_machine(out, tr);
 	json_panic(out, tr);
+	json_memory(out, tr);
 	ret = json_stuck(out, tr);
 	if (ret)
 		return ret;

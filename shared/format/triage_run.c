@@ -60,10 +60,13 @@ static void read_parts(struct ks_triage *tr, struct ks_kernel *k)
 	const struct ks_reporter cpus = CATCH(tr->cpus_why);
 	const struct ks_reporter kp = CATCH(tr->kprobes_why);
 	const struct ks_reporter log = CATCH(tr->log_why);
+	const struct ks_reporter mem = CATCH(tr->mem_why);
+	const struct ks_reporter slab = CATCH(tr->slab_why);
 	uint64_t tk = k ? ks_kernel_layout(k)->timekeeper : 0;
 
 	ks_machine_read(tr->t, tk, &tr->machine, &mach);
 	read_panic(tr);
+	ks_memory_read(tr->t, &tr->mem, &mem, &slab);
 	tr->cpus_err = k ? ks_cpus_walk(k, &tr->cpus, &cpus) : -ENOENT;
 	read_stuck(tr, k);
 	tr->kprobes_err = ks_kprobe_walk(tr->t, &tr->kprobes, &kp);

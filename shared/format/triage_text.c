@@ -2,11 +2,11 @@
 /*
  * kstack triage as text, for a support case's notes: a section per
  * question, in the order one asks them (the machine, what killed it, the
- * taint, who is stuck, every CPU, who touched the kernel, the log), each
- * headed "# ..." and short.  Each section's body is the view that shows
+ * taint, the memory, who is stuck, every CPU, who touched the kernel,
+ * the log), each headed "# ..." and short.  Each section's body is the view that shows
  * it on its own, written by that view's writer: --panic's lines, -D -c's
  * paragraphs and --waits' chains, --cpus' blocks, -K's and -F's lines,
- * --log's records.
+ * --log's records; the memory's lines are /proc/meminfo's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -164,6 +164,75 @@ static void text_taint(FILE *out, const struct ks_triage *tr)
 		unknown(out, tr->ps_why);
 	else
 		ks_format_taint_text(out, &tr->ps);
+	fputc('\n', out);
+}
+
+/* meminfo_proc_show()'s "MemTotal:       %8lu kB" */
+static void meminfo_lines(FILE *out, const struct ks_memory *m)
+{
+	char label[24];
+
+	for (int i = 0; i < KS_MEM_NR_LINES; i++) {
+		snprintf(label, sizeof(label), "%s:", ks_mem_line_names[i]);
+		if (m->known[i])
+			fprintf(out, "%-16s%8" PRIu64 " kB\n", label, m->kb[i]);
+		else
+			fprintf(out, "%-16s unknown\n", label);
+	}
+	/* hugetlb_report_meminfo()'s, where the kernel has an hstate */
+	if (!m->huge_err)
+		fprintf(out, "HugePages_Total:   %5" PRIu64 "\nHugePages_Free:    %5"
+			PRIu64 "\nHugepagesize:   %8" PRIu64 " kB\n",
+			m->huge_total, m->huge_free, m->huge_page_kb);
+}
+
+static void text_slabs(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_memory *m = &tr->mem;
+
+	if (m->slab_err) {
+		fputs("The largest slab caches: ", out);
+		unknown(out, tr->slab_why);
+		return;
+	}
+	fprintf(out, "The largest slab caches (of %zu):\n", m->nr_caches);
+	for (size_t i = 0; i < m->nr_top; i++) {
+		const struct ks_mem_slab *c = &m->top[i];
+
+		fprintf(out, "%10" PRIu64 " kB  ", c->bytes >> 10);
+		ks_fputs_escaped(c->name, out);
+		fprintf(out, ": %" PRIu64 " slab%s, %" PRIu64 " objects of %"
+			PRIu64 " bytes\n", c->slabs, ks_plural(c->slabs),
+			c->objects, c->object_size);
+	}
+	if (*tr->slab_why)
+		fprintf(out, "(not all of them could be read: %s)\n", tr->slab_why);
+}
+
+void ks_triage_memory_text(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_memory *m = &tr->mem;
+	bool any = false;
+
+	for (int i = 0; i < KS_MEM_NR_LINES; i++)
+		any |= m->known[i];
+	if (m->page_err || !any) {
+		fputs("/proc/meminfo: ", out);
+		unknown(out, tr->mem_why);
+	} else {
+		meminfo_lines(out, m);
+		if (*tr->mem_why)
+			fprintf(out, "(not all of it could be read: %s)\n", tr->mem_why);
+	}
+	text_slabs(out, tr);
+	if (tr->log_err) {
+		fputs("The last OOM victim: unknown (the log cannot be read)\n", out);
+	} else if (!tr->log.has_oom) {
+		fputs("The log has no OOM kill.\n", out);
+	} else {
+		fputs("The last OOM victim, from the log:\n", out);
+		ks_format_log_record(out, false, &tr->log.oom);
+	}
 	fputc('\n', out);
 }
 
@@ -341,6 +410,8 @@ int ks_triage_text(FILE *out, const struct ks_triage *tr)
 	text_machine(out, tr);
 	text_killed(out, tr);
 	text_taint(out, tr);
+	fputs("# Memory\n", out);
+	ks_triage_memory_text(out, tr);
 	ret = text_stuck(out, tr);
 	if (ret)
 		return ret;

@@ -12,6 +12,7 @@
 #ifndef KS_TARGET_H
 #define KS_TARGET_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,13 @@ struct ks_target_ops {
 	/* sizeof(struct type), or of a member: -ENOENT if unknown */
 	long (*type_size)(void *ctx, const char *type);
 	long (*member_size)(void *ctx, const char *type, const char *member);
+	/*
+	 * The value of enumerator name of enum type ("zone_stat_item"), for
+	 * an index the kernel's build decides; -ENOENT if unknown.  NULL for
+	 * a target without enum types.
+	 */
+	int (*enum_value)(void *ctx, const char *type, const char *name,
+			  long long *val_ret);
 	/* registers saved for the task running on cpu; -ENOENT if none */
 	int (*cpu_regs)(void *ctx, int cpu, struct ks_regs *regs_ret);
 	/*
@@ -82,6 +90,14 @@ static inline int ks_read(const struct ks_target *t, uint64_t addr, void *buf,
 			  size_t len)
 {
 	return t->ops->read(t->ctx, addr, buf, len);
+}
+
+static inline int ks_enum_value(const struct ks_target *t, const char *type,
+				const char *name, long long *val_ret)
+{
+	if (!t->ops->enum_value)
+		return -ENOENT;
+	return t->ops->enum_value(t->ctx, type, name, val_ret);
 }
 
 static inline int ks_read_u64(const struct ks_target *t, uint64_t addr,

@@ -10,7 +10,8 @@
 # written), crash within 1.2x of the standalone, first run and again
 # (each side the fastest of as many new processes),
 # time and peak RSS growing linearly with the threads; --vmcore --cpus
-# (every CPU's stacks, issue #38) under 0.2 s warm on huge.
+# (every CPU's stacks, issue #38) under 0.2 s warm on huge; kstack
+# triage (issue #39) within 1.5x of -a -H on huge.
 #
 # Both dumps are plain ELF (no dump-paging): a paging dump has about one
 # program header per vmalloc'd kernel stack page (11,664 for many), which
@@ -75,11 +76,12 @@ fi
 
 # standalone NAME DIR ARGS...: best wall time of $runs, that run's peak RSS
 # (KiB) and the tasks it printed, into $tmp/NAME
+# (MODE=WORD before it runs "kstack WORD --vmcore ...": kstack triage)
 standalone() {
 	local name=$1 dir=$2 best=, e m u s
 	shift 2
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -o "$tmp/t" -f '%e %M %U %S' env TZ=UTC "$kstack" --vmcore "$dir/vmcore" \
+		/usr/bin/time -o "$tmp/t" -f '%e %M %U %S' env TZ=UTC "$kstack" ${MODE:+"$MODE"} --vmcore "$dir/vmcore" \
 			--vmlinux "$dir/vmlinux" "$@" >"$tmp/out" 2>"$tmp/err" || true
 		read -r e m u s <"$tmp/t"
 		if [ "$best" = , ] || awk -v a="$e" -v b="$best" 'BEGIN { exit !(a < b) }'; then
@@ -219,6 +221,7 @@ for d in huge many; do
 	standalone "$d-c" "$dir" -a -H -c
 	standalone "$d-json" "$dir" -a -H --json
 	standalone "$d-cpus" "$dir" --cpus
+	MODE=triage standalone "$d-triage" "$dir"
 	crash_run "$d-crash" "$dir"
 done
 
@@ -306,6 +309,7 @@ field() { awk -v k="$2" '{ print $k }' "$tmp/$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 target "--vmcore -a -H on huge, warm" "$(field huge-a 1)" '<' 3 s
 target "--vmcore --cpus on huge, warm" "$(field huge-cpus 1)" '<' 0.2 s
+target "triage / -a -H on huge, warm" "$(ratio "$(field huge-triage 1)" "$(field huge-a 1)")" '<=' 1.5
 for d in huge many; do
 	target "crash / standalone -a -H on $d, first run" \
 		"$(ratio "$(field "$d-crash" 1)" "$(field "$d-a" 1)")" '<=' 1.2

@@ -12,6 +12,8 @@
 #     /sys/module/NAME/taint has letters;
 #   - the D child (a vfork parent) is in the stuck section, and without
 #     /proc/kcore the "== waits" paragraph says once what needs it;
+#   - the memory: MemTotal and SwapTotal /proc/meminfo's, the largest
+#     slab cache one of /proc/slabinfo's (or, not root, said unreadable);
 #   - a line per present CPU;
 #   - --json parses (python3 -m json.tool) with every key, and its
 #     machine and stuck tasks say the same;
@@ -54,6 +56,7 @@ done
 sections='# The machine
 # What killed it
 # Taint
+# Memory
 # Who is stuck
 # Every CPU
 # Who touched the kernel
@@ -128,6 +131,26 @@ else
 		fail "the taint: '$taint' (mask $tainted, modules missing:$missing)"
 fi
 
+# The memory: /proc/meminfo's lines (MemTotal and SwapTotal do not move;
+# the rest may between the read and this check), /proc/slabinfo's caches
+mem=$(section "$tmp/triage.txt" '# Memory')
+want=$(grep -E '^(MemTotal|SwapTotal):' /proc/meminfo | tr -s ' ')
+got=$(printf '%s\n' "$mem" | grep -E '^(MemTotal|SwapTotal):' | tr -s ' ')
+[ -n "$want" ] && [ "$got" = "$want" ] &&
+	pass "MemTotal and SwapTotal are /proc/meminfo's" ||
+	fail "the memory: '$got', /proc/meminfo '$want'"
+first=$(printf '%s\n' "$mem" | sed -n '/^The largest slab caches (of [0-9]*):$/{n;p}' |
+	sed 's/^ *[0-9]* kB  \([^:]*\):.*/\1/')
+if [ -r /proc/slabinfo ]; then
+	[ -n "$first" ] && grep -q "^$first " /proc/slabinfo &&
+		pass "the largest slab cache, $first, is one of /proc/slabinfo's" ||
+		fail "the slab caches: $(printf '%s\n' "$mem" | grep -m 1 'slab caches')"
+else
+	printf '%s\n' "$mem" | grep -q '^The largest slab caches: unknown (/proc/slabinfo: ' &&
+		pass "/proc/slabinfo is not readable here, and the section says so" ||
+		fail "the slab caches: $(printf '%s\n' "$mem" | grep -m 1 'slab caches')"
+fi
+
 # Who is stuck: the D child, and what needs /proc/kcore said once
 stuck=$(section "$tmp/triage.txt" '# Who is stuck')
 if printf '%s\n' "$stuck" | grep -q '^[0-9]* tasks* in D'; then
@@ -174,7 +197,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 dpid, node, release, present = int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 keys = ["schema", "version", "machine", "panic", "report", "panic_cpu",
-        "stuck", "cpus", "kprobes", "ftrace", "log"]
+        "memory", "stuck", "cpus", "kprobes", "ftrace", "log"]
 mkeys = ["nodename", "release", "machine", "cpus_present", "cpus_online",
          "uptime_ns", "loadavg", "cmdline", "panicked", "not_read"]
 def check(ok, what):
@@ -199,6 +222,10 @@ check(isinstance(d["cpus"], list) and len(d["cpus"]) == present,
       "--json has every present CPU")
 check(d["panic"]["panic_cpu"] == -1 and d["panic_cpu"] is None,
       "--json's panic: none")
+mem = d["memory"]["meminfo"] or {}
+total = [l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal:")]
+check(total and mem.get("MemTotal") == int(total[0]),
+      "--json's memory: MemTotal is /proc/meminfo's")
 PY
 else
 	fail "kstack triage --json: exit $rc, or it does not parse: $(head -3 "$tmp/json.err")"
@@ -226,6 +253,10 @@ if command -v setpriv >/dev/null &&
 		pass "as nobody: exit 0, nothing on stderr" ||
 		fail "as nobody: exit $rc: $(head -3 "$tmp/nobody.err")"
 	check_sections "$tmp/nobody.txt" "as nobody"
+	section "$tmp/nobody.txt" '# Memory' | grep -q '^MemTotal: ' &&
+		section "$tmp/nobody.txt" '# Memory' | grep -q '^The largest slab caches: unknown (/proc/slabinfo: ' &&
+		pass "as nobody: /proc/meminfo's lines, and the slab caches said unreadable" ||
+		fail "as nobody: the memory: $(section "$tmp/nobody.txt" '# Memory' | grep -m 1 'slab')"
 	section "$tmp/nobody.txt" '# Who is stuck' | grep -q 'unknown (.*needs root' &&
 		pass "as nobody: the stuck section says the stacks need root" ||
 		fail "as nobody: $(section "$tmp/nobody.txt" '# Who is stuck' | head -2)"

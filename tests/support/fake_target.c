@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,6 +252,16 @@ int ks_fake_add_type(struct ks_fake *f, const char *type, long size)
 	return ks_fake_add_member(f, type, NULL, 0, size);
 }
 
+/* An enumerator is kept as a member of "enum TYPE", its value as offset. */
+int ks_fake_add_enum(struct ks_fake *f, const char *type, const char *name,
+		     long value)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "enum %s", type);
+	return ks_fake_add_member(f, key, name, value, -1);
+}
+
 int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs)
 {
 	struct fake_regs *r = grow(&f->regs, &f->nr_regs, &f->cap_regs, sizeof(*r));
@@ -441,6 +452,20 @@ static long fake_member_size(void *ctx, const char *type, const char *member)
 	return m && m->size >= 0 ? m->size : -ENOENT;
 }
 
+static int fake_enum_value(void *ctx, const char *type, const char *name,
+			   long long *val_ret)
+{
+	const struct fake_member *m;
+	char key[128];
+
+	snprintf(key, sizeof(key), "enum %s", type);
+	m = member_of(ctx, key, name);
+	if (!m)
+		return -ENOENT;
+	*val_ret = m->offset;
+	return 0;
+}
+
 static int fake_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
 	struct ks_fake *f = ctx;
@@ -491,6 +516,7 @@ static const struct ks_target_ops fake_ops = {
 	.member_offset = fake_member_offset,
 	.type_size = fake_type_size,
 	.member_size = fake_member_size,
+	.enum_value = fake_enum_value,
 	.cpu_regs = fake_cpu_regs,
 	.vmcoreinfo = fake_vmcoreinfo,
 };

@@ -48,6 +48,9 @@ int ks_fake_add_symbol(struct ks_fake *f, const char *name, uint64_t addr,
 int ks_fake_add_member(struct ks_fake *f, const char *type, const char *member,
 		       long offset, long size);
 int ks_fake_add_type(struct ks_fake *f, const char *type, long size);
+/* The enumerator name of enum type ("zone_stat_item"), of value. */
+int ks_fake_add_enum(struct ks_fake *f, const char *type, const char *name,
+		     long value);
 int ks_fake_set_cpu_regs(struct ks_fake *f, int cpu, const struct ks_regs *regs);
 
 /* The dump's VMCOREINFO text ("NUMBER(VA_BITS)=48\n..."); -ENOMEM. */

@@ -2,7 +2,8 @@
 /*
  * The BTF reader on a blob built here: members inside anonymous unions
  * and structs, bitfields, dotted paths and array indexes, typedefs and
- * qualifiers, which of several types of one name is meant, records of
+ * qualifiers, which of several types of one name is meant, enumerators
+ * (signed, unsigned, 64-bit), records of
  * every kind skipped by size, and malformed blobs.
  */
 #include <errno.h>
@@ -164,6 +165,13 @@ static size_t build(struct blob *b, uint8_t *out, size_t cap)
 	/* A union and a typedef that share a struct's name rank lower. */
 	type(b, "inner", K_UNION, 0, 0, 99);
 	type(b, "task_t", K_TYPEDEF, 0, 0, t_ptr);
+	/* a signed enum (kflag) and an unsigned one past INT_MAX */
+	type(b, "sign", K_ENUM, 1, 1, 4);
+	word(b, str(b, "NEG"));
+	word(b, (uint32_t)-2);
+	type(b, "usign", K_ENUM, 1, 0, 4);
+	word(b, str(b, "TOP"));
+	word(b, 0xffffffffu);
 
 	return blob_bytes(b, out, cap);
 }
@@ -420,6 +428,29 @@ static void test_cycles(void **state)
 	free(b);
 }
 
+/* An enumerator of the enum named, as the kernel's build gave it. */
+static void test_enum_values(void **state)
+{
+	struct fixture *f = *state;
+	long long v = 7;
+
+	assert_int_equal(ks_btf_enum_value(f->btf, "color", "RED", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(ks_btf_enum_value(f->btf, "enum color", "BLUE", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(ks_btf_enum_value(f->btf, "big", "HUGE", &v), 0);
+	assert_true(v == 1ll << 32);
+	assert_int_equal(ks_btf_enum_value(f->btf, "sign", "NEG", &v), 0);
+	assert_true(v == -2);
+	assert_int_equal(ks_btf_enum_value(f->btf, "usign", "TOP", &v), 0);
+	assert_true(v == 0xffffffffll);
+	/* an enumerator of another enum, of none, or a struct's name */
+	assert_int_equal(ks_btf_enum_value(f->btf, "color", "HUGE", &v), -ENOENT);
+	assert_int_equal(ks_btf_enum_value(f->btf, "color", "GREEN", &v), -ENOENT);
+	assert_int_equal(ks_btf_enum_value(f->btf, "task", "pad", &v), -ENOENT);
+	assert_int_equal(ks_btf_enum_value(f->btf, "nothing", "RED", &v), -ENOENT);
+}
+
 /*
  * Sizes as the kernel's BTF verifier bounds them (an array's fits in
  * u32): int[65536][65536] is refused, and four levels of it no longer
@@ -481,6 +512,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sizes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bitfields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_enum_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vlen_overrun, setup, teardown),
 		cmocka_unit_test(test_cycles),

@@ -15,6 +15,12 @@
 #     test_panic.sh does), and every line of the report before the panic
 #     is a line the console printed after the trigger; a dump that did
 #     not die says it is of a running system;
+#   - the memory: MemTotal within QEMU's -m, the lines adding up; where
+#     the console has the guest's /proc/meminfo (scenario-lib.sh's
+#     ksdie_truth), its lines (MemTotal, SwapTotal, huge pages exactly,
+#     the rest within a tolerance named below); the last OOM victim the
+#     console's last "Killed process" or "oom-kill:" line; the same
+#     section with and without the vmlinux where the dump alone reads it;
 #   - the tasks in D: as many as -D -c counts, and the "== waits"
 #     section the same bytes as -D -c --waits prints;
 #   - crash's kstack triage, text and --json: the same bytes.
@@ -63,11 +69,12 @@ fi
 # "Key: value" of the machine section
 field() { sed -n "/^# The machine/,/^\$/s/^$1: *//p" "$tmp/triage.txt"; }
 
-sections=$(grep -c -E '^# (The machine|What killed it|Taint|Who is stuck|Every CPU|Who touched the kernel|The log)$' "$tmp/triage.txt")
-if [ "$sections" = 7 ]; then
-	pass "the text has its 7 sections"
+sections=$(grep -E '^# (The machine|What killed it|Taint|Memory|Who is stuck|Every CPU|Who touched the kernel|The log)$' "$tmp/triage.txt" |
+	tr '\n' ',')
+if [ "$sections" = "# The machine,# What killed it,# Taint,# Memory,# Who is stuck,# Every CPU,# Who touched the kernel,# The log," ]; then
+	pass "the text has its 8 sections, in order"
 else
-	fail "the text has $sections of its 7 sections"
+	fail "the text's sections: $sections"
 fi
 count_checks < <(python3 - "$tmp/triage.json" "$top/docs/triage-json.md" <<'PY'
 import json, re, sys
@@ -77,12 +84,13 @@ except ValueError as e:
     print('FAIL: --json is not one JSON document: %s' % e)
     sys.exit()
 want = ['schema', 'version', 'machine', 'panic', 'report', 'panic_cpu',
-        'stuck', 'cpus', 'kprobes', 'ftrace', 'log']
+        'memory', 'stuck', 'cpus', 'kprobes', 'ftrace', 'log']
 missing = [k for k in want if k not in d]
 print(('FAIL: --json lacks %s' % missing) if missing else
       'PASS: --json is one document with its %d keys' % len(want))
 doc = set(re.findall(r'`([a-z_]+)`', open(sys.argv[2]).read()))
-keys = set(d) | set(d.get('machine') or {}) | set(d.get('log') or {})
+keys = set(d) | set(d.get('machine') or {}) | set(d.get('log') or {}) | \
+    set(d.get('memory') or {})
 undoc = sorted(keys - doc)
 print(('FAIL: keys not in docs/triage-json.md: %s' % undoc) if undoc else
       'PASS: its %d keys of its own are in docs/triage-json.md' % len(keys))
@@ -171,6 +179,84 @@ else
 	[ "$got" = "a running system (no CPU panicked)" ] &&
 		pass "a dump without a panic: Dump of: $got" ||
 		fail "a dump without a panic says: Dump of: '$got'"
+fi
+
+# --- memory -------------------------------------------------------------------
+# "Key: N" of the memory section's /proc/meminfo lines
+mem() { sed -n "/^# Memory/,/^\$/s/^$1: *\([0-9][0-9]*\).*/\1/p" "$tmp/triage.txt"; }
+sed -n '/^# Memory/,/^$/p' "$tmp/triage.txt" >"$tmp/mem.txt"
+if grep -q '^MemTotal: ' "$tmp/mem.txt"; then
+	total=$(mem MemTotal) free=$(mem MemFree) slab=$(mem Slab)
+	srec=$(mem SReclaimable) sunrec=$(mem SUnreclaim)
+	ram=$(sed -n 's/.* -m \([0-9]*\) .*/\1/p' "$dir/manifest" 2>/dev/null)
+	if [ -n "$ram" ] && [ -n "$total" ] && [ "$total" -le $((ram * 1024)) ] &&
+		[ "$total" -ge $((ram * 1024 * 3 / 4)) ]; then
+		pass "MemTotal $total kB: within QEMU's -m $ram (at least 3/4 of it)"
+	elif [ -n "$ram" ]; then
+		fail "MemTotal '$total' kB, QEMU ran -m $ram"
+	fi
+	if [ -n "$free" ] && [ -n "$slab" ] && [ -n "$srec" ] && [ -n "$sunrec" ] &&
+		[ "$free" -le "$total" ] && [ "$slab" = $((srec + sunrec)) ]; then
+		pass "MemFree is within MemTotal, Slab is SReclaimable + SUnreclaim"
+	else
+		fail "the memory's lines do not add up: $(tr '\n' ' ' <"$tmp/mem.txt")"
+	fi
+else
+	fail "the memory section has no meminfo lines: $(sed -n 2p "$tmp/mem.txt")"
+fi
+# The guest's /proc/meminfo, printed by scenario-lib.sh's ksdie_truth just
+# before the trigger.  MemTotal, SwapTotal and the huge pages do not change
+# after boot.  Between the print and the panic the guest runs its capture
+# (kstack and vmcore-helper come and go, their files land in /capture's
+# tmpfs), writes it to /dev/vda with tar (Buffers), runs the trigger and
+# dies (the oops or hung-task report, the panic); and both /proc/meminfo
+# and the triage read the global counters, which leave out up to a few
+# hundred kB of per-CPU differences not yet folded.  So the others are
+# compared within 4096 kB.
+truth=$(sed -n 's/^ksdie-scenario: meminfo //p' "$console" 2>/dev/null | tr -d '\r')
+if [ -z "$truth" ]; then
+	not_applicable "console.log has no 'ksdie-scenario: meminfo' lines (a dump older than ksdie_truth, or one that did not die): the memory is not compared with the guest's /proc/meminfo"
+else
+	bad=0 n=0
+	for key in MemTotal SwapTotal HugePages_Total HugePages_Free Hugepagesize MemFree MemAvailable \
+		Buffers Cached SwapFree AnonPages Shmem Slab SReclaimable SUnreclaim; do
+		want=$(sed -n "s/^$key: *\([0-9][0-9]*\).*/\1/p" <<<"$truth" | head -n 1)
+		[ -n "$want" ] || continue
+		got=$(mem "$key")
+		tol=4096
+		case $key in MemTotal | SwapTotal | HugePages_Total | HugePages_Free | Hugepagesize) tol=0 ;; esac
+		n=$((n + 1))
+		if [ -z "$got" ] || [ $((got - want)) -gt "$tol" ] || [ $((want - got)) -gt "$tol" ]; then
+			bad=1
+			fail "$key: '${got:-unknown}', the guest's /proc/meminfo said $want (within $tol)"
+		fi
+	done
+	[ "$bad" = 0 ] && pass "the $n meminfo lines are the guest's: MemTotal, SwapTotal and the huge pages exactly, the rest within 4096 kB"
+fi
+# The log's last OOM victim: the console's last "Killed process" line or
+# "oom-kill:" summary
+oom=$(grep -a -E '(: Killed process [0-9]+ |^\[[^]]*\] oom-kill:)' "$console" 2>/dev/null |
+	tail -n 1 | tr -d '\r' |
+	sed 's/^\[[^]]*\] //')
+got=$(sed -n '/^The last OOM victim, from the log:/{n;p}' "$tmp/mem.txt" | sed 's/^\[[^]]*\] //')
+if [ -z "$oom" ]; then
+	grep -q '^The log has no OOM kill\.$' "$tmp/mem.txt" &&
+		pass "no OOM kill on the console, none in the triage" ||
+		fail "no OOM kill on the console, the triage says: $(grep -m 1 'OOM' "$tmp/mem.txt")"
+else
+	[ "$got" = "$oom" ] && pass "the last OOM victim is the console's: $oom" ||
+		fail "the last OOM victim '$got', the console's '$oom'"
+fi
+# The same numbers from the dump alone as with its vmlinux, where the
+# dump alone has its data symbols.
+if [ "${#src[@]}" = 2 ] && [ -e "$dir/vmlinux" ]; then
+	"$kstack" triage "${src[@]}" --vmlinux "$dir/vmlinux" 2>/dev/null |
+		sed -n '/^# Memory/,/^$/p' >"$tmp/mem-vmlinux.txt"
+	cmp -s "$tmp/mem.txt" "$tmp/mem-vmlinux.txt" &&
+		pass "the memory section is the same bytes with --vmlinux" ||
+		fail "the memory section differs with --vmlinux: $(diff "$tmp/mem.txt" "$tmp/mem-vmlinux.txt" | head -3 | tr '\n' ' ')"
+else
+	not_applicable "the dump alone lacks its data symbols: the memory section read with --vmlinux only"
 fi
 
 # --- who is stuck -------------------------------------------------------------

@@ -15,9 +15,19 @@ scenario_trigger() {
 	printf '%s\n' "$*" >/run/vmcore-trigger
 }
 
+# What /proc said just before the trigger, a line per line of its file,
+# for tests/vmcore/test_triage.sh: "ksdie-scenario: meminfo MemTotal: ...",
+# "ksdie-scenario: loadavg ...", "ksdie-scenario: modules ksdie 16384 ...".
+ksdie_truth() {
+	sed 's/^/ksdie-scenario: meminfo /' /proc/meminfo
+	echo "ksdie-scenario: loadavg $(cat /proc/loadavg)"
+	sed 's/^/ksdie-scenario: modules /' /proc/modules
+}
+
 # The dying scenarios' common start: the pvpanic driver (pause the VM at
 # the panic, for the dump; "nopvpanic" leaves it out), the ksdie module,
-# the taint /proc gave before the trigger (for the tests), a sleeper.
+# the taint, memory, load and modules /proc gave before the trigger (for
+# the tests), a sleeper.
 ksdie_setup() {
 	if [ "${1:-}" != nopvpanic ]; then
 		modprobe pvpanic_mmio 2>/dev/null || modprobe pvpanic_pci 2>/dev/null ||
@@ -25,6 +35,7 @@ ksdie_setup() {
 	fi
 	insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
 	echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
+	ksdie_truth
 	sleep 1000000 &
 }
 

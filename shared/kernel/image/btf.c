@@ -644,3 +644,64 @@ long ks_btf_member_size(const struct ks_btf *btf, const char *type,
 
 	return ret ? ret : size_of(btf, ref.type, 0);
 }
+
+/* enum/enum64 value records (struct btf_enum, struct btf_enum64) */
+struct btf_enum {
+	uint32_t name_off;
+	int32_t val;
+};
+
+struct btf_enum64 {
+	uint32_t name_off;
+	uint32_t lo, hi;
+};
+
+/* The value of enumerator name in enum or enum64 t: 0, or -ENOENT. */
+static int enum_find(const struct ks_btf *btf, const struct btf_type *t,
+		     const char *name, long long *val_ret)
+{
+	const struct btf_enum *e = (const struct btf_enum *)(t + 1);
+	const struct btf_enum64 *e64 = (const struct btf_enum64 *)(t + 1);
+	bool is64 = kind_of(t) == KIND_ENUM64;
+	unsigned int i, vlen = vlen_of(t);
+
+	for (i = 0; i < vlen; i++) {
+		uint32_t off = is64 ? e64[i].name_off : e[i].name_off;
+
+		if (strcmp(str_at(btf, off), name))
+			continue;
+		if (is64)
+			*val_ret = (long long)((uint64_t)e64[i].hi << 32 | e64[i].lo);
+		else	/* kflag: a signed enum; else its values are unsigned */
+			*val_ret = kflag_of(t) ? (long long)e[i].val :
+						 (long long)(uint32_t)e[i].val;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int ks_btf_enum_value(const struct ks_btf *btf, const char *type,
+		      const char *name, long long *val_ret)
+{
+	size_t lo = 0, hi = btf->nr_names;
+
+	if (!strncmp(type, "enum ", 5))
+		type += 5;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(btf->names[mid].name, type) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* a name may be a struct and an enum both: look at each enum of it */
+	for (; lo < btf->nr_names && !strcmp(btf->names[lo].name, type); lo++) {
+		const struct btf_type *t = type_by_id(btf, btf->names[lo].id);
+
+		if (t && (kind_of(t) == KIND_ENUM || kind_of(t) == KIND_ENUM64) &&
+		    !enum_find(btf, t, name, val_ret))
+			return 0;
+	}
+	return -ENOENT;
+}

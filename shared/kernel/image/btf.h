@@ -47,4 +47,11 @@ long ks_btf_member_size(const struct ks_btf *btf, const char *type,
 long ks_btf_member_bit_offset(const struct ks_btf *btf, const char *type,
 			      const char *member);
 
+/*
+ * The value of enumerator name of enum type ("zone_stat_item" or "enum
+ * zone_stat_item"): 0, or -ENOENT where either is missing.
+ */
+int ks_btf_enum_value(const struct ks_btf *btf, const char *type,
+		      const char *name, long long *val_ret);
+
 #endif /* KS_BTF_H */

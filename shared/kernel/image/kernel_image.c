@@ -299,6 +299,13 @@ long ks_image_member_size(const struct ks_image *im, const char *type,
 	return im->btf ? ks_btf_member_size(im->btf, type, member) : -ENOENT;
 }
 
+int ks_image_enum_value(const struct ks_image *im, const char *type,
+			const char *name, long long *val_ret)
+{
+	return im->btf ? ks_btf_enum_value(im->btf, type, name, val_ret) :
+			 -ENOENT;
+}
+
 /* ---- the image's target: ctx is the struct ks_image itself ---- */
 
 static const struct ks_target_ops image_ops;
@@ -382,6 +389,12 @@ static long im_member_size(void *ctx, const char *type, const char *member)
 	return ks_image_member_size(ctx, type, member);
 }
 
+static int im_enum_value(void *ctx, const char *type, const char *name,
+			 long long *val_ret)
+{
+	return ks_image_enum_value(ctx, type, name, val_ret);
+}
+
 static const struct ks_target_ops image_ops = {
 	.read = im_read,
 	.read_phys = im_read_phys,
@@ -391,6 +404,7 @@ static const struct ks_target_ops image_ops = {
 	.member_offset = im_member_offset,
 	.type_size = im_type_size,
 	.member_size = im_member_size,
+	.enum_value = im_enum_value,
 	.cpu_regs = im_cpu_regs,
 	.vmcoreinfo = im_vmcoreinfo,
 };

@@ -118,6 +118,9 @@ long ks_image_member_offset(const struct ks_image *im, const char *type,
 long ks_image_type_size(const struct ks_image *im, const char *type);
 long ks_image_member_size(const struct ks_image *im, const char *type,
 			  const char *member);
+/* An enumerator's value from the BTF; -ENOENT without it. */
+int ks_image_enum_value(const struct ks_image *im, const char *type,
+			const char *name, long long *val_ret);
 
 /*
  * The target of the image over mem (which answers reads, and registers

@@ -223,6 +223,23 @@ static int last(struct ks_log_digest *d, const struct ks_log_record *r)
 	return -ENOMEM;
 }
 
+/*
+ * The last victim: oom_kill_process() prints its "oom-kill:" summary
+ * (dump_oom_summary()) before its "Killed process" line, so the last
+ * line of either is the whole kill's best line, or the summary of a
+ * kill the dump cut short.
+ */
+static int oom_victim(struct ks_log_digest *d, const struct ks_log_record *r)
+{
+	if (!starts(r, "oom-kill:") &&
+	    !memmem(r->text, r->text_len, ": Killed process ", 17))
+		return 0;
+	if (d->has_oom)
+		free_record(&d->oom);
+	d->has_oom = !copy_record(&d->oom, r);
+	return d->has_oom ? 0 : -ENOMEM;
+}
+
 static int one_record(void *arg, const struct ks_log_record *r)
 {
 	struct walk *w = arg;
@@ -235,6 +252,8 @@ static int one_record(void *arg, const struct ks_log_record *r)
 		ret = fold(d, r);
 	if (!ret)
 		ret = explain(w, r);
+	if (!ret)
+		ret = oom_victim(d, r);
 	return ret;
 }
 
@@ -281,6 +300,8 @@ void ks_log_digest_release(struct ks_log_digest *d)
 		free_record(&d->warn[i].rec);
 	for (size_t i = 0; i < d->nr_last; i++)
 		free_record(&d->last[i]);
+	if (d->has_oom)
+		free_record(&d->oom);
 	free(d->warn);
 	memset(d, 0, sizeof(*d));
 }

@@ -43,6 +43,12 @@ struct ks_log_digest {
 	struct ks_log_record last[KS_LOG_LAST];
 	size_t nr_last, first_last;
 	unsigned long nr_records;
+	/*
+	 * The last OOM kill: its "Out of memory: Killed process N (comm)"
+	 * line, or its "oom-kill:" summary where the log ends before it
+	 */
+	struct ks_log_record oom;
+	bool has_oom;
 	struct ks_log_trouble trouble;
 };
 
