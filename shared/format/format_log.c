@@ -7,6 +7,7 @@
  * record cannot forge another's line.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "format.h"
 #include "format_log.h"
@@ -51,10 +52,48 @@ static void json_record(FILE *out, const struct ks_log_record *rec)
 	fputs("}\n", out);
 }
 
+/*
+ * A line of a printk_safe buffer, as crash's log: "[nmi_print_seq] "
+ * before a line that KERN_SOH heads, as many spaces before one that
+ * goes on without it; no time, the buffer keeps none.
+ */
+static void safe_text(FILE *out, const struct ks_log_record *rec)
+{
+	int indent = (int)strlen(rec->buffer) + 3;
+
+	if (rec->headed)
+		fprintf(out, "[%s] ", rec->buffer);
+	else
+		fprintf(out, "%*s", indent, "");
+	text_line(out, rec, indent);
+}
+
+static void safe_json(FILE *out, const struct ks_log_record *rec)
+{
+	fputs("{\"buffer\": ", out);
+	ks_json_str(out, rec->buffer);
+	fprintf(out, ", \"cpu\": %u", rec->cpu);
+	if (rec->header >= '0' && rec->header <= '7')
+		fprintf(out, ", \"level\": %u", rec->level);
+	if (rec->header == 'c')
+		fputs(", \"cont\": true", out);
+	if (!rec->headed)
+		fputs(", \"no_header\": true", out);
+	fputs(", \"text\": ", out);
+	ks_json_str_n(out, rec->text, rec->text_len);
+	if (rec->message_lost)
+		fprintf(out, ", \"message_lost\": %d", rec->message_lost);
+	fputs("}\n", out);
+}
+
 void ks_format_log_record(FILE *out, bool json, const struct ks_log_record *rec)
 {
 	int len;
 
+	if (rec->buffer) {
+		(json ? safe_json : safe_text)(out, rec);
+		return;
+	}
 	if (json) {
 		json_record(out, rec);
 		return;

@@ -11,7 +11,11 @@
 
 #include "printk_ring.h"
 
-/* One record: "[%5lu.%06lu] text", or one JSON object; one line each. */
+/*
+ * One record: "[%5lu.%06lu] text", or one JSON object; one line each.
+ * A line of a printk_safe buffer (rec->buffer) is "[nmi_print_seq] text"
+ * as crash's log writes it, or {"buffer": ..., "cpu": ..., "text": ...}.
+ */
 void ks_format_log_record(FILE *out, bool json, const struct ks_log_record *rec);
 
 /* --json's last line: what could not be read ({"not_read": {...}}). */

@@ -309,7 +309,7 @@ static int walk_ids(struct ring *r, ks_log_record_fn *fn, void *arg,
 		id = DESC_ID(r->head_id - r->count + 1);
 	}
 	for (uint64_t i = 0; i < n; i++, id = DESC_ID(id + 1)) {
-		struct ks_log_record rec;
+		struct ks_log_record rec = { .buffer = NULL };
 
 		if (read_record(r, id, &rec) != 1)
 			continue;

@@ -31,6 +31,17 @@ struct ks_log_record {
 	size_t text_len;
 	const char *subsystem;	/* "" when the record has none */
 	const char *device;
+	/*
+	 * A line still in a per-CPU buffer of printk_safe.c (5.10 to 5.14),
+	 * never flushed into the ring: its buffer's name (a static string,
+	 * "nmi_print_seq" or "safe_print_seq"), else NULL for the ring's.
+	 * Such a line has no seq, time nor caller.
+	 */
+	const char *buffer;
+	unsigned int cpu;	/* the CPU whose buffer holds it */
+	int message_lost;	/* the buffer's count of messages it dropped */
+	bool headed;		/* began with KERN_SOH: crash indents one that did not */
+	char header;		/* the byte after KERN_SOH ('0'..'7', 'c'), '\0' none */
 };
 
 /* What the walk could not read, counted; said once per kind by the walk. */
