@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* --log of an image: its ring's records, written as they are read. */
+/*
+ * --log of an image: its ring's records, then the lines left in the
+ * printk_safe buffers, written as they are read.
+ */
 #include <errno.h>
 
 #include "format_log.h"
 #include "log_print.h"
 #include "printk_ring.h"
+#include "printk_safe.h"
 
 struct log_out {
 	FILE *out;
@@ -28,6 +32,9 @@ int ks_log_print(const struct ks_target *t, FILE *out, bool json,
 	int ret;
 
 	ret = ks_printk_ring_walk(t, write_record, &lo, &tr, rep);
+	/* then what NMIs printed and no irq_work flushed, as crash's log */
+	if (!ret)
+		ret = ks_printk_safe_walk(t, write_record, &lo, rep);
 	if (ret)
 		return ret;
 	ks_format_log_trouble(out, json, &tr);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --log of an image, the same for --vmcore and crash: the printk ring
- * walked (shared/kernel/log/printk_ring.c) and written (format_log.c).
+ * walked (shared/kernel/log/printk_ring.c), then the lines left in the
+ * printk_safe buffers (printk_safe.c), and written (format_log.c).
  */
 #ifndef KS_LOG_PRINT_H
 #define KS_LOG_PRINT_H

@@ -14,6 +14,7 @@
 
 #include "fnv1a.h"
 #include "log_digest.h"
+#include "printk_safe.h"
 
 static const char *const report_heads[] = {
 	"------------[ cut here ]",
@@ -280,8 +281,10 @@ static int ring_source(void *src, ks_log_record_fn *fn, void *arg,
 		       struct ks_log_trouble *trouble)
 {
 	const struct ring *r = src;
+	int ret = ks_printk_ring_walk(r->t, fn, arg, trouble, r->rep);
 
-	return ks_printk_ring_walk(r->t, fn, arg, trouble, r->rep);
+	/* a dying NMI's last words, left in printk_safe's buffers */
+	return ret ? ret : ks_printk_safe_walk(r->t, fn, arg, r->rep);
 }
 
 int ks_log_digest_read(const struct ks_target *t, struct ks_log_digest *d,

@@ -6,7 +6,8 @@
  * say what happened, not its registers or frames), the errors and
  * warnings (level 4 and below) with each repeated text folded into a
  * count, and the last lines.  The records are copies, made from the
- * printk ring's walk (printk_ring.c); their writer is format_log.c's.
+ * printk ring's walk (printk_ring.c) and the lines left in printk_safe's
+ * buffers after it (printk_safe.c); their writer is format_log.c's.
  */
 #ifndef KS_LOG_DIGEST_H
 #define KS_LOG_DIGEST_H
