@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format.h"
 #include "text_escape.h"
@@ -133,22 +134,36 @@ static int owners(const struct ks_sample *s, size_t *next)
 	return 0;
 }
 
-int ks_format_waits(FILE *out, const struct ks_sample *s)
+int ks_sample_wait_chains(const struct ks_sample *s, size_t *next,
+			  struct ks_wait_chains *c)
 {
-	size_t n = s->nr_tasks ? s->nr_tasks : 1, dl = 0, ch = 0;
-	size_t *next = malloc(n * sizeof(*next));
-	uint64_t *age = calloc(n, sizeof(*age));
-	struct ks_wait_chains c = { 0 };
+	uint64_t *age = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*age));
 	int ret = -ENOMEM;
 
-	if (!next || !age)
-		goto out;
+	memset(c, 0, sizeof(*c));
+	if (!age)
+		return ret;
 	ret = owners(s, next);
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		age[i] = s->tasks[i].has_last_ran ? s->tasks[i].last_ran_ns : 0;
-	ret = ks_wait_chains_build(next, age, s->nr_tasks, &c);
+	ret = ks_wait_chains_build(next, age, s->nr_tasks, c);
+out:
+	free(age);
+	return ret;
+}
+
+int ks_format_waits(FILE *out, const struct ks_sample *s)
+{
+	size_t n = s->nr_tasks ? s->nr_tasks : 1, dl = 0, ch = 0;
+	size_t *next = malloc(n * sizeof(*next));
+	struct ks_wait_chains c = { 0 };
+	int ret = -ENOMEM;
+
+	if (!next)
+		goto out;
+	ret = ks_sample_wait_chains(s, next, &c);
 	if (ret)
 		goto out;
 	fputs("== waits\n", out);
@@ -164,6 +179,5 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 out:
 	ks_wait_chains_release(&c);
 	free(next);
-	free(age);
 	return ret;
 }
