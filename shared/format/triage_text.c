@@ -191,6 +191,18 @@ static void root_task(FILE *out, const struct ks_task *t, const char *what)
 		fprintf(out, "  (%s)\n", t->note);
 }
 
+/* why the chain ends at a waiter: its lock's owner is no task known */
+static const char *last_wait(const struct ks_task_wait *w)
+{
+	if (w->readers)
+		return "waits for an rwsem its readers hold";
+	if (w->ownerless)
+		return "waits on a queue, which records no owner";
+	if (w->owner)
+		return "waits for a lock whose owner is no task of the dump";
+	return "waits for a lock of no owner";
+}
+
 /*
  * The root blocker, after the waits: the deadlock, or the task at the
  * end of the longest chain (its holder where the lock has one) and its
@@ -215,7 +227,7 @@ static void text_root(FILE *out, const struct ks_triage *tr)
 	fprintf(out, "chain %zu's %s:\n", root_number(tr),
 		r->beyond ? "holder" : "last waiter");
 	if (!r->beyond) {
-		root_task(out, t, "waits for a lock of no owner known");
+		root_task(out, t, last_wait(&t->wait));
 		return;
 	}
 	snprintf(what, sizeof(what), "holds what %d waits for", t->pid);
