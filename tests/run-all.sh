@@ -129,7 +129,7 @@ for kind in $kinds; do
 			for t in tests/vmcore/test_panic.sh tests/vmcore/test_panic_trace.sh \
 				 tests/vmcore/test_log.sh \
 				 tests/vmcore/test_cpus.sh tests/vmcore/test_triage.sh \
-				 tests/vmcore/test_triage_html.sh; do
+				 tests/vmcore/test_triage_html.sh tests/vmcore/test_stuck.sh; do
 				run "vmcore/$(basename "$t") on $(basename "$dir")" \
 					env KSTACK_VMCORE_DIR="$dir" bash "$t"
 			done

@@ -706,6 +706,7 @@ int ks_options_parse(struct ks_options *o, enum ks_context ctx, int argc,
 		ret = check_subcommand(o, &v, ctx, &ops, rep);
 	else if (!ret)
 		ret = check_rest(o, &v, ctx, argc, argv, rep);
+	o->out.stuck_time = o->sel.states & KS_ST_BIT('D');
 	if (!ret)
 		return 0;
 	ks_options_release(o);

@@ -63,6 +63,15 @@ struct ks_task {
 	bool has_last_ran;
 	uint64_t last_ran_ns;
 	/*
+	 * Nanoseconds the task has been blocked at least, by the hung-task
+	 * detector's own record (task_struct.last_switch_time, in jiffies,
+	 * CONFIG_DETECT_HUNG_TASK): when khungtaskd last saw its context
+	 * switch count move (check_hung_task()).  A task in D whose count
+	 * has not moved since, of a dump only.
+	 */
+	bool has_blocked;
+	uint64_t blocked_ns;
+	/*
 	 * --waits, a dump only: the lock it waits for, as the kernel linked
 	 * it (shared/kernel/waits/).
 	 */

@@ -28,9 +28,19 @@ int ks_format_folded(FILE *out, const struct ks_sample *s,
 		     const struct ks_groups *g, const struct ks_format_opts *opts);
 
 /*
+ * The task of grp gone longest without running (youngest: the least
+ * long), and the one blocked longest by the hung-task detector's
+ * record; NULL where no task of it has the time (-D -c, the triage).
+ */
+const struct ks_task *ks_group_oldest(const struct ks_sample *s,
+				      const struct ks_group *grp, bool youngest);
+const struct ks_task *ks_group_blocked_longest(const struct ks_sample *s,
+					       const struct ks_group *grp);
+/*
  * -c's paragraphs without its header, the group whose task has gone
  * longest without running first, each with its oldest and youngest
- * time since last ran (the triage's tasks in D).
+ * time since last ran and its longest time blocked (the triage's tasks
+ * in D).
  */
 int ks_format_summary_by_age(FILE *out, const struct ks_sample *s,
 			     const struct ks_groups *g);
@@ -39,12 +49,18 @@ int ks_format_summary_by_age(FILE *out, const struct ks_sample *s,
  * deadlocks of the tasks' waits_for (format_waits.c).
  */
 int ks_format_waits(FILE *out, const struct ks_sample *s);
+struct ks_wait_chains;
 /*
  * The chains and deadlocks of s's waits, as --waits prints them (the
  * triage's page draws them).  0 or -ENOMEM; release c either way.
  */
-struct ks_wait_chains;
 int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c);
+/*
+ * The chains of s's waits as that section prints them, and next[] of
+ * each task (wait_chains.h; s->nr_tasks of them): 0 or -ENOMEM.
+ */
+int ks_sample_wait_chains(const struct ks_sample *s, size_t *next,
+			  struct ks_wait_chains *c);
 
 /* Groups s and writes it in the format opts asks for; -errno on failure. */
 int ks_format_sample(FILE *out, const struct ks_sample *s,

@@ -197,6 +197,9 @@ static void json_task(FILE *out, const struct ks_task *t, const char *sig)
 	if (t->has_last_ran)
 		fprintf(out, ",\"last_ran_ns\":%llu",
 			(unsigned long long)t->last_ran_ns);
+	if (t->has_blocked)
+		fprintf(out, ",\"blocked_ns\":%llu",
+			(unsigned long long)t->blocked_ns);
 	if (t->has_wait)
 		json_wait(out, &t->wait);
 	fprintf(out, ",\"signature\":\"%s\"}", sig);

@@ -21,6 +21,12 @@ struct ks_format_opts {
 	bool summary_all;	/* -c --all: every task of a group */
 	bool waits;		/* --waits: the "== waits" section */
 	/*
+	 * -D -c: each group's time in D where the sample knows it, its
+	 * oldest and youngest time since last ran and its longest time
+	 * blocked (struct ks_task's blocked_ns); -c without -D stays oled's.
+	 */
+	bool stuck_time;
+	/*
 	 * -v: the text's task_struct, CPU and note, -K/-F's detail.  The
 	 * background logs write with it false: there -v means DEBUG log
 	 * lines and the samples stay oled's text.

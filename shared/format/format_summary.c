@@ -8,9 +8,12 @@
  *
  * With --all the line names every task of the group ("all: 12 (sleep),
  * ...") in place of three examples, still one line, so that grep finds
- * a PID with its stack below.  With --waits (a dump) the line gives the
- * group's oldest and youngest wait, the time since each task last ran,
- * after its states.
+ * a PID with its stack below.  With --waits or -D (a dump) the line
+ * gives the group's oldest and youngest wait, the time since each task
+ * last ran, after its states; with -D also the longest a task of it has
+ * been blocked by the hung-task detector's record, where the kernel
+ * keeps one ("blocked 5.120s (301, last_switch_time)").  A group none
+ * of whose tasks has a time (the live /proc) prints as without them.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -60,22 +63,44 @@ static void print_states(FILE *out, const struct ks_sample *s,
 		}
 }
 
-/* -c --waits: the oldest and the youngest wait of the group, as pykdump. */
-static void print_waits(FILE *out, const struct ks_sample *s,
-			const struct ks_group *grp)
+const struct ks_task *ks_group_oldest(const struct ks_sample *s,
+				      const struct ks_group *grp, bool youngest)
 {
-	const struct ks_task *old = NULL, *young = NULL;
+	const struct ks_task *best = NULL;
 
 	for (size_t j = 0; j < grp->nr_members; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];
 
 		if (!t->has_last_ran)
 			continue;
-		if (!old || t->last_ran_ns > old->last_ran_ns)
-			old = t;
-		if (!young || t->last_ran_ns < young->last_ran_ns)
-			young = t;
+		if (!best || (youngest ? t->last_ran_ns < best->last_ran_ns :
+					 t->last_ran_ns > best->last_ran_ns))
+			best = t;
 	}
+	return best;
+}
+
+const struct ks_task *ks_group_blocked_longest(const struct ks_sample *s,
+					       const struct ks_group *grp)
+{
+	const struct ks_task *best = NULL;
+
+	for (size_t j = 0; j < grp->nr_members; j++) {
+		const struct ks_task *t = &s->tasks[grp->members[j]];
+
+		if (t->has_blocked && (!best || t->blocked_ns > best->blocked_ns))
+			best = t;
+	}
+	return best;
+}
+
+/* -c --waits: the oldest and the youngest wait of the group, as pykdump. */
+static void print_waits(FILE *out, const struct ks_sample *s,
+			const struct ks_group *grp)
+{
+	const struct ks_task *old = ks_group_oldest(s, grp, false);
+	const struct ks_task *young = ks_group_oldest(s, grp, true);
+
 	if (!old)
 		return;
 	fprintf(out, "   oldest %llu.%03llus (%d), youngest %llu.%03llus (%d)",
@@ -87,16 +112,31 @@ static void print_waits(FILE *out, const struct ks_sample *s,
 		young->pid);
 }
 
+/* -D -c: the task of the group blocked longest, by last_switch_time */
+static void print_blocked(FILE *out, const struct ks_sample *s,
+			  const struct ks_group *grp)
+{
+	const struct ks_task *t = ks_group_blocked_longest(s, grp);
+
+	if (t)
+		fprintf(out, "   blocked %llu.%03llus (%d, last_switch_time)",
+			(unsigned long long)(t->blocked_ns / 1000000000),
+			(unsigned long long)(t->blocked_ns / 1000000 % 1000),
+			t->pid);
+}
+
 static void print_group(FILE *out, const struct ks_sample *s,
 			const struct ks_group *grp, size_t examples,
-			bool waits)
+			bool waits, bool stuck)
 {
 	size_t n = grp->nr_members;
 
 	fprintf(out, "%zu task%s", n, n == 1 ? "" : "s");
 	print_states(out, s, grp);
-	if (waits)
+	if (waits || stuck)
 		print_waits(out, s, grp);
+	if (stuck)
+		print_blocked(out, s, grp);
 	fputs(examples == SIZE_MAX ? "   all:" : "   e.g.", out);
 	for (size_t j = 0; j < n && j < examples; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];
@@ -109,7 +149,8 @@ static void print_group(FILE *out, const struct ks_sample *s,
 }
 
 static int summary(FILE *out, const struct ks_sample *s,
-		   const struct ks_groups *g, size_t examples, bool waits)
+		   const struct ks_groups *g, size_t examples, bool waits,
+		   bool stuck)
 {
 	char header[KS_HOST_LEN + 160];
 	size_t *order;
@@ -128,7 +169,8 @@ static int summary(FILE *out, const struct ks_sample *s,
 		s->nr_tasks, ks_plural(s->nr_tasks), g->nr_groups,
 		ks_plural(g->nr_groups));
 	for (size_t i = 0; i < g->nr_groups; i++)
-		print_group(out, s, &g->groups[order[i]], examples, waits);
+		print_group(out, s, &g->groups[order[i]], examples, waits,
+			    stuck);
 	free(order);
 	return ferror(out) ? -EIO : 0;
 }
@@ -138,7 +180,7 @@ int ks_format_summary(FILE *out, const struct ks_sample *s,
 		      const struct ks_groups *g, const struct ks_format_opts *opts)
 {
 	return summary(out, s, g, opts->summary_all ? SIZE_MAX : EXAMPLES,
-		       opts->waits);
+		       opts->waits, opts->stuck_time);
 }
 
 /* the longest time since a task of the group last ran; 0 if none says */
@@ -181,7 +223,8 @@ int ks_format_summary_by_age(FILE *out, const struct ks_sample *s,
 	sort_sample = s;
 	qsort(order, g->nr_groups, sizeof(*order), by_age);
 	for (size_t i = 0; i < g->nr_groups; i++)
-		print_group(out, s, &g->groups[order[i]], EXAMPLES, true);
+		print_group(out, s, &g->groups[order[i]], EXAMPLES, true,
+			    true);
 	free(order);
 	return ferror(out) ? -EIO : 0;
 }

@@ -135,16 +135,15 @@ static int owners(const struct ks_sample *s, size_t *next)
 	return 0;
 }
 
-int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c)
+int ks_sample_wait_chains(const struct ks_sample *s, size_t *next,
+			  struct ks_wait_chains *c)
 {
-	size_t n = s->nr_tasks ? s->nr_tasks : 1;
-	size_t *next = malloc(n * sizeof(*next));
-	uint64_t *age = calloc(n, sizeof(*age));
+	uint64_t *age = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*age));
 	int ret = -ENOMEM;
 
 	memset(c, 0, sizeof(*c));
-	if (!next || !age)
-		goto out;
+	if (!age)
+		return ret;
 	ret = owners(s, next);
 	if (ret)
 		goto out;
@@ -152,17 +151,34 @@ int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c)
 		age[i] = s->tasks[i].has_last_ran ? s->tasks[i].last_ran_ns : 0;
 	ret = ks_wait_chains_build(next, age, s->nr_tasks, c);
 out:
-	free(next);
 	free(age);
+	return ret;
+}
+
+int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c)
+{
+	size_t *next = malloc((s->nr_tasks ? s->nr_tasks : 1) * sizeof(*next));
+	int ret;
+
+	if (!next) {
+		memset(c, 0, sizeof(*c));
+		return -ENOMEM;
+	}
+	ret = ks_sample_wait_chains(s, next, c);
+	free(next);
 	return ret;
 }
 
 int ks_format_waits(FILE *out, const struct ks_sample *s)
 {
-	struct ks_wait_chains c;
-	size_t dl = 0, ch = 0;
-	int ret = ks_wait_chains_of(s, &c);
+	size_t n = s->nr_tasks ? s->nr_tasks : 1, dl = 0, ch = 0;
+	size_t *next = malloc(n * sizeof(*next));
+	struct ks_wait_chains c = { 0 };
+	int ret = -ENOMEM;
 
+	if (!next)
+		goto out;
+	ret = ks_sample_wait_chains(s, next, &c);
 	if (ret)
 		goto out;
 	fputs("== waits\n", out);
@@ -177,5 +193,6 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 	ret = ferror(out) ? -EIO : 0;
 out:
 	ks_wait_chains_release(&c);
+	free(next);
 	return ret;
 }

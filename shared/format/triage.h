@@ -26,6 +26,8 @@
 #include "report.h"
 #include "target.h"
 #include "task.h"
+#include "wait_chains.h"
+#include "wait_root.h"
 
 struct ks_kernel;
 
@@ -61,6 +63,16 @@ struct ks_triage {
 	struct ks_groups stuck_groups;
 	int stuck_err;
 	char stuck_why[KS_TRIAGE_WHY];
+	/*
+	 * The root blocker of their waits (wait_root.h), over the chains
+	 * --waits prints; a root outside the tasks in D (a holder asleep in
+	 * S, one running) is read on its own into root_owner, found there
+	 * or not (root_pid: its PID).
+	 */
+	struct ks_wait_chains stuck_chains;
+	struct ks_wait_root root;
+	int32_t root_pid;
+	struct ks_sample root_owner;
 	struct ks_kprobe_list kprobes;
 	int kprobes_err;
 	char kprobes_why[KS_TRIAGE_WHY];

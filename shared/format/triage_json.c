@@ -165,16 +165,77 @@ static void json_memory(FILE *out, const struct ks_triage *tr)
 	fputc('}', out);
 }
 
+/* "chain" or "deadlock": its number as the "== waits" section gives it */
+static void json_root_chain(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_wait_chains *c = &tr->stuck_chains;
+	size_t dl = 0;
+
+	while (dl < c->nr && c->v[dl].deadlock)
+		dl++;
+	if (tr->root.deadlock)
+		fprintf(out, "\"deadlock\":%zu,\"chain\":null", tr->root.chain + 1);
+	else
+		fprintf(out, "\"deadlock\":null,\"chain\":%zu",
+			tr->root.chain + 1 - dl);
+	fprintf(out, ",\"tasks\":%zu", tr->root.length);
+}
+
+static void json_root_task(FILE *out, const struct ks_task *t)
+{
+	fprintf(out, ",\"pid\":%d,\"comm\":", t->pid);
+	ks_json_str(out, t->comm);
+	fprintf(out, ",\"state\":\"%c\",\"on_cpu\":%s,\"frames\":", t->state,
+		t->running ? "true" : "false");
+	ks_json_frames(out, t->stack);
+}
+
+/* The root blocker (triage_text.c's), null where no task waits. */
+static void json_root(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_wait_root *r = &tr->root;
+	const struct ks_task *t;
+
+	fputs(",\"root_blocker\":", out);
+	if (!r->found) {
+		fputs("null", out);
+		return;
+	}
+	fputc('{', out);
+	json_root_chain(out, tr);
+	t = r->deadlock ? NULL : &tr->stuck.tasks[r->task];
+	if (r->deadlock) {
+		fputs(",\"pids\":[", out);
+		for (size_t i = 0; i < tr->stuck_chains.v[r->chain].nr; i++)
+			fprintf(out, "%s%d", i ? "," : "", tr->stuck.tasks[
+				tr->stuck_chains.v[r->chain].task[i]].pid);
+		fputc(']', out);
+	} else if (!r->beyond) {
+		fputs(",\"holder\":false", out);
+		json_root_task(out, t);
+	} else if (tr->root_owner.nr_tasks) {
+		fputs(",\"holder\":true", out);
+		json_root_task(out, &tr->root_owner.tasks[0]);
+	} else {
+		fprintf(out, ",\"holder\":true,\"pid\":%d,\"comm\":null", tr->root_pid);
+	}
+	fputc('}', out);
+}
+
 static int json_stuck(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_format_opts opts = { .format = KS_FMT_JSON, .waits = true };
 
+	int ret;
+
 	fputs(",\"stuck\":", out);
 	if (tr->stuck_err) {
-		fputs("null", out);
+		fputs("null,\"root_blocker\":null", out);
 		return 0;
 	}
-	return ks_format_json(out, &tr->stuck, &tr->stuck_groups, &opts);
+	ret = ks_format_json(out, &tr->stuck, &tr->stuck_groups, &opts);
+	json_root(out, tr);
+	return ret;
 }
 
 static void json_cpus(FILE *out, const struct ks_triage *tr)

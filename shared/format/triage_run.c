@@ -5,9 +5,11 @@
  * writer.  Nothing here reads kernel memory itself.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpus_walk.h"
+#include "format.h"
 #include "hooks_walk.h"
 #include "kernel_sample.h"
 #include "panic_message.h"
@@ -54,6 +56,49 @@ static void read_stuck(struct ks_triage *tr, struct ks_kernel *k)
 		tr->stuck_err = ks_group_build(&tr->stuck, &tr->stuck_groups);
 }
 
+/* The owner of the root's lock, a task outside the tasks in D. */
+static int read_root_owner(struct ks_triage *tr, struct ks_kernel *k)
+{
+	struct ks_selection sel = { .pids = &tr->root_pid, .nr_pids = 1 };
+	const struct ks_walk_opts walk = { &sel, false, false };
+	const struct ks_sample_say say = { NULL, true };
+	struct ks_kernel_status st;
+
+	return ks_kernel_sample(k, &walk, &tr->root_owner, &st, &say);
+}
+
+/*
+ * The root blocker: the end of the longest chain of the waits printed
+ * (format_waits.c), read on its own where it is no task in D.
+ */
+static int read_root(struct ks_triage *tr, struct ks_kernel *k)
+{
+	const struct ks_sample *s = &tr->stuck;
+	size_t n = s->nr_tasks ? s->nr_tasks : 1;
+	size_t *next = malloc(n * sizeof(*next));
+	bool *outside = calloc(n, sizeof(*outside));
+	int ret = -ENOMEM;
+
+	if (!next || !outside)
+		goto out;
+	ret = ks_sample_wait_chains(s, next, &tr->stuck_chains);
+	for (size_t i = 0; !ret && i < s->nr_tasks; i++)
+		outside[i] = next[i] == KS_WAIT_END && s->tasks[i].has_wait &&
+			     !s->tasks[i].wait.readers && s->tasks[i].wait.owner_pid;
+	if (!ret)
+		ret = ks_wait_root_find(&tr->stuck_chains, next, outside,
+					s->nr_tasks, &tr->root);
+	if (ret || !tr->root.beyond)
+		goto out;
+	tr->root_pid = s->tasks[tr->root.task].wait.owner_pid;
+	if (read_root_owner(tr, k) == -ENOMEM)
+		ret = -ENOMEM;
+out:
+	free(next);
+	free(outside);
+	return ret;
+}
+
 static void read_parts(struct ks_triage *tr, struct ks_kernel *k)
 {
 	const struct ks_reporter mach = CATCH(tr->machine_why);
@@ -69,6 +114,8 @@ static void read_parts(struct ks_triage *tr, struct ks_kernel *k)
 	ks_memory_read(tr->t, &tr->mem, &mem, &slab);
 	tr->cpus_err = k ? ks_cpus_walk(k, &tr->cpus, &cpus) : -ENOENT;
 	read_stuck(tr, k);
+	if (!tr->stuck_err && read_root(tr, k))
+		tr->stuck_err = -ENOMEM;
 	tr->kprobes_err = ks_kprobe_walk(tr->t, &tr->kprobes, &kp);
 	tr->log_err = ks_log_digest_read(tr->t, &tr->log, &log);
 }
@@ -80,6 +127,8 @@ void ks_triage_release(struct ks_triage *tr)
 	ks_cpus_release(&tr->cpus);
 	ks_group_release(&tr->stuck_groups);
 	ks_sample_release(&tr->stuck);
+	ks_wait_chains_release(&tr->stuck_chains);
+	ks_sample_release(&tr->root_owner);
 	ks_kprobe_list_free(&tr->kprobes);
 	ks_log_digest_release(&tr->log);
 }

@@ -236,6 +236,85 @@ void ks_triage_memory_text(FILE *out, const struct ks_triage *tr)
 	fputc('\n', out);
 }
 
+#define ROOT_FRAMES	5	/* the root's top frames: what it is doing */
+
+/* the chain's (or the deadlock's) number, as the "== waits" section's */
+static size_t root_number(const struct ks_triage *tr)
+{
+	const struct ks_wait_chains *c = &tr->stuck_chains;
+	size_t dl = 0;
+
+	while (dl < c->nr && c->v[dl].deadlock)
+		dl++;
+	return tr->root.deadlock ? tr->root.chain + 1 : tr->root.chain + 1 - dl;
+}
+
+/* "117 ksl_chain_c S" and what, then its top frames: what it is doing */
+static void root_task(FILE *out, const struct ks_task *t, const char *what)
+{
+	const char *p = t->stack;
+
+	fprintf(out, "%d ", t->pid);
+	ks_fputs_escaped(t->comm, out);
+	fprintf(out, " %c%s, %s\n", t->state, t->running ? " (on a CPU)" : "",
+		what);
+	for (int i = 0; i < ROOT_FRAMES && p && *p; i++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		fprintf(out, "  %.*s\n", (int)len, p);
+		p = nl ? nl + 1 : NULL;
+	}
+	if (t->note)
+		fprintf(out, "  (%s)\n", t->note);
+}
+
+/* why the chain ends at a waiter: its lock's owner is no task known */
+static const char *last_wait(const struct ks_task_wait *w)
+{
+	if (w->readers)
+		return "waits for an rwsem its readers hold";
+	if (w->ownerless)
+		return "waits on a queue, which records no owner";
+	if (w->owner)
+		return "waits for a lock whose owner is no task of the dump";
+	return "waits for a lock of no owner";
+}
+
+/*
+ * The root blocker, after the waits: the deadlock, or the task at the
+ * end of the longest chain (its holder where the lock has one) and its
+ * top frames.
+ */
+static void text_root(FILE *out, const struct ks_triage *tr)
+{
+	const struct ks_wait_root *r = &tr->root;
+	const struct ks_task *t;
+	char what[64];
+
+	if (!r->found)
+		return;
+	fprintf(out, "\nRoot blocker (the end of the longest chain of waits, %zu task%s): ",
+		r->length, ks_plural(r->length));
+	if (r->deadlock) {
+		fprintf(out, "deadlock %zu, each of whose tasks waits for a lock another of them holds\n",
+			root_number(tr));
+		return;
+	}
+	t = &tr->stuck.tasks[r->task];
+	fprintf(out, "chain %zu's %s:\n", root_number(tr),
+		r->beyond ? "holder" : "last waiter");
+	if (!r->beyond) {
+		root_task(out, t, last_wait(&t->wait));
+		return;
+	}
+	snprintf(what, sizeof(what), "holds what %d waits for", t->pid);
+	if (tr->root_owner.nr_tasks)
+		root_task(out, &tr->root_owner.tasks[0], what);
+	else
+		fprintf(out, "%d, no task the dump lists, %s\n", tr->root_pid, what);
+}
+
 static int text_stuck(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_sample *s = &tr->stuck;
@@ -259,6 +338,8 @@ static int text_stuck(FILE *out, const struct ks_triage *tr)
 	/* each paragraph ends with a blank line */
 	if (!ret)
 		ret = ks_format_waits(out, s);
+	if (!ret)
+		text_root(out, tr);
 	fputc('\n', out);
 	return ret;
 }

@@ -168,6 +168,82 @@ static void test_summary_oldest_youngest(void **state)
 	ks_sample_release(&s);
 }
 
+static char *render_stuck(const struct ks_sample *s, bool stuck)
+{
+	struct ks_format_opts o = { .format = KS_FMT_SUMMARY, .stuck_time = stuck };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(ks_format_sample(out, s, &o), 0);
+	fclose(out);
+	return buf;
+}
+
+/*
+ * -D -c: each group's longest time since last ran (and youngest), and
+ * its longest time blocked by last_switch_time where a task has one;
+ * -c alone, and -D -c of a sample with no times (the live /proc), the
+ * same bytes as always.
+ */
+static void test_summary_stuck_time(void **state)
+{
+	struct ks_sample s;
+	char *plain, *out;
+
+	(void)state;
+	make_sample(&s);
+	s.tasks[1].has_blocked = true;
+	s.tasks[1].blocked_ns = 4 * NS;
+	s.tasks[3].has_blocked = true;
+	s.tasks[3].blocked_ns = 3999 * NS / 1000;
+	out = render_stuck(&s, true);
+	assert_non_null(strstr(out, "7 tasks   States: S 1, D 6   oldest "
+				    "12.345s (301), youngest 1.000s (401)   "
+				    "blocked 4.000s (201, last_switch_time)   e.g."));
+	assert_null(strstr(out, "== waits"));
+	free(out);
+	out = render(&s, KS_FMT_JSON, false);
+	assert_non_null(strstr(out, ",\"last_ran_ns\":10000000000,"
+				    "\"blocked_ns\":4000000000,"));
+	free(out);
+	out = render_stuck(&s, false);
+	assert_null(strstr(out, "oldest"));
+	assert_null(strstr(out, "blocked"));
+	free(out);
+	plain = render_stuck(&s, false);
+	for (size_t i = 0; i < s.nr_tasks; i++)
+		s.tasks[i].has_last_ran = s.tasks[i].has_blocked = false;
+	out = render_stuck(&s, true);
+	assert_string_equal(out, plain);
+	free(out);
+	free(plain);
+	ks_sample_release(&s);
+}
+
+/* The longest and least long since last ran, the longest blocked. */
+static void test_group_times(void **state)
+{
+	struct ks_sample s;
+	struct ks_groups g;
+
+	(void)state;
+	make_sample(&s);
+	assert_int_equal(ks_group_build(&s, &g), 0);
+	assert_int_equal(g.nr_groups, 1);
+	assert_int_equal(ks_group_oldest(&s, &g.groups[0], false)->pid, 301);
+	assert_int_equal(ks_group_oldest(&s, &g.groups[0], true)->pid, 401);
+	assert_null(ks_group_blocked_longest(&s, &g.groups[0]));
+	s.tasks[6].has_blocked = true;
+	s.tasks[6].blocked_ns = 1;
+	assert_int_equal(ks_group_blocked_longest(&s, &g.groups[0])->pid, 501);
+	s.tasks[3].has_last_ran = false;	/* 301 */
+	assert_int_equal(ks_group_oldest(&s, &g.groups[0], false)->pid, 302);
+	ks_group_release(&g);
+	ks_sample_release(&s);
+}
+
 static void test_json_waits_for(void **state)
 {
 	struct ks_sample s;
@@ -238,6 +314,8 @@ int main(void)
 		cmocka_unit_test(test_no_waits),
 		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_summary_oldest_youngest),
+		cmocka_unit_test(test_summary_stuck_time),
+		cmocka_unit_test(test_group_times),
 		cmocka_unit_test(test_json_waits_for),
 		cmocka_unit_test(test_ownerless_and_last_holder),
 	};

@@ -228,6 +228,27 @@ static void test_states_or(void **state)
 	ks_options_release(&o);
 }
 
+/* -D -c gives each stack its time in D; -c alone stays oled's. */
+static void test_stuck_time(void **state)
+{
+	struct ks_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-D -c", err, sizeof(err)), 0);
+	assert_true(o.out.stuck_time);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_CRASH, "-S -D -c", err, sizeof(err)), 0);
+	assert_true(o.out.stuck_time);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-a -c", err, sizeof(err)), 0);
+	assert_false(o.out.stuck_time);
+	ks_options_release(&o);
+	assert_int_equal(parse(&o, KS_CTX_LIVE, "-S -c", err, sizeof(err)), 0);
+	assert_false(o.out.stuck_time);
+	ks_options_release(&o);
+}
+
 static void test_crash_rejects_live_options(void **state)
 {
 	struct ks_options o;
@@ -585,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_relative),
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_states_or),
+		cmocka_unit_test(test_stuck_time),
 		cmocka_unit_test(test_crash_rejects_live_options),
 		cmocka_unit_test(test_test_interval),
 		cmocka_unit_test(test_oled_zeros),

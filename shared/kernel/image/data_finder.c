@@ -724,6 +724,57 @@ static int find_tk(struct ks_data_finder *d, const char *name,
 	return find_read_by(d, name, fns, check_tk, addr_ret);
 }
 
+/* jiffies_64: what jiffies_read() loads, from INITIAL_JIFFIES on */
+static bool check_jiffies(struct ks_data_finder *d,
+			  const struct ks_code_ref *ref, uint64_t *ret)
+{
+	/* INITIAL_JIFFIES is 2^32 - 300 HZ, HZ at most 1000 */
+	const uint64_t lo = (1ull << 32) - 300 * 1000, hi = 1ull << 45;
+	uint64_t v;
+
+	if ((ref->size && ref->size != 8) || ref->store || ref->addr % 8 ||
+	    rd64(d, ref->addr, &v) || v < lo || v >= hi)
+		return false;
+	*ret = ref->addr;
+	return true;
+}
+
+static int find_jiffies(struct ks_data_finder *d, const char *name,
+			uint64_t *addr_ret)
+{
+	static const char *const fns[] = { "jiffies_read", NULL };
+
+	return find_read_by(d, name, fns, check_jiffies, addr_ret);
+}
+
+/*
+ * clocksource_jiffies: of what register_refined_jiffies() copies from
+ * and into, the clocksource named "jiffies" that jiffies_read() reads.
+ */
+static bool check_cs_jiffies(struct ks_data_finder *d,
+			     const struct ks_code_ref *ref, uint64_t *ret)
+{
+	long name = off(d, "clocksource", "name"), read = off(d, "clocksource", "read");
+	uint64_t fn, at, str;
+	char buf[8];
+
+	if (name < 0 || read < 0 || sym(d, "jiffies_read", &fn) ||
+	    rd64(d, ref->addr + (uint64_t)read, &at) || at != fn ||
+	    rd64(d, ref->addr + (uint64_t)name, &str) ||
+	    ks_read(&d->t, str, buf, sizeof(buf)) || memcmp(buf, "jiffies", 8))
+		return false;
+	*ret = ref->addr;
+	return true;
+}
+
+static int find_cs_jiffies(struct ks_data_finder *d, const char *name,
+			   uint64_t *addr_ret)
+{
+	static const char *const fns[] = { "register_refined_jiffies", NULL };
+
+	return find_read_by(d, name, fns, check_cs_jiffies, addr_ret);
+}
+
 static const struct {
 	const char *name;
 	find_fn find;
@@ -744,6 +795,8 @@ static const struct {
 	{ "cgrp_dfl_visible", find_visible },
 	{ "ftrace_mod_maps", find_mod_maps },
 	{ "bpf_kallsyms", find_bpf },
+	{ "jiffies_64", find_jiffies },
+	{ "clocksource_jiffies", find_cs_jiffies },
 };
 
 void ks_data_finder_init(struct ks_data_finder *d, const struct ks_target *t,

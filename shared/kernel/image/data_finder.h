@@ -31,6 +31,11 @@
  *   ftrace_mod_maps     the list ftrace_mod_address_lookup() walks, and
  *   bpf_kallsyms        the one bpf_get_kallsym() walks: linked both
  *                       ways, each node's range start <= end
+ *   jiffies_64          what jiffies_read() loads: 8 bytes, from
+ *                       INITIAL_JIFFIES (2^32 - 300 HZ) on
+ *   clocksource_jiffies what register_refined_jiffies() copies: the
+ *                       clocksource named "jiffies" whose read is
+ *                       jiffies_read()
  *
  * Each one found is named by lookup too, at its address exactly.
  *

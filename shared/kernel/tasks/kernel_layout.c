@@ -134,6 +134,55 @@ static void last_ran_fields(struct lookup *lk, struct ks_kernel_layout *l)
 		l->per_cpu_offset = 0;
 }
 
+#define NSEC_PER_SEC	1000000000ull
+
+/* TICK_NSEC of include/vdso/jiffies.h */
+static uint64_t tick_nsec(uint64_t hz)
+{
+	return (NSEC_PER_SEC + hz / 2) / hz;
+}
+
+/*
+ * HZ, 0 where unknown: the jiffies clocksource (kernel/time/jiffies.c)
+ * has mult TICK_NSEC << JIFFIES_SHIFT, which its registration without a
+ * frequency leaves as is.
+ */
+static uint64_t kernel_hz(const struct ks_target *t)
+{
+	struct ks_field mult = ks_field_find(t, "clocksource", "mult");
+	struct ks_field shift = ks_field_find(t, "clocksource", "shift");
+	uint32_t m, sh;
+	uint64_t cs, ns, hz;
+
+	if (!ks_field_ok(&mult) || !ks_field_ok(&shift) || mult.size != 4 ||
+	    shift.size != 4 ||
+	    t->ops->symbol(t->ctx, "clocksource_jiffies", &cs) ||
+	    ks_read(t, cs + (uint64_t)mult.off, &m, 4) ||
+	    ks_read(t, cs + (uint64_t)shift.off, &sh, 4) || sh >= 32)
+		return 0;
+	ns = m >> sh;
+	if (!ns)
+		return 0;
+	hz = (NSEC_PER_SEC + ns / 2) / ns;
+	/* a HZ whose TICK_NSEC is not the clock's is no HZ: damage */
+	return hz && hz <= 100000 && tick_nsec(hz) == ns ? hz : 0;
+}
+
+/*
+ * What task_blocked.c reads, all optional: the hung-task detector's
+ * record (CONFIG_DETECT_HUNG_TASK), jiffies_64 and HZ.
+ */
+static void hung_task_fields(struct lookup *lk, struct ks_kernel_layout *l)
+{
+	const struct ks_target *t = lk->t;
+
+	l->last_switch_count = ks_field_find(t, "task_struct", "last_switch_count");
+	l->last_switch_time = ks_field_find(t, "task_struct", "last_switch_time");
+	if (t->ops->symbol(t->ctx, "jiffies_64", &l->jiffies_64))
+		l->jiffies_64 = 0;
+	l->hz = kernel_hz(t);
+}
+
 static void thread_fields(struct lookup *lk, struct ks_kernel_layout *l)
 {
 	const struct ks_target *t = lk->t;
@@ -331,6 +380,7 @@ static long task_read_size(const struct ks_kernel_layout *l)
 		&l->stack_refcount, &l->sw.sp, &l->sw.fp, &l->sw.pc, &l->mm, &l->on_cpu, &l->cpu,
 		&l->worker_private, &l->cgroups, &l->signal, &l->thread_node,
 		&l->thread_group, &l->nvcsw, &l->nivcsw, &l->last_arrival,
+		&l->last_switch_count, &l->last_switch_time,
 	};
 	long end = 0;
 
@@ -353,6 +403,7 @@ int ks_layout_init(const struct ks_target *t, const struct ks_arch *arch,
 	mm_fields(&lk, l);
 	optional_fields(&lk, l);
 	last_ran_fields(&lk, l);
+	hung_task_fields(&lk, l);
 	if (!lk.ret && t->ops->symbol(t->ctx, "init_task", &l->init_task))
 		fail(&lk, -ENOENT, "no symbol init_task");
 	timekeeper(&lk, l);

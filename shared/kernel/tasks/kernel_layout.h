@@ -52,6 +52,14 @@ struct ks_kernel_layout {
 	struct ks_field last_arrival;	/* task_struct.sched_info.last_arrival */
 	struct ks_field rq_clock;	/* rq.clock */
 	uint64_t runqueues, per_cpu_offset;
+	/*
+	 * Blocked since (task_blocked.c), optional: the hung-task
+	 * detector's last_switch_count and last_switch_time
+	 * (CONFIG_DETECT_HUNG_TASK), jiffies_64 and HZ (0: unknown).
+	 */
+	struct ks_field last_switch_count, last_switch_time;
+	uint64_t jiffies_64;
+	uint64_t hz;
 
 	/* threads: signal->thread_head + thread_node, else thread_group */
 	bool thread_head;

@@ -258,6 +258,7 @@ static int emit(struct ks_walk *w, const struct ks_walk_entry *e, int32_t asked)
 		t.nivcsw = ks_field_get(tb, &l->nivcsw);
 	}
 	ks_task_last_ran(w, tb, &t);
+	ks_task_blocked(w, tb, &t);
 	ks_task_comm(w, tb, &t);
 	t.cmd = ks_task_cmd(w, tb, e->task, &t);
 	ret = t.cmd ? ks_task_stack(w, tb, e->task, &t) : -ENOMEM;

@@ -60,6 +60,9 @@ struct ks_walk {
 	uint64_t *rq_clock;
 	signed char *rq_clock_state;	/* 0 unread, 1 read, -1 unreadable */
 	size_t nr_rq_clock;
+	/* jiffies_64 at the dump, read once: task_blocked.c */
+	uint64_t jiffies;
+	signed char jiffies_state;	/* 0 unread, 1 read, -1 unreadable */
 	/* the threads of a process share one mm: its command line, once */
 	uint64_t cmd_mm;
 	bool cmd_unread;	/* cmd_mm's command line is not (all) in the image */
@@ -81,6 +84,11 @@ void ks_task_last_ran(struct ks_walk *w, const uint8_t *tb, struct ks_task *t);
 void ks_task_last_ran_release(struct ks_walk *w);
 /* Why the kernel gives no task a time since last ran, or NULL. */
 const char *ks_task_last_ran_missing(const struct ks_kernel_layout *l);
+/*
+ * task_blocked.c: t->blocked_ns of a task in D from the hung-task
+ * detector's last_switch_time (t->state and the switches set first).
+ */
+void ks_task_blocked(struct ks_walk *w, const uint8_t *tb, struct ks_task *t);
 /*
  * task_waits.c: --waits, each D task's lock after the walk (w->e lists
  * every task).  0, or -ENOMEM; a kernel without lock types is reported.
