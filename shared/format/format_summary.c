@@ -3,7 +3,7 @@
  * -c: one paragraph per distinct stack, the most common first, so that
  * "what are most tasks doing" is the first thing on the screen:
  *
- *   93 tasks   States: S 92, D 1   e.g. 12 (sleep), 15 (sleep), 40 (bash) ...
+ *   93 tasks   States: S 92, D 1   Signatures: S 5d1c..., D 0a9e...   e.g. 12 (sleep), ...
  *   [<0>] hrtimer_nanosleep+0x9e/0x170
  *
  * With --all the line names every task of the group ("all: 12 (sleep),
@@ -14,6 +14,7 @@
  * been blocked by the hung-task detector's record, where the kernel
  * keeps one ("blocked 5.120s (301, last_switch_time)").  A group none
  * of whose tasks has a time (the live /proc) prints as without them.
+ * Then the group's signature, one per state, as --json names stacks.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 
 #include "format.h"
 #include "report.h"
+#include "stack_signature.h"
 #include "text_escape.h"
 
 #define EXAMPLES 3
@@ -125,6 +127,39 @@ static void print_blocked(FILE *out, const struct ks_sample *s,
 			t->pid);
 }
 
+/*
+ * The group's signature (docs/signature.md), as --json gives it: one per
+ * state of its tasks, in the order of the States, "Signature: 1a2b..."
+ * for one state and "Signatures: S 1a2b..., D 3c4d..." for more.
+ */
+static void print_signatures(FILE *out, const struct ks_sample *s,
+			     const struct ks_group *grp)
+{
+	bool seen[128] = { false };
+	char states[128], sig[KS_SIGNATURE_LEN];
+	size_t nr = 0;
+
+	for (size_t j = 0; j < grp->nr_members; j++)
+		seen[(unsigned char)s->tasks[grp->members[j]].state & 127] = true;
+	/* print_states()'s order: task_state_array's, then anything else */
+	for (const char *c = "RSDTtXZPI"; *c; c++)
+		if (seen[(int)*c]) {
+			states[nr++] = *c;
+			seen[(int)*c] = false;
+		}
+	for (int c = 1; c < 128; c++)
+		if (seen[c])
+			states[nr++] = (char)c;
+	fputs(nr == 1 ? "   Signature:" : "   Signatures:", out);
+	for (size_t i = 0; i < nr; i++) {
+		ks_stack_signature(states[i], grp->stack, sig);
+		if (nr == 1)
+			fprintf(out, " %s", sig);
+		else
+			fprintf(out, "%s %c %s", i ? "," : "", states[i], sig);
+	}
+}
+
 static void print_group(FILE *out, const struct ks_sample *s,
 			const struct ks_group *grp, size_t examples,
 			bool waits, bool stuck)
@@ -137,6 +172,7 @@ static void print_group(FILE *out, const struct ks_sample *s,
 		print_waits(out, s, grp);
 	if (stuck)
 		print_blocked(out, s, grp);
+	print_signatures(out, s, grp);
 	fputs(examples == SIZE_MAX ? "   all:" : "   e.g.", out);
 	for (size_t j = 0; j < n && j < examples; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];

@@ -167,11 +167,11 @@ static void test_summary(void **state)
 		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
 		"7 tasks, 3 distinct stacks\n"
 		"\n"
-		"4 tasks   States: S 3, I 1   e.g. 8530 (sleep), 8601 (sleep), 8602 (sleep) ...\n"
+		"4 tasks   States: S 3, I 1   Signatures: S 0809664a5d7f, I 5dbb1aa82bc6   e.g. 8530 (sleep), 8601 (sleep), 8602 (sleep) ...\n"
 		SLEEP "\n"
-		"2 tasks   States: S 1, D 1   e.g. 8521 (bash), 8564 (bash)\n"
+		"2 tasks   States: S 1, D 1   Signatures: S cf46bdff736b, D 88ee670b6e06   e.g. 8521 (bash), 8564 (bash)\n"
 		WAIT "\n"
-		"1 task   States: Z 1   e.g. 8600 (defunct)\n"
+		"1 task   States: Z 1   Signature: 09645e07b5ef   e.g. 8600 (defunct)\n"
 		"\n");
 	free(out);
 	ks_sample_release(&s);
@@ -191,7 +191,7 @@ static void test_summary_one(void **state)
 		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
 		"1 task, 1 distinct stack\n"
 		"\n"
-		"1 task   States: Z 1   e.g. 8600 (defunct)\n"
+		"1 task   States: Z 1   Signature: 09645e07b5ef   e.g. 8600 (defunct)\n"
 		"\n");
 	free(out);
 	ks_sample_release(&s);
@@ -219,11 +219,11 @@ static void test_summary_all(void **state)
 		"zzz <Sat Sep 30 16:47:18 UTC 2023 - ol8-1\n"
 		"7 tasks, 3 distinct stacks\n"
 		"\n"
-		"4 tasks   States: S 3, I 1   all: 8530 (sleep), 8601 (sleep), 8602 (sleep), 8603 (kworker/0:1)\n"
+		"4 tasks   States: S 3, I 1   Signatures: S 0809664a5d7f, I 5dbb1aa82bc6   all: 8530 (sleep), 8601 (sleep), 8602 (sleep), 8603 (kworker/0:1)\n"
 		SLEEP "\n"
-		"2 tasks   States: S 1, D 1   all: 8521 (bash), 8564 (bash)\n"
+		"2 tasks   States: S 1, D 1   Signatures: S cf46bdff736b, D 88ee670b6e06   all: 8521 (bash), 8564 (bash)\n"
 		WAIT "\n"
-		"1 task   States: Z 1   all: 8600 (defunct)\n"
+		"1 task   States: Z 1   Signature: 09645e07b5ef   all: 8600 (defunct)\n"
 		"\n");
 	free(out);
 	ks_sample_release(&s);

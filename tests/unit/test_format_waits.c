@@ -158,7 +158,7 @@ static void test_summary_oldest_youngest(void **state)
 	make_sample(&s);
 	out = render(&s, KS_FMT_SUMMARY, true);
 	assert_non_null(strstr(out, "7 tasks   States: S 1, D 6   oldest "
-				    "12.345s (301), youngest 1.000s (401)   e.g."));
+				    "12.345s (301), youngest 1.000s (401)   Signatures: "));
 	assert_non_null(strstr(out, expect_waits));
 	free(out);
 	out = render(&s, KS_FMT_SUMMARY, false);
@@ -201,7 +201,7 @@ static void test_summary_stuck_time(void **state)
 	out = render_stuck(&s, true);
 	assert_non_null(strstr(out, "7 tasks   States: S 1, D 6   oldest "
 				    "12.345s (301), youngest 1.000s (401)   "
-				    "blocked 4.000s (201, last_switch_time)   e.g."));
+				    "blocked 4.000s (201, last_switch_time)   Signatures: "));
 	assert_null(strstr(out, "== waits"));
 	free(out);
 	out = render(&s, KS_FMT_JSON, false);

@@ -204,15 +204,14 @@ if grep -q '^MemTotal: ' "$tmp/mem.txt"; then
 else
 	fail "the memory section has no meminfo lines: $(sed -n 2p "$tmp/mem.txt")"
 fi
-# The guest's /proc/meminfo, printed by scenario-lib.sh's ksdie_truth just
-# before the trigger.  MemTotal, SwapTotal and the huge pages do not change
-# after boot.  Between the print and the panic the guest runs its capture
-# (kstack and vmcore-helper come and go, their files land in /capture's
-# tmpfs), writes it to /dev/vda with tar (Buffers), runs the trigger and
-# dies (the oops or hung-task report, the panic); and both /proc/meminfo
-# and the triage read the global counters, which leave out up to a few
-# hundred kB of per-CPU differences not yet folded.  So the others are
-# compared within 4096 kB.
+# The guest's /proc/meminfo, printed by the trigger's first lines
+# (scenario-lib.sh's ksdie_truth), after the capture.  MemTotal, SwapTotal
+# and the huge pages do not change after boot.  Between the print and the
+# panic the trigger's shell runs its last command and the kernel dies
+# (the oops or hung-task report, a hung task's 2 s wait, the panic); and
+# both /proc/meminfo and the triage read the global counters, which leave
+# out up to a few hundred kB of per-CPU differences not yet folded.  So
+# the others are compared within 4096 kB.
 truth=$(sed -n 's/^ksdie-scenario: meminfo //p' "$console" 2>/dev/null | tr -d '\r')
 if [ -z "$truth" ]; then
 	not_applicable "console.log has no 'ksdie-scenario: meminfo' lines (a dump older than ksdie_truth, or one that did not die): the memory is not compared with the guest's /proc/meminfo"

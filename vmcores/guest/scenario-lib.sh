@@ -11,23 +11,32 @@ scenario_ready() {
 
 # A dying scenario's (mode: die) way to die: init runs the command line
 # "$*" after the capture is written out, and the guest never comes back.
+# After ksdie_setup, /proc's truth is printed first, in the same shell.
 scenario_trigger() {
-	printf '%s\n' "$*" >/run/vmcore-trigger
+	{
+		[ -z "${ksdie_truth:-}" ] || ksdie_truth
+		printf '%s\n' "$*"
+	} >/run/vmcore-trigger
 }
 
-# What /proc said just before the trigger, a line per line of its file,
-# for tests/vmcore/test_triage.sh: "ksdie-scenario: meminfo MemTotal: ...",
-# "ksdie-scenario: loadavg ...", "ksdie-scenario: modules ksdie 16384 ...".
+# The commands that print what /proc says just before the trigger, a
+# line per line of its file, for tests/vmcore/test_triage.sh:
+# "ksdie-scenario: meminfo MemTotal: ...", "ksdie-scenario: loadavg ...",
+# "ksdie-scenario: modules ksdie 16384 ...".  They run as the trigger's
+# first lines, after the capture, so that little but the trigger itself
+# runs between them and the panic.
 ksdie_truth() {
-	sed 's/^/ksdie-scenario: meminfo /' /proc/meminfo
-	echo "ksdie-scenario: loadavg $(cat /proc/loadavg)"
-	sed 's/^/ksdie-scenario: modules /' /proc/modules
+	cat <<'EOF_TRUTH'
+sed 's/^/ksdie-scenario: meminfo /' /proc/meminfo
+echo "ksdie-scenario: loadavg $(cat /proc/loadavg)"
+sed 's/^/ksdie-scenario: modules /' /proc/modules
+EOF_TRUTH
 }
 
 # The dying scenarios' common start: the pvpanic driver (pause the VM at
 # the panic, for the dump; "nopvpanic" leaves it out), the ksdie module,
-# the taint, memory, load and modules /proc gave before the trigger (for
-# the tests), a sleeper.
+# the taint /proc gave (and its memory, load and modules printed by the
+# trigger, scenario_trigger), for the tests, and a sleeper.
 ksdie_setup() {
 	if [ "${1:-}" != nopvpanic ]; then
 		modprobe pvpanic_mmio 2>/dev/null || modprobe pvpanic_pci 2>/dev/null ||
@@ -35,7 +44,7 @@ ksdie_setup() {
 	fi
 	insmod /modules/ksdie.ko || scenario_fail "insmod ksdie"
 	echo "ksdie-scenario: tainted $(cat /proc/sys/kernel/tainted)"
-	ksdie_truth
+	ksdie_truth=1
 	sleep 1000000 &
 }
 
