@@ -21,6 +21,10 @@
 #     the rest within a tolerance named below); the last OOM victim the
 #     console's last "Killed process" or "oom-kill:" line; the same
 #     section with and without the vmlinux where the dump alone reads it;
+#   - the memory, the load and the modules' taint: the guest's own
+#     /proc/meminfo, /proc/loadavg and /proc/modules, printed by the
+#     trigger's first lines (scenario-lib.sh's ksdie_truth), within the
+#     tolerances below;
 #   - the tasks in D: as many as -D -c counts, and the "== waits"
 #     section the same bytes as -D -c --waits prints;
 #   - crash's kstack triage, text and --json: the same bytes.
@@ -245,6 +249,34 @@ if [ -z "$oom" ]; then
 else
 	[ "$got" = "$oom" ] && pass "the last OOM victim is the console's: $oom" ||
 		fail "the last OOM victim '$got', the console's '$oom'"
+fi
+# /proc/loadavg, printed by the trigger's first lines: avenrun moves once
+# per LOAD_FREQ (5 s), by at most a fraction; within 0.1 each.
+truth=$(sed -n 's/^ksdie-scenario: loadavg //p' "$console" 2>/dev/null | tr -d '\r' | cut -d' ' -f1-3)
+got=$(sed -n 's/^Load average: //p' "$tmp/triage.txt")
+if [ -z "$truth" ]; then
+	not_applicable "console.log has no 'ksdie-scenario: loadavg' line: the load is not compared with the guest's /proc/loadavg"
+elif awk -v a="$truth" -v b="$got" 'BEGIN { n = split(a, x, " "); if (split(b, y, " ") != 3 || n != 3) exit 1
+	for (i = 1; i <= 3; i++) if (x[i] - y[i] > 0.1 || y[i] - x[i] > 0.1) exit 1 }'; then
+	pass "the load average is the guest's: $got (/proc/loadavg $truth)"
+else
+	fail "the load average '$got', the guest's /proc/loadavg '$truth'"
+fi
+# /proc/modules: the modules whose taint flags it shows are those the
+# triage names for O, E, P, F, C and K, letter by letter
+truth=$(tr -d '\r' <"$console" 2>/dev/null |
+	sed -n 's/^ksdie-scenario: modules \([^ ]*\) .*(\([A-Z]*\))$/\1 \2/p')
+if [ -z "$(grep -c '^ksdie-scenario: modules ' "$console" 2>/dev/null | grep -v '^0$')" ]; then
+	not_applicable "console.log has no 'ksdie-scenario: modules' lines: the modules are not compared with the guest's /proc/modules"
+else
+	bad=0
+	for letter in O E P F C K; do
+		want=$(printf '%s\n' "$truth" | awk -v l="$letter" 'index($2, l) { print $1 }' | sort | tr '\n' ' ')
+		have=$(sed -n "s/^$letter, [^:]*: //p" "$tmp/triage.txt" | tr ', ' '\n\n' | sed '/^$/d' | sort | tr '\n' ' ')
+		[ "$want" = "$have" ] || { bad=$((bad + 1)); echo "  $letter: /proc/modules '$want', the triage '$have'"; }
+	done
+	[ "$bad" = 0 ] && pass "the modules /proc/modules flags (O E P F C K) are the triage's: $(printf '%s' "$truth" | tr '\n' ';')" ||
+		fail "$bad taint letters name other modules than /proc/modules"
 fi
 # The same numbers from the dump alone as with its vmlinux, where the
 # dump alone has its data symbols.
