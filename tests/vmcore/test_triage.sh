@@ -21,10 +21,9 @@
 #     the rest within a tolerance named below); the last OOM victim the
 #     console's last "Killed process" or "oom-kill:" line; the same
 #     section with and without the vmlinux where the dump alone reads it;
-#   - the memory, the load and the modules' taint: the guest's own
-#     /proc/meminfo, /proc/loadavg and /proc/modules, printed by the
-#     trigger's first lines (scenario-lib.sh's ksdie_truth), within the
-#     tolerances below;
+#   - the load average within 0.1 of the guest's /proc/loadavg, and the
+#     modules each taint letter names those /proc/modules flags with it
+#     (both printed by the trigger's first lines, as the meminfo);
 #   - the tasks in D: as many as -D -c counts, and the "== waits"
 #     section the same bytes as -D -c --waits prints;
 #   - crash's kstack triage, text and --json: the same bytes.
