@@ -6,15 +6,15 @@
  *
  *   == waits
  *   deadlock 1, 2 tasks:
- *     301 abba_a D 12.345s waits for mutex 0xffffffffc0a02000 ks_m1, held by 302
- *     302 abba_b D 12.301s waits for mutex 0xffffffffc0a02040 ks_m2, held by 301
+ *     301 abba_a D last ran 12.345s ago waits for mutex 0xffffffffc0a02000 ks_m1, held by 302
+ *     302 abba_b D last ran 12.301s ago waits for mutex 0xffffffffc0a02040 ks_m2, held by 301
  *   chain 1, 3 tasks:
- *     201 chain_a D 10.000s waits for mutex 0xffff888003a1c000, held by 202
- *     202 chain_b D 9.000s waits for rwsem 0xffff888003a1c100, held by 203
- *     203 chain_c S 9.500s holds it
+ *     201 chain_a D last ran 10.000s ago waits for mutex 0xffff888003a1c000, held by 202
+ *     202 chain_b D last ran 9.000s ago waits for rwsem 0xffff888003a1c100, held by 203
+ *     203 chain_c S last ran 9.500s ago holds it
  *
- * The time is how long ago the task last ran ("?" where the dump does
- * not tell); "held by readers (N)" for an rwsem its readers hold, "held
+ * The time is how long ago the task last ran ("last ran ?" where the
+ * dump does not tell); "held by readers (N)" for an rwsem its readers hold, "held
  * by N (last holder)" for a semaphore whose last_holder is kept (7.x),
  * "no owner" for a semaphore or a lock between owners, "no owner
  * recorded" for a wait queue, a completion, a folio's lock or a
@@ -35,12 +35,13 @@ static void task_head(FILE *out, const struct ks_task *t)
 	fprintf(out, "  %d ", t->pid);
 	ks_fputs_escaped(t->comm, out);
 	fprintf(out, " %c ", t->state);
+	/* the time is the runqueue clock's since it last ran: say so */
 	if (t->has_last_ran)
-		fprintf(out, "%llu.%03llus",
+		fprintf(out, "last ran %llu.%03llus ago",
 			(unsigned long long)(t->last_ran_ns / 1000000000),
 			(unsigned long long)(t->last_ran_ns / 1000000 % 1000));
 	else
-		fputc('?', out);
+		fputs("last ran ?", out);
 }
 
 static void edge(FILE *out, const struct ks_task *t)

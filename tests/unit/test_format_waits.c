@@ -83,16 +83,16 @@ static char *render(const struct ks_sample *s, enum ks_format f, bool w)
 static const char expect_waits[] =
 	"== waits\n"
 	"deadlock 1, 2 tasks:\n"
-	"  301 x D 12.345s waits for mutex 0xffffffffc0a02040 ks_ab, held by 302\n"
-	"  302 y D 12.301s waits for mutex 0xffffffffc0a02080 ks_ba, held by 301\n"
+	"  301 x D last ran 12.345s ago waits for mutex 0xffffffffc0a02040 ks_ab, held by 302\n"
+	"  302 y D last ran 12.301s ago waits for mutex 0xffffffffc0a02080 ks_ba, held by 301\n"
 	"chain 1, 3 tasks:\n"
-	"  201 a D 10.000s waits for mutex 0xffffffffc0a02000 ks_m1, held by 202\n"
-	"  202 b D 9.000s waits for rwsem 0xffff888003a1c100, held by 203\n"
-	"  203 c S 9.500s holds it\n"
+	"  201 a D last ran 10.000s ago waits for mutex 0xffffffffc0a02000 ks_m1, held by 202\n"
+	"  202 b D last ran 9.000s ago waits for rwsem 0xffff888003a1c100, held by 203\n"
+	"  203 c S last ran 9.500s ago holds it\n"
 	"chain 2, 1 task:\n"
-	"  501 s D 2.000s waits for semaphore 0xffffffffc0a020c0 ks_sem, no owner\n"
+	"  501 s D last ran 2.000s ago waits for semaphore 0xffffffffc0a020c0 ks_sem, no owner\n"
 	"chain 3, 1 task:\n"
-	"  401 r D 1.000s waits for rwsem 0xffff888003a1c200, held by readers (2)\n";
+	"  401 r D last ran 1.000s ago waits for rwsem 0xffff888003a1c200, held by readers (2)\n";
 
 static void test_text_then_waits(void **state)
 {
@@ -288,12 +288,12 @@ static void test_ownerless_and_last_holder(void **state)
 	out = render(&s, KS_FMT_TEXT, true);
 	assert_non_null(strstr(out, "\n== waits\n"
 		"chain 1, 1 task:\n"
-		"  601 q D 3.000s waits for folio lock 0xffffea0000040000, "
+		"  601 q D last ran 3.000s ago waits for folio lock 0xffffea0000040000, "
 		"no owner recorded\n"
 		"chain 2, 2 tasks:\n"
-		"  603 w S 2.000s waits for semaphore 0xffffffffc0a020c0 ks_sem, "
+		"  603 w S last ran 2.000s ago waits for semaphore 0xffffffffc0a020c0 ks_sem, "
 		"held by 602 (last holder)\n"
-		"  602 h S 1.000s holds it\n"));
+		"  602 h S last ran 1.000s ago holds it\n"));
 	free(out);
 	out = render(&s, KS_FMT_JSON, true);
 	assert_non_null(strstr(out, ",\"waits_for\":{\"kind\":\"semaphore\","

@@ -5,7 +5,8 @@
 # the locks scenario) printed on the guest's console before the dump: each
 # "kslock: edge WAITER KIND 0xLOCK SYMBOL OWNER|none" must be the
 # waits_for of that task in --json (kind, address, owner's PID, the symbol
-# the lock lies in; KIND wait_queue and folio_lock are kstack's "wait
+# the lock lies in, with " [kslock]" after a symbol of the module; KIND
+# wait_queue and folio_lock are kstack's "wait
 # queue" and "folio lock", SYMBOL "-" none), and an edge of the "== waits"
 # text, a queue's ending in "no owner recorded", a semaphore's owner (its
 # last_holder, where the kernel keeps one) "(last holder)"; the mutex waiter in S
@@ -79,8 +80,13 @@ for w, (kind, lock, sym, owner) in sorted(edges.items()):
         print('FAIL: %s: no waits_for in --json%s' % (what, '' if t else ' (no such task)'))
         continue
     got = (wf['kind'], int(wf['addr'], 16), wf['where'], wf['owner'])
+    # a module's lock is named as its frames are: "kslock_m [kslock]"
+    where = got[2] or ''
+    # (kslock_cache is the module's slab cache, named as a cache is)
+    module_ok = (not sym.startswith('kslock_') or sym == 'kslock_cache' or
+                 where.endswith(' [kslock]'))
     ok = (same_kind(kind, got[0], lock, got[1]) and got[3] == owner and
-          (got[2] or '').split('+')[0] == sym and
+          re.sub(r' \[[^\]]*\]$', '', where).split('+')[0] == sym and module_ok and
           wf.get('last_holder', False) == (kind == 'semaphore' and owner is not None))
     print('%s: %s: waits_for %s' % ('PASS' if ok else 'FAIL', what, wf))
 extra = sorted(p for p, t in tasks.items() if 'waits_for' in t and p not in edges)

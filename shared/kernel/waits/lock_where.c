@@ -139,11 +139,16 @@ static bool symbol(const struct ks_target *t, uint64_t addr, char *buf,
 	if (!t->ops->lookup || t->ops->lookup(t->ctx, addr, &sym) ||
 	    !sym.name || addr < sym.addr || addr - sym.addr >= sym.size)
 		return false;
+	/* a module's lock named as its frames are: "sym [module]" */
 	if (addr == sym.addr)
-		snprintf(buf, len, "%s", sym.name);
+		snprintf(buf, len, "%s%s%s%s", sym.name,
+			 sym.module ? " [" : "", sym.module ? sym.module : "",
+			 sym.module ? "]" : "");
 	else
-		snprintf(buf, len, "%s+%#llx", sym.name,
-			 (unsigned long long)(addr - sym.addr));
+		snprintf(buf, len, "%s+%#llx%s%s%s", sym.name,
+			 (unsigned long long)(addr - sym.addr),
+			 sym.module ? " [" : "", sym.module ? sym.module : "",
+			 sym.module ? "]" : "");
 	return true;
 }
 
