@@ -68,22 +68,6 @@ static void read_meminfo(struct ks_memory *m, char *why)
 		}
 }
 
-/* Keeps c among the largest, largest first (as slab_top.c does). */
-static void keep_top(struct ks_memory *m, const struct ks_mem_slab *c)
-{
-	size_t at = m->nr_top;
-
-	while (at > 0 && m->top[at - 1].bytes < c->bytes)
-		at--;
-	if (at == KS_MEM_TOP_SLABS)
-		return;
-	if (m->nr_top < KS_MEM_TOP_SLABS)
-		m->nr_top++;
-	memmove(&m->top[at + 1], &m->top[at],
-		(m->nr_top - 1 - at) * sizeof(m->top[0]));
-	m->top[at] = *c;
-}
-
 /*
  * "name active num objsize perslab pagesperslab : tunables ... :
  * slabdata active_slabs num_slabs shared" (slabinfo_show())
@@ -102,7 +86,7 @@ static int slab_line(struct ks_memory *m, const char *line)
 	    sscanf(data + 11, "%*u %" SCNu64, &c.slabs) != 1)
 		return -EINVAL;
 	c.bytes = c.slabs * pages << m->page_shift;
-	keep_top(m, &c);
+	ks_memory_keep_top(m, &c);
 	m->nr_caches++;
 	return 0;
 }

@@ -11,11 +11,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
 # shellcheck source=tests/lib/check.sh
 . "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/s_to_d.sh
+. "$top/tests/lib/s_to_d.sh"
 
 tmp=$(mktemp -d)
 child=
 cleanup() {
-	[ -n "$child" ] && kill -9 "$child" 2>/dev/null && wait "$child" 2>/dev/null
+	stop_s_to_d
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -80,19 +82,7 @@ if [ "$(id -u)" != 0 ] || ! cat /proc/self/stack >/dev/null 2>&1; then
 	skip "background runs need root (/proc/PID/stack)"
 	finish
 fi
-${CC:-cc} -O0 -o "$tmp/s_to_d" "$top/tests/integration/helpers/s_to_d.c" ||
-	{ fail "the helper did not build"; finish; }
-"$tmp/s_to_d" >"$tmp/pid" &
-child=$!
-state_of() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1; }
-wait_state() {
-	for _ in $(seq 100); do
-		[ "$(state_of "$child")" = "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-wait_state S || { fail "the child did not sleep"; finish; }
+start_s_to_d "$tmp" || { fail "the S-to-D child did not build or sleep"; finish; }
 export KSTACK_TEST_INTERVAL_MS=200 KSTACK_TEST_DURATION_MS=500
 timeout 30 "$kstack" --foreground -a -H -d "$tmp/run1" 2>/dev/null
 kill -USR1 "$child"

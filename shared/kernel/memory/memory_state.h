@@ -63,6 +63,9 @@ void ks_memory_read(const struct ks_target *t, struct ks_memory *m,
 		    const struct ks_reporter *rep,
 		    const struct ks_reporter *slab_rep);
 
+/* Keeps c among m's KS_MEM_TOP_SLABS largest, largest first (slab_top.c). */
+void ks_memory_keep_top(struct ks_memory *m, const struct ks_mem_slab *c);
+
 /* The slab caches' part of ks_memory_read() (slab_top.c). */
 void ks_memory_slabs(const struct ks_target *t, struct ks_memory *m,
 		     const struct ks_reporter *rep);

@@ -101,8 +101,7 @@ static int cache_counts(struct slab_walk *w, uint64_t s, struct ks_mem_slab *c)
 	return 0;
 }
 
-/* Keeps c among the largest, largest first. */
-static void keep_top(struct ks_memory *m, const struct ks_mem_slab *c)
+void ks_memory_keep_top(struct ks_memory *m, const struct ks_mem_slab *c)
 {
 	size_t at = m->nr_top;
 
@@ -143,7 +142,7 @@ static int one_cache(void *arg, uint64_t node)
 	if (ks_read_kstring(w->t, name, c.name, sizeof(c.name)) == -EFAULT)
 		strcpy(c.name, "?");
 	c.bytes = c.slabs << (w->m->page_shift + (oo >> OO_SHIFT));
-	keep_top(w->m, &c);
+	ks_memory_keep_top(w->m, &c);
 	return 0;
 }
 
