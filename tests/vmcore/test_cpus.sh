@@ -97,8 +97,8 @@ function ended() {
 }
 /^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; all = ""; last = ""; arm = 0; lastframe = "" }
 # the function of the registers first (a module name in brackets follows it)
-/^RIP: [^0-9]/ && !intrace { frames = $2 }
-/^pc : [^0-9]/ && !intrace { frames = $3 }
+/^RIP: [^0-9]/ && !intrace { frames = $2; all = $2 }
+/^pc : [^0-9]/ && !intrace { frames = $3; all = $3 }
 /^pc : / { arm = 1 }
 /^Call [Tt]race:/ { intrace = 1 }
 /^User mode:/ { mode = "user" }
@@ -256,7 +256,9 @@ fi
 # Per CPU that crash unwound: every frame crash found is one of ours, in
 # crash's order (ours may hold more: crash's scan misses some, as
 # nmi_panic.cold on an NMI panic; the frames we mark "? " count here, as
-# crash prints such words without a mark).
+# crash prints such words without a mark; the function of the registers
+# we head the block with is crash's frame #0, as stop_this_cpu on a CPU
+# that panic() stopped).
 bad=0 n=0
 while read -r cpu _pid mode _frames all; do
 	[ "$mode" = user ] && continue
