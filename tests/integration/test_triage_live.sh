@@ -117,16 +117,16 @@ grep -q '^Read from:    a running system (live, not a panic)$' "$tmp/triage.txt"
 tainted=$(cat /proc/sys/kernel/tainted)
 taint=$(section "$tmp/triage.txt" '# Taint')
 if [ "$tainted" = 0 ]; then
-	printf '%s\n' "$taint" | grep -qx 'Not tainted' && pass "not tainted, as /proc says" ||
+	grep -qx 'Not tainted' <<<"$taint" && pass "not tainted, as /proc says" ||
 		fail "the taint: '$taint' with /proc/sys/kernel/tainted 0"
 else
 	missing=
 	for f in /sys/module/*/taint; do
 		[ -s "$f" ] || continue
 		m=$(basename "$(dirname "$f")")
-		printf '%s\n' "$taint" | grep -qw -- "$m" || missing="$missing $m"
+		grep -qw -- "$m" <<<"$taint" || missing="$missing $m"
 	done
-	printf '%s\n' "$taint" | grep -q '^Tainted: ' && [ -z "$missing" ] &&
+	grep -q '^Tainted: ' <<<"$taint" && [ -z "$missing" ] &&
 		pass "tainted ($tainted), with every module that set a letter" ||
 		fail "the taint: '$taint' (mask $tainted, modules missing:$missing)"
 fi
@@ -135,7 +135,7 @@ fi
 # the rest may between the read and this check), /proc/slabinfo's caches
 mem=$(section "$tmp/triage.txt" '# Memory')
 want=$(grep -E '^(MemTotal|SwapTotal):' /proc/meminfo | tr -s ' ')
-got=$(printf '%s\n' "$mem" | grep -E '^(MemTotal|SwapTotal):' | tr -s ' ')
+got=$(grep -E '^(MemTotal|SwapTotal):' <<<"$mem" | tr -s ' ')
 [ -n "$want" ] && [ "$got" = "$want" ] &&
 	pass "MemTotal and SwapTotal are /proc/meminfo's" ||
 	fail "the memory: '$got', /proc/meminfo '$want'"
@@ -144,16 +144,16 @@ first=$(printf '%s\n' "$mem" | sed -n '/^The largest slab caches (of [0-9]*):$/{
 if [ -r /proc/slabinfo ]; then
 	[ -n "$first" ] && grep -q "^$first " /proc/slabinfo &&
 		pass "the largest slab cache, $first, is one of /proc/slabinfo's" ||
-		fail "the slab caches: $(printf '%s\n' "$mem" | grep -m 1 'slab caches')"
+		fail "the slab caches: $(grep -m 1 'slab caches' <<<"$mem")"
 else
-	printf '%s\n' "$mem" | grep -q '^The largest slab caches: unknown (/proc/slabinfo: ' &&
+	grep -q '^The largest slab caches: unknown (/proc/slabinfo: ' <<<"$mem" &&
 		pass "/proc/slabinfo is not readable here, and the section says so" ||
-		fail "the slab caches: $(printf '%s\n' "$mem" | grep -m 1 'slab caches')"
+		fail "the slab caches: $(grep -m 1 'slab caches' <<<"$mem")"
 fi
 
 # Who is stuck: the D child, and what needs /proc/kcore said once
 stuck=$(section "$tmp/triage.txt" '# Who is stuck')
-if printf '%s\n' "$stuck" | grep -q '^[0-9]* tasks* in D'; then
+if grep -q '^[0-9]* tasks* in D' <<<"$stuck"; then
 	pass "the stuck section counts the tasks in D"
 else
 	fail "the stuck section: $(printf '%s\n' "$stuck" | head -3)"
@@ -161,7 +161,7 @@ fi
 if [ -r /proc/kcore ] && head -c 1 /proc/kcore >/dev/null 2>&1; then
 	not_applicable "/proc/kcore is readable: the blockers are read, not refused"
 else
-	n=$(printf '%s\n' "$stuck" | grep -c 'need /proc/kcore')
+	n=$(grep -c 'need /proc/kcore' <<<"$stuck")
 	[ "$n" = 1 ] && pass "without /proc/kcore the section says once what needs it" ||
 		fail "'need /proc/kcore' said $n times"
 fi
@@ -176,8 +176,8 @@ section "$tmp/triage.txt" '# Every CPU' | grep -q '^(live: .*is a snapshot)$' &&
 
 # Who touched the kernel: -K's and -F's parts, or why not
 hooks=$(section "$tmp/triage.txt" '# Who touched the kernel')
-printf '%s\n' "$hooks" | grep -q -e '^kprobes: ' -e '^== summary' &&
-	printf '%s\n' "$hooks" | grep -q -e '^ftrace: ' -e '^== current_tracer' &&
+grep -q -e '^kprobes: ' -e '^== summary' <<<"$hooks" &&
+	grep -q -e '^ftrace: ' -e '^== current_tracer' <<<"$hooks" &&
 	pass "the hooks section has kprobes and ftrace" ||
 	fail "the hooks section: $(printf '%s\n' "$hooks" | head -3)"
 
@@ -192,12 +192,12 @@ if ! command -v python3 >/dev/null; then
 	skip "python3 missing: kstack triage --json not parsed"
 elif [ "$rc" -eq 0 ] && python3 -m json.tool "$tmp/triage.json" >/dev/null; then
 	pass "kstack triage --json exits 0 and parses"
-	python3 - "$tmp/triage.json" "$dpid" "$(uname -n)" "$(uname -r)" "$present" <<'PY' | count_checks
+	count_checks < <(python3 - "$tmp/triage.json" "$dpid" "$(uname -n)" "$(uname -r)" "$present" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 dpid, node, release, present = int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 keys = ["schema", "version", "machine", "panic", "report", "panic_cpu",
-        "memory", "stuck", "cpus", "kprobes", "ftrace", "log"]
+        "memory", "stuck", "root_blocker", "cpus", "kprobes", "ftrace", "log"]
 mkeys = ["nodename", "release", "machine", "cpus_present", "cpus_online",
          "uptime_ns", "loadavg", "cmdline", "panicked", "not_read"]
 def check(ok, what):
@@ -227,6 +227,7 @@ total = [l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal:"
 check(total and mem.get("MemTotal") == int(total[0]),
       "--json's memory: MemTotal is /proc/meminfo's")
 PY
+)
 else
 	fail "kstack triage --json: exit $rc, or it does not parse: $(head -3 "$tmp/json.err")"
 fi
@@ -234,8 +235,8 @@ fi
 # the D child in the text: named among its group's examples, or (many
 # tasks in D share a vfork's stack on a busy host) its stack's group is
 top_frame=$(head -1 "/proc/$dpid/stack" 2>/dev/null)
-if printf '%s\n' "$stuck" | grep -q "[ ,] *$dpid (" ||
-	{ [ -n "$top_frame" ] && printf '%s\n' "$stuck" | grep -qF -- "$top_frame"; }; then
+if grep -q "[ ,] *$dpid (" <<<"$stuck" ||
+	{ [ -n "$top_frame" ] && grep -qF -- "$top_frame" <<<"$stuck"; }; then
 	pass "the text's stuck section has the D child $dpid or its stack"
 else
 	fail "the text's stuck section misses the D child $dpid"
