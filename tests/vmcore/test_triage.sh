@@ -249,14 +249,23 @@ else
 	[ "$got" = "$oom" ] && pass "the last OOM victim is the console's: $oom" ||
 		fail "the last OOM victim '$got', the console's '$oom'"
 fi
+# the guest's CPUs, as the triage's machine section says them
+nproc_guest() { sed -n 's/^CPUs: *\([0-9]*\) present.*/\1/p' "$tmp/triage.txt" | head -n 1; }
 # /proc/loadavg, printed by the trigger's first lines: avenrun moves once
-# per LOAD_FREQ (5 s), by at most a fraction; within 0.1 each.
+# per LOAD_FREQ (5 s).  The 5- and 15-minute figures within 0.1; the
+# 1-minute one moves by up to 0.08 a runnable task each 5 s, and the NMI
+# scenario's trigger spins on a CPU until the host's NMI comes (72-nmi
+# read 0.24 after 0.00): within 0.1 more per CPU.
 truth=$(sed -n 's/^ksdie-scenario: loadavg //p' "$console" 2>/dev/null | tr -d '\r' | cut -d' ' -f1-3)
 got=$(sed -n 's/^Load average: //p' "$tmp/triage.txt")
 if [ -z "$truth" ]; then
 	not_applicable "console.log has no 'ksdie-scenario: loadavg' line: the load is not compared with the guest's /proc/loadavg"
-elif awk -v a="$truth" -v b="$got" 'BEGIN { n = split(a, x, " "); if (split(b, y, " ") != 3 || n != 3) exit 1
-	for (i = 1; i <= 3; i++) if (x[i] - y[i] > 0.1 || y[i] - x[i] > 0.1) exit 1 }'; then
+elif awk -v a="$truth" -v b="$got" -v ncpu="$(nproc_guest)" 'BEGIN {
+	n = split(a, x, " "); if (split(b, y, " ") != 3 || n != 3) exit 1
+	for (i = 1; i <= 3; i++) {
+		tol = i == 1 ? 0.1 + 0.1 * ncpu : 0.1
+		if (x[i] - y[i] > tol || y[i] - x[i] > tol) exit 1
+	} }'; then
 	pass "the load average is the guest's: $got (/proc/loadavg $truth)"
 else
 	fail "the load average '$got', the guest's /proc/loadavg '$truth'"
