@@ -33,6 +33,7 @@ enum { DESC_RESERVED, DESC_COMMITTED, DESC_FINALIZED, DESC_REUSABLE };
 #define DEV_MAX			128u
 #define DESC_MAX		64	/* struct prb_desc is 24 bytes */
 #define CHUNK			65536u
+#define PAGE_BYTES		4096u	/* the smallest page a dump lacks */
 
 /* A window of memory read a chunk at a time: the arrays and the text. */
 struct window {
@@ -52,6 +53,7 @@ struct ring {
 	char *text;			/* TEXT_MAX bytes */
 	char subsys[DEV_MAX + 1], device[DEV_MAX + 1];
 	struct ks_log_trouble *tr;
+	bool desc_read_failed;		/* read_record()'s last descriptor */
 };
 
 /*
@@ -254,9 +256,11 @@ static int read_record(struct ring *r, uint64_t id, struct ks_log_record *rec)
 	uint64_t sv;
 	unsigned int state;
 
+	r->desc_read_failed = false;
 	if (window_read(r->t, r->desc_w, r->descs + idx * (uint64_t)r->l.desc_size,
 			desc, dlen)) {
 		r->tr->unreadable++;
+		r->desc_read_failed = true;
 		return 0;
 	}
 	sv = get_u64(desc + r->l.desc_state_var);
@@ -288,6 +292,30 @@ static void note_seq(struct ring *r, const struct ks_log_record *rec,
 	*expect = rec->seq + 1;
 }
 
+/*
+ * After descriptor id could not be read: the descriptors left on the
+ * same page of the array (at most left), counted unreadable without
+ * asking for each, so that a forged ring of 2^26 descriptors over
+ * memory the image lacks costs a read a page, not one a descriptor.
+ */
+static uint64_t unreadable_rest(struct ring *r, uint64_t id, uint64_t left)
+{
+	uint64_t idx = id & (r->count - 1);
+	uint64_t addr = r->descs + idx * (uint64_t)r->l.desc_size;
+	uint64_t page_end = (addr | (PAGE_BYTES - 1)) + 1, rest;
+	unsigned char byte;
+
+	if (!r->desc_read_failed || !ks_read(r->t, addr, &byte, 1))
+		return 0;
+	rest = (page_end - addr) / (uint64_t)r->l.desc_size;
+	if (rest > left)
+		rest = left;
+	if (rest > r->count - 1 - idx)	/* not past the array's end */
+		rest = r->count - 1 - idx;
+	r->tr->unreadable += rest;
+	return rest;
+}
+
 /* tail_id to head_id, at most the ring's count of descriptors. */
 static int walk_ids(struct ring *r, ks_log_record_fn *fn, void *arg,
 		    const struct ks_reporter *rep)
@@ -310,9 +338,15 @@ static int walk_ids(struct ring *r, ks_log_record_fn *fn, void *arg,
 	}
 	for (uint64_t i = 0; i < n; i++, id = DESC_ID(id + 1)) {
 		struct ks_log_record rec = { .buffer = NULL };
+		uint64_t skip;
 
-		if (read_record(r, id, &rec) != 1)
+		if (read_record(r, id, &rec) != 1) {
+			/* an unreadable page of descriptors: the rest of it too */
+			skip = unreadable_rest(r, id, n - i - 1);
+			i += skip;
+			id = DESC_ID(id + skip);
 			continue;
+		}
 		note_seq(r, &rec, &expect, &first);
 		ret = fn(arg, &rec);
 		if (ret)
