@@ -435,6 +435,22 @@ static long size_of(const struct ks_btf *btf, uint32_t id, int depth)
 	}
 }
 
+/* The first of the names sorted (btf->names) that is name, or past them. */
+static size_t first_name(const struct ks_btf *btf, const char *name)
+{
+	size_t lo = 0, hi = btf->nr_names;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(btf->names[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The type called name: "struct x", "union x" or a plain name, which
  * takes the best rank.  Of two of the same rank the first id wins, and a
@@ -443,7 +459,7 @@ static long size_of(const struct ks_btf *btf, uint32_t id, int depth)
 static uint32_t find_type(const struct ks_btf *btf, const char *name)
 {
 	int want = -1, rank = -1;
-	size_t lo = 0, hi = btf->nr_names, i;
+	size_t i;
 	uint32_t best = 0;
 
 	if (!strncmp(name, "struct ", 7)) {
@@ -453,15 +469,8 @@ static uint32_t find_type(const struct ks_btf *btf, const char *name)
 		want = 1;
 		name += 6;
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(btf->names[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < btf->nr_names && !strcmp(btf->names[i].name, name); i++) {
+	for (i = first_name(btf, name);
+	     i < btf->nr_names && !strcmp(btf->names[i].name, name); i++) {
 		const struct name_ent *e = &btf->names[i];
 
 		if (want >= 0 && e->rank != want)
@@ -683,20 +692,12 @@ static int enum_find(const struct ks_btf *btf, const struct btf_type *t,
 int ks_btf_enum_value(const struct ks_btf *btf, const char *type,
 		      const char *name, long long *val_ret)
 {
-	size_t lo = 0, hi = btf->nr_names;
+	size_t lo;
 
 	if (!strncmp(type, "enum ", 5))
 		type += 5;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(btf->names[mid].name, type) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* a name may be a struct and an enum both: look at each enum of it */
-	for (; lo < btf->nr_names && !strcmp(btf->names[lo].name, type); lo++) {
+	for (lo = first_name(btf, type); lo < btf->nr_names && !strcmp(btf->names[lo].name, type); lo++) {
 		const struct btf_type *t = type_by_id(btf, btf->names[lo].id);
 
 		if (t && (kind_of(t) == KIND_ENUM || kind_of(t) == KIND_ENUM64) &&
