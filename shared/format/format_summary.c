@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "format_time.h"
 #include "report.h"
 #include "stack_signature.h"
 #include "text_escape.h"
@@ -102,16 +103,13 @@ static void print_waits(FILE *out, const struct ks_sample *s,
 {
 	const struct ks_task *old = ks_group_oldest(s, grp, false);
 	const struct ks_task *young = ks_group_oldest(s, grp, true);
+	char a[KS_TIME_LEN], b[KS_TIME_LEN];
 
 	if (!old)
 		return;
-	fprintf(out, "   oldest %llu.%03llus (%d), youngest %llu.%03llus (%d)",
-		(unsigned long long)(old->last_ran_ns / 1000000000),
-		(unsigned long long)(old->last_ran_ns / 1000000 % 1000),
-		old->pid,
-		(unsigned long long)(young->last_ran_ns / 1000000000),
-		(unsigned long long)(young->last_ran_ns / 1000000 % 1000),
-		young->pid);
+	fprintf(out, "   oldest %s (%d), youngest %s (%d)",
+		ks_time_ms(a, sizeof(a), old->last_ran_ns), old->pid,
+		ks_time_ms(b, sizeof(b), young->last_ran_ns), young->pid);
 }
 
 /* -D -c: the task of the group blocked longest, by last_switch_time */
@@ -119,12 +117,11 @@ static void print_blocked(FILE *out, const struct ks_sample *s,
 			  const struct ks_group *grp)
 {
 	const struct ks_task *t = ks_group_blocked_longest(s, grp);
+	char a[KS_TIME_LEN];
 
 	if (t)
-		fprintf(out, "   blocked %llu.%03llus (%d, last_switch_time)",
-			(unsigned long long)(t->blocked_ns / 1000000000),
-			(unsigned long long)(t->blocked_ns / 1000000 % 1000),
-			t->pid);
+		fprintf(out, "   blocked %s (%d, last_switch_time)",
+			ks_time_ms(a, sizeof(a), t->blocked_ns), t->pid);
 }
 
 /*

@@ -27,19 +27,21 @@
 #include <string.h>
 
 #include "format.h"
+#include "format_time.h"
 #include "text_escape.h"
 #include "wait_chains.h"
 
 static void task_head(FILE *out, const struct ks_task *t)
 {
+	char a[KS_TIME_LEN];
+
 	fprintf(out, "  %d ", t->pid);
 	ks_fputs_escaped(t->comm, out);
 	fprintf(out, " %c ", t->state);
 	/* the time is the runqueue clock's since it last ran: say so */
 	if (t->has_last_ran)
-		fprintf(out, "last ran %llu.%03llus ago",
-			(unsigned long long)(t->last_ran_ns / 1000000000),
-			(unsigned long long)(t->last_ran_ns / 1000000 % 1000));
+		fprintf(out, "last ran %s ago",
+			ks_time_ms(a, sizeof(a), t->last_ran_ns));
 	else
 		fputs("last ran ?", out);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "format_time.h"
 #include "format_cpus.h"
 #include "format_log.h"
 #include "format_panic.h"
@@ -94,18 +95,6 @@ static void row(FILE *out, const char *key, const char *val)
 	fputs("</td></tr>\n", out);
 }
 
-static void uptime(char *buf, size_t len, uint64_t ns)
-{
-	uint64_t s = ns / 1000000000, days = s / 86400;
-	int n = 0;
-
-	if (days)
-		n = snprintf(buf, len, "%" PRIu64 " day%s, ", days, days == 1 ? "" : "s");
-	snprintf(buf + n, len - (size_t)n, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64
-		 " (%" PRIu64 ".%03" PRIu64 " s)", s / 3600 % 24, s / 60 % 60,
-		 s % 60, s, ns / 1000000 % 1000);
-}
-
 static const char *dump_of(const struct ks_triage *tr, char *buf, size_t len)
 {
 	if (tr->ps_err || tr->ps.cpu_err)
@@ -127,7 +116,7 @@ static int html_machine(FILE *out, const struct ks_triage *tr)
 	row(out, "Machine", m->uts_err || !*m->machine ? "unknown" : m->machine);
 	snprintf(buf, sizeof(buf), "%u present, %u online", m->present, m->online);
 	row(out, "CPUs", m->cpus_err ? "unknown" : buf);
-	uptime(buf, sizeof(buf), m->uptime_ns);
+	ks_time_uptime(buf, sizeof(buf), m->uptime_ns);
 	row(out, "Uptime", m->uptime_err ? "unknown" : buf);
 	for (int i = 0; i < 3 && !m->load_err; i++)
 		ks_machine_load(m->avenrun[i], load[i], sizeof(load[i]));
@@ -245,10 +234,10 @@ static int by_age(const void *a, const void *b)
 
 static void age_text(FILE *out, const struct ks_task *t)
 {
+	char a[KS_TIME_LEN];
+
 	if (t->has_last_ran)
-		fprintf(out, "%llu.%03llus",
-			(unsigned long long)(t->last_ran_ns / 1000000000),
-			(unsigned long long)(t->last_ran_ns / 1000000 % 1000));
+		fputs(ks_time_ms(a, sizeof(a), t->last_ran_ns), out);
 	else
 		fputc('?', out);
 }

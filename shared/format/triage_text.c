@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "format_time.h"
 #include "format_cpus.h"
 #include "format_log.h"
 #include "format_panic.h"
@@ -24,17 +25,6 @@
 static void unknown(FILE *out, const char *why)
 {
 	fprintf(out, "unknown%s%s%s\n", *why ? " (" : "", why, *why ? ")" : "");
-}
-
-static void uptime(FILE *out, uint64_t ns)
-{
-	uint64_t s = ns / 1000000000, days = s / 86400;
-
-	if (days)
-		fprintf(out, "%" PRIu64 " day%s, ", days, days == 1 ? "" : "s");
-	fprintf(out, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64 " (%" PRIu64
-		".%03" PRIu64 " s)\n", s / 3600 % 24, s / 60 % 60, s % 60, s,
-		ns / 1000000 % 1000);
 }
 
 static void dump_of(FILE *out, const struct ks_triage *tr)
@@ -58,7 +48,7 @@ static void text_machine(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_machine *m = &tr->machine;
 	const char *why = tr->machine_why;
-	char load[3][24];
+	char load[3][24], buf[KS_TIME_LEN];
 
 	fputs("# The machine\n", out);
 	if (m->uts_err) {
@@ -82,7 +72,7 @@ static void text_machine(FILE *out, const struct ks_triage *tr)
 	if (m->uptime_err)
 		unknown(out, "");
 	else
-		uptime(out, m->uptime_ns);
+		fprintf(out, "%s\n", ks_time_uptime(buf, sizeof(buf), m->uptime_ns));
 	fputs("Load average: ", out);
 	for (int i = 0; i < 3 && !m->load_err; i++)
 		ks_machine_load(m->avenrun[i], load[i], sizeof(load[i]));
