@@ -49,6 +49,12 @@ static const char *const tail[] = {
 	"  stacks (<NMI> ... </NMI>, <IRQ> ... </IRQ>, <TASK> ... </TASK>), the",
 	"  registers saved at each crossing, \"? \" on frames the unwinder did not",
 	"  reach; the same bytes as kstack --vmcore VMCORE --cpus.",
+	"  triage prints why the kernel died or hung, on one page: the machine,",
+	"  the panic and the report before it, the taint, the memory, the tasks",
+	"  in D with their waits and the root blocker, every CPU, the hooks and",
+	"  the log (--json: one document, docs/triage-json.md); the same bytes",
+	"  as kstack triage --vmcore VMCORE, which also writes --html FILE and",
+	"  the support bundle -o DIR (this command does not).",
 	" ",
 	"  A dump crash itself cannot open (crash 8.0.2 reads kernels up to 6.10;",
 	"  6.11 and later need crash 8.0.6) never reaches this command: read it",
@@ -72,6 +78,8 @@ static const char *const tail[] = {
 	"    %s> kstack -D -c",
 	"\n  Show the end of the dump's kernel log (crash's log stops at 6.10):\n",
 	"    %s> kstack --log | tail",
+	"\n  Say why the kernel died, on one page, into a file for the case:\n",
+	"    %s> kstack triage > /tmp/triage.txt",
 };
 
 #define NR(a)	(sizeof(a) / sizeof((a)[0]))
