@@ -38,10 +38,6 @@ struct ks_triage_live_hooks *ks_triage_live_hooks_open(
 	const struct ks_test_knobs *knobs, struct ks_triage_hooks *h);
 void ks_triage_live_hooks_close(struct ks_triage_live_hooks *lh);
 
-/* A reporter that keeps the first line said in why (KS_TRIAGE_WHY bytes). */
-void ks_triage_keep_first(void *arg, enum ks_say_level level, const char *text);
-#define KS_TRIAGE_CATCH(buf) \
-	((const struct ks_reporter){ .say = ks_triage_keep_first, .arg = (buf) })
 /* The first line only: a part's later trouble is kept out of its why. */
 void ks_triage_why(char *why, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

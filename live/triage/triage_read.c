@@ -15,15 +15,6 @@
 #include "triage_live.h"
 #include "triage_read.h"
 
-void ks_triage_keep_first(void *arg, enum ks_say_level level, const char *text)
-{
-	char *why = arg;
-
-	(void)level;
-	if (!*why)
-		snprintf(why, KS_TRIAGE_WHY, "%s", text);
-}
-
 void ks_triage_why(char *why, const char *fmt, ...)
 {
 	va_list ap;

@@ -34,6 +34,15 @@ struct ks_kernel;
 #define KS_TRIAGE_WHY	200	/* a part's reason, as its walker said it */
 
 /*
+ * A reporter that keeps the first line said in why (KS_TRIAGE_WHY
+ * bytes): a part's reason, printed once in its section, by the dump's
+ * runner and the live one alike.
+ */
+void ks_triage_keep_first(void *arg, enum ks_say_level level, const char *text);
+#define KS_TRIAGE_CATCH(buf) \
+	((const struct ks_reporter){ .say = ks_triage_keep_first, .arg = (buf) })
+
+/*
  * The hooks where no memory is walked (the running system: -K's and
  * -F's files in debugfs and tracefs): write() prints the kprobes part of
  * the section, or with ftrace its ftrace part, as text lines or as the

@@ -15,8 +15,7 @@
 #include "panic_message.h"
 #include "triage.h"
 
-/* A reporter that keeps the first line said, for its section. */
-static void keep_first(void *arg, enum ks_say_level level, const char *text)
+void ks_triage_keep_first(void *arg, enum ks_say_level level, const char *text)
 {
 	char *why = arg;
 
@@ -25,11 +24,9 @@ static void keep_first(void *arg, enum ks_say_level level, const char *text)
 		snprintf(why, KS_TRIAGE_WHY, "%s", text);
 }
 
-#define CATCH(buf)	((const struct ks_reporter){ .say = keep_first, .arg = (buf) })
-
 static void read_panic(struct ks_triage *tr)
 {
-	const struct ks_reporter rep = CATCH(tr->ps_why);
+	const struct ks_reporter rep = KS_TRIAGE_CATCH(tr->ps_why);
 	const struct ks_panic_state *ps = &tr->ps;
 
 	tr->ps_err = ks_panic_state_read(tr->t, &tr->ps, &rep);
@@ -41,7 +38,7 @@ static void read_panic(struct ks_triage *tr)
 /* The tasks in D, with what each waits for, as -D --waits reads them. */
 static void read_stuck(struct ks_triage *tr, struct ks_kernel *k)
 {
-	const struct ks_reporter rep = CATCH(tr->stuck_why);
+	const struct ks_reporter rep = KS_TRIAGE_CATCH(tr->stuck_why);
 	struct ks_selection sel = { .states = KS_ST_BIT('D') };
 	const struct ks_walk_opts walk = { &sel, true, false };
 	const struct ks_sample_say say = { &rep, true };
@@ -101,12 +98,12 @@ out:
 
 static void read_parts(struct ks_triage *tr, struct ks_kernel *k)
 {
-	const struct ks_reporter mach = CATCH(tr->machine_why);
-	const struct ks_reporter cpus = CATCH(tr->cpus_why);
-	const struct ks_reporter kp = CATCH(tr->kprobes_why);
-	const struct ks_reporter log = CATCH(tr->log_why);
-	const struct ks_reporter mem = CATCH(tr->mem_why);
-	const struct ks_reporter slab = CATCH(tr->slab_why);
+	const struct ks_reporter mach = KS_TRIAGE_CATCH(tr->machine_why);
+	const struct ks_reporter cpus = KS_TRIAGE_CATCH(tr->cpus_why);
+	const struct ks_reporter kp = KS_TRIAGE_CATCH(tr->kprobes_why);
+	const struct ks_reporter log = KS_TRIAGE_CATCH(tr->log_why);
+	const struct ks_reporter mem = KS_TRIAGE_CATCH(tr->mem_why);
+	const struct ks_reporter slab = KS_TRIAGE_CATCH(tr->slab_why);
 	uint64_t tk = k ? ks_kernel_layout(k)->timekeeper : 0;
 
 	ks_machine_read(tr->t, tk, &tr->machine, &mach);
