@@ -97,20 +97,6 @@ static int d_update(struct ks_metrics *m, const struct ks_sample *s,
 	return 0;
 }
 
-/* "[<0>] io_schedule+0x12/0x40\n..." -> "io_schedule" */
-static void top_frame(const char *stack, char *buf, size_t len)
-{
-	const char *p = stack ? stack : "", *q = strchr(p, ']');
-	size_t n;
-
-	if (q && p[0] == '[')
-		p = q + 1;
-	while (*p == ' ')
-		p++;
-	n = strcspn(p, "+ \n");
-	snprintf(buf, len, "%.*s", (int)n, p);
-}
-
 static int by_sig(const void *a, const void *b)
 {
 	return strcmp(((const struct sig_count *)a)->sig,
@@ -143,7 +129,7 @@ static int count_sigs(const struct ks_sample *s, struct sig_count **v,
 		if (t->state != 'D')
 			continue;
 		ks_stack_signature(t->state, t->stack, c[j].sig);
-		top_frame(t->stack, c[j].top, sizeof(c[j].top));
+		ks_stack_top_frame(t->stack, c[j].top, sizeof(c[j].top));
 		c[j++].n = 1;
 	}
 	qsort(c, nr, sizeof(*c), by_sig);

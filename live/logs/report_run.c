@@ -151,7 +151,7 @@ static int on_sample(const struct ks_rp_sample *s, void *ctx)
 	if (!ret && !o->folded && !o->pid)
 		ret = ks_rp_stuck_sample(&r->stuck, &r->stacks, s, r->seq);
 	if (!ret && !o->folded && !o->pid)
-		ret = ks_rp_sigs_sample(&r->sigs, s, r->seq);
+		ret = ks_rp_sigs_sample(&r->sigs, &r->stacks, s, r->seq);
 	if (!r->seq)
 		r->first = s->time;
 	r->last = s->time;

@@ -1,35 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kstack report by signature over time.  A group's tasks usually share
- * one state, so a sample's signatures are computed once per group and
- * state (the last one kept), not once per task.
+ * kstack report by signature over time.  A stack's tasks usually share
+ * one state, so a signature is computed once per distinct stack and
+ * state of the period (the stacks table's entry keeps it), not once per
+ * task or sample.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report_signatures.h"
 #include "u64_map.h"
-
-/* A group's last signature in this sample: its state and index. */
-struct group_sig {
-	char state;
-	size_t idx;
-};
-
-/* The innermost frame, without "[<0>] " and its offset. */
-static char *top_frame(const char *stack)
-{
-	const char *s = stack ? stack : "";
-	size_t n;
-
-	if (!strncmp(s, "[<", 2) && strstr(s, "] "))
-		s = strstr(s, "] ") + 2;
-	n = strcspn(s, "+ \n");
-	if (!n)
-		return strdup("(empty stack)");
-	return strndup(s, n);
-}
 
 static int new_sig(struct ks_rp_sigs *t, const char *sig, char state,
 		   const char *stack, size_t *idx_ret)
@@ -49,13 +31,14 @@ static int new_sig(struct ks_rp_sigs *t, const char *sig, char state,
 	memset(e, 0, sizeof(*e));
 	memcpy(e->sig, sig, KS_SIGNATURE_LEN);
 	e->state = state;
-	e->top = top_frame(stack);
-	if (!e->top)
-		return -ENOMEM;
+	ks_stack_top_frame(stack, e->top, sizeof(e->top));
+	if (!*e->top)
+		snprintf(e->top, sizeof(e->top), "(empty stack)");
 	*idx_ret = t->nr++;
 	return 0;
 }
 
+/* The signature of stack in state: its index, made if new. */
 static int find_sig(struct ks_rp_sigs *t, char state, const char *stack,
 		    size_t *idx_ret)
 {
@@ -63,7 +46,7 @@ static int find_sig(struct ks_rp_sigs *t, char state, const char *stack,
 	uint64_t key, val;
 	int ret;
 
-	ks_stack_signature(state, stack ? stack : "", sig);
+	ks_stack_signature(state, stack, sig);
 	key = strtoull(sig, NULL, 16) | 1ull << 63;
 	if (ks_u64_map_get(&t->index, key, &val)) {
 		*idx_ret = val - 1;
@@ -75,20 +58,30 @@ static int find_sig(struct ks_rp_sigs *t, char state, const char *stack,
 	return ret;
 }
 
-static int task_sig(struct ks_rp_sigs *t, const struct ks_rp_sample *s,
-		    const struct ks_rp_task *k, struct group_sig *gs,
-		    size_t *idx_ret)
+/*
+ * A task's signature, hashed once per distinct stack and state of the
+ * whole period: the stacks table's entry keeps the last one.
+ */
+static int task_sig(struct ks_rp_sigs *t, struct ks_rp_stacks *stacks,
+		    const struct ks_rp_sample *s, const struct ks_rp_task *k,
+		    struct ks_rp_stack **by_group, size_t *idx_ret)
 {
-	struct group_sig *g = &gs[k->group];
+	const struct ks_rp_group *g = &s->groups[k->group];
+	struct ks_rp_stack *e = by_group[k->group];
 	int ret;
 
-	if (g->state != k->state) {
-		ret = find_sig(t, k->state, s->groups[k->group].stack, &g->idx);
+	if (!e)
+		e = by_group[k->group] = ks_rp_stacks_get(stacks, g->hash,
+					g->stack ? g->stack : "", g->len);
+	if (!e)
+		return -ENOMEM;
+	if (e->sig_state != k->state) {
+		ret = find_sig(t, k->state, e->text, &e->sig_idx);
 		if (ret)
 			return ret;
-		g->state = k->state;
+		e->sig_state = k->state;
 	}
-	*idx_ret = g->idx;
+	*idx_ret = e->sig_idx;
 	return 0;
 }
 
@@ -160,26 +153,27 @@ static int track(struct ks_rp_sigs *t, const struct ks_rp_task *k,
 	return 0;
 }
 
-int ks_rp_sigs_sample(struct ks_rp_sigs *t, const struct ks_rp_sample *s,
-		      unsigned long seq)
+int ks_rp_sigs_sample(struct ks_rp_sigs *t, struct ks_rp_stacks *stacks,
+		      const struct ks_rp_sample *s, unsigned long seq)
 {
-	struct group_sig *gs = calloc(s->nr_groups ? s->nr_groups : 1,
-				      sizeof(*gs));
+	/* each group's entry of the stacks table, looked up once a sample */
+	struct ks_rp_stack **by_group = calloc(s->nr_groups ? s->nr_groups : 1,
+					       sizeof(*by_group));
 	int ret = 0;
 
-	if (!gs)
+	if (!by_group)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr_tasks && !ret; i++) {
 		const struct ks_rp_task *k = &s->tasks[i];
 		size_t idx;
 
-		ret = task_sig(t, s, k, gs, &idx);
+		ret = task_sig(t, stacks, s, k, by_group, &idx);
 		if (!ret) {
 			count(&t->v[idx], k, seq);
 			ret = track(t, k, idx, seq);
 		}
 	}
-	free(gs);
+	free(by_group);
 	t->seq = seq + 1;
 	return ret;
 }
@@ -250,8 +244,6 @@ size_t *ks_rp_sigs_finish(struct ks_rp_sigs *t, size_t *nr_ret)
 
 void ks_rp_sigs_release(struct ks_rp_sigs *t)
 {
-	for (size_t i = 0; i < t->nr; i++)
-		free(t->v[i].top);
 	free(t->v);
 	free(t->stay);
 	ks_u64_map_release(&t->index);

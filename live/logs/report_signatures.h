@@ -13,13 +13,14 @@
 #include <stdint.h>
 
 #include "report_parse.h"
+#include "report_stacks.h"
 #include "stack_signature.h"
 #include "u64_map.h"
 
 struct ks_rp_sig {
 	char sig[KS_SIGNATURE_LEN];
 	char state;
-	char *top;			/* its innermost frame, without offsets */
+	char top[64];			/* its innermost function */
 	unsigned long first, last;	/* tasks in the first and last sample */
 	unsigned long most;		/* in any one sample */
 	unsigned long now;		/* in the sample being counted */
@@ -48,8 +49,8 @@ struct ks_rp_sigs {
 };
 
 /* Sample seq (0 first, one call per sample): 0 or -ENOMEM. */
-int ks_rp_sigs_sample(struct ks_rp_sigs *t, const struct ks_rp_sample *s,
-		      unsigned long seq);
+int ks_rp_sigs_sample(struct ks_rp_sigs *t, struct ks_rp_stacks *stacks,
+		      const struct ks_rp_sample *s, unsigned long seq);
 /*
  * The period ended at sample last_seq: the stayers counted into their
  * signatures.  Returns indexes into t->v of those that grew or that a

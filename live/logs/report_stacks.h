@@ -34,6 +34,9 @@ struct ks_rp_stack {
 	unsigned char nr_examples;
 	int examples[KS_RP_EXAMPLES];	/* PIDs */
 	const char *example_cmd[KS_RP_EXAMPLES];	/* in the cmds table */
+	/* report_signatures.c's: its signature's index for sig_state (0: none) */
+	char sig_state;
+	size_t sig_idx;
 };
 
 struct ks_rp_stacks {

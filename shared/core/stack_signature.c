@@ -82,3 +82,16 @@ void ks_stack_signature(char state, const char *stack,
 	snprintf(sig_ret, KS_SIGNATURE_LEN, "%012llx",
 		 (unsigned long long)(h >> 16));
 }
+
+void ks_stack_top_frame(const char *stack, char *buf, size_t len)
+{
+	const char *p = stack ? stack : "", *q = strchr(p, ']');
+	size_t n;
+
+	if (q && p[0] == '[')
+		p = q + 1;
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, "+ \n");
+	snprintf(buf, len, "%.*s", (int)n, p);
+}

@@ -22,4 +22,11 @@
 void ks_stack_signature(char state, const char *stack,
 			char sig_ret[KS_SIGNATURE_LEN]);
 
+/*
+ * The stack's innermost function into buf ("do_wait" of "[<0>]
+ * do_wait+0x53/0x120"), "" for an empty stack: the name metrics and
+ * reports show beside a signature.
+ */
+void ks_stack_top_frame(const char *stack, char *buf, size_t len);
+
 #endif /* KS_STACK_SIGNATURE_H */
