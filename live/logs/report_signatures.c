@@ -76,9 +76,10 @@ static int task_sig(struct ks_rp_sigs *t, struct ks_rp_stacks *stacks,
 	if (!e)
 		return -ENOMEM;
 	if (e->sig_state != k->state) {
-		ret = find_sig(t, k->state, e->text, &e->sig_idx);
+		ret = find_sig(t, k->state, e->text, idx_ret);
 		if (ret)
 			return ret;
+		e->sig_idx = (uint32_t)*idx_ret;
 		e->sig_state = k->state;
 	}
 	*idx_ret = e->sig_idx;

@@ -32,11 +32,11 @@ struct ks_rp_stack {
 	uint32_t states[KS_RP_NR_STATES + 2];
 	char other;			/* that first other byte */
 	unsigned char nr_examples;
-	int examples[KS_RP_EXAMPLES];	/* PIDs */
-	const char *example_cmd[KS_RP_EXAMPLES];	/* in the cmds table */
 	/* report_signatures.c's: its signature's index for sig_state (0: none) */
 	char sig_state;
-	size_t sig_idx;
+	int examples[KS_RP_EXAMPLES];	/* PIDs */
+	uint32_t sig_idx;		/* (in the padding these leave) */
+	const char *example_cmd[KS_RP_EXAMPLES];	/* in the cmds table */
 };
 
 struct ks_rp_stacks {
