@@ -247,6 +247,7 @@ int ks_wait_chains_build(const size_t *next, const uint64_t *age, size_t nr,
 			err = add_chain(&w, i, ret);
 	if (!err)
 		err = sort_chains(ret, nr_deadlocks);
+	ret->nr_deadlocks = nr_deadlocks;
 out:
 	free(cycle_of);
 	free(waited);

@@ -46,6 +46,7 @@ struct ks_wait_chain {
 struct ks_wait_chains {
 	struct ks_wait_chain *v;	/* deadlocks, then chains, longest first */
 	size_t nr, cap;
+	size_t nr_deadlocks;		/* the first of v that are deadlocks */
 };
 
 /*

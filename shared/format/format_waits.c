@@ -174,7 +174,7 @@ int ks_wait_chains_of(const struct ks_sample *s, struct ks_wait_chains *c)
 
 int ks_format_waits(FILE *out, const struct ks_sample *s)
 {
-	size_t n = s->nr_tasks ? s->nr_tasks : 1, dl = 0, ch = 0;
+	size_t n = s->nr_tasks ? s->nr_tasks : 1, ch = 0;
 	size_t *next = malloc(n * sizeof(*next));
 	struct ks_wait_chains c = { 0 };
 	int ret = -ENOMEM;
@@ -187,10 +187,9 @@ int ks_format_waits(FILE *out, const struct ks_sample *s)
 	fputs("== waits\n", out);
 	if (s->waits_note)
 		fprintf(out, "(%s)\n", s->waits_note);
-	while (dl < c.nr && c.v[dl].deadlock)
-		dl++;
 	for (size_t i = 0; i < c.nr; i++)
-		chain(out, s, &c.v[i], c.v[i].deadlock ? i + 1 : ++ch, dl);
+		chain(out, s, &c.v[i], c.v[i].deadlock ? i + 1 : ++ch,
+		      c.nr_deadlocks);
 	if (!c.nr && !s->waits_unread)
 		fputs("no task waits for a lock\n", out);
 	ret = ferror(out) ? -EIO : 0;

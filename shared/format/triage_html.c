@@ -384,7 +384,7 @@ static void html_chain(FILE *out, const struct ks_sample *s,
 static int html_blockers(FILE *out, const struct ks_sample *s)
 {
 	struct ks_wait_chains c;
-	size_t dl = 0, ch = 0;
+	size_t ch = 0;
 	int ret = ks_wait_chains_of(s, &c);
 
 	if (ret)
@@ -395,10 +395,9 @@ static int html_blockers(FILE *out, const struct ks_sample *s)
 		ks_html_escape(out, s->waits_note);
 		fputs(")</p>\n", out);
 	}
-	while (dl < c.nr && c.v[dl].deadlock)
-		dl++;
 	for (size_t i = 0; i < c.nr; i++)
-		html_chain(out, s, &c.v[i], c.v[i].deadlock ? i + 1 : ++ch, dl);
+		html_chain(out, s, &c.v[i], c.v[i].deadlock ? i + 1 : ++ch,
+			   c.nr_deadlocks);
 	if (!c.nr && !s->waits_unread)
 		fputs("<p>No task waits for a lock.</p>\n", out);
 out:

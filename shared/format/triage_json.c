@@ -169,10 +169,7 @@ static void json_memory(FILE *out, const struct ks_triage *tr)
 static void json_root_chain(FILE *out, const struct ks_triage *tr)
 {
 	const struct ks_wait_chains *c = &tr->stuck_chains;
-	size_t dl = 0;
-
-	while (dl < c->nr && c->v[dl].deadlock)
-		dl++;
+	size_t dl = c->nr_deadlocks;
 	if (tr->root.deadlock)
 		fprintf(out, "\"deadlock\":%zu,\"chain\":null", tr->root.chain + 1);
 	else

@@ -232,11 +232,9 @@ void ks_triage_memory_text(FILE *out, const struct ks_triage *tr)
 static size_t root_number(const struct ks_triage *tr)
 {
 	const struct ks_wait_chains *c = &tr->stuck_chains;
-	size_t dl = 0;
 
-	while (dl < c->nr && c->v[dl].deadlock)
-		dl++;
-	return tr->root.deadlock ? tr->root.chain + 1 : tr->root.chain + 1 - dl;
+	return tr->root.deadlock ? tr->root.chain + 1 :
+				   tr->root.chain + 1 - c->nr_deadlocks;
 }
 
 /* "117 ksl_chain_c S" and what, then its top frames: what it is doing */
