@@ -37,6 +37,13 @@ const struct ks_task *ks_group_oldest(const struct ks_sample *s,
 const struct ks_task *ks_group_blocked_longest(const struct ks_sample *s,
 					       const struct ks_group *grp);
 /*
+ * The states of grp's tasks, each once, in -c's order (the kernel's
+ * task_state_array, then anything else), into states[]: their number.
+ * A group has one signature per state (docs/signature.md).
+ */
+size_t ks_group_states(const struct ks_sample *s, const struct ks_group *grp,
+		       char states[128]);
+/*
  * -c's paragraphs without its header, the group whose task has gone
  * longest without running first, each with its oldest and youngest
  * time since last ran and its longest time blocked (the triage's tasks

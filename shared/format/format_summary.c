@@ -124,16 +124,10 @@ static void print_blocked(FILE *out, const struct ks_sample *s,
 			ks_time_ms(a, sizeof(a), t->blocked_ns), t->pid);
 }
 
-/*
- * The group's signature (docs/signature.md), as --json gives it: one per
- * state of its tasks, in the order of the States, "Signature: 1a2b..."
- * for one state and "Signatures: S 1a2b..., D 3c4d..." for more.
- */
-static void print_signatures(FILE *out, const struct ks_sample *s,
-			     const struct ks_group *grp)
+size_t ks_group_states(const struct ks_sample *s, const struct ks_group *grp,
+		       char states[128])
 {
 	bool seen[128] = { false };
-	char states[128], sig[KS_SIGNATURE_LEN];
 	size_t nr = 0;
 
 	for (size_t j = 0; j < grp->nr_members; j++)
@@ -147,6 +141,20 @@ static void print_signatures(FILE *out, const struct ks_sample *s,
 	for (int c = 1; c < 128; c++)
 		if (seen[c])
 			states[nr++] = (char)c;
+	return nr;
+}
+
+/*
+ * The group's signature (docs/signature.md), as --json gives it: one per
+ * state of its tasks, in the order of the States, "Signature: 1a2b..."
+ * for one state and "Signatures: S 1a2b..., D 3c4d..." for more.
+ */
+static void print_signatures(FILE *out, const struct ks_sample *s,
+			     const struct ks_group *grp)
+{
+	char states[128], sig[KS_SIGNATURE_LEN];
+	size_t nr = ks_group_states(s, grp, states);
+
 	fputs(nr == 1 ? "   Signature:" : "   Signatures:", out);
 	for (size_t i = 0; i < nr; i++) {
 		ks_stack_signature(states[i], grp->stack, sig);

@@ -6,8 +6,9 @@
 #     network (a Content-Security-Policy forbids all but the inline
 #     style); opened in Debian's headless Chromium, it renders, every
 #     section's heading is in its DOM and so is the panic's message
-#     (--json's panic.message); a dump with --waits chains (the locks
-#     scenarios) draws each chain's boxes;
+#     (--json's panic.message); each group of the tasks in D carries
+#     the signatures --json's stuck tasks have; a dump with --waits
+#     chains (the locks scenarios) draws each chain's boxes;
 #   - --html onto a symbolic link is refused and the link's target kept;
 #   - -o DIR: DIR made 0700; each of its files the same bytes as its own
 #     view run alone (triage.txt, triage.json, triage.html, log.txt
@@ -83,7 +84,7 @@ else
 	"$kstack" triage "${src[@]}" --json 2>/dev/null >"$tmp/triage.json"
 	count_checks < <(python3 - "$tmp/dom.html" "$tmp/triage.json" "$crc" \
 			 "${titles[@]}" <<'PY'
-import html.parser, json, sys
+import html.parser, json, re, sys
 
 dom_file, json_file, crc, titles = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 
@@ -117,7 +118,8 @@ if missing:
 else:
     print('PASS: the DOM has every section heading (%d)' % len(titles))
 text = ''.join(p.text)
-panic = (json.load(open(json_file)).get('panic') or {})
+triage = json.load(open(json_file))
+panic = triage.get('panic') or {}
 msg = panic.get('message')
 if msg is None:
     print('N/A: the dump has no panic message (a running system)')
@@ -125,6 +127,17 @@ elif msg in text:
     print('PASS: the panic message is on the page: %s' % msg)
 else:
     print('FAIL: the panic message %r is not on the page' % msg)
+# each stuck group's signature, one per state as the JSON's tasks carry it
+sigs = {t['signature'] for g in (triage.get('stuck') or {}).get('groups', [])
+        for t in g.get('tasks', []) if t.get('signature')}
+shown = {m for m in re.findall(r'<code class="signature">([0-9a-f]{12})</code>', dom)}
+if not sigs:
+    print('N/A: no task is in D: no stuck group to carry a signature')
+elif sigs == shown:
+    print('PASS: every stuck group carries its signature (%d)' % len(sigs))
+else:
+    print('FAIL: signatures on the page %s, in the JSON %s' %
+          (sorted(shown), sorted(sigs)))
 if 'class="chain' in dom:
     print('PASS: the page draws %d wait chain(s)' % dom.count('class="chain'))
 PY
