@@ -61,6 +61,7 @@ check,deb			git		git
 check				man-db		man
 check				prometheus-node-exporter prometheus-node-exporter
 check				chromium	chromium
+check				python3-jsonschema jsonschema
 fresh				debootstrap	debootstrap
 crash9				bison		@vmcores/build-crash
 crash9				flex		@vmcores/build-crash

@@ -15,7 +15,8 @@
 #   - the memory: MemTotal and SwapTotal /proc/meminfo's, the largest
 #     slab cache one of /proc/slabinfo's (or, not root, said unreadable);
 #   - a line per present CPU;
-#   - --json parses (python3 -m json.tool) with every key, and its
+#   - --json parses (python3 -m json.tool) with every key, validates
+#     against docs/triage.schema.json (python3-jsonschema), and its
 #     machine and stuck tasks say the same;
 #   - as nobody (setpriv, where it can drop to 65534): it still prints
 #     every section, exits 0, and says in its sections what it cannot
@@ -27,6 +28,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kstack=${KSTACK:-$top/build/kstack}
 # shellcheck source=tests/lib/check.sh
 . "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/triage_schema.sh
+. "$top/tests/lib/triage_schema.sh"
 # "WHAT: N passed, N failed", the last line tests/guest/test_guest_live.sh reads
 finish() {
 	echo "triage live: $passed passed, $failed failed"
@@ -230,6 +233,7 @@ check(total and mem.get("MemTotal") == int(total[0]),
       "--json's memory: MemTotal is /proc/meminfo's")
 PY
 )
+	check_triage_schema "$tmp/triage.json"
 else
 	fail "kstack triage --json: exit $rc, or it does not parse: $(head -3 "$tmp/json.err")"
 fi

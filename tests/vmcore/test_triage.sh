@@ -4,6 +4,7 @@
 # kstack triage --vmcore DUMP and crash's kstack triage, against what
 # the guest said of itself:
 #   - every section is there, --json is one document with every key,
+#     valid against docs/triage.schema.json (python3-jsonschema),
 #     and nothing is said on stderr;
 #   - the machine: the release is the manifest's and VMCOREINFO's
 #     OSRELEASE, the node name the live capture's host, the command line
@@ -35,6 +36,8 @@ dir=${KSTACK_VMCORE_DIR:-$top/cache/vmcores/oops}
 so=${KSTACK_SO:-$top/build/kstack.so}
 # shellcheck source=tests/lib/check.sh
 . "$top/tests/lib/check.sh"
+# shellcheck source=tests/lib/triage_schema.sh
+. "$top/tests/lib/triage_schema.sh"
 # shellcheck source=tests/lib/crash.sh
 . "$top/tests/lib/crash.sh"
 tmp=$(mktemp -d)
@@ -99,6 +102,7 @@ print(('FAIL: keys not in docs/triage-json.md: %s' % undoc) if undoc else
       'PASS: its %d keys of its own are in docs/triage-json.md' % len(keys))
 PY
 )
+check_triage_schema "$tmp/triage.json"
 
 # --- the machine ------------------------------------------------------------
 osrelease=$(head -c 8388608 "$dir/vmcore" | tr -c '[:print:]' '\n' |
