@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "u64_map.h"
 #include "wait_chains.h"
 
 enum { UNSEEN, ON_PATH, DONE };
@@ -258,12 +259,119 @@ out:
 	return err;
 }
 
+/* The earlier chain that chain j folds into, or j itself. */
+static size_t fold_into(const struct ks_wait_chains *c, size_t j,
+			const struct ks_u64_map *first,
+			const struct ks_wait_fold *f)
+{
+	const struct ks_wait_chain *ch = &c->v[j], *k;
+	uint64_t key = f->key(f->arg, ch->task[0]), into;
+
+	if (!key || !ks_u64_map_get(first, key, &into) || into == j)
+		return j;
+	k = &c->v[into];
+	/* the same owner: the same next task, or both end at their lock */
+	if ((k->nr > 1) != (ch->nr > 1) || (k->nr > 1 && k->task[1] != ch->task[1]) ||
+	    !f->same(f->arg, k->task[0], ch->task[0]))
+		return j;
+	return into;
+}
+
+/*
+ * Chain ch's head becomes one of k's other waiters.  Where ch shows more
+ * of the way on (k stopped where ch had shown it: "as in chain N"), k
+ * takes ch's way, so that what joins either still finds it shown.
+ */
+static int absorb(struct ks_wait_chain *k, struct ks_wait_chain *ch)
+{
+	size_t head = ch->task[0], *v;
+
+	if (ch->nr > k->nr) {
+		struct ks_wait_chain was = *k;
+
+		ch->task[0] = was.task[0];
+		k->task = ch->task;
+		k->nr = ch->nr;
+		k->joins = ch->joins;
+		k->joins_of = ch->joins_of;
+		k->into_deadlock = ch->into_deadlock;
+		k->deadlock_of = ch->deadlock_of;
+		/* freed with ch */
+		ch->task = was.task;
+		ch->nr = was.nr;
+	}
+	v = ks_grow(k->also, &k->cap_also, k->nr_also + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	k->also = v;
+	v[k->nr_also++] = head;
+	return 0;
+}
+
+/* Chain j's index once the chains folded away are gone: where[] */
+static int fold_where(struct ks_wait_chains *c, const struct ks_wait_fold *f,
+		      size_t *where)
+{
+	struct ks_u64_map first = { 0 };
+	int ret = 0;
+
+	for (size_t j = 0; j < c->nr && !ret; j++) {
+		uint64_t key = f->key(f->arg, c->v[j].task[0]);
+
+		where[j] = j;
+		if (j < c->nr_deadlocks || !key)
+			continue;
+		ret = ks_u64_map_put(&first, key, j);
+		if (!ret)
+			where[j] = fold_into(c, j, &first, f);
+	}
+	for (size_t j = c->nr_deadlocks; j < c->nr && !ret; j++)
+		if (where[j] != j)
+			ret = absorb(&c->v[where[j]], &c->v[j]);
+	ks_u64_map_release(&first);
+	return ret;
+}
+
+int ks_wait_chains_fold(struct ks_wait_chains *c, const struct ks_wait_fold *f)
+{
+	size_t *where = malloc((c->nr ? c->nr : 1) * sizeof(*where));
+	size_t kept = c->nr_deadlocks;
+	int ret = -ENOMEM;
+
+	if (!where)
+		return ret;
+	ret = fold_where(c, f, where);
+	if (ret)
+		goto out;
+	/* keep the chains not folded, in order; number them anew */
+	for (size_t j = c->nr_deadlocks; j < c->nr; j++) {
+		if (where[j] != j) {
+			/* its chain is earlier, and where[] has its new place */
+			where[j] = where[where[j]];
+			free(c->v[j].task);
+			free(c->v[j].also);
+			continue;
+		}
+		where[j] = kept;
+		c->v[kept++] = c->v[j];
+	}
+	for (size_t j = c->nr_deadlocks; j < kept; j++)
+		if (c->v[j].joins)
+			c->v[j].joins_of = where[c->v[j].joins_of];
+	c->nr = kept;
+out:
+	free(where);
+	return ret;
+}
+
 void ks_wait_chains_release(struct ks_wait_chains *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr; i++)
+	for (i = 0; i < c->nr; i++) {
 		free(c->v[i].task);
+		free(c->v[i].also);
+	}
 	free(c->v);
 	memset(c, 0, sizeof(*c));
 }

@@ -34,6 +34,13 @@ struct ks_wait_chain {
 	size_t joins_of;
 	uint64_t age;		/* the longest wait of its waiters */
 	size_t built;		/* private: its place before the sort */
+	/*
+	 * After ks_wait_chains_fold(): the other waiters for the lock
+	 * task[0] waits for, each of which headed a chain of its own that
+	 * went on as this one does: one holder, one chain.
+	 */
+	size_t *also;
+	size_t nr_also, cap_also;
 };
 
 /*
@@ -59,6 +66,25 @@ struct ks_wait_chains {
  */
 int ks_wait_chains_build(const size_t *next, const uint64_t *age, size_t nr,
 			 struct ks_wait_chains *ret);
+/*
+ * Whether chains headed by waiters a and b show one wait: the same lock,
+ * held by the same owner.  key is the lock (0: none to fold by).
+ */
+struct ks_wait_fold {
+	uint64_t (*key)(void *arg, size_t task);
+	bool (*same)(void *arg, size_t a, size_t b);
+	void *arg;
+};
+
+/*
+ * Folds each chain whose head waits as an earlier chain's head does into
+ * that chain's also[] (the chains are built from their heads, one per
+ * waiter nobody waits for, so that N waiters for one lock would be N
+ * chains of one holder).  Deadlocks are left; joins_of follows the
+ * chains kept.  Linear in the chains.  0 or -ENOMEM (then c is only
+ * to be released).
+ */
+int ks_wait_chains_fold(struct ks_wait_chains *c, const struct ks_wait_fold *f);
 void ks_wait_chains_release(struct ks_wait_chains *c);
 
 #endif /* KS_WAIT_CHAINS_H */

@@ -8,10 +8,15 @@
  *   deadlock 1, 2 tasks:
  *     301 abba_a D last ran 12.345s ago waits for mutex 0xffffffffc0a02000 ks_m1, held by 302
  *     302 abba_b D last ran 12.301s ago waits for mutex 0xffffffffc0a02040 ks_m2, held by 301
- *   chain 1, 3 tasks:
+ *   chain 1, 4 tasks:
  *     201 chain_a D last ran 10.000s ago waits for mutex 0xffff888003a1c000, held by 202
+ *     204 chain_d D last ran 8.000s ago waits for mutex 0xffff888003a1c000, held by 202
  *     202 chain_b D last ran 9.000s ago waits for rwsem 0xffff888003a1c100, held by 203
  *     203 chain_c S last ran 9.500s ago holds it
+ *
+ * The waiters of one lock whom nobody waits for (201 and 204) are one
+ * chain, each on its line after the first (ks_wait_chains_fold()): one
+ * holder, one chain.
  *
  * The time is how long ago the task last ran ("last ran ?" where the
  * dump does not tell); "held by readers (N)" for an rwsem its readers hold, "held
@@ -70,16 +75,25 @@ static void edge(FILE *out, const struct ks_task *t)
 		fputs(", no owner\n", out);
 }
 
-/* Chain n of its kind; chains are numbered after the nr_deadlocks. */
+/*
+ * Chain n of its kind; chains are numbered after the nr_deadlocks.  The
+ * other waiters for its first task's lock follow that task, each on its
+ * own line, before the chain goes on to the lock's holder.
+ */
 static void chain(FILE *out, const struct ks_sample *s,
 		  const struct ks_wait_chain *c, size_t n, size_t nr_deadlocks)
 {
+	size_t nr = c->nr + c->nr_also;
+
 	fprintf(out, "%s %zu, %zu task%s:\n", c->deadlock ? "deadlock" : "chain",
-		n, c->nr, c->nr == 1 ? "" : "s");
+		n, nr, nr == 1 ? "" : "s");
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct ks_task *t = &s->tasks[c->task[i]];
 		bool last = i + 1 == c->nr;
 
+		if (i == 1)
+			for (size_t j = 0; j < c->nr_also; j++)
+				edge(out, &s->tasks[c->also[j]]);
 		if (last && c->into_deadlock) {
 			task_head(out, t);
 			fprintf(out, " in deadlock %zu\n", c->deadlock_of + 1);
@@ -94,6 +108,9 @@ static void chain(FILE *out, const struct ks_sample *s,
 			fputs(" holds it\n", out);
 		}
 	}
+	if (c->nr == 1)
+		for (size_t j = 0; j < c->nr_also; j++)
+			edge(out, &s->tasks[c->also[j]]);
 }
 
 struct by_pid {
@@ -138,9 +155,31 @@ static int owners(const struct ks_sample *s, size_t *next)
 	return 0;
 }
 
+/* The lock a task waits for, which the waiters of one lock share */
+static uint64_t lock_key(void *arg, size_t i)
+{
+	const struct ks_task *t = &((const struct ks_sample *)arg)->tasks[i];
+
+	return t->has_wait ? t->wait.addr : 0;
+}
+
+/* Two waiters of one lock whose lines would name one holder */
+static bool same_wait(void *arg, size_t a, size_t b)
+{
+	const struct ks_sample *s = arg;
+	const struct ks_task_wait *x = &s->tasks[a].wait, *y = &s->tasks[b].wait;
+
+	return x->addr == y->addr && !strcmp(x->kind, y->kind) &&
+	       !strcmp(x->where, y->where) && x->owner == y->owner &&
+	       x->owner_pid == y->owner_pid && x->readers == y->readers &&
+	       x->nr_readers == y->nr_readers &&
+	       x->last_holder == y->last_holder && x->ownerless == y->ownerless;
+}
+
 int ks_sample_wait_chains(const struct ks_sample *s, size_t *next,
 			  struct ks_wait_chains *c)
 {
+	const struct ks_wait_fold fold = { lock_key, same_wait, (void *)s };
 	uint64_t *age = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*age));
 	int ret = -ENOMEM;
 
@@ -153,6 +192,10 @@ int ks_sample_wait_chains(const struct ks_sample *s, size_t *next,
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		age[i] = s->tasks[i].has_last_ran ? s->tasks[i].last_ran_ns : 0;
 	ret = ks_wait_chains_build(next, age, s->nr_tasks, c);
+	if (!ret)
+		ret = ks_wait_chains_fold(c, &fold);
+	if (ret)
+		ks_wait_chains_release(c);
 out:
 	free(age);
 	return ret;

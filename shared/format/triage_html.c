@@ -378,18 +378,46 @@ static void edge(FILE *out, const struct ks_task *t, bool last, bool cycle)
 			w->ownerless ? "no owner recorded" : "no owner");
 }
 
+/*
+ * The first waiter's box, with the other waiters for its lock in it
+ * (format_waits.c lists them on lines of their own).
+ */
+static void head_box(FILE *out, const struct ks_sample *s,
+		     const struct ks_wait_chain *c)
+{
+	const struct ks_task *t = &s->tasks[c->task[0]];
+
+	fputs("<span class=\"task\">", out);
+	task_name(out, t);
+	fprintf(out, " %c ", t->state);
+	age_text(out, t);
+	for (size_t j = 0; j < c->nr_also; j++) {
+		t = &s->tasks[c->also[j]];
+		fputs("<br>", out);
+		task_name(out, t);
+		fprintf(out, " %c ", t->state);
+		age_text(out, t);
+	}
+	fputs("</span>\n", out);
+}
+
 /* One chain as boxes and arrows: each task, then the lock it waits for. */
 static void html_chain(FILE *out, const struct ks_sample *s,
 		       const struct ks_wait_chain *c, size_t n, size_t nr_deadlocks)
 {
+	size_t nr = c->nr + c->nr_also;
+
 	fprintf(out, "<div class=\"chain%s\"><div class=\"chead\">%s %zu, %zu task%s</div>\n<div class=\"flow\">\n",
 		c->deadlock ? " deadlock" : "", c->deadlock ? "deadlock" : "chain",
-		n, c->nr, ks_plural(c->nr));
+		n, nr, ks_plural(nr));
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct ks_task *t = &s->tasks[c->task[i]];
 		bool last = i + 1 == c->nr;
 
-		if (last && c->into_deadlock) {
+		if (i == 0 && c->nr_also && t->has_wait) {
+			head_box(out, s, c);
+			edge(out, t, last, last && c->deadlock);
+		} else if (last && c->into_deadlock) {
 			task_box(out, t, false);
 			fprintf(out, "<span class=\"end\">in deadlock %zu</span>\n",
 				c->deadlock_of + 1);

@@ -12,7 +12,9 @@
 # last_holder, where the kernel keeps one) "(last holder)"; the mutex waiter in S
 # (mutex_lock_interruptible) must be found as those in D are; the ABBA pair of
 # "kslock: deadlock" must be the one deadlock reported and nothing else a
-# deadlock; the chain of three one chain, in order.  Checked with the
+# deadlock; the chain of three one chain, in order; the waiters of one
+# lock whom nobody waits for one chain (one holder, one chain: #40).
+# Checked with the
 # vmlinux, from the dump alone, and inside crash where crash opens the
 # dump, and live through /proc/kcore in the guest just before the dump
 # (live/kstack-waits.*); and -a -H's text with --waits must begin with the
@@ -148,6 +150,27 @@ chain3 = [by_comm.get(c) for c in ('ksl_chain_a', 'ksl_chain_b', 'ksl_chain_c')]
 found = any(k == 'chain' and [p for p, _ in b] == chain3 for k, b in blocks)
 print('%s: the chain of three is one chain, a -> b -> c %s' %
       ('PASS' if found else 'FAIL', chain3))
+# the waiters of one lock that nobody waits for: one chain, one holder
+owners = {e[3] for e in edges.values()}
+by_lock = {}
+for p, e in edges.items():
+    if p not in owners:
+        by_lock.setdefault(e[1], []).append(p)
+shared = {l: sorted(ps) for l, ps in by_lock.items() if len(ps) > 1}
+in_block = {}
+for i, (k, b) in enumerate(blocks):
+    for p, _ in b:
+        in_block.setdefault(p, set()).add(i)
+bad = ['%#x: %s in chains %s' % (l, ps, sorted(set().union(*(in_block.get(p, set()) for p in ps))))
+       for l, ps in shared.items()
+       if len(set().union(*(in_block.get(p, set()) for p in ps))) != 1 or
+       any(len(in_block.get(p, ())) != 1 for p in ps)]
+if not shared:
+    print('N/A: no lock with two waiters among the edges: a kslock of before its readers')
+else:
+    print('%s: the waiters of one lock are one chain (%d lock%s)%s' %
+          ('PASS' if not bad else 'FAIL', len(shared), '' if len(shared) == 1 else 's',
+           '' if not bad else ': ' + '; '.join(bad[:3])))
 PY
 	} | sed "s#^\(PASS\|FAIL\): #\1: $1: #"
 }
