@@ -22,9 +22,12 @@ prepare_headers() {
 	mkdir -p "$hdir.tmp"
 	for d in "$hpkg" $deps; do
 		# The common headers carry the same version; linux-kbuild only
-		# promises >=, so take its candidate when the exact one is gone.
+		# promises >=, so take its candidate when the exact one is gone
+		# (the security archive replaces it: 6.1.192-3 beside -2's
+		# image).  apt-cache show exits 0 for a version it does not
+		# know, printing nothing: the record is what tells.
 		local v=$version
-		if ! apt_cache show "$d=$v" >/dev/null 2>&1; then
+		if ! apt_cache show "$d=$v" 2>/dev/null | grep -q '^Package:'; then
 			v=$(apt_cache policy "$d" | awk '$1 == "Candidate:" { print $2 }')
 		fi
 		case $guest_arch:$d in
