@@ -431,6 +431,7 @@ static int check_desc(struct descs *d, const struct layout *l, uint64_t idx,
 
 	if (!inside(at, PD_SIZE, l->size)) {
 		page_end(ext, l, pfn, at + PD_SIZE);
+		ext->want_at_least = true;
 		return 0;
 	}
 	if (!get_desc(d, l, idx, pd))

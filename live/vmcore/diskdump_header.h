@@ -18,6 +18,11 @@
 struct ks_diskdump_extent {
 	bool diskdump;		/* the file has a diskdump signature */
 	uint64_t want_size;	/* the bytes its headers and descriptors describe */
+	/*
+	 * Descriptors past the file's end: the size of their pages is not
+	 * known, so want_size is the least the file should have.
+	 */
+	bool want_at_least;
 	/* physical memory whose page descriptor or data is past the end */
 	uint64_t missing_start, missing_end;	/* [start, end); empty: none */
 };

@@ -59,6 +59,7 @@ struct ks_kdump {
 	 * instead.
 	 */
 	uint64_t file_size, want_size;
+	bool want_at_least;	/* want_size is a least (diskdump_header.h) */
 	struct phys_range missing[MAX_MISSING];
 	int nr_missing;
 	addrxlat_ctx_t *axctx;
@@ -295,6 +296,7 @@ static void measure_diskdump(struct ks_kdump *kt, uint64_t size,
 {
 	kt->file_size = size;
 	kt->want_size = dd->want_size;
+	kt->want_at_least = dd->want_at_least;
 	if (dd->missing_start == dd->missing_end)
 		return;
 	kt->missing[0] = (struct phys_range){ dd->missing_start, dd->missing_end };
@@ -525,9 +527,12 @@ static void say_truncated(const struct ks_kdump *kt, const char *vmcore)
 	if (kt->nr_missing)
 		snprintf(missing, sizeof(missing), "; physical memory from %#"
 			 PRIx64 " is missing", kt->missing[0].start);
-	say(kt, "%s is truncated: it has %" PRIu64 " of the %" PRIu64 " bytes "
-	    "its headers describe (%" PRIu64 "%%)%s", vmcore, kt->file_size,
-	    kt->want_size, kt->file_size * 100 / kt->want_size, missing);
+	/* a cut among the page descriptors hides the size of what follows */
+	say(kt, "%s is truncated: it has %" PRIu64 " of the %s%" PRIu64 " bytes "
+	    "its headers describe (%s%" PRIu64 "%%)%s", vmcore, kt->file_size,
+	    kt->want_at_least ? "at least " : "", kt->want_size,
+	    kt->want_at_least ? "at most " : "",
+	    kt->file_size * 100 / kt->want_size, missing);
 }
 
 /* The dump, cut short or not: what libkdumpfile may not say itself. */

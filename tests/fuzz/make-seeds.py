@@ -399,6 +399,8 @@ def diskdump_seeds(outdir):
         'diskdump-cut-100': good[:100],
         'diskdump-cut-8000-notes': good[:8000],
         'diskdump-cut-data': good[:len(good) - 40],
+        # inside the page descriptors: the rest of the file's size unknown
+        'diskdump-cut-descs': good[:desc0 + 100],
         'diskdump-desc-size-4097': desc_size(4097),
         'diskdump-desc-size-65536': desc_size(65536),
         'diskdump-prstatus-short': prstatus_short(good),
