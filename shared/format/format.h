@@ -44,6 +44,19 @@ const struct ks_task *ks_group_blocked_longest(const struct ks_sample *s,
 size_t ks_group_states(const struct ks_sample *s, const struct ks_group *grp,
 		       char states[128]);
 /*
+ * How a group's signatures are written: the label for one and for more,
+ * what encloses each signature, and how a state letter is written (the
+ * page escapes it).
+ */
+struct ks_sig_style {
+	const char *one, *many, *open, *close;
+	void (*state)(FILE *out, char state);
+};
+/* Its signatures, one per state (-c's "Signatures: S 1a2b..., D ...") */
+void ks_format_signatures(FILE *out, const struct ks_sample *s,
+			  const struct ks_group *grp,
+			  const struct ks_sig_style *st);
+/*
  * -c's paragraphs without its header, the group whose task has gone
  * longest without running first, each with its oldest and youngest
  * time since last ran and its longest time blocked (the triage's tasks

@@ -144,24 +144,35 @@ size_t ks_group_states(const struct ks_sample *s, const struct ks_group *grp,
 	return nr;
 }
 
+static void put_state(FILE *out, char state)
+{
+	fputc(state, out);
+}
+
+static const struct ks_sig_style text_sigs = {
+	"   Signature:", "   Signatures:", "", "", put_state
+};
+
 /*
  * The group's signature (docs/signature.md), as --json gives it: one per
  * state of its tasks, in the order of the States, "Signature: 1a2b..."
  * for one state and "Signatures: S 1a2b..., D 3c4d..." for more.
  */
-static void print_signatures(FILE *out, const struct ks_sample *s,
-			     const struct ks_group *grp)
+void ks_format_signatures(FILE *out, const struct ks_sample *s,
+			  const struct ks_group *grp,
+			  const struct ks_sig_style *st)
 {
 	char states[128], sig[KS_SIGNATURE_LEN];
 	size_t nr = ks_group_states(s, grp, states);
 
-	fputs(nr == 1 ? "   Signature:" : "   Signatures:", out);
+	fputs(nr == 1 ? st->one : st->many, out);
 	for (size_t i = 0; i < nr; i++) {
 		ks_stack_signature(states[i], grp->stack, sig);
-		if (nr == 1)
-			fprintf(out, " %s", sig);
-		else
-			fprintf(out, "%s %c %s", i ? "," : "", states[i], sig);
+		if (nr > 1) {
+			fputs(i ? ", " : " ", out);
+			st->state(out, states[i]);
+		}
+		fprintf(out, " %s%s%s", st->open, sig, st->close);
 	}
 }
 
@@ -177,7 +188,7 @@ static void print_group(FILE *out, const struct ks_sample *s,
 		print_waits(out, s, grp);
 	if (stuck)
 		print_blocked(out, s, grp);
-	print_signatures(out, s, grp);
+	ks_format_signatures(out, s, grp, &text_sigs);
 	fputs(examples == SIZE_MAX ? "   all:" : "   e.g.", out);
 	for (size_t j = 0; j < n && j < examples; j++) {
 		const struct ks_task *t = &s->tasks[grp->members[j]];

@@ -24,7 +24,6 @@
 #include "format_panic.h"
 #include "hooks.h"
 #include "html_escape.h"
-#include "stack_signature.h"
 #include "triage.h"
 #include "version.h"
 #include "wait_chains.h"
@@ -252,30 +251,21 @@ static void task_name(FILE *out, const struct ks_task *t)
 }
 
 /* One group: its count, its oldest task and three examples, its stack. */
+static void html_state(FILE *out, char state)
+{
+	char str[2] = { state, 0 };
+
+	ks_html_escape(out, str);
+}
+
 /*
  * The group's signature, one per state of its tasks, as the text's -c
  * line and the JSON name it, so that a page and a log can be matched.
  */
-static void group_signatures(FILE *out, const struct ks_sample *s,
-			     const struct ks_group *g)
-{
-	char states[128], sig[KS_SIGNATURE_LEN];
-	size_t nr = ks_group_states(s, g, states);
-
-	fputs(nr == 1 ? ", signature" : ", signatures", out);
-	for (size_t i = 0; i < nr; i++) {
-		ks_stack_signature(states[i], g->stack, sig);
-		if (nr == 1)
-			fprintf(out, " <code class=\"signature\">%s</code>", sig);
-		else {
-			char state[2] = { states[i], 0 };
-
-			fputs(i ? ", " : " ", out);
-			ks_html_escape(out, state);
-			fprintf(out, " <code class=\"signature\">%s</code>", sig);
-		}
-	}
-}
+static const struct ks_sig_style html_sigs = {
+	", signature", ", signatures", "<code class=\"signature\">", "</code>",
+	html_state
+};
 
 static void html_group(FILE *out, const struct ks_sample *s,
 		       const struct ks_group *g, const struct ks_task *oldest)
@@ -284,7 +274,7 @@ static void html_group(FILE *out, const struct ks_sample *s,
 		g->nr_members, ks_plural(g->nr_members));
 	fputs(", oldest ", out);
 	age_text(out, oldest);
-	group_signatures(out, s, g);
+	ks_format_signatures(out, s, g, &html_sigs);
 	fputs(", e.g. ", out);
 	for (size_t j = 0; j < g->nr_members && j < 3; j++) {
 		if (j)
