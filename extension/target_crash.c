@@ -399,6 +399,16 @@ static int crash_online(void *arg, int cpu)
 }
 
 /*
+ * The CPUs crash's maps hold: the kernel's NR_CPUS where crash read it
+ * (in_cpu_map() prints "invalid cpu" past it), else crash's own; arm64's
+ * crash is built for 4096, Debian's arm64 kernels for 256.
+ */
+static int crash_nr_cpus(void)
+{
+	return kt->kernel_NR_CPUS ? kt->kernel_NR_CPUS : NR_CPUS;
+}
+
+/*
  * The file's note of cpu, where crash has none.  An arm64 QEMU dump has
  * no "QEMU" note, so crash takes it for a kdump one; its kernel's
  * crash_notes are empty (no kdump kernel stopped the CPUs), and
@@ -420,9 +430,10 @@ static const Elf64_Nhdr *unmapped_note(struct crash_ctx *c, int cpu)
 	if (!c->note_map_tried) {
 		c->note_map_tried = true;
 		c->note_of_cpu = ks_cpu_note_map((long)ks_elf_notes_count(notes),
-						 NR_CPUS, crash_online, NULL);
+						 crash_nr_cpus(), crash_online,
+						 NULL);
 	}
-	note = ks_cpu_note_of(c->note_of_cpu, NR_CPUS, cpu);
+	note = ks_cpu_note_of(c->note_of_cpu, crash_nr_cpus(), cpu);
 	return note < 0 ? NULL : ks_elf_notes_prstatus(notes, (size_t)note);
 }
 
