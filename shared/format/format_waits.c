@@ -75,6 +75,29 @@ static void edge(FILE *out, const struct ks_task *t)
 		fputs(", no owner\n", out);
 }
 
+/* Task i's line of chain c: an edge, where it ends, or the holder. */
+static void chain_line(FILE *out, const struct ks_sample *s,
+		       const struct ks_wait_chain *c, size_t i,
+		       size_t nr_deadlocks)
+{
+	const struct ks_task *t = &s->tasks[c->task[i]];
+	bool last = i + 1 == c->nr;
+
+	if (last && c->into_deadlock) {
+		task_head(out, t);
+		fprintf(out, " in deadlock %zu\n", c->deadlock_of + 1);
+	} else if (last && c->joins) {
+		task_head(out, t);
+		fprintf(out, " waits on as in chain %zu\n",
+			c->joins_of + 1 - nr_deadlocks);
+	} else if (t->has_wait) {
+		edge(out, t);
+	} else {
+		task_head(out, t);
+		fputs(" holds it\n", out);
+	}
+}
+
 /*
  * Chain n of its kind; chains are numbered after the nr_deadlocks.  The
  * other waiters for its first task's lock follow that task, each on its
@@ -88,29 +111,10 @@ static void chain(FILE *out, const struct ks_sample *s,
 	fprintf(out, "%s %zu, %zu task%s:\n", c->deadlock ? "deadlock" : "chain",
 		n, nr, nr == 1 ? "" : "s");
 	for (size_t i = 0; i < c->nr; i++) {
-		const struct ks_task *t = &s->tasks[c->task[i]];
-		bool last = i + 1 == c->nr;
-
-		if (i == 1)
-			for (size_t j = 0; j < c->nr_also; j++)
-				edge(out, &s->tasks[c->also[j]]);
-		if (last && c->into_deadlock) {
-			task_head(out, t);
-			fprintf(out, " in deadlock %zu\n", c->deadlock_of + 1);
-		} else if (last && c->joins) {
-			task_head(out, t);
-			fprintf(out, " waits on as in chain %zu\n",
-				c->joins_of + 1 - nr_deadlocks);
-		} else if (t->has_wait) {
-			edge(out, t);
-		} else {
-			task_head(out, t);
-			fputs(" holds it\n", out);
-		}
-	}
-	if (c->nr == 1)
-		for (size_t j = 0; j < c->nr_also; j++)
+		chain_line(out, s, c, i, nr_deadlocks);
+		for (size_t j = 0; i == 0 && j < c->nr_also; j++)
 			edge(out, &s->tasks[c->also[j]]);
+	}
 }
 
 struct by_pid {

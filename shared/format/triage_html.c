@@ -250,7 +250,6 @@ static void task_name(FILE *out, const struct ks_task *t)
 	fputc(')', out);
 }
 
-/* One group: its count, its oldest task and three examples, its stack. */
 static void html_state(FILE *out, char state)
 {
 	char str[2] = { state, 0 };
@@ -267,6 +266,7 @@ static const struct ks_sig_style html_sigs = {
 	html_state
 };
 
+/* One group: its count, its oldest task and three examples, its stack. */
 static void html_group(FILE *out, const struct ks_sample *s,
 		       const struct ks_group *g, const struct ks_task *oldest)
 {
@@ -321,12 +321,20 @@ static int html_groups(FILE *out, const struct ks_sample *s,
 	return 0;
 }
 
+/* "PID (comm) S 5.2s": a task in a box; a dump's state letter escaped */
+static void task_text(FILE *out, const struct ks_task *t)
+{
+	task_name(out, t);
+	fputc(' ', out);
+	html_state(out, t->state);
+	fputc(' ', out);
+	age_text(out, t);
+}
+
 static void task_box(FILE *out, const struct ks_task *t, bool root)
 {
 	fprintf(out, "<span class=\"task%s\">", root ? " root" : "");
-	task_name(out, t);
-	fprintf(out, " %c ", t->state);
-	age_text(out, t);
+	task_text(out, t);
 	if (root)
 		fputs(", holds it: the root blocker", out);
 	fputs("</span>\n", out);
@@ -375,18 +383,11 @@ static void edge(FILE *out, const struct ks_task *t, bool last, bool cycle)
 static void head_box(FILE *out, const struct ks_sample *s,
 		     const struct ks_wait_chain *c)
 {
-	const struct ks_task *t = &s->tasks[c->task[0]];
-
 	fputs("<span class=\"task\">", out);
-	task_name(out, t);
-	fprintf(out, " %c ", t->state);
-	age_text(out, t);
+	task_text(out, &s->tasks[c->task[0]]);
 	for (size_t j = 0; j < c->nr_also; j++) {
-		t = &s->tasks[c->also[j]];
 		fputs("<br>", out);
-		task_name(out, t);
-		fprintf(out, " %c ", t->state);
-		age_text(out, t);
+		task_text(out, &s->tasks[c->also[j]]);
 	}
 	fputs("</span>\n", out);
 }
