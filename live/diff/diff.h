@@ -69,7 +69,8 @@ struct ks_diff_group {
 
 /*
  * A named task that changed: moved (a and b), vanished (a only) or
- * appeared (b only); or one stuck across both (a and b, in one stack).
+ * appeared (b only); or one in one stack on both sides (a and b) that
+ * ran in between (its switch counts moved) or is stuck across both.
  */
 struct ks_diff_pair {
 	const struct ks_diff_task *a, *b;
@@ -79,15 +80,17 @@ struct ks_diff_pair {
 struct ks_diff_result {
 	struct ks_diff_group *groups;	/* appeared, vanished, grew, shrank */
 	size_t nr_groups;
-	struct ks_diff_pair *moved, *appeared, *vanished, *stuck;
-	size_t nr_moved, nr_appeared, nr_vanished, nr_stuck;
+	struct ks_diff_pair *moved, *appeared, *vanished, *ran, *stuck;
+	size_t nr_moved, nr_appeared, nr_vanished, nr_ran, nr_stuck;
 	unsigned long running;	/* tasks set aside: R on either side */
 	unsigned long same;	/* named tasks in the same signature on both */
 	unsigned long a_total, b_total;	/* the tasks compared on each side */
 	/* named tasks in the same D or T stack whose switch counts both
 	   sides have: those "stuck" is decided for */
 	unsigned long switches_known;
-	bool changed;		/* a group or a task differs */
+	/* a group differs, or a task moved, appeared or vanished (a task
+	   that ran back into its stack is not a change) */
+	bool changed;
 };
 
 /*

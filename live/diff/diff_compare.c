@@ -6,9 +6,9 @@
  * tests/lib/compare_capture.py sets such tasks aside.  The other tasks
  * are counted per signature on each side (the groups that appeared,
  * vanished, grew or shrank); a named task is one that moved, appeared or
- * vanished, or stayed in one signature, and stuck across both when that
- * is a D or T stack and its context switch counts, known on both sides,
- * did not move.  A task named on one side only appeared or vanished only
+ * vanished, or stayed in one signature: it ran in between when its
+ * context switch counts, known on both sides, moved, and it is stuck
+ * across both when they did not and that is a D or T stack.  A task named on one side only appeared or vanished only
  * where the other side names every task: a -c capture names a few of
  * each group and counts the rest.
  */
@@ -105,10 +105,14 @@ static int both(struct ks_diff_result *r, const struct side *sb,
 	if (strcmp(a->sig, b->sig))
 		return push(&r->moved, &r->nr_moved, a, b, stack_of(sb, b));
 	r->same++;
-	if (!stopped_or_d(a->state) || !a->has_switches || !b->has_switches)
+	if (!a->has_switches || !b->has_switches)
 		return 0;
-	r->switches_known++;
+	if (stopped_or_d(a->state))
+		r->switches_known++;
+	/* one stack on both sides, yet it ran: compare_capture.py's "moved" */
 	if (a->nvcsw != b->nvcsw || a->nivcsw != b->nivcsw)
+		return push(&r->ran, &r->nr_ran, a, b, stack_of(sb, b));
+	if (!stopped_or_d(a->state))
 		return 0;
 	return push(&r->stuck, &r->nr_stuck, a, b, stack_of(sb, b));
 }
@@ -281,6 +285,7 @@ void ks_diff_result_release(struct ks_diff_result *r)
 	free(r->moved);
 	free(r->appeared);
 	free(r->vanished);
+	free(r->ran);
 	free(r->stuck);
 	memset(r, 0, sizeof(*r));
 }

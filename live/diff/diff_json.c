@@ -87,6 +87,7 @@ void ks_diff_json(FILE *out, const struct ks_diff_capture *a,
 	pairs(out, "moved", r->moved, r->nr_moved);
 	pairs(out, "appeared", r->appeared, r->nr_appeared);
 	pairs(out, "vanished", r->vanished, r->nr_vanished);
+	pairs(out, "ran", r->ran, r->nr_ran);
 	pairs(out, "stuck", r->stuck, r->nr_stuck);
 	fputs("}\n", out);
 }

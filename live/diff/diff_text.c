@@ -2,8 +2,9 @@
 /*
  * kstack diff's text: the two captures, what was set aside, then the
  * groups whose count changed, the tasks that moved, appeared or
- * vanished, and those stuck across both, each with its stack as the
- * captures print stacks ("[<0>] frame").
+ * vanished, those that ran in between back into one stack, and those
+ * stuck across both, each with its stack as the captures print stacks
+ * ("[<0>] frame").
  */
 #include <stdio.h>
 #include <time.h>
@@ -94,22 +95,45 @@ static void tasks(FILE *out, const struct ks_diff_result *r)
 	pairs(out, "vanished", r->vanished, r->nr_vanished);
 }
 
+static void switches(FILE *out, const struct ks_diff_task *t)
+{
+	fprintf(out, "%llu+%llu", (unsigned long long)t->nvcsw,
+		(unsigned long long)t->nivcsw);
+}
+
+/* A task in one stack on both sides, with its switch counts. */
+static void same_stack(FILE *out, const char *what, const struct ks_diff_pair *p)
+{
+	const struct ks_diff_task *t = p->b;
+
+	fprintf(out, "%-8s  PID: %5d   State: %c   %s   switches: ", what,
+		(int)t->pid, t->state, t->sig);
+	if (p->a->nvcsw != t->nvcsw || p->a->nivcsw != t->nivcsw) {
+		switches(out, p->a);
+		fputs(" -> ", out);
+	}
+	switches(out, t);
+	fputs("   Cmd: ", out);
+	ks_fputs_escaped(t->cmd, out);
+	fputc('\n', out);
+	stack_lines(out, p->stack);
+}
+
+static void ran(FILE *out, const struct ks_diff_result *r)
+{
+	fprintf(out, "== ran in between: %zu in the same stack on both sides "
+		"whose switch counts moved\n\n", r->nr_ran);
+	for (size_t i = 0; i < r->nr_ran; i++)
+		same_stack(out, "ran", &r->ran[i]);
+}
+
 static void stuck(FILE *out, const struct ks_diff_result *r)
 {
 	fprintf(out, "== stuck across both: %zu in the same D or T stack "
 		"without a context switch, of %lu whose switch counts both "
 		"sides have\n\n", r->nr_stuck, r->switches_known);
-	for (size_t i = 0; i < r->nr_stuck; i++) {
-		const struct ks_diff_task *t = r->stuck[i].b;
-
-		fprintf(out, "stuck     PID: %5d   State: %c   %s   "
-			"switches: %llu+%llu   Cmd: ", (int)t->pid, t->state,
-			t->sig, (unsigned long long)t->nvcsw,
-			(unsigned long long)t->nivcsw);
-		ks_fputs_escaped(t->cmd, out);
-		fputc('\n', out);
-		stack_lines(out, r->stuck[i].stack);
-	}
+	for (size_t i = 0; i < r->nr_stuck; i++)
+		same_stack(out, "stuck", &r->stuck[i]);
 }
 
 void ks_diff_text(FILE *out, const struct ks_diff_capture *a,
@@ -126,5 +150,6 @@ void ks_diff_text(FILE *out, const struct ks_diff_capture *a,
 			"(%lu named)\n", r->same);
 	groups(out, r);
 	tasks(out, r);
+	ran(out, r);
 	stuck(out, r);
 }

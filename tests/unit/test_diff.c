@@ -180,7 +180,7 @@ static void test_partly_named(void **state)
 	done(&ca, &cb, &r);
 }
 
-/* Stuck: the same D or T stack, both counts known and equal. */
+/* Stuck: the same D or T stack, both counts known and equal; ran: moved. */
 static void test_stuck(void **state)
 {
 	const struct spec a[] = {
@@ -203,6 +203,10 @@ static void test_stuck(void **state)
 	assert_int_equal(r.nr_stuck, 2);
 	assert_int_equal(r.stuck[0].b->pid, 5);
 	assert_int_equal(r.stuck[1].b->pid, 7);
+	/* 6 switched back into its stack: it ran, not a change; 9's A has
+	   no counts, 8 is S with the same counts */
+	assert_int_equal(r.nr_ran, 1);
+	assert_int_equal(r.ran[0].b->pid, 6);
 	done(&ca, &cb, &r);
 }
 
