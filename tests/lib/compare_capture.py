@@ -5,15 +5,16 @@
 usage: compare_capture.py VMCORE_DIR DUMP_TEXT DUMP_JSON NAME
 
 VMCORE_DIR/live holds what the guest saw a moment before the dump: the
-live tool's text (kstack-a.txt), a raw copy of every task's proc files
-(proc/TID/status with its context switch counts) and the tasks in R while
-they were copied (running.txt).  DUMP_TEXT and DUMP_JSON are `kstack -a -H`
+live tool's JSON (kstack-a.json, with every task's context switch counts)
+and then its text (kstack-a.txt), a raw copy of every task's proc files
+(proc/TID/status, with the counts too) and the tasks in R while they were
+copied (running.txt).  The counts are the JSON's where the dump has it
+(set_aside() says why), else the proc copy's.  DUMP_TEXT and DUMP_JSON are `kstack -a -H`
 and `kstack -a -H --json` from the dump (crash or --vmcore).
 
 Which tasks moved between the capture and the dump is known, not guessed:
 a task whose voluntary or involuntary context switch count differs between
-its copied status and the dump's task_struct ran in between, and is set
-aside.  So are the tasks in R during the capture and the capture's own
+the capture and the dump's task_struct ran in between, and is set aside.  So are the tasks in R during the capture and the capture's own
 processes.  Every other task must print the same PID, state, start time,
 Cmd and stack, with one exception that is reported: a task woken after the
 capture that has not run yet is R in the dump (a wakeup is not a context
@@ -94,6 +95,66 @@ def dump_counts(path):
     return out
 
 
+def json_counts(vdir):
+    """{pid: (tgid, nvcsw, nivcsw, state)} from the guest's kstack -a -H
+    --json (run before its text), or None when it has none."""
+    try:
+        with open(os.path.join(vdir, 'live/kstack-a.json')) as f:
+            sample = json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+    out = {}
+    for g in sample['groups']:
+        for t in g['tasks']:
+            out[t['pid']] = (t['tgid'], t.get('nvcsw'), t.get('nivcsw'), t['state'])
+    return out
+
+
+def set_aside(vdir, live, dump, counts):
+    """The tasks whose stack may differ between the capture and the dump.
+
+    A task ran in between when its context switch counts moved between
+    the capture's and the dump's.  With the guest's JSON capture, the
+    counts are its own: read before the text's stacks, so a task whose
+    counts did not move since did not run while its text stack was read
+    either, and kstack diff compares the very same counts.  Without it,
+    the counts are the proc copy's, read before both (a task in R then is
+    set aside too).  Tasks in R in the text, the capture's own processes
+    and tasks born after the counts were read are set aside.
+    """
+    jc = json_counts(vdir)
+    running, own = capture_pids(vdir)
+    if jc is not None:
+        running = {p for p, t in jc.items() if t[3] == 'R'}
+        count_of, counts_from = (lambda p: jc.get(p)), 'JSON capture'
+        known = lambda p: p in jc  # noqa: E731
+    else:
+        count_of, counts_from = (lambda p: live_status(vdir, p)), 'proc copy'
+        known = lambda p: os.path.exists(os.path.join(vdir, 'live/proc/%d' % p))  # noqa: E731
+    # The live tool prints R for a task it found on a CPU: moving too.
+    running |= {p for p, t in live.items() if t[1] == 'R'}
+    moved, born, unknown, gone = set(), set(), set(), set()
+    for pid in set(live) | set(dump):
+        ls, dc = count_of(pid), counts.get(pid)
+        if pid in running or pid in own:
+            continue
+        # A task the capture does not have was born after it, while the
+        # capture ran (a kworker the pool adds): it ran, so it moved.
+        if ls is None and not known(pid):
+            born.add(pid)
+        elif ls is None or dc is None or dc[1] is None or ls[1] is None:
+            unknown.add(pid)
+        elif ls[1:3] != dc[1:3]:
+            moved.add(pid)
+    if jc is not None:
+        # in the JSON capture only: it exited before the text and the dump
+        gone = {p for p in jc if p not in live and p not in dump} - running - own
+    return {'running': running, 'own': own, 'moved': moved, 'born': born,
+            'unknown': unknown, 'gone': gone, 'counts': count_of,
+            'counts_from': counts_from,
+            'all': running | own | moved | born | gone}
+
+
 def live_comm(vdir, pid):
     try:
         with open(os.path.join(vdir, 'live/proc/%d/stat' % pid),
@@ -127,7 +188,7 @@ def capture_pids(vdir):
     with open(os.path.join(vdir, 'live/capture.txt')) as f:
         for line in f:
             k, _, v = line.partition(':')
-            if k in ('helper_pid', 'kstack_a_pid', 'kstack_K_pid', 'kstack_F_pid',
+            if k in ('helper_pid', 'kstack_a_pid', 'kstack_json_pid', 'kstack_K_pid', 'kstack_F_pid',
                      'kstack_Kv_pid', 'kstack_Fv_pid'):
                 own.add(int(v))
     return running, own
@@ -189,28 +250,15 @@ def main(vdir, text_path, json_path, name):
     except (OSError, ValueError, KeyError, TypeError) as ex:
         r.bad('%s --json is not a sample: %s' % (name, ex))
         return r
-    running, own = capture_pids(vdir)
     no_user = no_user_pages(vdir)
-    # The live tool prints R for a task it found on a CPU: moving too.
-    running |= {p for p, t in live.items() if t[1] == 'R'}
-    moved, woken, unknown, comm_only = set(), [], set(), []
-    # A task the proc copy does not have was born after it, while the
-    # capture ran (a kworker the pool adds): it ran, so it moved.
-    born = set()
-    for pid in set(live) | set(dump):
-        ls, dc = live_status(vdir, pid), counts.get(pid)
-        if pid in running or pid in own:
-            continue
-        if ls is None and not os.path.exists(os.path.join(vdir, 'live/proc/%d' % pid)):
-            born.add(pid)
-        elif ls is None or dc is None or dc[1] is None:
-            unknown.add(pid)
-        elif ls[1:] != dc[1:]:
-            moved.add(pid)
-    aside = running | own | moved | born
+    a = set_aside(vdir, live, dump, counts)
+    running, own, moved, born, unknown = (a['running'], a['own'], a['moved'],
+                                          a['born'], a['unknown'])
+    aside = a['all']
+    woken, comm_only = [], []
     tgid = {}
     for pid in set(live) | set(dump):
-        ls, dc = live_status(vdir, pid), counts.get(pid)
+        ls, dc = a['counts'](pid), counts.get(pid)
         tgid[pid] = dc[0] if dc else ls[0] if ls else pid
 
     nr_ok = 0
@@ -245,8 +293,11 @@ def main(vdir, text_path, json_path, name):
           (len(running - own), ' '.join(map(str, sorted(running - own))), len(own),
            len(moved - running - own), ' '.join(map(str, sorted(moved - running - own)))))
     if born:
-        print('born while the capture ran (not in its proc copy): ' +
+        print('born while the capture ran (not in its %s): ' % a['counts_from'] +
               ' '.join(map(str, sorted(born))))
+    if a['gone']:
+        print('in the JSON capture, gone before the text and the dump: ' +
+              ' '.join(map(str, sorted(a['gone']))))
     if woken:
         print('woken after the capture, not yet run (state compared as R): ' +
               ', '.join(woken))

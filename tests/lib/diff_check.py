@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Check `kstack diff LIVE --vmcore DUMP --json` against compare_capture.py.
+"""Check `kstack diff A --vmcore DUMP --json` against compare_capture.py.
 
-usage: diff_check.py VMCORE_DIR DIFF_JSON DIFF_RC DUMP_JSON
+usage: diff_check.py VMCORE_DIR A DIFF_JSON DIFF_RC DUMP_JSON
 
 compare_capture.py knows which tasks moved between the guest's capture and
-the dump (switch counts, running.txt, the capture's own processes, tasks
-born while it ran) and sets them aside.  kstack diff must list (moved,
-appeared, vanished) exactly those of them that it can see changed: in
-neither capture in R, and in another signature or on one side only; and
-nothing else.  DUMP_JSON is `kstack --vmcore DUMP -a -H --json` (its
+the dump (switch counts, the capture's own processes, tasks born while it
+ran) and sets them aside (set_aside()).  A is the guest's kstack-a.json or
+kstack-a.txt.  DUMP_JSON is `kstack --vmcore DUMP -a -H --json` (its
 switch counts and signatures).  Prints PASS:/FAIL: lines.
+
+- A is the JSON: both sides have the switch counts that set_aside() uses,
+  so kstack diff must name (moved, appeared, vanished, ran) exactly the
+  set-aside tasks that are in a capture and in R on neither side (running
+  tasks diff sets aside by count, as the tests do), and nothing else.
+- A is the text: it has no switch counts, so kstack diff can only see the
+  set-aside tasks whose signature changed or that are on one side only;
+  it must name exactly those.
 """
 import json
 import os
@@ -27,23 +33,30 @@ exec(code.split("```python\n")[1].split("```")[0], env)
 signature = env['signature']
 
 
-def aside_of(vdir, live, counts):
-    """compare_capture.py's set-aside tasks, by its rules."""
-    running, own = cc.capture_pids(vdir)
-    running |= {p for p, t in live.items() if t[1] == 'R'}
-    moved, born = set(), set()
-    for pid in set(live) | set(counts):
-        if pid in running or pid in own:
+def side_a(path):
+    """{pid: (state, signature)} of A."""
+    if path.endswith('.json'):
+        with open(path) as f:
+            return {t['pid']: (t['state'], t['signature'])
+                    for g in json.loads(f.read())['groups'] for t in g['tasks']}
+    return {p: (t[1], signature(t[1], ''.join(f + '\n' for f in t[4])))
+            for p, t in cc.parse_text(path).items()}
+
+
+def wanted(aside, a, dump, with_counts):
+    want = set()
+    for pid in aside:
+        at, dt = a.get(pid), dump.get(pid)
+        if (at and at[0] == 'R') or (dt and dt['state'] == 'R'):
             continue
-        ls, dc = cc.live_status(vdir, pid), counts.get(pid)
-        if ls is None and not os.path.exists(os.path.join(vdir, 'live/proc/%d' % pid)):
-            born.add(pid)
-        elif ls is not None and dc is not None and dc[1] is not None and ls[1:] != dc[1:]:
-            moved.add(pid)
-    return running | own | moved | born
+        if at is None and dt is None:
+            continue
+        if with_counts or at is None or dt is None or at[1] != dt['signature']:
+            want.add(pid)
+    return want
 
 
-def main(vdir, diff_path, rc, dump_path):
+def main(vdir, a_path, diff_path, rc, dump_path):
     ok = True
     live = cc.parse_text(os.path.join(vdir, 'live/kstack-a.txt'))
     dump = {}
@@ -52,21 +65,16 @@ def main(vdir, diff_path, rc, dump_path):
             for t in g['tasks']:
                 dump[t['pid']] = t
     counts = {p: (t['tgid'], t.get('nvcsw'), t.get('nivcsw')) for p, t in dump.items()}
-    aside = aside_of(vdir, live, counts)
+    aside = cc.set_aside(vdir, live, dump, counts)['all']
+    with_counts = a_path.endswith('.json')
+    want = wanted(aside, side_a(a_path), dump, with_counts)
     with open(diff_path) as f:
         d = json.loads(f.read())
-    listed = {t['pid'] for k in ('moved', 'appeared', 'vanished') for t in d[k]}
-    want = set()
-    for pid in aside:
-        lt, dt = live.get(pid), dump.get(pid)
-        if (lt and lt[1] == 'R') or (dt and dt['state'] == 'R'):
-            continue
-        if lt is None and dt is None:
-            continue
-        if lt is None or dt is None:
-            want.add(pid)
-        elif signature(lt[1], ''.join(f + '\n' for f in lt[4])) != dt['signature']:
-            want.add(pid)
+    keys = ('moved', 'appeared', 'vanished') + (('ran',) if with_counts else ())
+    listed = {t['pid'] for k in keys for t in d[k]}
+    if not with_counts and d['ran']:
+        ok = False
+        print('FAIL: kstack diff says %d tasks ran, with no switch counts in A' % len(d['ran']))
     extra = sorted(listed - aside)
     if extra:
         ok = False
@@ -74,13 +82,13 @@ def main(vdir, diff_path, rc, dump_path):
     else:
         print('PASS: every task kstack diff lists (%d) is one compare_capture.py sets aside (%d)'
               % (len(listed), len(aside)))
+    what = ('the set-aside tasks in a capture and in R on neither side' if with_counts
+            else 'the set-aside tasks that changed')
     if listed != want:
         ok = False
-        print('FAIL: kstack diff lists %s, the set-aside tasks that changed are %s'
-              % (sorted(listed), sorted(want)))
+        print('FAIL: kstack diff lists %s, %s are %s' % (sorted(listed), what, sorted(want)))
     else:
-        print('PASS: kstack diff lists exactly the set-aside tasks that changed: %s'
-              % (sorted(want) or 'none'))
+        print('PASS: kstack diff lists exactly %s: %s' % (what, sorted(want) or 'none'))
     exp_rc = 1 if d['changed'] else 0
     if int(rc) == exp_rc and (d['changed'] or not d['groups']):
         print('PASS: exit %s, changed %s' % (rc, d['changed']))
@@ -91,7 +99,7 @@ def main(vdir, diff_path, rc, dump_path):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 5:
+    if len(sys.argv) != 6:
         print(__doc__.split('\n\n')[1], file=sys.stderr)
         sys.exit(2)
-    sys.exit(0 if main(*sys.argv[1:5]) else 1)
+    sys.exit(0 if main(*sys.argv[1:6]) else 1)

@@ -368,8 +368,8 @@ static void drop_output(const char *out)
 struct capture {
 	const char *kstack;
 	int have_kstack;
-	pid_t kpid, kpid_k, kpid_f, kpid_kv, kpid_fv;
-	int rc_a, rc_k, rc_f;
+	pid_t kpid, kpid_j, kpid_k, kpid_f, kpid_kv, kpid_fv;
+	int rc_a, rc_j, rc_k, rc_f;
 	long count;			/* tasks copied into proc/, -1: none */
 	char btime[64];
 	double t0, t1, t2;
@@ -455,6 +455,8 @@ static void write_capture_info(const char *dir, const struct capture *c)
 	fprintf(info, "helper_pid: %d\n", (int)getpid());
 	fprintf(info, "kstack: %s\n", c->have_kstack ? c->kstack : "absent");
 	fprintf(info, "kstack_a_pid: %d\nkstack_a_rc: %d\n", (int)c->kpid, c->rc_a);
+	fprintf(info, "kstack_json_pid: %d\nkstack_json_rc: %d\n", (int)c->kpid_j,
+		c->rc_j);
 	fprintf(info, "kstack_K_pid: %d\nkstack_K_rc: %d\n", (int)c->kpid_k, c->rc_k);
 	fprintf(info, "kstack_F_pid: %d\nkstack_F_rc: %d\n", (int)c->kpid_f, c->rc_f);
 	fprintf(info, "kstack_Kv_pid: %d\nkstack_Fv_pid: %d\n", (int)c->kpid_kv,
@@ -477,7 +479,7 @@ static void write_capture_info(const char *dir, const struct capture *c)
  */
 static int cmd_capture(int argc, char **argv)
 {
-	struct capture c = { .rc_a = -1, .rc_k = -1, .rc_f = -1 };
+	struct capture c = { .rc_a = -1, .rc_j = -1, .rc_k = -1, .rc_f = -1 };
 	char path[512], dst[512];
 	const char *dir, *noproc;
 	FILE *running;
@@ -513,6 +515,16 @@ static int cmd_capture(int argc, char **argv)
 	c.t0 = uptime();
 	c.count = with_proc ? copy_proc(dir, running) : -1;
 	c.t1 = uptime();
+	/*
+	 * The JSON first: its switch counts, read before the text's stacks,
+	 * tell which tasks did not run from then to the dump (whose text
+	 * stack then cannot have changed), and kstack diff reads the same
+	 * counts.
+	 */
+	if (c.have_kstack && with_proc) {
+		snprintf(dst, sizeof(dst), "%s/kstack-a.json", dir);
+		c.rc_j = run_kstack(c.kstack, dst, "-aH", "--json", &c.kpid_j);
+	}
 	if (c.have_kstack) {
 		snprintf(dst, sizeof(dst), "%s/kstack-a.txt", dir);
 		c.rc_a = run_kstack(c.kstack, dst, "-a", "-H", &c.kpid);
