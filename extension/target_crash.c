@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The crash side of struct ks_target.  Every read asks for
- * QUIET|RETURN_ON_ERROR, so a bad address is -EFAULT for the walker to
- * report, never a longjmp out of the command; reads go through a page
- * cache (shared/kernel/page_cache.c) that lives for one command.  An ELF
+ * The crash side of struct ks_target: a reader of crash's memory, names,
+ * types and CPU notes, made into the kernel's image by ks_image_open()
+ * like every other source.  Every read asks for QUIET|RETURN_ON_ERROR, so
+ * a bad address is -EFAULT for the walker to report, never a longjmp out
+ * of the command; reads go through a page cache
+ * (shared/kernel/page_cache.c) that lives for one command.  An ELF
  * dump's pages are read from a mapping of its file (elf_memory.h), with
  * crash's kvtop() for the address: crash's readmem() is an lseek() and a
  * read(2) per page.  What the mapping cannot answer goes to readmem().
@@ -16,18 +18,11 @@
 #include <string.h>
 
 #include "arch.h"
-#include "btf.h"
 #include "elf_memory.h"
 #include "elf_notes.h"
-#include "elf_symtab.h"
-#include "kallsyms.h"
 #include "image_open.h"
-#include "kernel_image.h"
 #include "page_cache.h"
-#include "page_walk.h"
-#include "sym_finders.h"
 #include "target_crash.h"
-#include "vmcoreinfo.h"
 
 #define NT_PRSTATUS_TYPE 1
 
@@ -39,14 +34,7 @@ struct cpu_regs_seen {
 };
 
 struct crash_ctx {
-	struct ks_elf_symtab *vmlinux;	/* NULL: crash's symbols only */
-	struct ks_btf *btf;		/* the vmlinux's .BTF, or NULL */
-	struct ks_kallsyms *ksyms;
-	bool ksyms_tried;
-	struct ks_sym_finders finders;	/* crash's joined to the shared ones */
-	struct ks_user_walk uw;		/* paging facts, for read_user */
 	char name[256];			/* for a crash-table symbol's name */
-	char module[64];
 	struct cpu_regs_seen *cpu_regs;	/* NR_CPUS of them, or NULL */
 	struct ks_elf_notes *notes;	/* an ELF dump's, from its file */
 	bool notes_tried;
@@ -63,8 +51,9 @@ struct crash_ctx {
 #define PAGE_CACHE_PAGES 256
 
 static struct crash_ctx cctx;
-static struct ks_target target;
-static bool target_ready;
+static struct ks_target reader;		/* crash itself */
+static struct ks_image_opened opened;	/* the image over it */
+static const struct ks_target *target;	/* opened.t, or the bare reader */
 static struct ks_page_cache *page_cache;
 static bool page_cache_tried;
 static struct ks_elf_memory *dump_memory;
@@ -173,21 +162,6 @@ void ks_crash_target_end_command(void)
 	ks_page_cache_drop(page_cache);
 }
 
-/*
- * User memory of a task, through the shared walk of its page tables.
- * crash's uvtop() would want the task's context, which crash 8.0.2 does
- * not have for these kernels, and it reads mm->pgd with FAULT_ON_ERROR,
- * so one unmapped mm would end the command: this walk only returns
- * -EFAULT.
- */
-static int crash_read_user(void *ctx, uint64_t task, uint64_t uaddr, void *buf,
-			   size_t len)
-{
-	struct crash_ctx *c = ctx;
-
-	return ks_page_read_user(&target, &c->uw, task, uaddr, buf, len);
-}
-
 /* Names go to crash's own table, which knows every vmlinux symbol. */
 static int crash_name(void *src, const char *name, uint64_t *addr_ret)
 {
@@ -196,13 +170,6 @@ static int crash_name(void *src, const char *name, uint64_t *addr_ret)
 		return -ENOENT;
 	*addr_ret = symbol_value((char *)name);
 	return 0;
-}
-
-static int crash_symbol(void *ctx, const char *name, uint64_t *addr_ret)
-{
-	struct crash_ctx *c = ctx;
-
-	return ks_finders_symbol(&c->finders, name, addr_ret);
 }
 
 /*
@@ -227,56 +194,6 @@ static int crash_table_lookup(void *src, uint64_t addr, struct ks_sym *sym_ret)
 	sym_ret->size = next ? next->value - sp->value : 0;
 	sym_ret->module = NULL;
 	return 0;
-}
-
-/* The kallsyms chain, read on the first frame that needs it. */
-static int crash_chain_lookup(void *src, uint64_t addr, struct ks_sym *sym_ret)
-{
-	struct crash_ctx *c = src;
-
-	if (!c->ksyms_tried) {
-		int ret = ks_kallsyms_load(&target, &c->ksyms);
-
-		c->ksyms_tried = true;
-		if (ret) {	/* said once: modules' frames go unnamed */
-			error(INFO, "kstack: the kallsyms chain (modules, BPF, "
-			      "ftrace) cannot be read: %s\n", strerror(-ret));
-			c->ksyms = NULL;
-		}
-	}
-	return ks_kallsyms_lookup(c->ksyms, addr, sym_ret);
-}
-
-static int crash_lookup(void *ctx, uint64_t addr, struct ks_sym *sym_ret)
-{
-	struct crash_ctx *c = ctx;
-
-	return ks_finders_lookup(&c->finders, addr, sym_ret);
-}
-
-/*
- * crash's finders in the shared order: crash names symbols; the
- * vmlinux's .symtab places addresses as kallsyms would, then the chain;
- * crash's table only when there is no .symtab.
- */
-static void join_finders(struct crash_ctx *c)
-{
-	const struct ks_sym_finder name = { KS_FIND_VMLINUX, crash_name, NULL, c };
-	const struct ks_sym_finder chain = { KS_FIND_CHAIN, NULL,
-					     crash_chain_lookup, c };
-	const struct ks_sym_finder table = { KS_FIND_FALLBACK, NULL,
-					     crash_table_lookup, c };
-	struct ks_sym_finder elf;
-
-	ks_finders_add(&c->finders, &name);
-	if (c->vmlinux) {
-		elf = ks_finder_elf(c->vmlinux);
-		elf.symbol = NULL;	/* crash_name() answers names */
-		ks_finders_add(&c->finders, &elf);
-	}
-	ks_finders_add(&c->finders, &chain);
-	if (!c->vmlinux)
-		ks_finders_add(&c->finders, &table);
 }
 
 /* crash wants the bare name; our callers may say "struct x" or "union x". */
@@ -307,57 +224,44 @@ static long gdb_member(const char *type, const char *member, bool size)
 }
 
 /*
- * The vmlinux's BTF, when it has one, answers every type question, and
- * gdb only when it has none.  A first gdb lookup of a type costs
- * milliseconds (it expands the DWARF of a compilation unit), a type the
- * kernel lacks (module_memory before 6.4) costs more, and the walk asks
- * about a hundred: half of a first `kstack -a` on 10,000 threads.  BTF
- * answers in microseconds, and it is what kstack --vmcore reads, so both
- * decide each layout from the same facts.
+ * gdb's types, from the DWARF: the image asks them only when the vmlinux
+ * has no .BTF.  A first gdb lookup of a type costs milliseconds (it
+ * expands the DWARF of a compilation unit), a type the kernel lacks
+ * (module_memory before 6.4) costs more, and the walk asks about a
+ * hundred: half of a first `kstack -a` on 10,000 threads, where BTF
+ * answers in microseconds, and is what kstack --vmcore reads.
  */
-static long crash_member(struct crash_ctx *c, const char *type,
-			 const char *member, bool size)
-{
-	if (c->btf)
-		return size ? ks_btf_member_size(c->btf, type, member) :
-			      ks_btf_member_offset(c->btf, type, member);
-	return gdb_member(type, member, size);
-}
-
 static long crash_member_offset(void *ctx, const char *type, const char *member)
 {
-	return crash_member(ctx, type, member, false);
+	(void)ctx;
+	return gdb_member(type, member, false);
 }
 
 static long crash_member_size(void *ctx, const char *type, const char *member)
 {
-	return crash_member(ctx, type, member, true);
+	(void)ctx;
+	return gdb_member(type, member, true);
 }
 
 static long crash_type_size(void *ctx, const char *type)
 {
-	struct crash_ctx *c = ctx;
-	long size;
+	long size = STRUCT_SIZE(bare_type(type));
 
-	if (c->btf)
-		return ks_btf_type_size(c->btf, type);
-	size = STRUCT_SIZE(bare_type(type));
+	(void)ctx;
 	return size < 0 ? -ENOENT : size;
 }
 
 /*
- * From the BTF as --vmcore reads it, else crash's own enumerator_value()
- * (the DWARF's): enumerator names are one namespace in C, so crash
- * needs no type.
+ * crash's own enumerator_value() (the DWARF's): enumerator names are one
+ * namespace in C, so crash needs no type.
  */
 static int crash_enum_value(void *ctx, const char *type, const char *name,
 			    long long *val_ret)
 {
-	struct crash_ctx *c = ctx;
 	long v;
 
-	if (c->btf)
-		return ks_btf_enum_value(c->btf, type, name, val_ret);
+	(void)ctx;
+	(void)type;
 	if (!enumerator_value((char *)name, &v))
 		return -ENOENT;
 	*val_ret = v;
@@ -459,7 +363,7 @@ static const void *prstatus_note(struct crash_ctx *c, int cpu)
  */
 static int prstatus_regs(struct crash_ctx *c, int cpu, struct ks_regs *regs_ret)
 {
-	const struct ks_arch *arch = target.arch;
+	const struct ks_arch *arch = reader.arch;
 	const Elf64_Nhdr *nh;
 	size_t desc;
 
@@ -522,12 +426,12 @@ static int crash_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+/* symbol, lookup and the types: crash knows the kernel (image_open.h) */
 static const struct ks_target_ops crash_ops = {
 	.read = crash_read,
 	.read_phys = crash_read_phys,
-	.read_user = crash_read_user,
-	.symbol = crash_symbol,
-	.lookup = crash_lookup,
+	.symbol = crash_name,
+	.lookup = crash_table_lookup,
 	.member_offset = crash_member_offset,
 	.type_size = crash_type_size,
 	.member_size = crash_member_size,
@@ -536,72 +440,54 @@ static const struct ks_target_ops crash_ops = {
 	.vmcoreinfo = crash_vmcoreinfo,
 };
 
-/*
- * The paging facts of the user-memory walk, found as the dump's opener
- * finds them (the architecture's find_paging()): from the dump's
- * VMCOREINFO as crash keeps it, and page_offset_base through the target.
- */
-static void find_paging(struct ks_paging *pg)
+/* What the opener finds wrong, on crash's console. */
+static void crash_say(void *arg, enum ks_say_level level, const char *text)
 {
-	const struct ks_vmcoreinfo vi = { .line = crash_vmcoreinfo, .arg = NULL };
-
-	target.arch->find_paging(&target, &vi, pg);
+	(void)arg;
+	(void)level;
+	error(INFO, "kstack: %s\n", text);
 }
 
-/* kallsyms names from the vmlinux file, moved by the KASLR offset. */
-static void open_vmlinux(struct crash_ctx *c)
-{
-	uint64_t link;
-
-	if (!pc->namelist || ks_elf_symtab_open(pc->namelist, &c->vmlinux))
-		return;
-	link = ks_elf_symtab_stext(c->vmlinux);
-	if (!symbol_exists("_stext") || !link) {
-		ks_elf_symtab_free(c->vmlinux);
-		c->vmlinux = NULL;
-		return;
-	}
-	ks_elf_symtab_set_offset(c->vmlinux,
-				 (int64_t)(symbol_value("_stext") - link));
-	/* a vmlinux without .BTF, or a malformed one: gdb answers alone */
-	if (ks_image_vmlinux_btf(c->vmlinux, &c->btf))
-		c->btf = NULL;
-}
+static const struct ks_reporter crash_console = { .say = crash_say };
 
 const struct ks_target *ks_crash_target(void)
 {
-	if (target_ready)
-		return &target;
-	memset(&cctx, 0, sizeof(cctx));
 	/*
-	 * crash's machine type ("X86_64", "ARM64") names the arch, chosen
-	 * once; ks_kernel_open() refuses a target without one
+	 * crash's machine type ("X86_64", "ARM64") names the arch; its
+	 * vmlinux gives the .symtab and .BTF, and crash's CPU notes stay
+	 * its own (crash maps them: crash_cpu_regs())
 	 */
-	ks_arch_resolve(MACHINE_TYPE, 0, &target.arch, NULL);
-	cctx.uw.pg.arch = target.arch;
-	open_vmlinux(&cctx);
-	join_finders(&cctx);
-	target.ops = &crash_ops;
-	target.ctx = &cctx;
-	/* after the finders: page_offset_base is a symbol */
-	if (target.arch)
-		find_paging(&cctx.uw.pg);
-	target_ready = true;
-	return &target;
+	const struct ks_image_source src = {
+		.mem = &reader,
+		.arch_name = MACHINE_TYPE,
+		.who = "crash's dump",
+		.vmlinux = pc->namelist,
+		.nr_cpu_notes = -1,
+		.rep = &crash_console,
+	};
+
+	if (target)
+		return target;
+	memset(&cctx, 0, sizeof(cctx));
+	reader = (struct ks_target){ &crash_ops, &cctx, NULL };
+	memset(&opened, 0, sizeof(opened));
+	/* an architecture kstack does not read: ks_kernel_open() refuses */
+	target = ks_image_open(&opened, &src) ? &reader : &opened.t;
+	return target;
 }
 
 void ks_crash_target_report(const struct ks_reporter *rep)
 {
-	if (!target_ready)
+	if (!target)
 		return;
-	if (!cctx.vmlinux)
+	if (!opened.im.syms)
 		ks_say(rep, KS_WARN, "no .symtab in crash's vmlinux: addresses "
 		       "named from crash's symbol table, which may pick "
 		       "another alias than kallsyms");
-	if (!cctx.btf)
+	if (!opened.im.btf)
 		ks_say(rep, KS_WARN, "no .BTF in crash's vmlinux: types from "
 		       "gdb, which is slower");
-	ks_kallsyms_report(cctx.ksyms, rep);
+	ks_kallsyms_report(opened.im.ksyms, rep);
 }
 
 void ks_crash_target_release(void)
@@ -612,14 +498,12 @@ void ks_crash_target_release(void)
 	ks_elf_memory_close(dump_memory);
 	dump_memory = NULL;
 	dump_memory_tried = false;
-	if (!target_ready)
+	if (!target)
 		return;
-	ks_elf_symtab_free(cctx.vmlinux);
-	ks_btf_free(cctx.btf);
-	ks_kallsyms_free(cctx.ksyms);
+	ks_image_close(&opened);
 	free(cctx.cpu_regs);
 	free(cctx.note_of_cpu);
 	ks_elf_notes_free(cctx.notes);
 	memset(&cctx, 0, sizeof(cctx));
-	target_ready = false;
+	target = NULL;
 }

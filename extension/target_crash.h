@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * struct ks_target over a running crash session.  crash supplies memory,
- * symbol names and, where the vmlinux has no .BTF, type offsets (gdb);
- * this file reads the rest itself: the vmlinux's .symtab and .BTF, the
- * kallsyms chain of modules and BPF, user memory through the page
- * tables, CPU registers from the dump's notes.  crash 8.0.2 cannot build
- * its task table for Debian's 6.1 kernels, so nothing here touches
- * crash's task contexts.
+ * struct ks_target over a running crash session: a reader of crash's
+ * memory, symbol names, types (gdb's, from the DWARF) and CPU notes, made
+ * into the kernel's image by ks_image_open() (image_open.h), which adds
+ * the vmlinux's .symtab and .BTF, the kallsyms chain of modules and BPF,
+ * and user memory through the page tables.  crash 8.0.2 cannot build its
+ * task table for Debian's 6.1 kernels, so nothing here touches crash's
+ * task contexts.
  */
 #ifndef KS_TARGET_CRASH_H
 #define KS_TARGET_CRASH_H

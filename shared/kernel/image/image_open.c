@@ -467,6 +467,74 @@ static int open_given_vmlinux(struct ks_image_opened *io,
 	return ret;
 }
 
+/* A reader that names symbols itself knows the kernel (crash). */
+static bool reader_knows(const struct ks_image_source *src)
+{
+	return src->mem->ops->symbol != NULL;
+}
+
+/*
+ * The vmlinux the knowing reader was started with: its .symtab places
+ * addresses as kallsyms would, moved by the reader's _stext against its
+ * own (the reader matched it to the dump already), and its .BTF answers
+ * types before the reader.  Without either the reader answers alone.
+ */
+static void open_known_vmlinux(struct ks_image_opened *io,
+			       const struct ks_image_source *src)
+{
+	const struct ks_target_ops *r = src->mem->ops;
+	uint64_t stext, link;
+	const void *sec;
+	size_t size;
+
+	if (!src->vmlinux || ks_elf_symtab_open(src->vmlinux, &io->im.syms))
+		return;
+	link = ks_elf_symtab_stext(io->im.syms);
+	if (!link || r->symbol(src->mem->ctx, "_stext", &stext)) {
+		ks_elf_symtab_free(io->im.syms);
+		io->im.syms = NULL;
+		return;
+	}
+	io->kaslr = (int64_t)(stext - link);
+	FROM(io, "_stext as the reader has it against the vmlinux's");
+	ks_elf_symtab_set_offset(io->im.syms, io->kaslr);
+	sec = ks_elf_section(io->im.syms, ".BTF", &size);
+	/* a malformed .BTF: the reader's types answer alone */
+	if (sec && !ks_btf_load(sec, size, &io->im.btf, NULL))
+		io->im.btf_from = "the vmlinux";
+}
+
+/*
+ * The finders of a knowing reader, in the shared order: it names
+ * symbols; the .symtab places addresses; its own table places them only
+ * when there is no .symtab (it may pick another alias than kallsyms).
+ */
+static int open_known(struct ks_image_opened *io,
+		      const struct ks_image_source *src)
+{
+	const struct ks_target_ops *r = src->mem->ops;
+	const struct ks_sym_finder names = { KS_FIND_VMLINUX, r->symbol, NULL,
+					     src->mem->ctx };
+	const struct ks_sym_finder table = { KS_FIND_FALLBACK, NULL, r->lookup,
+					     src->mem->ctx };
+	struct ks_sym_finder elf;
+	int ret;
+
+	open_known_vmlinux(io, src);
+	ret = ks_finders_add(&io->im.finders, &names);
+	if (!ret && io->im.syms) {
+		elf = ks_finder_elf(io->im.syms);
+		elf.symbol = NULL;	/* the reader names them */
+		ret = ks_finders_add(&io->im.finders, &elf);
+	}
+	if (!ret && !io->im.syms && r->lookup)
+		ret = ks_finders_add(&io->im.finders, &table);
+	if (ret)
+		ks_say(src->rep, KS_WARN, "the symbol finders: %s",
+		       strerror(-ret));
+	return ret;
+}
+
 int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 {
 	struct ks_vmcoreinfo vi = source_vmcoreinfo(src);
@@ -481,6 +549,15 @@ int ks_image_open(struct ks_image_opened *io, const struct ks_image_source *src)
 	io->uw.pg.arch = io->arch;
 	io->im.uw = &io->uw;	/* read_user: the image walks for every source */
 	ks_image_target(&io->im, src->mem, &io->t);
+	if (reader_knows(src)) {
+		ret = open_known(io, src);
+		if (ret)
+			return ret;
+		find_paging(io, src, &vi);
+		map_cpu_notes(io, src);
+		add_finders(io, src);
+		return 0;
+	}
 	/* each has said why */
 	ret = src->vmlinux ? open_given_vmlinux(io, src, &vi) :
 			     open_kallsyms(io, src, &vi);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one opener of a kernel image over a memory source that has only
- * memory (a dump read with libkdumpfile, the running kernel through
- * /proc/kcore).  A source is a reader plus its facts: the architecture
+ * The one opener of a kernel image over a memory source: a dump read with
+ * libkdumpfile, the running kernel through /proc/kcore, a crash session
+ * (which knows the kernel too, below).  A source is a reader plus its facts: the architecture
  * (a name or an ELF e_machine), its VMCOREINFO (the reader's vmcoreinfo
  * op) and how many CPU notes it has.  ks_image_open() does the rest, once
  * for every source: the architecture's table, the symbols (a debug
@@ -11,6 +11,13 @@
  * architecture's table, BTF, the CPU notes' order, the data finder and
  * the kallsyms chain, each failure said once through the source's report
  * callback.
+ *
+ * A reader that names symbols itself (its symbol op: crash) knows the
+ * kernel: it matched the vmlinux to the dump and moved it, so its names
+ * come first, the vmlinux's .symtab places addresses (moved by the
+ * reader's _stext against its own) and its .BTF answers types, and where
+ * the vmlinux lacks them the reader's lookup and type ops answer.  No
+ * banner check, kallsyms tables or BTF in memory are needed for it.
  */
 #ifndef KS_IMAGE_OPEN_H
 #define KS_IMAGE_OPEN_H
@@ -25,8 +32,9 @@
 
 struct ks_image_source {
 	/*
-	 * The reader (read, read_phys, cpu_regs, vmcoreinfo); the opener
-	 * sets its arch, and the image answers read_user (the page walk over
+	 * The reader (read, read_phys, cpu_regs, vmcoreinfo; symbol, lookup
+	 * and the type ops where it knows the kernel); the opener sets its
+	 * arch, and the image answers read_user (the page walk over
 	 * read_phys with uw below).  It must outlive the image.
 	 */
 	struct ks_target *mem;

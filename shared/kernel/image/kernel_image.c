@@ -3,8 +3,8 @@
  * Each question goes to the first finder that has an answer: symbols
  * to the image's ordered list of finders (sym_finders.h: the .symtab or
  * kallsyms, then the chain that kallsyms_lookup() asks after vmlinux);
- * types to BTF, with the one type BTF lacks (thread_union) answered from
- * the symbols.
+ * types to BTF, else to a reader that answers types itself (crash), with
+ * the one type BTF lacks (thread_union) answered from the symbols.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -260,10 +260,25 @@ int ks_image_lookup(const struct ks_image *im, uint64_t addr,
 	return ks_finders_lookup(&im->finders, addr, sym_ret);
 }
 
+/*
+ * Types from the BTF; without one, from the reader where it answers types
+ * itself (crash's gdb, from the DWARF), else none.
+ */
+static const struct ks_target_ops *reader_types(const struct ks_image *im)
+{
+	return im->btf || !im->mem ? NULL : im->mem->ops;
+}
+
 long ks_image_member_offset(const struct ks_image *im, const char *type,
 			    const char *member)
 {
-	return im->btf ? ks_btf_member_offset(im->btf, type, member) : -ENOENT;
+	const struct ks_target_ops *r = reader_types(im);
+
+	if (im->btf)
+		return ks_btf_member_offset(im->btf, type, member);
+	if (r && r->member_offset)
+		return r->member_offset(im->mem->ctx, type, member);
+	return -ENOENT;
 }
 
 /*
@@ -285,8 +300,13 @@ static long thread_union_size(const struct ks_image *im)
 
 long ks_image_type_size(const struct ks_image *im, const char *type)
 {
-	long size = im->btf ? ks_btf_type_size(im->btf, type) : -ENOENT;
+	const struct ks_target_ops *r = reader_types(im);
+	long size = -ENOENT;
 
+	if (im->btf)
+		size = ks_btf_type_size(im->btf, type);
+	else if (r && r->type_size)
+		size = r->type_size(im->mem->ctx, type);
 	if (size == -ENOENT && (!strcmp(type, "thread_union") ||
 				!strcmp(type, "union thread_union")))
 		return thread_union_size(im);
@@ -296,14 +316,25 @@ long ks_image_type_size(const struct ks_image *im, const char *type)
 long ks_image_member_size(const struct ks_image *im, const char *type,
 			  const char *member)
 {
-	return im->btf ? ks_btf_member_size(im->btf, type, member) : -ENOENT;
+	const struct ks_target_ops *r = reader_types(im);
+
+	if (im->btf)
+		return ks_btf_member_size(im->btf, type, member);
+	if (r && r->member_size)
+		return r->member_size(im->mem->ctx, type, member);
+	return -ENOENT;
 }
 
 int ks_image_enum_value(const struct ks_image *im, const char *type,
 			const char *name, long long *val_ret)
 {
-	return im->btf ? ks_btf_enum_value(im->btf, type, name, val_ret) :
-			 -ENOENT;
+	const struct ks_target_ops *r = reader_types(im);
+
+	if (im->btf)
+		return ks_btf_enum_value(im->btf, type, name, val_ret);
+	if (r && r->enum_value)
+		return r->enum_value(im->mem->ctx, type, name, val_ret);
+	return -ENOENT;
 }
 
 /* ---- the image's target: ctx is the struct ks_image itself ---- */

@@ -7,8 +7,8 @@
  * modules, BPF and ftrace_mod_maps) and a type finder (BTF from the
  * vmlinux, a file such as /sys/kernel/btf/vmlinux, or memory).  The image
  * is the target's context itself (ks_image_target()), over a target that
- * only reads memory.  crash has its own symbol finders and joins them to
- * the same ordered list (sym_finders.h).
+ * reads memory, or one that knows the kernel too (crash, whose symbol
+ * and type answers join the same ordered list: image_open.h).
  */
 #ifndef KS_KERNEL_IMAGE_H
 #define KS_KERNEL_IMAGE_H
@@ -127,7 +127,8 @@ int ks_image_enum_value(const struct ks_image *im, const char *type,
  * unless it has no cpu_regs op): symbols and types from im, the rest
  * passed to mem.  User reads are mem's, or without its read_user op the
  * page walk's over mem's read_phys with im->uw.  mem must outlive the
- * target; it needs no symbol or type ops of its own.
+ * target; it needs no symbol or type ops of its own, and its type ops,
+ * where it has them (crash's gdb), answer when there is no BTF.
  */
 void ks_image_target(struct ks_image *im, const struct ks_target *mem,
 		     struct ks_target *t_ret);
