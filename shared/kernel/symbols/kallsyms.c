@@ -79,6 +79,7 @@ void ks_kallsyms_report(const struct ks_kallsyms *k,
 			const struct ks_reporter *rep)
 {
 	const char *stop = k && k->mods ? ks_module_syms_error(k->mods) : NULL;
+	const char *unread = k && k->mods ? ks_module_syms_unread(k->mods) : NULL;
 
 	if (!k)
 		return;
@@ -86,6 +87,9 @@ void ks_kallsyms_report(const struct ks_kallsyms *k,
 		ks_say(rep, KS_WARN, "module symbols: %s", strerror(-k->mods_err));
 	if (stop)
 		ks_say(rep, KS_WARN, "module symbols: %s", stop);
+	if (unread)
+		ks_say(rep, KS_WARN, "module symbols: cannot read %s: their "
+		       "frames print as addresses", unread);
 	if (k->bpf_err)
 		ks_say(rep, KS_WARN, "BPF symbols: %s", strerror(-k->bpf_err));
 	if (k->fmod_err)

@@ -40,8 +40,9 @@ int ks_kallsyms_lookup(const struct ks_kallsyms *k, uint64_t addr,
 		       struct ks_sym *sym_ret);
 void ks_kallsyms_stats(const struct ks_kallsyms *k, struct ks_kallsyms_stats *s);
 /*
- * -v: each source that failed, and how the module list ended early
- * (ks_module_syms_error()), one message each; nothing when all is well.
+ * -v: each source that failed, how the module list ended early
+ * (ks_module_syms_error()) and the modules it could not read
+ * (ks_module_syms_unread()), one message each; nothing when all is well.
  */
 void ks_kallsyms_report(const struct ks_kallsyms *k,
 			const struct ks_reporter *rep);

@@ -49,6 +49,7 @@ struct ks_module_syms {
 	size_t nr_mods, cap;
 	size_t skipped;
 	char error[256];	/* how the list ended early, or "" */
+	char unread[512];	/* "NAME at 0xADDR (why), ...": the skipped */
 };
 
 /*
@@ -191,7 +192,21 @@ struct walk_ctx {
 	struct ks_module_syms *ms;
 };
 
-/* A module that cannot be read is skipped and counted. */
+/* One skipped module named for ks_module_syms_unread(); cut when full. */
+static void keep_unread(struct ks_module_syms *ms, const struct ks_module *km,
+			int err)
+{
+	size_t used = strlen(ms->unread);
+
+	if (used + 1 >= sizeof(ms->unread))
+		return;
+	snprintf(ms->unread + used, sizeof(ms->unread) - used,
+		 "%s%s at 0x%llx (%s)", used ? ", " : "",
+		 km->head_err || !km->name[0] ? "?" : km->name,
+		 (unsigned long long)km->addr, strerror(-err));
+}
+
+/* A module that cannot be read is skipped, counted and named. */
 static int module_node(void *arg, const struct ks_module *km)
 {
 	struct walk_ctx *c = arg;
@@ -203,6 +218,7 @@ static int module_node(void *arg, const struct ks_module *km)
 		return ret;
 	if (ret) {
 		c->ms->skipped++;
+		keep_unread(c->ms, km, ret);
 		return 0;
 	}
 	ret = add_module(c->ms, &m);
@@ -286,6 +302,11 @@ size_t ks_module_syms_skipped(const struct ks_module_syms *ms)
 const char *ks_module_syms_error(const struct ks_module_syms *ms)
 {
 	return ms->error[0] ? ms->error : NULL;
+}
+
+const char *ks_module_syms_unread(const struct ks_module_syms *ms)
+{
+	return ms->unread[0] ? ms->unread : NULL;
 }
 
 /* is_mapping_symbol() of 6.1: ARM/MIPS mapping symbols and local labels. */

@@ -32,6 +32,12 @@ size_t ks_module_syms_count(const struct ks_module_syms *ms);
 size_t ks_module_syms_skipped(const struct ks_module_syms *ms);
 /* How the module list ended early (it looped or broke off), or NULL. */
 const char *ks_module_syms_error(const struct ks_module_syms *ms);
+/*
+ * The modules skipped because their struct module or symbols could not
+ * be read, as "NAME at 0xADDR (why), ...", or NULL: their frames print as
+ * bare addresses.
+ */
+const char *ks_module_syms_unread(const struct ks_module_syms *ms);
 
 /*
  * kernel/module/kallsyms.c find_kallsyms_symbol() for an address inside a
