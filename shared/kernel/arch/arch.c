@@ -4,6 +4,8 @@
  * them: libkdumpfile's arch.name, crash's MACHINE_TYPE, an ELF e_machine.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -56,4 +58,16 @@ int ks_arch_resolve(const char *name, unsigned int e_machine,
 		ks_say(rep, KS_WARN, "the image does not say which architecture "
 		       "it is of: kstack reads x86_64 and arm64");
 	return -EPROTONOSUPPORT;
+}
+
+char *ks_arch_unwind_missing(const struct ks_arch *a, int err)
+{
+	const char *why = a->unwind_missing(err);
+	char *text;
+
+	if (!why)
+		why = err < 0 ? strerror(-err) : "it cannot be set up";
+	if (asprintf(&text, "%s: %s", a->unwind_lack, why) < 0)
+		return NULL;
+	return text;
 }

@@ -134,7 +134,12 @@ struct ks_arch {
 	int (*stack_text)(const struct ks_target *t, void *unw,
 			  const struct ks_stack_start *st, char **text_ret,
 			  const char **note_ret);
-	/* why each stack is empty, for unwind_open()'s err: static text */
+	/*
+	 * Why each stack is empty, for unwind_open()'s err: "unwind_lack:
+	 * reason", the reason unwind_missing()'s static text where it says
+	 * more than strerror() (NULL where it does not).
+	 */
+	const char *unwind_lack;
 	const char *(*unwind_missing)(int err);
 	/* -v's note on the unwinder unwind_open() chose, or NULL (optional) */
 	const char *(*unwinder_note)(void *unw);
@@ -194,6 +199,13 @@ extern const struct ks_arch ks_arch_arm64;
 int ks_arch_resolve(const char *name, unsigned int e_machine,
 		    const struct ks_arch **arch_ret,
 		    const struct ks_reporter *rep);
+
+/*
+ * Why no stack can be walked, for unwind_open()'s err: a malloc'ed
+ * "unwind_lack: reason" (NULL when memory ran out), each task's and each
+ * CPU's note.
+ */
+char *ks_arch_unwind_missing(const struct ks_arch *a, int err);
 
 static inline bool ks_arch_kernel_addr(const struct ks_arch *a, uint64_t addr)
 {

@@ -13,9 +13,9 @@
 
 #include "arm64.h"
 #include "hooks_records.h"
+#include "prstatus.h"
 
-/* struct elf_prstatus on arm64: pr_reg (user_pt_regs) is at 112. */
-#define PRSTATUS_PR_REG	112
+/* struct elf_prstatus's pr_reg on arm64: user_pt_regs */
 #define PRSTATUS_WORDS	34		/* x0..x30, sp, pc, pstate */
 
 static int switch_layout(const struct ks_target *t, long thread_off,
@@ -46,11 +46,8 @@ static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
 {
 	uint64_t reg[PRSTATUS_WORDS];
 
-	if (len < PRSTATUS_PR_REG + sizeof(reg))
+	if (ks_prstatus_pr_reg(desc, len, reg, PRSTATUS_WORDS, regs_ret))
 		return -ENOENT;
-	/* Notes are 4-byte aligned: copy the words out, never load them in place. */
-	memcpy(reg, (const char *)desc + PRSTATUS_PR_REG, sizeof(reg));
-	memset(regs_ret, 0, sizeof(*regs_ret));
 	regs_ret->bp = reg[29];
 	regs_ret->r[0] = reg[30];
 	regs_ret->sp = reg[31];
@@ -100,29 +97,10 @@ static void unwind_close(void *unw)
 	free(unw);
 }
 
-static int stack_text(const struct ks_target *t, void *unw,
-		      const struct ks_stack_start *st, char **text_ret,
-		      const char **note_ret)
-{
-	return ks_arm64_stack_text(t, unw, st, text_ret, note_ret);
-}
-
-/* strerror()'s words for the errors unwind_open() returns, as static text */
 static const char *unwind_missing(int err)
 {
-	switch (err) {
-	case -ENOENT:
-		return "no frame-record unwind: struct pt_regs lacks "
-		       "stackframe, pc or regs";
-	case -ENOMEM:
-		return "no frame-record unwind: Cannot allocate memory";
-	case -EFAULT:
-		return "no frame-record unwind: Bad address";
-	case -EIO:
-		return "no frame-record unwind: Input/output error";
-	default:
-		return "no frame-record unwind: it cannot be set up";
-	}
+	return err == -ENOENT ? "struct pt_regs lacks stackframe, pc or regs" :
+				NULL;
 }
 
 static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)
@@ -190,7 +168,8 @@ const struct ks_arch ks_arch_arm64 = {
 	.named_regs = named_regs,
 	.unwind_open = unwind_open,
 	.unwind_close = unwind_close,
-	.stack_text = stack_text,
+	.stack_text = ks_arm64_stack_text,
+	.unwind_lack = "no frame-record unwind",
 	.unwind_missing = unwind_missing,
 	.unwind_report = unwind_report,
 	.cpu_trace = ks_arm64_cpu_trace,

@@ -212,10 +212,11 @@ static int next(struct kunwind *k)
 	return ret;
 }
 
-int ks_arm64_stack_text(const struct ks_target *t, const struct ks_arm64_unwind *u,
+int ks_arm64_stack_text(const struct ks_target *t, void *unw,
 			const struct ks_stack_start *st, char **text_ret,
 			const char **note_ret)
 {
+	const struct ks_arm64_unwind *u = unw;
 	struct ks_stack_text out = { .t = t, .sched_text = u->sched_text,
 				     .lock_text = u->lock_text };
 	struct kunwind k = { .t = t, .u = u };

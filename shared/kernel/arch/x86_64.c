@@ -13,12 +13,12 @@
 
 #include "arch.h"
 #include "hooks_records.h"
+#include "prstatus.h"
 #include "x86_64_unwind.h"
 #include "orc.h"
 #include "x86_64.h"
 
-/* struct elf_prstatus on x86_64: pr_reg (user_regs_struct) is at 112. */
-#define PRSTATUS_PR_REG	112
+/* struct elf_prstatus's pr_reg on x86_64: user_regs_struct */
 #define PRSTATUS_WORDS	27		/* user_regs_struct: 27 longs */
 
 static int switch_layout(const struct ks_target *t, long thread_off,
@@ -41,11 +41,8 @@ static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
 {
 	uint64_t reg[PRSTATUS_WORDS];
 
-	if (len < PRSTATUS_PR_REG + sizeof(reg))
+	if (ks_prstatus_pr_reg(desc, len, reg, PRSTATUS_WORDS, regs_ret))
 		return -ENOENT;
-	/* Notes are 4-byte aligned: copy the words out, never load them in place. */
-	memcpy(reg, (const char *)desc + PRSTATUS_PR_REG, sizeof(reg));
-	memset(regs_ret, 0, sizeof(*regs_ret));
 	/* user_regs_struct starts with pt_regs' order: r15 ... orig_ax */
 	memcpy(regs_ret->r, reg, sizeof(regs_ret->r));
 	regs_ret->bp = reg[4];
@@ -116,33 +113,16 @@ static void unwind_close(void *unw)
 		ks_orc_free(unw);
 }
 
-static int stack_text(const struct ks_target *t, void *unw,
-		      const struct ks_stack_start *st, char **text_ret,
-		      const char **note_ret)
-{
-	return ks_stack_text(t, unw, st, text_ret, note_ret);
-}
-
-/* strerror()'s words for the errors unwind_open() returns, as static text */
 static const char *unwind_missing(int err)
 {
 	switch (err) {
 	case -ENOENT:
-		return "no ORC unwind tables: the kernel has none, nor the "
-		       "_stext/_etext a frame-pointer walk needs";
+		return "the kernel has none, nor the _stext/_etext a "
+		       "frame-pointer walk needs";
 	case -EPROTONOSUPPORT:
-		return "no ORC unwind tables: their format is not one kstack "
-		       "knows";
-	case -ENOMEM:
-		return "no ORC unwind tables: Cannot allocate memory";
-	case -EFAULT:
-		return "no ORC unwind tables: Bad address";
-	case -EIO:
-		return "no ORC unwind tables: Input/output error";
-	case -EINVAL:
-		return "no ORC unwind tables: Invalid argument";
+		return "their format is not one kstack knows";
 	default:
-		return "no ORC unwind tables: they cannot be read";
+		return NULL;
 	}
 }
 
@@ -232,7 +212,8 @@ const struct ks_arch ks_arch_x86_64 = {
 	.unwind_open = unwind_open,
 	.unwinder_note = unwinder_note,
 	.unwind_close = unwind_close,
-	.stack_text = stack_text,
+	.stack_text = ks_stack_text,
+	.unwind_lack = "no ORC unwind tables",
 	.unwind_missing = unwind_missing,
 	.unwind_report = unwind_report,
 	.cpu_trace = ks_x86_cpu_trace,

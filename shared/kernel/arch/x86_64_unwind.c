@@ -16,10 +16,11 @@
 /* The top half of the address space is the kernel's. */
 #define KERNEL_HALF	0xffff800000000000ULL
 
-/* The shared text (stack_text.c) and the ORC tables it walks with. */
+/* The shared text (stack_text.c), the ORC tables and the unwinder. */
 struct walk {
 	struct ks_stack_text out;
 	const struct ks_orc *orc;
+	const struct ks_x86_unwinder *u;
 };
 
 static bool consume_entry(struct walk *w, uint64_t addr)
@@ -38,19 +39,11 @@ void ks_x86_regs_to_pt(const struct ks_regs *regs, uint64_t pt[KS_PT_WORDS])
 	pt[KS_PT_CS] = regs->ip >= KERNEL_HALF ? 0x10 : 0x33;
 }
 
-/* unwind_next_frame() of the unwinder the kernel was built with */
-static bool next_frame(const struct walk *w, struct ks_unwind_state *s)
-{
-	return w->orc->frame_pointers ? ks_fp_unwind_next_frame(s) :
-					ks_unwind_next_frame(s);
-}
-
 /* arch_stack_walk() */
 static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 		       struct ks_unwind_state *s)
 {
 	struct ks_range stack = { st->stack_base, st->stack_base + st->stack_size };
-	bool fp = w->orc->frame_pointers;
 	uint64_t pt[KS_PT_WORDS], addr;
 
 	if (st->on_cpu) {
@@ -64,14 +57,13 @@ static void stack_walk(struct walk *w, const struct ks_stack_start *st,
 			memset(s, 0, sizeof(*s));
 			return;
 		}
-		(fp ? ks_fp_unwind_start_regs : ks_unwind_start_regs)
-			(s, w->out.t, w->orc, st->task, stack, pt);
+		w->u->start_regs(s, w->out.t, w->orc, st->task, stack, pt);
 	} else {
-		(fp ? ks_fp_unwind_start_blocked : ks_unwind_start_blocked)
-			(s, w->out.t, w->orc, st->task, stack, st->thread_sp);
+		w->u->start_blocked(s, w->out.t, w->orc, st->task, stack,
+				    st->thread_sp);
 	}
 
-	for (; !ks_unwind_done(s); next_frame(w, s)) {
+	for (; !ks_unwind_done(s); w->u->next_frame(s)) {
 		addr = ks_unwind_get_return_address(s);
 		if (!addr) {
 			/*
@@ -113,10 +105,11 @@ static const char *empty_reason(const struct ks_stack_start *st)
 	       "there is not kernel text";
 }
 
-int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
+int ks_stack_text(const struct ks_target *t, void *unw,
 		  const struct ks_stack_start *st, char **text_ret,
 		  const char **note_ret)
 {
+	struct ks_orc *orc = unw;
 	struct walk w = { .out = { .t = t }, .orc = orc };
 	struct ks_unwind_state s;
 	int ret;
@@ -130,6 +123,8 @@ int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
 		return ret;
 	w.out.sched_text = orc->sched_text;
 	w.out.lock_text = orc->lock_text;
+	/* unwind_next_frame() of the unwinder the kernel was built with */
+	w.u = orc->frame_pointers ? &ks_fp_unwinder : &ks_orc_unwinder;
 	ret = ks_stack_text_begin(&w.out);
 	if (ret)
 		return ret;

@@ -29,7 +29,8 @@
  */
 
 /*
- * The text /proc/PID/stack would print: "[<0>] %pB\n" per frame, at most
+ * The text /proc/PID/stack would print, walked with unw (the struct
+ * ks_orc unwind_open() made): "[<0>] %pB\n" per frame, at most
  * 64 frames, without return addresses in [__sched_text_start,
  * __sched_text_end) or [__lock_text_start, __lock_text_end)
  * (stack_trace_consume_entry_nosched: they are dropped before they count
@@ -52,7 +53,7 @@
  * An empty text always has a note, but for the two cases the kernel
  * prints empty too: no stack_base, and on_cpu in user mode.
  */
-int ks_stack_text(const struct ks_target *t, struct ks_orc *orc,
+int ks_stack_text(const struct ks_target *t, void *unw,
 		  const struct ks_stack_start *st, char **text_ret,
 		  const char **note_ret);
 

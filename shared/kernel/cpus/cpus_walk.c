@@ -117,6 +117,19 @@ static int regs_text(struct ks_kernel *k, struct ks_cpu *c)
 	return c->lr_text ? 0 : -ENOMEM;
 }
 
+/* No unwinder: the CPU's note says why, as each task's does. */
+static int unwind_missing(const struct ks_kernel *k, struct ks_cpu *c)
+{
+	char *why = ks_arch_unwind_missing(k->arch, k->unw_err);
+	int ret;
+
+	if (!why)
+		return -ENOMEM;
+	ret = ks_cpu_set_note(c, why);
+	free(why);
+	return ret;
+}
+
 /* One CPU: its task, its registers, its trace; its trouble in its note. */
 static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 		   struct ks_cpu *c)
@@ -136,7 +149,7 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 	if (c->user)
 		return 0;	/* no kernel stack to show, none cut short */
 	if (!k->unw)
-		return ks_cpu_set_note(c, k->arch->unwind_missing(k->unw_err));
+		return unwind_missing(k, c);
 	if (!st.stack_base)
 		return ks_cpu_set_note(c, "the task has no stack (task->stack "
 				       "is NULL)");

@@ -116,9 +116,9 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		st.on_cpu = true;
 	}
 	if (!w->k->unw) {
-		snprintf(buf, sizeof(buf), "%s",
-			 w->k->arch->unwind_missing(w->k->unw_err));
-		goto empty;
+		t->stack = strdup("");
+		t->note = ks_arch_unwind_missing(w->k->arch, w->k->unw_err);
+		return t->stack ? 0 : -ENOMEM;
 	}
 	ret = w->k->arch->stack_text(tg, w->k->unw, &st, &t->stack, &note);
 	if (ret)

@@ -22,19 +22,12 @@
 /* TOP_OF_KERNEL_STACK_PADDING with CONFIG_X86_FRED */
 #define FRED_PADDING		16
 /* A guard, not a rule: every step moves up at least 16 bytes. */
-#define MAX_STEPS		100000
 
 /* on_stack() over the one stack a non-current task's walk may use */
 static bool on_stack(const struct ks_unwind_state *s, uint64_t addr, uint64_t len)
 {
 	return s->stack_known && addr >= s->stack.start && addr < s->stack.end &&
 	       len <= s->stack.end - addr;
-}
-
-/* user_mode(): the privilege level in the saved cs */
-static bool user_mode(const uint64_t regs[KS_PT_WORDS])
-{
-	return regs[KS_PT_CS] & 3;
 }
 
 /* decode_frame_pointer(): a bp with bit 0 set points at a pt_regs. */
@@ -109,7 +102,7 @@ static bool update_stack_state(struct ks_unwind_state *s, uint64_t next_bp)
 	}
 
 	/* Save the return address (unwind_get_return_address_ptr()): */
-	if (s->regs && user_mode(s->regs_buf)) {
+	if (s->regs && ks_user_mode(s->regs_buf)) {
 		s->ip = 0;
 	} else if (s->regs) {
 		addr_p = s->regs_addr + KS_PT_IP * 8;
@@ -127,26 +120,20 @@ static bool update_stack_state(struct ks_unwind_state *s, uint64_t next_bp)
 	return true;
 }
 
-bool ks_fp_unwind_next_frame(struct ks_unwind_state *s)
+/* unwind_next_frame() */
+static bool next_frame(struct ks_unwind_state *s)
 {
 	uint64_t regs, next_bp;
 
-	if (ks_unwind_done(s))
+	if (ks_unwind_step_ends(s))
 		return false;
-	if (++s->steps > MAX_STEPS) {
-		ks_unwind_note(s, "unwinder step limit reached");
-		goto err;
-	}
-	/* Have we reached the end? */
-	if (s->regs && user_mode(s->regs_buf))
-		goto the_end;
 
 	regs = last_task_frame(s);
 	if (regs) {
 		if (!read_regs(s, regs))
 			goto err;
 		/* a kthread's regs from copy_thread(): nothing to show */
-		if (!user_mode(s->regs_buf))
+		if (!ks_user_mode(s->regs_buf))
 			goto the_end;
 		/* the syscall regs: entry code does not encode them in bp */
 		s->regs = s->full_regs = true;
@@ -172,8 +159,7 @@ err:
 	/* bad_address: for a task other than current the kernel just stops */
 	s->error = true;
 the_end:
-	s->stack_known = false;
-	return false;
+	return ks_unwind_end(s);
 }
 
 /* __unwind_start() after get_frame_pointer() and get_stack_pointer() */
@@ -189,27 +175,29 @@ static void start(struct ks_unwind_state *s, uint64_t bp, uint64_t first_frame)
 	/* Skip ahead to the frame at or above first_frame. */
 	while (!ks_unwind_done(s) &&
 	       (!on_stack(s, first_frame, 8) || (!s->next_bp && s->bp < first_frame)))
-		ks_fp_unwind_next_frame(s);
+		next_frame(s);
 }
 
-void ks_fp_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
-				const struct ks_orc *orc, uint64_t task,
-				struct ks_range stack, uint64_t thread_sp)
+/* __unwind_start() for a task that is not running: from thread.sp. */
+static void start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
+			  const struct ks_orc *orc, uint64_t task,
+			  struct ks_range stack, uint64_t thread_sp)
 {
 	ks_unwind_state_init(s, t, orc, task, stack, thread_sp);
 	/* &((struct inactive_task_frame *)task->thread.sp)->bp */
 	start(s, thread_sp + orc->frame_bp, thread_sp);
 }
 
-void ks_fp_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
-			     const struct ks_orc *orc, uint64_t task,
-			     struct ks_range stack, const uint64_t regs[KS_PT_WORDS])
+/* __unwind_start() from registers (KS_PT_* order). */
+static void start_regs(struct ks_unwind_state *s, const struct ks_target *t,
+		       const struct ks_orc *orc, uint64_t task,
+		       struct ks_range stack, const uint64_t regs[KS_PT_WORDS])
 {
 	uint64_t bp = regs[KS_PT_BP], first_frame = regs[KS_PT_SP];
 
 	ks_unwind_state_init(s, t, orc, task, stack, regs[KS_PT_SP]);
 	/* Don't even attempt to start from user mode regs: */
-	if (user_mode(regs))
+	if (ks_user_mode(regs))
 		return;
 	/*
 	 * A call through a NULL pointer: sp points at the return address of
@@ -222,3 +210,9 @@ void ks_fp_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *
 	}
 	start(s, bp, first_frame);
 }
+
+const struct ks_x86_unwinder ks_fp_unwinder = {
+	.start_blocked = start_blocked,
+	.start_regs = start_regs,
+	.next_frame = next_frame,
+};

@@ -11,21 +11,9 @@
 #ifndef KS_FP_UNWIND_H
 #define KS_FP_UNWIND_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
 #include "orc.h"
-#include "target.h"
 
-/* __unwind_start() for a task that is not running: from thread.sp. */
-void ks_fp_unwind_start_blocked(struct ks_unwind_state *s, const struct ks_target *t,
-				const struct ks_orc *orc, uint64_t task,
-				struct ks_range stack, uint64_t thread_sp);
-/* __unwind_start() from registers (KS_PT_* order). */
-void ks_fp_unwind_start_regs(struct ks_unwind_state *s, const struct ks_target *t,
-			     const struct ks_orc *orc, uint64_t task,
-			     struct ks_range stack, const uint64_t regs[KS_PT_WORDS]);
-/* unwind_next_frame() */
-bool ks_fp_unwind_next_frame(struct ks_unwind_state *s);
+/* __unwind_start() from thread.sp or from registers, unwind_next_frame() */
+extern const struct ks_x86_unwinder ks_fp_unwinder;
 
 #endif /* KS_FP_UNWIND_H */

@@ -235,6 +235,24 @@ void ks_unwind_start_cpu(struct ks_unwind_state *s, const struct ks_target *t,
 			 struct ks_range stack, const uint64_t regs[KS_PT_WORDS],
 			 ks_other_stack_fn other_stack, void *other_arg);
 bool ks_unwind_next_frame(struct ks_unwind_state *s);
+
+/*
+ * One x86_64 unwinder over struct ks_unwind_state: ORC's (the three
+ * above), or the frame-pointer walk of a kernel without ORC tables
+ * (fp_unwind.h).  x86_64_unwind.c steps whichever the kernel has.
+ */
+struct ks_x86_unwinder {
+	void (*start_blocked)(struct ks_unwind_state *, const struct ks_target *,
+			      const struct ks_orc *, uint64_t task,
+			      struct ks_range stack, uint64_t thread_sp);
+	void (*start_regs)(struct ks_unwind_state *, const struct ks_target *,
+			   const struct ks_orc *, uint64_t task,
+			   struct ks_range stack,
+			   const uint64_t regs[KS_PT_WORDS]);
+	bool (*next_frame)(struct ks_unwind_state *);
+};
+
+extern const struct ks_x86_unwinder ks_orc_unwinder;
 /*
  * unwind_get_return_address_ptr(): the stack slot the frame's return
  * address came from (the ip of saved regs, else sp - 8), 0 for none.
@@ -263,6 +281,22 @@ bool ks_unwind_stack_read(struct ks_unwind_state *s, uint64_t addr, void *buf,
 			  size_t len);
 uint64_t ks_unwind_recover_ret_addr(struct ks_unwind_state *s, uint64_t addr,
 				    uint64_t addr_p);
+
+/* The walk is over (the kernel's "the_end:"): false, to be returned. */
+static inline bool ks_unwind_end(struct ks_unwind_state *s)
+{
+	s->stack_known = false;
+	return false;
+}
+
+/* Both unwinders' first step in unwind_next_frame(): true to stop. */
+bool ks_unwind_step_ends(struct ks_unwind_state *s);
+
+/* user_mode() on x86_64: the privilege level in the saved cs. */
+static inline bool ks_user_mode(const uint64_t regs[KS_PT_WORDS])
+{
+	return regs[KS_PT_CS] & 3;
+}
 
 static inline bool ks_unwind_done(const struct ks_unwind_state *s)
 {

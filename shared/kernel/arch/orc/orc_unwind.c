@@ -30,13 +30,14 @@
 
 #define PAGE_SIZE	4096ULL
 /* Far more steps than a 16 KiB stack can hold; a guard, not a rule. */
-#define MAX_STEPS	100000
 /*
  * TOP_OF_KERNEL_STACK_PADDING on x86_64: 0, or 16 with CONFIG_X86_FRED
  * (6.9 to 6.14): task_pt_regs() ends this far below the stack's top.
  */
 #define MAX_STACK_PADDING	16
 /* FTRACE_RETFUNC_DEPTH; and a bound on a corrupt rethook list. */
+/* Either unwinder gives up on a walk this long. */
+#define MAX_STEPS	100000
 #define RET_STACK_DEPTH	50
 #define MAX_RETHOOKS	4096
 
@@ -173,12 +174,6 @@ static bool get_reg(const struct ks_unwind_state *s, int reg, uint64_t *val)
 		return true;
 	}
 	return false;
-}
-
-/* user_mode() on x86_64: the privilege level in the saved cs. */
-static bool user_mode(const uint64_t regs[KS_PT_WORDS])
-{
-	return regs[KS_PT_CS] & 3;
 }
 
 /* unwind_next_frame(), first part: the previous frame's sp (the CFA). */
@@ -446,16 +441,8 @@ bool ks_unwind_next_frame(struct ks_unwind_state *s)
 	const struct ks_orc_entry *orc;
 	uint64_t sp, prev_sp = s->sp, prev_stack = s->stack.start;
 
-	if (ks_unwind_done(s))
+	if (ks_unwind_step_ends(s))
 		return false;
-	if (++s->steps > MAX_STEPS) {
-		note_hard(s, "unwinder step limit reached");
-		goto err;
-	}
-
-	/* End-of-stack check for user tasks: */
-	if (s->regs && user_mode(s->regs_buf))
-		goto the_end;
 
 	orc = frame_orc(s);
 
@@ -485,8 +472,7 @@ bool ks_unwind_next_frame(struct ks_unwind_state *s)
 err:
 	s->error = true;
 the_end:
-	s->stack_known = false;
-	return false;
+	return ks_unwind_end(s);
 }
 
 /* get_stack_info() on sp, and the kernel's guard-page retry. */
@@ -514,6 +500,25 @@ static void find_stack(struct ks_unwind_state *s)
  * threads.  Reads below sp (a corrupt bp) and a copy that cannot be read
  * go to the target word by word, so the bytes are the same either way.
  */
+/*
+ * What both unwind_next_frame()s check first: a walk that is over, one
+ * that has gone on too long (a loop in damaged data: an error), and a
+ * user task's saved user registers, the end of its kernel stack.
+ */
+bool ks_unwind_step_ends(struct ks_unwind_state *s)
+{
+	if (ks_unwind_done(s))
+		return true;
+	if (++s->steps > MAX_STEPS) {
+		note_hard(s, "unwinder step limit reached");
+		s->error = true;
+	} else if (!s->regs || !ks_user_mode(s->regs_buf)) {
+		return false;
+	}
+	ks_unwind_end(s);
+	return true;
+}
+
 void ks_unwind_state_init(struct ks_unwind_state *s, const struct ks_target *t,
 			  const struct ks_orc *orc, uint64_t task,
 			  struct ks_range stack, uint64_t sp)
@@ -588,7 +593,7 @@ void ks_unwind_start_cpu(struct ks_unwind_state *s, const struct ks_target *t,
 	ks_unwind_state_init(s, t, orc, task, stack, regs[KS_PT_SP]);
 	s->other_stack = other_stack;
 	s->other_arg = other_arg;
-	if (user_mode(regs))
+	if (ks_user_mode(regs))
 		return;
 	memcpy(s->regs_buf, regs, sizeof(s->regs_buf));
 	s->ip = regs[KS_PT_IP];
@@ -624,7 +629,7 @@ bool ks_unwind_at_user_regs(const struct ks_unwind_state *s)
 {
 	uint64_t end = s->regs_addr + KS_PT_REGS_SIZE;
 
-	return s->regs && s->regs_addr && user_mode(s->regs_buf) &&
+	return s->regs && s->regs_addr && ks_user_mode(s->regs_buf) &&
 	       end <= s->stack.end && end + MAX_STACK_PADDING >= s->stack.end;
 }
 
@@ -694,3 +699,9 @@ int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc)
 	orc->walk_ready = true;
 	return 0;
 }
+
+const struct ks_x86_unwinder ks_orc_unwinder = {
+	.start_blocked = ks_unwind_start_blocked,
+	.start_regs = ks_unwind_start_regs,
+	.next_frame = ks_unwind_next_frame,
+};
