@@ -479,15 +479,12 @@ struct ring {
 
 static int ring_keep(struct ring *r, uint64_t node)
 {
-	if (r->nr == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		uint64_t *n = realloc(r->nodes, cap * sizeof(*n));
+	uint64_t *n = ks_grow_min(r->nodes, &r->cap, r->nr + 1, sizeof(*n),
+				  64);
 
-		if (!n)
-			return -ENOMEM;
-		r->nodes = n;
-		r->cap = cap;
-	}
+	if (!n)
+		return -ENOMEM;
+	r->nodes = n;
 	r->nodes[r->nr++] = node;
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "kernel_string.h"
 #include "list_walk.h"
+#include "grow.h"
 #include "lock_where.h"
 #include "member_table.h"
 
@@ -53,16 +54,12 @@ static int sym_value(const struct ks_target *t, const char *name,
 static int cache_node(void *arg, uint64_t node)
 {
 	struct ks_lock_where *lw = arg;
+	uint64_t *c = ks_grow_min(lw->caches, &lw->cap, lw->nr + 1,
+				  sizeof(*c), 256);
 
-	if (lw->nr == lw->cap) {
-		size_t cap = lw->cap ? 2 * lw->cap : 256;
-		uint64_t *c = realloc(lw->caches, cap * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		lw->caches = c;
-		lw->cap = cap;
-	}
+	if (!c)
+		return -ENOMEM;
+	lw->caches = c;
 	lw->caches[lw->nr++] = node - (uint64_t)lw->list.off;
 	return 0;
 }
