@@ -14,7 +14,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,19 +33,6 @@ struct who {
 	const struct ks_arch *arch;	/* of e_machine, once it is checked */
 	uint64_t page_size;	/* the one PAGESIZE allowed, or 0: arch's */
 };
-
-int ks_dump_refuse(const char *path, const struct ks_reporter *rep,
-		   const char *fmt, ...)
-{
-	char why[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ks_say(rep, KS_WARN, "%s is refused: %s", path, why);
-	return -EINVAL;
-}
 
 #define refuse(w, ...) ks_dump_refuse((w)->path, (w)->rep, __VA_ARGS__)
 

@@ -8,6 +8,7 @@
 #ifndef KS_DUMP_HEADER_H
 #define KS_DUMP_HEADER_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +37,7 @@ int ks_dump_vmcoreinfo_check(const char *text, size_t len, uint64_t page_size,
 			     const char *path, const struct ks_reporter *rep);
 
 /* "PATH is refused: what is wrong", through rep: -EINVAL. */
-int ks_dump_refuse(const char *path, const struct ks_reporter *rep,
-		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define ks_dump_refuse(path, rep, ...) \
+	ks_say_why((rep), KS_WARN, -EINVAL, (path), " is refused", __VA_ARGS__)
 
 #endif /* KS_DUMP_HEADER_H */

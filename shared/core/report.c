@@ -43,3 +43,18 @@ void ks_say(const struct ks_reporter *r, enum ks_say_level level,
 	ks_vsay(r, level, fmt, ap);
 	va_end(ap);
 }
+
+int ks_say_why(const struct ks_reporter *r, enum ks_say_level level, int err,
+	       const char *about, const char *what, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	if (!said(r, level))
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ks_say(r, level, "%s%s: %s", about, what, why);
+	return err;
+}

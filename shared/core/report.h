@@ -32,6 +32,15 @@ void ks_vsay(const struct ks_reporter *r, enum ks_say_level level,
 void ks_say(const struct ks_reporter *r, enum ks_say_level level,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * "ABOUTWHAT: why", why in the caller's format: a refusal or a failed
+ * search that names what it was about ("PATH", " is refused").  Returns
+ * err, for the caller to return.
+ */
+int ks_say_why(const struct ks_reporter *r, enum ks_say_level level, int err,
+	       const char *about, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
 /* "s" after a count of n things, "" after one: "1 task", "2 tasks" */
 static inline const char *ks_plural(unsigned long long n)
 {

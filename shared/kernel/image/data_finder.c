@@ -5,7 +5,6 @@
  * one candidate that passed its checks, or in a reason said once.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +28,9 @@ typedef int (*find_fn)(struct ks_data_finder *d, const char *name,
 		       uint64_t *addr_ret);
 
 /* What a search could not find, and why, said once: -ENOENT. */
-__attribute__((format(printf, 3, 4)))
-static int not_found(struct ks_data_finder *d, const char *name,
-		     const char *fmt, ...)
-{
-	char why[320];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ks_say(d->rep, KS_WARN, "%s: not in the dump's kallsyms, and "
-	       "not found: %s", name, why);
-	return -ENOENT;
-}
+#define not_found(d, name, ...) \
+	ks_say_why((d)->rep, KS_WARN, -ENOENT, (name), ": not in the " \
+		   "dump's kallsyms, and not found", __VA_ARGS__)
 
 static long off(const struct ks_data_finder *d, const char *type,
 		const char *member)
