@@ -152,27 +152,27 @@ else
 	not_applicable "the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
 fi
 # A log of another kernel (#26): the recorded 6.1.0-56 oops against the
-# vmlinux of another release (this dump's, or a neighbouring dump's), and
-# this dump's -l against a debug vmlinux of another release: frames whose
-# sizes differ prove it, so no frame is decoded, and one note names the
-# release the vmlinux is of.
+# vmlinux of another kernel series (this dump's, or a neighbouring
+# dump's), and this dump's -l against a debug vmlinux of another release:
+# frames whose sizes differ prove it, so no frame is decoded, and one note
+# names the release the vmlinux is of.  Sizes are the proof, and two point
+# releases of one series may share every size (6.1.0-56 and 6.1.0-57 do):
+# hence another series, and an x86-64 one.
 other=
 other_rel=
-if [ -n "$release" ] && [ "$release" != 6.1.0-56-cloud-amd64 ]; then
-	other=$vmlinux
-	other_rel=$release
-elif [ -n "$release" ]; then
-	for m in "$dir"/../*/manifest; do
-		r=$(sed -n 's/^release: //p' "$m" 2>/dev/null)
-		if [ -n "$r" ] && [ "$r" != "$release" ] && [ -e "${m%/manifest}/vmlinux" ]; then
-			other=${m%/manifest}/vmlinux
-			other_rel=$r
-			break
-		fi
-	done
-fi
+for m in "$dir/manifest" "$dir"/../*/manifest; do
+	r=$(sed -n 's/^release: //p' "$m" 2>/dev/null)
+	case $r in
+	'' | 6.1.0-* | *-arm64) continue ;;
+	esac
+	if [ -e "${m%/manifest}/vmlinux" ]; then
+		other=${m%/manifest}/vmlinux
+		other_rel=$r
+		break
+	fi
+done
 if [ -z "$other" ]; then
-	echo "SKIP: no vmlinux of another release than 6.1.0-56-cloud-amd64 beside $dir"
+	echo "SKIP: no vmlinux of an x86-64 kernel series other than 6.1 beside $dir"
 else
 	"$kstack" --decode --vmlinux "$other" "$fix.txt" >"$tmp/foreign.out" 2>"$tmp/foreign.err"
 	rc=$?
