@@ -20,8 +20,8 @@ CRASH=${CRASH:-crash}
 # is too old for its kernel (crash 8.0.2 cannot read Linux 6.11+: it says
 # the vmlinux and an ELF dump "do not match", or, when it missed the KASLR
 # offset, that it "cannot determine base kernel version" after failing to
-# read linux_banner, and prints nothing at all for a compressed kdump
-# file); prints an N/A line with the reason and returns 0, else 1.  Only a
+# read linux_banner, or that vmalloc_base is at an invalid address, and
+# prints nothing at all for a compressed kdump file); prints an N/A line with the reason and returns 0, else 1.  Only a
 # kernel that crash's version is known not to read is skipped: a refusal
 # of a dump crash should read is a failure.
 crash_refused() {
@@ -58,7 +58,10 @@ crash_refused() {
 			"(crash: $why; 7.x needs a crash newer than 9.0.2); kstack --vmcore reads it"
 		return 0
 	fi
-	grep -qE '^crash: (.* do not match!|cannot determine base kernel version)$' "$out" ||
+	# Which of these crash says depends on the dump's KASLR offset: on
+	# 6.12 with one offset it reads vmalloc_base at a wrong address and
+	# stops ("invalid kernel virtual address: ... type: \"vmalloc_base\"").
+	grep -qE '^crash: (.* do not match!|cannot determine base kernel version|invalid kernel virtual address: .*type: "vmalloc_base")$' "$out" ||
 		! grep -q '[^[:space:]]' "$out" || return 1
 	too_new_for_crash "$release" "$version" || return 1
 	echo "N/A: crash ${version:-?} cannot open this dump of Linux ${release:-?}" \
