@@ -21,7 +21,6 @@
 #define FRAME_HEADER_SIZE	16
 /* TOP_OF_KERNEL_STACK_PADDING with CONFIG_X86_FRED */
 #define FRED_PADDING		16
-/* A guard, not a rule: every step moves up at least 16 bytes. */
 
 /* on_stack() over the one stack a non-current task's walk may use */
 static bool on_stack(const struct ks_unwind_state *s, uint64_t addr, uint64_t len)

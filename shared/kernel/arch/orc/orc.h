@@ -237,8 +237,9 @@ void ks_unwind_start_cpu(struct ks_unwind_state *s, const struct ks_target *t,
 bool ks_unwind_next_frame(struct ks_unwind_state *s);
 
 /*
- * One x86_64 unwinder over struct ks_unwind_state: ORC's (the three
- * above), or the frame-pointer walk of a kernel without ORC tables
+ * One x86_64 unwinder over struct ks_unwind_state: ORC's
+ * (ks_unwind_start_blocked(), _start_regs() and _next_frame() above),
+ * or the frame-pointer walk of a kernel without ORC tables
  * (fp_unwind.h).  x86_64_unwind.c steps whichever the kernel has.
  */
 struct ks_x86_unwinder {

@@ -29,15 +29,18 @@
 #include "stack_text.h"
 
 #define PAGE_SIZE	4096ULL
-/* Far more steps than a 16 KiB stack can hold; a guard, not a rule. */
 /*
  * TOP_OF_KERNEL_STACK_PADDING on x86_64: 0, or 16 with CONFIG_X86_FRED
  * (6.9 to 6.14): task_pt_regs() ends this far below the stack's top.
  */
 #define MAX_STACK_PADDING	16
-/* FTRACE_RETFUNC_DEPTH; and a bound on a corrupt rethook list. */
-/* Either unwinder gives up on a walk this long. */
+/*
+ * Either unwinder gives up on a walk this long: far more steps than a
+ * 16 KiB stack can hold (each moves up at least 16 bytes); a guard, not
+ * a rule.
+ */
 #define MAX_STEPS	100000
+/* FTRACE_RETFUNC_DEPTH; and a bound on a corrupt rethook list. */
 #define RET_STACK_DEPTH	50
 #define MAX_RETHOOKS	4096
 
@@ -494,13 +497,6 @@ static void find_stack(struct ks_unwind_state *s)
 }
 
 /*
- * The unwinder reads upward from the first sp, so one read of [sp, end)
- * serves the whole walk: a sleeping task uses a few hundred bytes of its
- * 16 KiB stack, and copying all of it was half of a walk over 100,000
- * threads.  Reads below sp (a corrupt bp) and a copy that cannot be read
- * go to the target word by word, so the bytes are the same either way.
- */
-/*
  * What both unwind_next_frame()s check first: a walk that is over, one
  * that has gone on too long (a loop in damaged data: an error), and a
  * user task's saved user registers, the end of its kernel stack.
@@ -519,6 +515,13 @@ bool ks_unwind_step_ends(struct ks_unwind_state *s)
 	return true;
 }
 
+/*
+ * The unwinder reads upward from the first sp, so one read of [sp, end)
+ * serves the whole walk: a sleeping task uses a few hundred bytes of its
+ * 16 KiB stack, and copying all of it was half of a walk over 100,000
+ * threads.  Reads below sp (a corrupt bp) and a copy that cannot be read
+ * go to the target word by word, so the bytes are the same either way.
+ */
 void ks_unwind_state_init(struct ks_unwind_state *s, const struct ks_target *t,
 			  const struct ks_orc *orc, uint64_t task,
 			  struct ks_range stack, uint64_t sp)
