@@ -97,10 +97,12 @@ for kind in $kinds; do
 		# SKIP-clean (0 passed) where clang's libFuzzer is missing
 		run fuzz/run.sh env FUZZ_JOBS="${FUZZ_JOBS:-2}" \
 			bash tests/fuzz/run.sh check "$build/fuzz" "${FUZZ_RUNS:-20000}"
-		# every seed once more, through harnesses built without sanitizers
+		# every seed and every input the check run's corpus grew, once
+		# more, through harnesses built without sanitizers
 		[ -n "${KSTACK_RELEASE_FUZZ:-}" ] &&
 			run "fuzz/run.sh replay (no sanitizers)" env FUZZ_JOBS="${FUZZ_JOBS:-2}" \
-				bash tests/fuzz/run.sh replay "$KSTACK_RELEASE_FUZZ"
+				bash tests/fuzz/run.sh replay "$KSTACK_RELEASE_FUZZ" \
+				"$build/fuzz/check-corpus"
 		;;
 	integration | vmcore)
 		for t in tests/"$kind"/*.sh; do

@@ -5,15 +5,18 @@
 #
 #   run.sh probe [CC]          exit 0 when CC (clang) links -fsanitize=fuzzer
 #   run.sh check DIR [RUNS]    each harness RUNS (20000) executions from its
-#                              seeds, in a scratch corpus: PASS/FAIL each
+#                              seeds, in a corpus made new each time in
+#                              DIR/check-corpus/NAME: PASS/FAIL each
 #   run.sh fuzz DIR [SECONDS]  each harness SECONDS (60), its corpus kept in
 #                              DIR/corpus/NAME for the next run
-#   run.sh replay DIR          each harness once over every input of its
-#                              seeds, no mutation: for harnesses built
-#                              without sanitizers (make check's
-#                              build/release-fuzz), since ASan once hid a use
-#                              after free in libkdumpfile that killed the
-#                              release binary
+#   run.sh replay DIR [CORPUS] each harness once over every input of its
+#                              seeds, and of CORPUS/NAME (the corpus a
+#                              check run grew: make check passes
+#                              build/san/fuzz/check-corpus), no mutation:
+#                              for harnesses built without sanitizers (make
+#                              check's build/release-fuzz), since ASan once
+#                              hid a use after free in libkdumpfile that
+#                              killed the release binary
 #   FUZZ_JOBS=N                N harnesses at a time (1)
 #
 # Seeds are tests/fuzz/corpus/NAME (committed: small inputs and every
@@ -47,7 +50,7 @@ probe)
 	;;
 check | fuzz | replay) ;;
 *)
-	echo "usage: $0 probe [CC] | check DIR [RUNS] | fuzz DIR [SECONDS] | replay DIR" >&2
+	echo "usage: $0 probe [CC] | check DIR [RUNS] | fuzz DIR [SECONDS] | replay DIR [CORPUS]" >&2
 	exit 2
 	;;
 esac
@@ -98,8 +101,11 @@ run_one() {
 	if [ "$mode" = replay ]; then
 		corpus=$scratch/$name
 		limit=(-runs=0)
+		# what the sanitized check run found, through these binaries too
+		[ -n "$arg" ] && [ -d "$arg/$name" ] && seeds+=("$arg/$name")
 	elif [ "$mode" = check ]; then
-		corpus=$scratch/$name
+		corpus=$dir/check-corpus/$name
+		rm -rf "$corpus"
 		limit=(-runs="$(check_runs "$name")" -seed=1)
 	else
 		corpus=$dir/corpus/$name
