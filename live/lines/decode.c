@@ -280,8 +280,11 @@ static int open_lines(struct reader *r, int fd, off_t start,
 	ret = start_pass(r, fd, start);
 	if (ret)
 		return ret;
-	/* an oops of another kernel than this one is decoded with its own */
-	if (release_stream(r, text_rel, sizeof(text_rel)) && !vmlinux)
+	/*
+	 * an oops of another kernel than this one is decoded with its own;
+	 * --vmlinux of another release than the text's decodes none of it
+	 */
+	if (release_stream(r, text_rel, sizeof(text_rel)))
 		cfg.release = text_rel;
 	gzclose(r->in);
 	r->in = NULL;

@@ -102,7 +102,7 @@ static struct ks_line_chain *resolve(struct ks_lines *l, struct ks_lines_obj *o,
 	if (size && off == size)
 		off--;
 	/* one frame of another build makes every match of o chance */
-	if (!o || o->err || o->differ)
+	if (!o || o->err || o->differ || o->other_release[0])
 		return NULL;
 	if (o == &l->vmlinux) {
 		if (ks_elf_symtab_find(o->syms, name, size, &addr))
@@ -238,7 +238,7 @@ bool ks_lines_foreign(const struct ks_lines *l)
 {
 	size_t i;
 
-	if (l->vmlinux.differ)
+	if (l->vmlinux.differ || l->vmlinux.other_release[0])
 		return true;
 	for (i = 0; i < l->nr_mods; i++)
 		if (l->mods[i].differ)
@@ -284,8 +284,10 @@ struct ks_lines *ks_lines_open(const struct ks_lines_config *cfg)
 	l->vmlinux.name = "vmlinux";
 	l->vmlinux.fd = -1;
 	/* without it, the release of the vmlinux's linux_banner */
-	if (cfg->release)
+	if (cfg->release) {
 		snprintf(l->release, sizeof(l->release), "%s", cfg->release);
+		l->cfg.release = l->release;	/* the caller's may not last */
+	}
 	ks_lines_find_vmlinux(l);
 	return l;
 }

@@ -47,7 +47,11 @@ typedef int (*ks_build_id_fn)(void *arg, const char *module, uint8_t *id,
 
 struct ks_lines_config {
 	const char *vmlinux;	/* the debug vmlinux, NULL: find the release's */
-	const char *release;	/* the kernel's uname -r, NULL: the vmlinux's */
+	/*
+	 * the kernel's uname -r, NULL: the vmlinux's; a vmlinux of another
+	 * release decodes nothing, whatever its sizes
+	 */
+	const char *release;
 	const char *debug_dir;	/* KSTACK_DEBUG_DIR, NULL: /usr/lib/debug */
 	/* the running kernel's: a debug file of another build is refused */
 	ks_build_id_fn build_id;

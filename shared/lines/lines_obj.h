@@ -55,6 +55,12 @@ struct ks_lines_obj {
 	/* frames of it whose size was checked against its symbols */
 	size_t judged, differ, absent;
 	char example[160];	/* the first that differs, for the note */
+	/*
+	 * vmlinux: its linux_banner names another release than the kernel's
+	 * (the text's, the dump's), which proves another build where every
+	 * size matches (two point releases of a series may share them all)
+	 */
+	char other_release[256];
 };
 
 struct ks_lines_ent {

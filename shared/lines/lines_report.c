@@ -95,6 +95,23 @@ static void report_missing(const struct ks_lines *l,
 }
 
 /*
+ * Sizes that match prove nothing when the vmlinux names another release
+ * than the kernel's: two point releases of a series may share them all.
+ */
+static void report_other_release(const struct ks_lines *l,
+				 const struct ks_lines_obj *o,
+				 const struct ks_reporter *rep)
+{
+	if (!o->other_release[0])
+		return;
+	ks_say(rep, KS_WARN,
+	       "%s is of Linux %s, the kernel of Linux %s: %zu of %zu frames "
+	       "match its sizes, but no frame was decoded with it",
+	       o->path ? o->path : o->name, o->other_release, l->release,
+	       o->judged - o->absent, o->judged);
+}
+
+/*
  * Sizes that differ prove the debug file is of another build; the frames
  * its sizes matched matched by chance, so none was decoded with it.
  */
@@ -105,8 +122,10 @@ static void report_foreign(const struct ks_lines *l,
 	char release[256] = "", of[96] = "";
 	bool vmlinux = o == &l->vmlinux;
 
-	if (!o->differ)
+	if (!o->differ) {
+		report_other_release(l, o, rep);
 		return;
+	}
 	if (vmlinux) {
 		ks_lines_vmlinux_release(o->syms, release, sizeof(release));
 	} else {

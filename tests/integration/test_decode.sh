@@ -413,4 +413,29 @@ if [ "$rc" -eq 0 ] && grep -q "^ $frame [^ ]*\.c:[0-9]" "$tmp/oops-rel.out" &&
 else
 	fail "an oops's release: rc $rc, $(cat "$tmp/oops-rel.out" "$tmp/oops-rel.err" "$tmp/oops-norel.err")"
 fi
+# 13. --vmlinux of another release than the one the text names, with every
+# size the same (Debian's 6.1.0-56 and -57 share them all): the release
+# proves another build, so no frame is decoded with it, one note names
+# both releases, exit 4.  The vmlinux of the text's own release decodes.
+build "$tmp/same" -O2 -DRELEASE='"9.9.7-same-sizes"' ||
+	{ fail "cannot build the same-sizes stand-in kernel"; finish; }
+same_rc=0
+"$kstack" --decode --vmlinux "$tmp/same/vmlinux" "$tmp/oops-rel.txt" \
+	>"$tmp/same.out" 2>"$tmp/same.err" || same_rc=$?
+"$kstack" --decode --vmlinux "$tmp/vmlinux" "$tmp/oops-rel.txt" \
+	>"$tmp/own.out" 2>"$tmp/own.err"
+own_rc=$?
+fsize=${frame##*/}
+if [ "$(nm -S "$tmp/same/vmlinux" | awk -v f="${frame%%+*}" '$4 == f { print $2 }')" != \
+	"$(nm -S "$tmp/vmlinux" | awk -v f="${frame%%+*}" '$4 == f { print $2 }')" ]; then
+	fail "the same-sizes build gave ${frame%%+*} another size than $fsize"
+elif [ "$same_rc" -eq 4 ] && cmp -s "$tmp/oops-rel.txt" "$tmp/same.out" &&
+	[ "$(wc -l <"$tmp/same.err")" -eq 1 ] &&
+	grep -q "^kstack: .*/same/vmlinux is of Linux 9\.9\.7-same-sizes, the kernel of Linux $release: 1 of 1 frames match its sizes, but no frame was decoded with it\$" \
+		"$tmp/same.err" &&
+	[ "$own_rc" -eq 0 ] && grep -q "^ $frame [^ ]*\.c:[0-9]" "$tmp/own.out"; then
+	pass "--vmlinux of another release with the same sizes: no frame decoded, both releases named, exit 4"
+else
+	fail "--vmlinux of another release: rc $same_rc/$own_rc, $(cat "$tmp/same.err" "$tmp/same.out" "$tmp/own.err")"
+fi
 finish
