@@ -151,23 +151,27 @@ if [ "$release" = 6.1.0-56-cloud-amd64 ]; then
 else
 	not_applicable "the recorded oops is of 6.1.0-56-cloud-amd64, this dump of '$release'"
 fi
+# refused VMLINUX REL NOTE: the recorded 6.1.0-56 oops with the vmlinux of
+# REL decodes no frame, exits 4, and says NOTE (a grep pattern).
+refused() {
+	local out=$tmp/refused-$2
+	"$kstack" --decode --vmlinux "$1" "$fix.txt" >"$out.out" 2>"$out.err"
+	local rc=$?
+	if [ "$rc" -eq 4 ] && cmp -s "$fix.txt" "$out.out" && grep -q "$3" "$out.err"; then
+		pass "the 6.1.0-56 oops with the vmlinux of $2: no frame decoded, exit 4," \
+			"$(grep -o '[0-9]* of [0-9]* frames' "$out.err")"
+		return
+	fi
+	fail "the 6.1.0-56 oops with the vmlinux of $2: rc $rc"
+	diff "$fix.txt" "$out.out" | head -5
+	cat "$out.err"
+}
 # Another point release of 6.1 shares the oops's sizes (-57 shares all of
 # them): the release the oops names is what refuses this vmlinux.
 case $release in
 6.1.0-56-cloud-amd64) ;;
 6.1.0-*)
-	"$kstack" --decode --vmlinux "$vmlinux" "$fix.txt" >"$tmp/point.out" 2>"$tmp/point.err"
-	rc=$?
-	if [ "$rc" -eq 4 ] && cmp -s "$fix.txt" "$tmp/point.out" &&
-		grep -q "^kstack: .* is of Linux $release, the kernel of Linux 6.1.0-56-cloud-amd64: [0-9]* of [0-9]* frames match its sizes, but no frame was decoded with it\$" \
-			"$tmp/point.err"; then
-		pass "the 6.1.0-56 oops with the vmlinux of $release: no frame decoded, exit 4," \
-			"$(grep -o '[0-9]* of [0-9]* frames match' "$tmp/point.err")"
-	else
-		fail "the 6.1.0-56 oops with the vmlinux of $release: rc $rc"
-		diff "$fix.txt" "$tmp/point.out" | head -5
-		cat "$tmp/point.err"
-	fi
+	refused "$vmlinux" "$release" "^kstack: .* is of Linux $release, the kernel of Linux 6.1.0-56-cloud-amd64: [0-9]* of [0-9]* frames match its sizes, but no frame was decoded with it\$"
 	;;
 esac
 # A log of another kernel (#26): the recorded 6.1.0-56 oops against the
@@ -194,18 +198,7 @@ done
 if [ -z "$other" ]; then
 	echo "SKIP: no vmlinux of an x86-64 kernel series other than 6.1 beside $dir"
 else
-	"$kstack" --decode --vmlinux "$other" "$fix.txt" >"$tmp/foreign.out" 2>"$tmp/foreign.err"
-	rc=$?
-	if [ "$rc" -eq 4 ] && cmp -s "$fix.txt" "$tmp/foreign.out" &&
-		grep -q "^kstack: [0-9]* of [0-9]* frames do not match this vmlinux: .*, e.g. .* is of Linux $other_rel: no frame decoded with it\$" \
-			"$tmp/foreign.err"; then
-		pass "the 6.1.0-56 oops with the vmlinux of $other_rel: no frame decoded, exit 4," \
-			"$(grep -o '[0-9]* of [0-9]* frames' "$tmp/foreign.err")"
-	else
-		fail "the 6.1.0-56 oops with the vmlinux of $other_rel: rc $rc"
-		diff "$fix.txt" "$tmp/foreign.out" | head -5
-		cat "$tmp/foreign.err"
-	fi
+	refused "$other" "$other_rel" "^kstack: [0-9]* of [0-9]* frames do not match this vmlinux: .*, e.g. .* is of Linux $other_rel: no frame decoded with it\$"
 fi
 if [ -n "$other" ] && [ "$other_rel" != "$release" ]; then
 	mkdir -p "$tmp/wrong/boot"
