@@ -46,6 +46,7 @@ skipped=0
 failures=()
 skips=()
 not_applicable=()
+durations=()
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
 
@@ -58,12 +59,13 @@ reasons() {
 }
 
 run() {
-	local name=$1 log=$logdir/log st line
+	local name=$1 log=$logdir/log st line start=$SECONDS
 	local -a skip_lines
 	shift
 	echo "=== $name"
 	"$@" 2>&1 | tee "$log"
 	st=${PIPESTATUS[0]}
+	durations+=("$((SECONDS - start)) $name")
 	mapfile -t skip_lines < <(reasons SKIP "$log")
 	while IFS= read -r line; do
 		not_applicable+=("$name: $line")
@@ -175,5 +177,10 @@ done
 for f in "${failures[@]}"; do
 	echo "failed: $f"
 done
-echo "suites: $passed passed, $failed failed, $skipped skipped"
+# where make check's time goes: its budget is 40 minutes
+if [ ${#durations[@]} -gt 0 ]; then
+	printf '%s\n' "${durations[@]}" | sort -rn | head -15 |
+		sed 's/^\([0-9]*\) /slowest: \1 s /'
+fi
+echo "suites: $passed passed, $failed failed, $skipped skipped in $SECONDS s"
 [ "$failed" -eq 0 ]
