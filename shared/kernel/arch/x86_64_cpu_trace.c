@@ -11,6 +11,7 @@
  * one this one was entered from (stack_info.next_sp).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ struct trace {
 	struct ks_unwind_state s;
 	uint64_t regs;			/* unwind_get_entry_regs(), or 0 */
 	bool partial;
+	int last_type;			/* the stack the walk ended on */
 	int err;
 };
 
@@ -161,6 +163,7 @@ static void stacks(struct trace *tr, uint64_t stack)
 						  "stacks");
 			return;
 		}
+		tr->last_type = info.type;
 		name = ks_x86_stack_name(info.type);
 		if (name)
 			tr->err = ks_cpu_add_line(tr->c, KS_CPU_OPEN, false, 0,
@@ -172,6 +175,28 @@ static void stacks(struct trace *tr, uint64_t stack)
 			tr->err = ks_cpu_add_line(tr->c, KS_CPU_CLOSE, false, 0,
 						  name, NULL);
 	}
+}
+
+/*
+ * A walk that ends on a stack other than the task's with the unwinder
+ * still going ended where that stack links to no other (the entry stack
+ * links to none): the registers read there are no context the CPU came
+ * from.  A CPU stopped inside error_entry's jmp to sync_regs is one: the
+ * ORC entry after its call error_entry predates the registers it pushed.
+ */
+static int link_note(struct trace *tr)
+{
+	const char *name;
+	char note[160];
+
+	if (tr->c->note || tr->last_type == KS_STACK_TASK ||
+	    ks_unwind_done(&tr->s))
+		return 0;
+	name = ks_x86_stack_name(tr->last_type);
+	snprintf(note, sizeof(note), "the walk ends on the %s stack, which "
+		 "links to no other: the registers read there are not the "
+		 "context the CPU came from", name ? name : "CPU's");
+	return ks_cpu_set_note(tr->c, note);
 }
 
 /* Why the unwinder stopped before the end of the task's stack, if it did. */
@@ -208,6 +233,8 @@ int ks_x86_cpu_trace(const struct ks_target *t, void *unw,
 	stacks(&tr, st->regs.sp);
 	if (!tr.err)
 		tr.err = unwind_note(&tr);
+	if (!tr.err)
+		tr.err = link_note(&tr);
 	/* a trace cut short where a stack could not be placed: say which */
 	if (!tr.err && why && c->note)
 		tr.err = ks_cpu_add_note(c, why);
