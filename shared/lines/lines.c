@@ -102,7 +102,7 @@ static struct ks_line_chain *resolve(struct ks_lines *l, struct ks_lines_obj *o,
 	if (size && off == size)
 		off--;
 	/* one frame of another build makes every match of o chance */
-	if (!o || o->err || o->differ || o->other_release[0])
+	if (!o || o->err || o->differ || o->other_release)
 		return NULL;
 	if (o == &l->vmlinux) {
 		if (ks_elf_symtab_find(o->syms, name, size, &addr))
@@ -238,7 +238,7 @@ bool ks_lines_foreign(const struct ks_lines *l)
 {
 	size_t i;
 
-	if (l->vmlinux.differ || l->vmlinux.other_release[0])
+	if (l->vmlinux.differ || l->vmlinux.other_release)
 		return true;
 	for (i = 0; i < l->nr_mods; i++)
 		if (l->mods[i].differ)

@@ -60,7 +60,7 @@ struct ks_lines_obj {
 	 * (the text's, the dump's), which proves another build where every
 	 * size matches (two point releases of a series may share them all)
 	 */
-	char other_release[256];
+	bool other_release;
 };
 
 struct ks_lines_ent {

@@ -45,19 +45,15 @@ static bool same_build(const struct ks_lines *l, struct ks_lines_obj *o,
 	return (size_t)len == id_len && !memcmp(bits, id, id_len);
 }
 
-/*
- * Is the vmlinux of the kernel's release, where the caller names one?
- * Its own release, when it differs, goes into o->other_release.
- */
-static void check_release(const struct ks_lines *l, struct ks_lines_obj *o)
+/* Is the vmlinux of another release than the one the caller names? */
+static bool other_release(const struct ks_lines *l, struct ks_lines_obj *o)
 {
-	char rel[sizeof(o->other_release)] = "";
+	char rel[256] = "";
 
 	if (!l->cfg.release)
-		return;
+		return false;
 	ks_lines_vmlinux_release(o->syms, rel, sizeof(rel));
-	if (rel[0] && strcmp(rel, l->cfg.release))
-		memcpy(o->other_release, rel, sizeof(rel));
+	return rel[0] && strcmp(rel, l->cfg.release);
 }
 
 /* ---- opening one object ---- */
@@ -115,7 +111,7 @@ int ks_lines_open_vmlinux(struct ks_lines *l)
 			return ret;
 		o->syms = o->own_syms;
 	}
-	check_release(l, o);
+	o->other_release = other_release(l, o);
 	ret = open_dwarf(o);
 	if (ret)
 		return ret;

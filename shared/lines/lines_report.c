@@ -102,12 +102,15 @@ static void report_other_release(const struct ks_lines *l,
 				 const struct ks_lines_obj *o,
 				 const struct ks_reporter *rep)
 {
-	if (!o->other_release[0])
+	char release[256] = "";
+
+	if (!o->other_release)
 		return;
+	ks_lines_vmlinux_release(o->syms, release, sizeof(release));
 	ks_say(rep, KS_WARN,
 	       "%s is of Linux %s, the kernel of Linux %s: %zu of %zu frames "
 	       "match its sizes, but no frame was decoded with it",
-	       o->path ? o->path : o->name, o->other_release, l->release,
+	       o->path ? o->path : o->name, release, l->release,
 	       o->judged - o->absent, o->judged);
 }
 
