@@ -219,7 +219,7 @@ static int kd_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 
 	if (nr.note < 0 || !kt->io.arch)
 		return -ENOENT;
-	return kt->io.arch->named_regs(note_reg, &nr, regs_ret);
+	return ks_arch_named_regs(kt->io.arch, note_reg, &nr, regs_ret);
 }
 
 static const struct ks_target_ops kdump_ops = {

@@ -7,7 +7,8 @@
  * skipped, the final frame record of 6.1 (by address) and of 6.13+
  * (FRAME_META_TYPE_FINAL), an exception boundary both ways, a loop in
  * the records, the 64-frame limit, records outside the stack, a CPU's
- * registers, and the arch table around it.
+ * registers, and the arch table around it (the registers libkdumpfile
+ * names, for both architectures).
  */
 #include <elf.h>
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include "fake_target.h"
 #include "kernel_tasks.h"
 #include "said.h"
+#include "x86_64_unwind.h"
 
 #define STACK		0xffff800010000000ull	/* a vmap'ed task stack */
 #define STACK_SIZE	0x4000ull
@@ -418,6 +420,68 @@ static void test_arch_table(void **state)
 			 -ENOENT);
 }
 
+/* A note reader that names registers: each value from its name, in order. */
+struct reg_reader {
+	char asked[512];
+	const char *fail;	/* the name to refuse, or NULL */
+};
+
+static uint64_t reg_value(const char *name)
+{
+	uint64_t v = 0;
+
+	for (; *name; name++)
+		v = v * 131 + (unsigned char)*name;
+	return v;
+}
+
+static int read_reg(void *arg, const char *name, uint64_t *val_ret)
+{
+	struct reg_reader *rr = arg;
+
+	strcat(rr->asked, name);
+	strcat(rr->asked, " ");
+	if (rr->fail && !strcmp(name, rr->fail))
+		return -ENOENT;
+	*val_ret = reg_value(name);
+	return 0;
+}
+
+/* ks_arch_named_regs(): each arch's names, where it keeps each, the first error. */
+static void test_named_regs(void **state)
+{
+	struct reg_reader rr = { "", NULL };
+	struct ks_regs r;
+
+	(void)state;
+	assert_int_equal(ks_arch_named_regs(&ks_arch_arm64, read_reg, &rr, &r), 0);
+	assert_string_equal(rr.asked, "pc sp x29 lr ");
+	assert_true(r.ip == reg_value("pc") && r.sp == reg_value("sp"));
+	assert_true(r.bp == reg_value("x29") && r.r[0] == reg_value("lr"));
+	assert_int_equal(r.r[1], 0);
+
+	memset(&rr, 0, sizeof(rr));
+	assert_int_equal(ks_arch_named_regs(&ks_arch_x86_64, read_reg, &rr, &r), 0);
+	assert_string_equal(rr.asked, "rip rsp rbp r15 r14 r13 r12 rbp rbx r11 "
+			    "r10 r9 r8 rax rcx rdx rsi rdi orig_rax ");
+	assert_true(r.ip == reg_value("rip") && r.sp == reg_value("rsp"));
+	assert_true(r.bp == reg_value("rbp"));
+	assert_true(r.r[KS_PT_R15] == reg_value("r15"));
+	assert_true(r.r[KS_PT_BP] == reg_value("rbp"));
+	assert_true(r.r[KS_PT_R8] == reg_value("r8"));
+	assert_true(r.r[KS_PT_DI] == reg_value("rdi"));
+	assert_true(r.r[KS_PT_ORIG_AX] == reg_value("orig_rax"));
+
+	/* the first refusal is the answer; nothing after it is asked for */
+	memset(&rr, 0, sizeof(rr));
+	rr.fail = "r11";
+	r.ip = 7;
+	assert_int_equal(ks_arch_named_regs(&ks_arch_x86_64, read_reg, &rr, &r),
+			 -ENOENT);
+	assert_string_equal(rr.asked, "rip rsp rbp r15 r14 r13 r12 rbp rbx r11 ");
+	assert_int_equal(r.ip, 7);
+}
+
 static void said(void *arg, enum ks_say_level level, const char *msg)
 {
 	(void)level;
@@ -468,6 +532,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_64_frames, setup_61, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup_613, teardown),
+		cmocka_unit_test(test_named_regs),
 		cmocka_unit_test_setup_teardown(test_no_stack, setup_61, teardown),
 		cmocka_unit_test(test_arch_table),
 		cmocka_unit_test_setup_teardown(test_unknown_arch_refused, setup_61,

@@ -71,3 +71,19 @@ char *ks_arch_unwind_missing(const struct ks_arch *a, int err)
 		return NULL;
 	return text;
 }
+
+int ks_arch_named_regs(const struct ks_arch *a, ks_reg_fn get, void *arg,
+		       struct ks_regs *regs_ret)
+{
+	struct ks_regs r;
+
+	memset(&r, 0, sizeof(r));
+	for (const struct ks_reg_name *n = a->reg_names; n->name; n++) {
+		int ret = get(arg, n->name, (uint64_t *)((char *)&r + n->off));
+
+		if (ret)
+			return ret;
+	}
+	*regs_ret = r;
+	return 0;
+}

@@ -65,6 +65,12 @@ struct ks_code_ref {
 /* One register of a CPU by the name its note reader gives it. */
 typedef int (*ks_reg_fn)(void *arg, const char *name, uint64_t *val_ret);
 
+/* A register by that name, and where struct ks_regs keeps it. */
+struct ks_reg_name {
+	const char *name;
+	size_t off;		/* offsetof(struct ks_regs, ...) */
+};
+
 struct ks_arch {
 	const char *name;		/* as messages print it */
 	const char *const *aliases;	/* other names sources give: NULL-ended */
@@ -119,8 +125,12 @@ struct ks_arch {
 	/* A CPU's registers from an NT_PRSTATUS note's descriptor. */
 	int (*prstatus_regs)(const void *desc, size_t len,
 			     struct ks_regs *regs_ret);
-	/* The same from a reader that names each register (libkdumpfile). */
-	int (*named_regs)(ks_reg_fn get, void *arg, struct ks_regs *regs_ret);
+	/*
+	 * The same from a reader that names each register (libkdumpfile's
+	 * cpu.N.reg.NAME), read in this order by ks_arch_named_regs():
+	 * ended by a NULL name.
+	 */
+	const struct ks_reg_name *reg_names;
 
 	/*
 	 * The unwinder: its tables read once (NULL state is fine), freed,
@@ -206,6 +216,13 @@ int ks_arch_resolve(const char *name, unsigned int e_machine,
  * CPU's note.
  */
 char *ks_arch_unwind_missing(const struct ks_arch *a, int err);
+
+/*
+ * A CPU's registers through get(), by a->reg_names, the first error
+ * returned as it is (the others are not asked for): 0 or get()'s error.
+ */
+int ks_arch_named_regs(const struct ks_arch *a, ks_reg_fn get, void *arg,
+		       struct ks_regs *regs_ret);
 
 static inline bool ks_arch_kernel_addr(const struct ks_arch *a, uint64_t addr)
 {

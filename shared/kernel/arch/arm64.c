@@ -7,6 +7,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,24 +57,13 @@ static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
 }
 
 /* libkdumpfile's names of the same registers (cpu.N.reg.x29, ...) */
-static int named_regs(ks_reg_fn get, void *arg, struct ks_regs *regs_ret)
-{
-	struct ks_regs r;
-	int ret;
+#define REG(name, field)	{ name, offsetof(struct ks_regs, field) }
 
-	memset(&r, 0, sizeof(r));
-	ret = get(arg, "pc", &r.ip);
-	if (!ret)
-		ret = get(arg, "sp", &r.sp);
-	if (!ret)
-		ret = get(arg, "x29", &r.bp);
-	if (!ret)
-		ret = get(arg, "lr", &r.r[0]);
-	if (ret)
-		return ret;
-	*regs_ret = r;
-	return 0;
-}
+/* libkdumpfile's names; lr is where prstatus_regs() keeps it too */
+static const struct ks_reg_name reg_names[] = {
+	REG("pc", ip), REG("sp", sp), REG("x29", bp), REG("lr", r[0]),
+	{ NULL, 0 },
+};
 
 static int unwind_open(const struct ks_target *t, void **unw_ret)
 {
@@ -165,7 +155,7 @@ const struct ks_arch ks_arch_arm64 = {
 	.kernel_tables = ks_arm64_kernel_tables,
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
-	.named_regs = named_regs,
+	.reg_names = reg_names,
 	.unwind_open = unwind_open,
 	.unwind_close = unwind_close,
 	.stack_text = ks_arm64_stack_text,

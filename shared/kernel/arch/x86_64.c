@@ -8,6 +8,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,32 +53,18 @@ static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
 }
 
 /* The NT_PRSTATUS registers as libkdumpfile names them, in pt_regs order. */
-static int named_regs(ks_reg_fn get, void *arg, struct ks_regs *regs_ret)
-{
-	static const char *const names[16] = {
-		[KS_PT_R15] = "r15", [KS_PT_R14] = "r14", [KS_PT_R13] = "r13",
-		[KS_PT_R12] = "r12", [KS_PT_BP] = "rbp", [KS_PT_BX] = "rbx",
-		[KS_PT_R11] = "r11", [KS_PT_R10] = "r10", [KS_PT_R9] = "r9",
-		[KS_PT_R8] = "r8", [KS_PT_AX] = "rax", [KS_PT_CX] = "rcx",
-		[KS_PT_DX] = "rdx", [KS_PT_SI] = "rsi", [KS_PT_DI] = "rdi",
-		[KS_PT_ORIG_AX] = "orig_rax",
-	};
-	struct ks_regs r;
-	int i, ret;
+#define REG(name, field)	{ name, offsetof(struct ks_regs, field) }
+#define PT(name, slot)		REG(name, r[KS_PT_##slot])
 
-	memset(&r, 0, sizeof(r));
-	ret = get(arg, "rip", &r.ip);
-	if (!ret)
-		ret = get(arg, "rsp", &r.sp);
-	if (!ret)
-		ret = get(arg, "rbp", &r.bp);
-	for (i = 0; !ret && i < 16; i++)
-		ret = get(arg, names[i], &r.r[i]);
-	if (ret)
-		return ret;
-	*regs_ret = r;
-	return 0;
-}
+/* libkdumpfile's names, the pt_regs ones in struct pt_regs' order */
+static const struct ks_reg_name reg_names[] = {
+	REG("rip", ip), REG("rsp", sp), REG("rbp", bp),
+	PT("r15", R15), PT("r14", R14), PT("r13", R13), PT("r12", R12),
+	PT("rbp", BP), PT("rbx", BX), PT("r11", R11), PT("r10", R10),
+	PT("r9", R9), PT("r8", R8), PT("rax", AX), PT("rcx", CX),
+	PT("rdx", DX), PT("rsi", SI), PT("rdi", DI), PT("orig_rax", ORIG_AX),
+	{ NULL, 0 },
+};
 
 /*
  * ORC tables, or, in a kernel without __start_orc_unwind_ip (built
@@ -208,7 +195,7 @@ const struct ks_arch ks_arch_x86_64 = {
 	.kernel_tables = ks_x86_64_kernel_tables,
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
-	.named_regs = named_regs,
+	.reg_names = reg_names,
 	.unwind_open = unwind_open,
 	.unwinder_note = unwinder_note,
 	.unwind_close = unwind_close,
