@@ -50,16 +50,21 @@ gone() { ! alive "$1"; }
 # vmcore guest's busybox ps has no -p and no sid column.  Prints nothing
 # for a task that has gone.
 task_stat() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1,2,4; }
-# Waits at most $2 s for our child $1 to exit and returns its status;
-# a child that hangs is killed and reported as 124.
-wait_exit() {
-	if ! wait_until "$2" gone "$1"; then
-		kill -KILL "$1" 2>/dev/null || true
-		wait "$1" 2>/dev/null || true
-		return 124
-	fi
-	local rc=0
-	wait "$1" || rc=$?
+# Sends signal $1 to our child $2 and returns its exit status, waiting at
+# most $3 s; a child still there then is killed and reported as 124.  The
+# watchdog is forked before the signal, so that nothing is forked between
+# the child's exit and the wait: bash forgets the status of a child it
+# reaped when a later child gets the same PID (seen once under a loaded
+# run, PIDs wrapping: "wait: pid 2000 is not a child of this shell", 127).
+stop_child() {
+	local rc=0 dog
+	( sleep "$3"; kill -KILL "$2" ) >/dev/null 2>&1 &
+	dog=$!
+	kill -"$1" "$2"
+	wait "$2" || rc=$?
+	kill "$dog" 2>/dev/null || true
+	wait "$dog" 2>/dev/null || true
+	[ "$rc" != 137 ] || rc=124
 	return "$rc"
 }
 
@@ -182,9 +187,8 @@ if [ "${1:-}" = --tmpfs-part ]; then
 	rm -f "$mnt/fill"
 	check "guard: 'writing resumed' logged" wait_until 10 logged "INFO - Filesystem space below the threshold again. Used: [0-9]*%, Threshold: 50%; writing resumed"
 	check "guard: samples written again" wait_until 10 at_least $((before + 3))
-	kill -TERM "$kpid"
 	rc=0
-	wait_exit "$kpid" 10 || rc=$?
+	stop_child TERM "$kpid" 10 || rc=$?
 	check "guard: SIGTERM exit 0, got $rc" [ "$rc" = 0 ]
 	check "guard: skipped samples counted" grep -q "INFO - [1-9][0-9]* sample(s) skipped: filesystem full" "$tmp/guard.log"
 	# the guard's pause is a cause, not an error: nothing lost
@@ -231,9 +235,8 @@ if [ "${1:-}" = --tmpfs-part ]; then
 	rm -f "$mnt/fill"
 	logged() { grep -q -- "$1" "$tmp/enospc2.log"; }
 	check "ENOSPC running: writing again, with the count" wait_until 10 logged "INFO - Writing samples again after [0-9]* sample(s) not written"
-	kill -TERM "$kpid"
 	rc=0
-	wait_exit "$kpid" 10 || rc=$?
+	stop_child TERM "$kpid" 10 || rc=$?
 	check "ENOSPC running: SIGTERM exit 0, got $rc" [ "$rc" = 0 ]
 	n=$(grep -c 'DEBUG - Sample [0-9]* not written' "$tmp/enospc2.log" || true)
 	gap=$(sed -n 's/.*Writing samples again after \([0-9]*\) sample(s) not written/\1/p' "$tmp/enospc2.log")
@@ -358,9 +361,8 @@ for sig in TERM INT; do
 	children+=("$kpid")
 	has_two() { [ "$(count_samples "$d/$name")" -ge 2 ]; }
 	check "SIG$sig: samples appear" wait_until 10 has_two
-	kill -"$sig" "$kpid"
 	rc=0
-	wait_exit "$kpid" 10 || rc=$?
+	stop_child "$sig" "$kpid" 10 || rc=$?
 	check "SIG$sig: exit 0, got $rc" [ "$rc" = 0 ]
 	check "SIG$sig: logged" grep -q "INFO - Received SIG$sig: stopping after [0-9]* sample(s)" "$tmp/sig$sig.log"
 	r=$(check_samples "$d/$name")
@@ -373,9 +375,8 @@ kpid=$!
 children+=("$kpid")
 has_one() { [ "$(count_samples "$d/$name")" -ge 1 ]; }
 check "SIGTERM in sleep: first sample" wait_until 10 has_one
-kill -TERM "$kpid"
 rc=0
-wait_exit "$kpid" 3 || rc=$?
+stop_child TERM "$kpid" 3 || rc=$?
 check "SIGTERM in sleep: exit 0 within 3 s, got $rc" [ "$rc" = 0 ]
 
 # --- daemonizing, the lock, SIGTERM to the daemon --------------------------
@@ -579,8 +580,7 @@ check "symlink planted: write refused, logged once ($n)" [ "$n" = 1 ]
 rm "$d/$name"
 check "symlink removed: writing resumes" wait_until 10 has_one
 check "symlink removed: logged" grep -q "INFO - writing $d/$name succeeded again" "$tmp/link2.log"
-kill -TERM "$kpid"
-wait_exit "$kpid" 10 || true
+stop_child TERM "$kpid" 10 || true
 # a symlink as the directory itself
 ln -s "$tmp/sched/out" "$tmp/dirlink"
 rc=0
@@ -627,8 +627,7 @@ check "hard link while running: samples appear" wait_until 10 has_one
 ln "$tmp/victim" "$tmp/hl-planted"
 mv -f "$tmp/hl-planted" "$d/$name"
 sleep 1.5
-kill -TERM "$kpid"
-wait_exit "$kpid" 10 || true
+stop_child TERM "$kpid" 10 || true
 check "hard link while running: victim untouched ($(wc -c <"$tmp/victim") bytes)" \
 	[ "$(cat "$tmp/victim")" = IMPORTANT ]
 n=$(grep -c "ERROR - writing $d/$name: Too many links" "$tmp/hl-run.log" || true)
