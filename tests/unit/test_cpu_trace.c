@@ -4,7 +4,8 @@
  * IRQ stack (the interrupted sp in the stack's top word, crossed by the
  * wrapper's SP_INDIRECT frame), a CPU in an NMI (a pt_regs at the top of
  * its exception stack), frames the unwinder does not reach marked "? ",
- * and a trace cut short that says why.
+ * a trace cut short that says why, and a CPU stopped in sync_regs(): the
+ * pt_regs error_entry pushed sit at the return of its call.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -213,6 +214,53 @@ static void test_user_mode(void **state)
 	assert_null(c.note);
 }
 
+#define ERROR_ENTRY	FN(0xe000)
+
+/*
+ * func_c plays sync_regs(), which error_entry jumps to: it returns to
+ * func_a+0x15, just after func_a's "call error_entry", and the pt_regs
+ * error_entry pushed (user mode's, at the stack's top) are at that sp.
+ * func_a's ORC entry is the one before the call (CALL, sp + 0x10), as
+ * objtool leaves it: read by it, the trace would take a word of the
+ * pt_regs for a return address.
+ */
+static void test_error_entry_regs(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t regs_at = STACK + STACK_SIZE - KS_PT_REGS_SIZE;
+	uint64_t s0 = regs_at - 0x18;
+	uint8_t call[5] = { 0xe8 };
+	int32_t rel = (int32_t)(ERROR_ENTRY - AT(F_A, 0x15));
+	struct ks_cpu c = { 0 };
+	char *text, want[1024];
+
+	add_cpu_stacks(fx);
+	ks_fake_add_symbol(fx->f, "error_entry", ERROR_ENTRY, 0x100, NULL);
+	memcpy(call + 1, &rel, sizeof(rel));
+	assert_int_equal(ks_fake_add_memory(fx->f, AT(F_A, 0x10), call,
+					    sizeof(call)), 0);
+	call_frame(fx, s0, 0x18, AT(F_A, 0x15));		/* func_c */
+	regs_frame(fx, regs_at, USER_IP, 0x7ffc0000, 0, 0x33);
+
+	text = trace(fx, AT(F_C, 0x15), s0, &c);
+	snprintf(want, sizeof(want),
+		 "CPU: 0 PID: 0 Comm: \n"
+		 "Registers: test\n"
+		 "RIP: func_c+0x15/0x100\n"
+		 "RSP: %016llx\n"
+		 "Call Trace:\n"
+		 " <TASK>\n"
+		 " func_a+0x15/0x100\n"
+		 "RIP: 0033:0x7f0000001234\n"
+		 "RSP: 0000:000000007ffc0000 EFLAGS: 00000000\n"
+		 " </TASK>\n\n",
+		 (unsigned long long)s0);
+	assert_string_equal(text, want);
+	assert_null(c.note);
+	free(text);
+	release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +269,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_irq_stack_broken, orc_setup,
 						orc_teardown),
 		cmocka_unit_test_setup_teardown(test_user_mode, orc_setup, orc_teardown),
+		cmocka_unit_test_setup_teardown(test_error_entry_regs, orc_setup,
+						orc_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,9 +93,10 @@ function flush() {
 }
 function ended() {
 	if (arm) return lastframe ~ /^(ret_from_fork|__primary_switched|__secondary_switched|el0t_(64|32)_[a-z]+)\+/
-	return last == "</TASK>"
+	# entered from user mode: the regs of user mode close the trace
+	return last == "</TASK>" || (user && last ~ /^<\//)
 }
-/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; all = ""; last = ""; arm = 0; lastframe = "" }
+/^CPU: / { flush(); cpu = $2; pid = $4; mode = "whole"; frames = ""; all = ""; last = ""; arm = 0; lastframe = ""; user = 0 }
 # the function of the registers first (a module name in brackets follows it)
 /^RIP: [^0-9]/ && !intrace { frames = $2; all = $2 }
 /^pc : [^0-9]/ && !intrace { frames = $3; all = $3 }
@@ -108,6 +109,7 @@ function ended() {
 # the kernel-mode registers saved at a crossing: their RIP is a frame too
 /^RIP: 0010:/ && intrace { f = $2; sub(/^0010:/, "", f); frames = frames "," f; all = all "," f }
 /^ </ { last = $1 }
+/^RIP: [0-9a-f][0-9a-f][0-9a-f][0-9a-f]:/ && intrace { user = $2 !~ /^0010:/ }
 /^$/ { if (mode == "whole" && !ended() && intrace) mode = "short"; intrace = 0 }
 END { flush() }' "$tmp/cpus" >"$tmp/blocks"
 
@@ -118,6 +120,21 @@ else
 	fail "traces cut short without a word: $short"
 fi
 grep -h '^The trace ends here' "$tmp/cpus" | sed 's/^/  note: /'
+
+# Registers saved where a trace crosses an entry (x86-64) are a context:
+# their CS is __KERNEL_CS, __USER_CS or __USER32_CS.  Read 15 words off
+# (the ORC entry after "call error_entry", a CPU stopped in sync_regs)
+# they were RIP: 0000:0x0.
+if grep -q '^RIP: ' "$tmp/cpus"; then
+	odd=$(awk '/^Call Trace:/ { t = 1 } /^$/ { t = 0 }
+		t && /^RIP: [0-9a-f][0-9a-f][0-9a-f][0-9a-f]:/ && $2 !~ /^00(10|33|23):/' \
+		"$tmp/cpus" | paste -sd, -)
+	if [ -z "$odd" ]; then
+		pass "every register set shown at a crossing has the kernel's or user mode's CS"
+	else
+		fail "registers with no kernel or user CS shown at a crossing: $odd"
+	fi
+fi
 
 # The task is the runqueue's: the default view says it was on that CPU.
 # A task that exits as the dump is taken is still the runqueue's current

@@ -179,10 +179,10 @@ static void stacks(struct trace *tr, uint64_t stack)
 
 /*
  * A walk that ends on a stack other than the task's with the unwinder
- * still going ended where that stack links to no other (the entry stack
- * links to none): the registers read there are no context the CPU came
- * from.  A CPU stopped inside error_entry's jmp to sync_regs is one: the
- * ORC entry after its call error_entry predates the registers it pushed.
+ * still going, and not at registers of user mode, ended where that stack
+ * links to no other (the entry stack links to none): the registers read
+ * there are no context the CPU came from.  (A CPU stopped in sync_regs()
+ * was one, until orc_unwind.c read the pt_regs error_entry leaves.)
  */
 static int link_note(struct trace *tr)
 {
@@ -190,7 +190,7 @@ static int link_note(struct trace *tr)
 	char note[160];
 
 	if (tr->c->note || tr->last_type == KS_STACK_TASK ||
-	    ks_unwind_done(&tr->s))
+	    ks_unwind_done(&tr->s) || ks_unwind_at_user_regs(&tr->s))
 		return 0;
 	name = ks_x86_stack_name(tr->last_type);
 	snprintf(note, sizeof(note), "the walk ends on the %s stack, which "

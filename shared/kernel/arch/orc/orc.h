@@ -134,6 +134,7 @@ struct ks_orc {
 	bool walk_ready;
 	struct ks_range sched_text, lock_text;
 	uint64_t ret_from_fork;
+	uint64_t error_entry;		/* 0: not named (unwound as ORC says) */
 	uint64_t return_to_handler, rethook_trampoline;
 	bool fgraph_shadow_stack;	/* 6.9+ ret_stack: not recovered */
 	bool fred;			/* CONFIG_X86_FRED: pt_regs may sit 16 bytes lower */

@@ -420,8 +420,39 @@ static bool find_prev_bp(struct ks_unwind_state *s, const struct ks_orc_entry *o
  * and interrupt frames hold the exact ip.  Code without ORC data (BPF,
  * trampolines) gets orc_fp_entry, a frame-pointer guess.
  */
+/*
+ * Whether ip is just after a call to error_entry.  error_entry pushes a
+ * whole pt_regs (PUSH_AND_CLEAR_REGS) and returns with it on the stack,
+ * the return address below it; objtool takes the call as balanced, so
+ * the ORC entry there still says "iret frame at sp + 8" (after the
+ * pushed orig_ax), 15 words short.  A CPU stopped in sync_regs() (which
+ * error_entry jumps to) or on the "movq %rax, %rsp" after the call is
+ * there; the kernel's own unwinder reads those 15 words as the iret
+ * frame.  The bytes before ip decide it, not a version: e8 and a rel32
+ * that lands on error_entry.
+ */
+static bool after_error_entry_call(const struct ks_unwind_state *s)
+{
+	uint8_t call[5];
+	int32_t rel;
+
+	if (!s->orc->error_entry ||
+	    ks_read(s->t, s->ip - sizeof(call), call, sizeof(call)) ||
+	    call[0] != 0xe8)
+		return false;
+	memcpy(&rel, call + 1, sizeof(rel));
+	return s->ip + (uint64_t)(int64_t)rel == s->orc->error_entry;
+}
+
 static const struct ks_orc_entry *frame_orc(struct ks_unwind_state *s)
 {
+	/* UNWIND_HINT_REGS at the pt_regs error_entry left at sp */
+	static const struct ks_orc_entry error_entry_regs = {
+		.type = KS_ORC_TYPE_REGS,
+		.sp_reg = KS_ORC_REG_SP,
+		.bp_reg = KS_ORC_REG_UNDEFINED,
+		.signal = true,
+	};
 	static const struct ks_orc_entry orc_fp_entry = {
 		.type = KS_ORC_TYPE_CALL,
 		.sp_reg = KS_ORC_REG_BP,
@@ -431,6 +462,8 @@ static const struct ks_orc_entry *frame_orc(struct ks_unwind_state *s)
 	};
 	const struct ks_orc_entry *orc;
 
+	if (after_error_entry_call(s))
+		return &error_entry_regs;
 	orc = ks_orc_find(s->orc, s->signal ? s->ip : s->ip - 1);
 	if (orc)
 		return orc;
@@ -686,6 +719,7 @@ int ks_orc_prepare_walk(const struct ks_target *t, struct ks_orc *orc)
 	orc->ret_from_fork = sym_or_zero(t, "ret_from_fork_asm");
 	if (!orc->ret_from_fork)
 		orc->ret_from_fork = sym_or_zero(t, "ret_from_fork");
+	orc->error_entry = sym_or_zero(t, "error_entry");
 	/* 6.9 made ret_stack a shadow stack of words: not this layout */
 	orc->fgraph_shadow_stack = sym_or_zero(t, "fgraph_array") != 0;
 	orc->return_to_handler = sym_or_zero(t, "return_to_handler");
