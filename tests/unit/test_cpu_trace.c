@@ -82,6 +82,22 @@ static void release(struct ks_cpu *c)
 	ks_cpus_release(&cs);
 }
 
+/* What trace() prints before the stacks: func_c's registers, sp at %016llx. */
+#define TRACE_HEAD	"CPU: 0 PID: 0 Comm: \n" \
+			"Registers: test\n" \
+			"RIP: func_c+0x15/0x100\n" \
+			"RSP: %016llx\n" \
+			"Call Trace:\n"
+
+/* The trace is want, whole: no note. */
+static void expect_whole(char *text, const char *want, struct ks_cpu *c)
+{
+	assert_string_equal(text, want);
+	assert_null(c->note);
+	free(text);
+	release(c);
+}
+
 /*
  * func_c on the IRQ stack, called from irq_wrapper through
  * call_on_stack(), which left the task's sp in the top word; the task
@@ -109,11 +125,7 @@ static void test_irq_stack(void **state)
 
 	text = trace(fx, AT(F_C, 0x15), s0, &c);
 	snprintf(want, sizeof(want),
-		 "CPU: 0 PID: 0 Comm: \n"
-		 "Registers: test\n"
-		 "RIP: func_c+0x15/0x100\n"
-		 "RSP: %016llx\n"
-		 "Call Trace:\n"
+		 TRACE_HEAD
 		 " <IRQ>\n"
 		 " ? func_y+0x5/0x100\n"
 		 " func_b+0x40/0x100\n"
@@ -127,10 +139,7 @@ static void test_irq_stack(void **state)
 		 " ret_from_fork+0x1f/0x30\n"
 		 " </TASK>\n\n",
 		 (unsigned long long)s0, (unsigned long long)regs_sp);
-	assert_string_equal(text, want);
-	assert_null(c.note);
-	free(text);
-	release(&c);
+	expect_whole(text, want, &c);
 }
 
 /* func_c in an NMI: the pt_regs at the NMI stack's top lead to the task. */
@@ -158,11 +167,7 @@ static void test_nmi_stack(void **state)
 
 	text = trace(fx, AT(F_C, 0x15), s0, &c);
 	snprintf(want, sizeof(want),
-		 "CPU: 0 PID: 0 Comm: \n"
-		 "Registers: test\n"
-		 "RIP: func_c+0x15/0x100\n"
-		 "RSP: %016llx\n"
-		 "Call Trace:\n"
+		 TRACE_HEAD
 		 " <NMI>\n"
 		 " func_b+0x40/0x100\n"
 		 " irq_entry+0x10/0x100\n"
@@ -174,10 +179,7 @@ static void test_nmi_stack(void **state)
 		 " ret_from_fork+0x1f/0x30\n"
 		 " </TASK>\n\n",
 		 (unsigned long long)s0, (unsigned long long)task_sp);
-	assert_string_equal(text, want);
-	assert_null(c.note);
-	free(text);
-	release(&c);
+	expect_whole(text, want, &c);
 }
 
 /* The IRQ stack's top word leads nowhere: the trace says why it ends. */
@@ -244,21 +246,14 @@ static void test_error_entry_regs(void **state)
 
 	text = trace(fx, AT(F_C, 0x15), s0, &c);
 	snprintf(want, sizeof(want),
-		 "CPU: 0 PID: 0 Comm: \n"
-		 "Registers: test\n"
-		 "RIP: func_c+0x15/0x100\n"
-		 "RSP: %016llx\n"
-		 "Call Trace:\n"
+		 TRACE_HEAD
 		 " <TASK>\n"
 		 " func_a+0x15/0x100\n"
 		 "RIP: 0033:0x7f0000001234\n"
 		 "RSP: 0000:000000007ffc0000 EFLAGS: 00000000\n"
 		 " </TASK>\n\n",
 		 (unsigned long long)s0);
-	assert_string_equal(text, want);
-	assert_null(c.note);
-	free(text);
-	release(&c);
+	expect_whole(text, want, &c);
 }
 
 int main(void)
