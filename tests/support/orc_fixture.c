@@ -36,6 +36,7 @@ const struct orc_fn orc_fns[NR_FN] = {
 	[F_NOORC]	= { "noorc_fn", NOORC_TEXT + 0x100, 0x80, "noorc" },
 	[F_BIG]		= { "big_frame_fn", FN(0xb000), 0x100, NULL },
 	[F_WRAP]	= { "irq_wrapper", FN(0xd000), 0x100, NULL },
+	[F_IDT]		= { "asm_idt_entry", FN(0xe000), 0x20, NULL },
 };
 
 /* Sorted by ip, as sorttable leaves vmlinux's table. */
@@ -61,6 +62,13 @@ const struct orc_spec vmlinux_orc[] = {
 	{ FN(0xd000), KS_ORC_REG_SP_INDIRECT, 0x10, KS_ORC_REG_UNDEFINED, 0,
 	  KS_ORC_TYPE_CALL, 0 },
 	UNDEF(FN(0xd100), 0),
+	/*
+	 * asm_idt_entry: an idtentry after its "pushq $-1", the iret frame
+	 * at sp + 8, through its "call error_entry" (test_cpu_trace.c)
+	 */
+	{ FN(0xe000), KS_ORC_REG_SP, 8, KS_ORC_REG_UNDEFINED, 0,
+	  KS_ORC_TYPE_REGS_PARTIAL, 0 },
+	UNDEF(FN(0xe020), 0),
 	{ FN(0x80000), KS_ORC_REG_SP, 0x28, KS_ORC_REG_PREV_SP, -16,
 	  KS_ORC_TYPE_CALL, 0 },	/* __schedule */
 	CALL(FN(0x80800), 0x10),	/* schedule */

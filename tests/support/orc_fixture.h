@@ -41,7 +41,8 @@
 #define M_SIZE		256
 
 enum { F_A, F_B, F_C, F_IRQ, F_KTHREAD, F_X, F_Y, F_REC, F_LOOP, F_SYSCALL,
-       F_FORK, F_SCHED, F_SCHEDULE, F_LOCK, F_MOD, F_NOORC, F_BIG, F_WRAP, NR_FN };
+       F_FORK, F_SCHED, F_SCHEDULE, F_LOCK, F_MOD, F_NOORC, F_BIG, F_WRAP,
+       F_IDT, NR_FN };
 
 struct orc_fn {
 	const char *name;

@@ -216,15 +216,15 @@ static void test_user_mode(void **state)
 	assert_null(c.note);
 }
 
-#define ERROR_ENTRY	FN(0xe000)
+#define ERROR_ENTRY	FN(0xe100)
 
 /*
  * func_c plays sync_regs(), which error_entry jumps to: it returns to
- * func_a+0x15, just after func_a's "call error_entry", and the pt_regs
+ * asm_idt_entry+0x15, just after its "call error_entry", and the pt_regs
  * error_entry pushed (user mode's, at the stack's top) are at that sp.
- * func_a's ORC entry is the one before the call (CALL, sp + 0x10), as
- * objtool leaves it: read by it, the trace would take a word of the
- * pt_regs for a return address.
+ * The ORC entry there is the one before the call, as objtool leaves it
+ * (iret frame at sp + 8): read by it, the trace would take r14's slot of
+ * the pt_regs for the interrupted ip.
  */
 static void test_error_entry_regs(void **state)
 {
@@ -232,23 +232,23 @@ static void test_error_entry_regs(void **state)
 	uint64_t regs_at = STACK + STACK_SIZE - KS_PT_REGS_SIZE;
 	uint64_t s0 = regs_at - 0x18;
 	uint8_t call[5] = { 0xe8 };
-	int32_t rel = (int32_t)(ERROR_ENTRY - AT(F_A, 0x15));
+	int32_t rel = (int32_t)(ERROR_ENTRY - AT(F_IDT, 0x15));
 	struct ks_cpu c = { 0 };
 	char *text, want[1024];
 
 	add_cpu_stacks(fx);
 	ks_fake_add_symbol(fx->f, "error_entry", ERROR_ENTRY, 0x100, NULL);
 	memcpy(call + 1, &rel, sizeof(rel));
-	assert_int_equal(ks_fake_add_memory(fx->f, AT(F_A, 0x10), call,
+	assert_int_equal(ks_fake_add_memory(fx->f, AT(F_IDT, 0x10), call,
 					    sizeof(call)), 0);
-	call_frame(fx, s0, 0x18, AT(F_A, 0x15));		/* func_c */
+	call_frame(fx, s0, 0x18, AT(F_IDT, 0x15));		/* func_c */
 	regs_frame(fx, regs_at, USER_IP, 0x7ffc0000, 0, 0x33);
 
 	text = trace(fx, AT(F_C, 0x15), s0, &c);
 	snprintf(want, sizeof(want),
 		 TRACE_HEAD
 		 " <TASK>\n"
-		 " func_a+0x15/0x100\n"
+		 " asm_idt_entry+0x15/0x20\n"
 		 "RIP: 0033:0x7f0000001234\n"
 		 "RSP: 0000:000000007ffc0000 EFLAGS: 00000000\n"
 		 " </TASK>\n\n",

@@ -462,9 +462,11 @@ static const struct ks_orc_entry *frame_orc(struct ks_unwind_state *s)
 	};
 	const struct ks_orc_entry *orc;
 
-	if (after_error_entry_call(s))
-		return &error_entry_regs;
 	orc = ks_orc_find(s->orc, s->signal ? s->ip : s->ip - 1);
+	/* the entry before the call: the iret frame (and orig_ax or error code) */
+	if (orc && orc->type == KS_ORC_TYPE_REGS_PARTIAL &&
+	    after_error_entry_call(s))
+		return &error_entry_regs;
 	if (orc)
 		return orc;
 	s->error = true;
