@@ -56,10 +56,10 @@ static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
 	return 0;
 }
 
-/* libkdumpfile's names of the same registers (cpu.N.reg.x29, ...) */
 #define REG(name, field)	{ name, offsetof(struct ks_regs, field) }
 
-/* libkdumpfile's names; lr is where prstatus_regs() keeps it too */
+/* libkdumpfile's names of the same registers (cpu.N.reg.x29, ...): lr
+   where prstatus_regs() keeps it */
 static const struct ks_reg_name reg_names[] = {
 	REG("pc", ip), REG("sp", sp), REG("x29", bp), REG("lr", r[0]),
 	{ NULL, 0 },

@@ -52,11 +52,10 @@ static int prstatus_regs(const void *desc, size_t len, struct ks_regs *regs_ret)
 	return 0;
 }
 
-/* The NT_PRSTATUS registers as libkdumpfile names them, in pt_regs order. */
 #define REG(name, field)	{ name, offsetof(struct ks_regs, field) }
 #define PT(name, slot)		REG(name, r[KS_PT_##slot])
 
-/* libkdumpfile's names, the pt_regs ones in struct pt_regs' order */
+/* The NT_PRSTATUS registers as libkdumpfile names them, in pt_regs order. */
 static const struct ks_reg_name reg_names[] = {
 	REG("rip", ip), REG("rsp", sp), REG("rbp", bp),
 	PT("r15", R15), PT("r14", R14), PT("r13", R13), PT("r12", R12),

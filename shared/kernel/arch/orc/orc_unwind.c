@@ -414,13 +414,6 @@ static bool find_prev_bp(struct ks_unwind_state *s, const struct ks_orc_entry *o
 }
 
 /*
- * The ORC entry of the frame at s->ip.  A return address points after
- * the call; the call itself (ip - 1) has the right layout, even when the
- * call was to a noreturn function at the very end of the caller.  Signal
- * and interrupt frames hold the exact ip.  Code without ORC data (BPF,
- * trampolines) gets orc_fp_entry, a frame-pointer guess.
- */
-/*
  * Whether ip is just after a call to error_entry.  error_entry pushes a
  * whole pt_regs (PUSH_AND_CLEAR_REGS) and returns with it on the stack,
  * the return address below it; objtool takes the call as balanced, so
@@ -444,6 +437,14 @@ static bool after_error_entry_call(const struct ks_unwind_state *s)
 	return s->ip + (uint64_t)(int64_t)rel == s->orc->error_entry;
 }
 
+/*
+ * The ORC entry of the frame at s->ip.  A return address points after
+ * the call; the call itself (ip - 1) has the right layout, even when the
+ * call was to a noreturn function at the very end of the caller.  Signal
+ * and interrupt frames hold the exact ip.  Code without ORC data (BPF,
+ * trampolines) gets orc_fp_entry, a frame-pointer guess; the return of a
+ * call to error_entry, the pt_regs it pushed.
+ */
 static const struct ks_orc_entry *frame_orc(struct ks_unwind_state *s)
 {
 	/* UNWIND_HINT_REGS at the pt_regs error_entry left at sp */
