@@ -56,13 +56,17 @@ task_stat() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1,2,4; }
 # the child's exit and the wait: bash forgets the status of a child it
 # reaped when a later child gets the same PID (seen once under a loaded
 # run, PIDs wrapping: "wait: pid 2000 is not a child of this shell", 127).
+# The watchdog is stopped with SIGKILL: a subshell that a catchable signal
+# hits before it has reset the traps it was forked with runs this script's
+# EXIT trap, cleanup(), which removed $tmp under the running test (seen in
+# the arm64 guest, where the subshell starts slowly).
 stop_child() {
 	local rc=0 dog
 	( sleep "$3"; kill -KILL "$2" ) >/dev/null 2>&1 &
 	dog=$!
 	kill -"$1" "$2"
 	wait "$2" || rc=$?
-	kill "$dog" 2>/dev/null || true
+	kill -KILL "$dog" 2>/dev/null || true
 	wait "$dog" 2>/dev/null || true
 	[ "$rc" != 137 ] || rc=124
 	return "$rc"
