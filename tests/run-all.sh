@@ -7,8 +7,11 @@
 # on fixtures and the real /proc), then the vmcore scripts (which make or
 # reuse a real vmcore first).
 #
-# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores|die-vmcores]...
-# KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores
+# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|scenario-vmcores|extra-vmcores|arch-vmcores|die-vmcores]...
+# KSTACK_SCENARIO_VMCORE_DIRS: vmcore folders of a scenario that adds what
+# the basic dump lacks (hooks, locks): the suites that read it
+# KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores: every
+# vmcore suite (make check-more's other kernels)
 # KSTACK_RELEASE_FUZZ: harnesses built without sanitizers (fuzz kind:
 # every seed replayed through them too)
 # KSTACK_ARCH_VMCORE_DIRS: vmcore folders of another architecture (arm64)
@@ -20,9 +23,9 @@
 # the end (tests/lib/check.sh says which is which).
 set -uo pipefail
 
-build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|extra-vmcores|arch-vmcores|die-vmcores]...}
+build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|scenario-vmcores|extra-vmcores|arch-vmcores|die-vmcores]...}
 shift
-kinds=${*:-unit fuzz integration vmcore extra-vmcores arch-vmcores die-vmcores}
+kinds=${*:-unit fuzz integration vmcore scenario-vmcores extra-vmcores arch-vmcores die-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
@@ -66,6 +69,7 @@ run() {
 	"$@" 2>&1 | tee "$log"
 	st=${PIPESTATUS[0]}
 	durations+=("$((SECONDS - start)) $name")
+	echo "--- $name: $((SECONDS - start)) s"
 	mapfile -t skip_lines < <(reasons SKIP "$log")
 	while IFS= read -r line; do
 		not_applicable+=("$name: $line")
@@ -86,6 +90,24 @@ run() {
 		failures+=("$name")
 		echo "=== FAILED: $name"
 	fi
+}
+
+# The suites that check what the scenario of vmcore folder $1 adds (its
+# manifest's "scenario:") beyond those whose own default is that folder
+# (test_hooks_json.sh's hooks, test_waits.sh's locks: the vmcore kind runs
+# them); none known: a message, and 1.
+scenario_suites() {
+	local scenario
+
+	scenario=$(sed -n 's/^scenario: //p' "$1/manifest" 2>/dev/null)
+	case $scenario in
+	hooks) echo test_hooks_vmcore test_crash_hooks.sh ;;
+	locks) echo test_waits_named.sh test_stuck.sh ;;
+	*)
+		echo "run-all: $1/manifest: no suites for the scenario '$scenario'" >&2
+		return 1
+		;;
+	esac
 }
 
 for kind in $kinds; do
@@ -109,6 +131,24 @@ for kind in $kinds; do
 	integration | vmcore)
 		for t in tests/"$kind"/*.sh; do
 			[ -f "$t" ] && run "$kind/$(basename "$t")" bash "$t"
+		done
+		;;
+	scenario-vmcores)
+		# What the scenario adds, read by the suites that check it; the
+		# task views are the basic dump's (vmcore) and check-more's.
+		for dir in ${KSTACK_SCENARIO_VMCORE_DIRS:-}; do
+			suites=$(scenario_suites "$dir") || {
+				run "scenario of $(basename "$dir")" false
+				continue
+			}
+			for t in $suites; do
+				case $t in
+				test_*.sh) run "vmcore/$t on $(basename "$dir")" \
+					env KSTACK_VMCORE_DIR="$dir" bash "tests/vmcore/$t" ;;
+				*) run "unit/$t on $(basename "$dir")" \
+					env KSTACK_VMCORE_DIR="$dir" "$build/tests/$t" ;;
+				esac
+			done
 		done
 		;;
 	extra-vmcores)
