@@ -185,9 +185,7 @@ check:
 	$(MAKE) BUILD=build/san fuzz-build
 	$(MAKE) BUILD=build/release-fuzz FUZZ_SAN= fuzz-build
 	$(MAKE) all static
-	$(MAKE) vmcore vmcore-hooks vmcore-612 vmcore-612-hooks vmcore-snoop \
-		vmcore-510 vmcore-510-hooks vmcore-72 vmcore-72-hooks \
-		vmcore-locks vmcore-612-locks vmcore-rt-locks \
+	$(MAKE) vmcore vmcore-hooks vmcore-snoop vmcore-locks \
 		vmcore-arm64 vmcore-arm64-612 vmcore-arm64-612-nolpa2
 	$(MAKE) vmcore-arm64-livetests
 	$(MAKE) vmcore-die
@@ -197,10 +195,7 @@ check:
 	KSTACK_ARCH_VMCORE_DIRS="cache/vmcores/arm64-basic cache/vmcores/arm64-612-basic \
 		cache/vmcores/arm64-612-nolpa2" \
 	KSTACK_GUEST_TEST_DIRS="cache/vmcores/arm64-livetests" \
-	KSTACK_EXTRA_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/612-basic cache/vmcores/612-hooks \
-		cache/vmcores/510-basic cache/vmcores/510-hooks cache/vmcores/72-basic \
-		cache/vmcores/72-hooks cache/vmcores/locks cache/vmcores/612-locks \
-		cache/vmcores/rt-locks" \
+	KSTACK_SCENARIO_VMCORE_DIRS="cache/vmcores/hooks cache/vmcores/locks" \
 		tests/run-all.sh build/san
 
 check-unit:

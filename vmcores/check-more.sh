@@ -3,7 +3,11 @@
 #
 # make check-more: the vmcore tests against more kernels than `make check`
 # reads: other flavours exercise other configs, module sets and layouts.
-# By default the 6.1 generic kernel, the 6.12 PREEMPT_RT kernel, the
+# By default every vmcore test on the basic and hooks dumps of 6.12, 5.10
+# and 7.2, on 6.1's hooks and locks dumps (make check runs only the
+# suites of their scenario there) and on the locks dumps of 6.12 and
+# 6.1 PREEMPT_RT: the dumps make check made before it had to fit in 40
+# minutes.  Then the 6.1 generic kernel, the 6.12 PREEMPT_RT kernel, the
 # 6.12 cloud kernel, 7.2's locks (first_waiter, task->blocker) and
 # trixie's 6.12, and arm64's hooks on 6.1 and 6.12 (qemu-system-aarch64;
 # make check makes and checks their basic dumps).  The cloud kernel has no
@@ -13,15 +17,16 @@
 # and leaves pages in use out of its dump.
 #
 # KSTACK_MORE        "FLAVOUR:SCENARIO[:DUMP_LEVEL[:DIR]] ..." (default
-#                    "generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf
-#                    7.2:locks 6.12+deb13:basic cloud-arm64:hooks::arm64-hooks
+#                    "6.12:basic::612-basic ... generic:basic 6.12-rt:basic
+#                    6.12-cloud:kdump:elf 7.2:locks 6.12+deb13:basic
+#                    cloud-arm64:hooks::arm64-hooks
 #                    6.12-cloud-arm64:hooks::arm64-612-hooks");
 #                    FLAVOUR is any
 #                    make-vmcore KERNEL_PACKAGE, DUMP_LEVEL makedumpfile's -d
 #                    or "elf" (a copy of /proc/vmcore) for a kdump scenario,
 #                    DIR the folder under cache/vmcores (default
 #                    SCENARIO-FLAVOUR[-dDUMP_LEVEL]): the make targets' own
-#                    (make vmcore-arm64-hooks, vmcore-arm64-612-hooks)
+#                    (make vmcore-612, vmcore-arm64-hooks, ...)
 # KSTACK_MORE_FLAVOUR  one flavour with the basic scenario (the old knob)
 # KSTACK_MORE_DIR    the output folder when one pair is asked for
 # KSTACK_MORE_DIE    "FLAVOUR:SCENARIO:DIR ..." of dumps that die, checked as
@@ -35,7 +40,10 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ -n "${KSTACK_MORE_FLAVOUR:-}" ]; then
 	pairs="$KSTACK_MORE_FLAVOUR:basic"
 else
-	pairs=${KSTACK_MORE:-"generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf 7.2:locks 6.12+deb13:basic
+	pairs=${KSTACK_MORE:-"6.12:basic::612-basic 6.12:hooks::612-hooks 5.10:basic::510-basic
+		5.10:hooks::510-hooks 7.2:basic::72-basic 7.2:hooks::72-hooks default:hooks::hooks
+		default:locks::locks 6.12:locks::612-locks rt:locks::rt-locks
+		generic:basic 6.12-rt:basic 6.12-cloud:kdump:elf 7.2:locks 6.12+deb13:basic
 		cloud-arm64:hooks::arm64-hooks 6.12-cloud-arm64:hooks::arm64-612-hooks"}
 fi
 
