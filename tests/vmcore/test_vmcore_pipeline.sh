@@ -31,6 +31,27 @@ else
 	fi
 fi
 
+# A disk without room for the dump (a 32 MiB tmpfs in a mount namespace of
+# its own): make-vmcore says so before it boots the guest, and leaves no
+# dump behind.  The kernel is cached by now, so this takes seconds.
+if [ -z "${KSTACK_VMCORE_DIR:-}" ]; then
+	small=$(mktemp -d)
+	if ! unshare -m true 2>/dev/null; then
+		not_applicable "no mount namespace (unshare -m needs root): a full disk not tried"
+	else
+		said=$(unshare -m sh -c 'mount -t tmpfs -o size=32m kstack-small "$1" &&
+			"$2" default basic "$1/out" 2>&1; echo "exit $?";
+			ls -A "$1/out" 2>/dev/null' sh "$small" "$top/vmcores/make-vmcore")
+		if grep -q "^make-vmcore: error: $small/out: [0-9]* MiB free, and the dump of this [0-9]* MiB guest needs about [0-9]* MiB\$" <<<"$said" &&
+		   grep -qx "exit 1" <<<"$said" && ! grep -q "booting\|^vmcore" <<<"$said"; then
+			pass "a disk without room: make-vmcore refuses before booting, no dump left"
+		else
+			fail "a disk without room: make-vmcore said:" "$(tail -n 5 <<<"$said")"
+		fi
+	fi
+	rmdir "$small"
+fi
+
 for f in manifest vmcore vmlinux live/capture.txt; do
 	if [ -s "$dir/$f" ]; then pass "$f present"; else fail "$f missing in $dir"; fi
 done
