@@ -30,8 +30,8 @@
 # KSTACK_MORE_FLAVOUR  one flavour with the basic scenario (the old knob)
 # KSTACK_MORE_DIR    the output folder when one pair is asked for
 # KSTACK_MORE_DIE    "FLAVOUR:SCENARIO:DIR ..." of dumps that die, checked as
-#                    make check's vmcore-die are (default 5.10's oops and
-#                    NMI, arm64's oops on 6.1 and 6.12, its hung task)
+#                    make check's vmcore-die are (default arm64's oops on
+#                    6.1 and 6.12, its hung task)
 # KSTACK_CRASH9_DIE_DIRS  make check's dumps that die read in crash 9.0.2
 #                    (default 612-oops 612-nmi 72-oops 72-nmi)
 set -euo pipefail
@@ -87,12 +87,12 @@ for pair in $pairs; do
 		fi
 	done
 done
-# The dumps that die beyond make check's (its vmcore-die: 6.1, 6.12 and
-# 7.2 on x86-64): 5.10's oops and NMI, arm64's oops on 6.1 and 6.12 and
-# its hung task, with the tests tests/run-all.sh runs on make check's
-# ("FLAVOUR:SCENARIO:DIR", as arm64_crash below).
-die_more=${KSTACK_MORE_DIE:-"5.10:oops:510-oops 5.10:nmi:510-nmi cloud-arm64:oops:arm64-oops
-	6.12-cloud-arm64:oops:arm64-612-oops cloud-arm64:hung:arm64-hung"}
+# The dumps that die beyond make check's (its vmcore-die: 5.10, 6.1, 6.12
+# and 7.2 on x86-64): arm64's oops on 6.1 and 6.12 and its hung task, with
+# the tests tests/run-all.sh runs on make check's ("FLAVOUR:SCENARIO:DIR",
+# as arm64_crash below).
+die_more=${KSTACK_MORE_DIE:-"cloud-arm64:oops:arm64-oops 6.12-cloud-arm64:oops:arm64-612-oops
+	cloud-arm64:hung:arm64-hung"}
 die_tests="test_panic.sh test_panic_trace.sh test_log.sh test_cpus.sh test_triage.sh"
 run_die_tests() {	# DIR [ENV=VALUE...]: the die tests on DIR; counts
 	local d=$1
@@ -202,7 +202,8 @@ if [ "${KSTACK_CRASH9:-1}" != 0 ] && [ -n "${arm64_crash// /}" ]; then
 		done
 		# arm64's 6.1 dumps that die (made above)
 		for d in arm64-oops arm64-hung; do
-			[ -s "$top/cache/vmcores/$d/vmcore" ] || continue
+			make -s -C "$top" "vmcore-$d" >/dev/null ||
+				{ failed=$((failed + 1)); continue; }
 			CRASH=$tree/crash run_die_tests "$top/cache/vmcores/$d" \
 				CRASH="$tree/crash" KSTACK_SO="$so"
 		done
