@@ -79,10 +79,9 @@ for pair in $pairs; do
 		failed=$((failed + 1))
 	fi
 	for t in "$top"/tests/vmcore/*.sh; do
-		[ -x "$t" ] || continue
 		echo "=== $(basename "$t") on $out"
 		ran=$((ran + 1))
-		if ! KSTACK_VMCORE_DIR=$out "$t"; then
+		if ! KSTACK_VMCORE_DIR=$out bash "$t"; then
 			failed=$((failed + 1))
 		fi
 	done
@@ -100,7 +99,7 @@ run_die_tests() {	# DIR [ENV=VALUE...]: the die tests on DIR; counts
 	for t in $die_tests; do
 		echo "=== $t on $(basename "$d")${CRASH:+ with $CRASH}"
 		ran=$((ran + 1))
-		if ! env "$@" KSTACK_VMCORE_DIR="$d" "$top/tests/vmcore/$t"; then
+		if ! env "$@" KSTACK_VMCORE_DIR="$d" bash "$top/tests/vmcore/$t"; then
 			failed=$((failed + 1))
 		fi
 	done
@@ -148,7 +147,7 @@ if [ "${KSTACK_CRASH9:-1}" != 0 ]; then
 				echo "=== $t on $d with crash 9.0.2"
 				ran=$((ran + 1))
 				if ! CRASH=$tree/crash KSTACK_SO=$so \
-					KSTACK_VMCORE_DIR=$top/cache/vmcores/$d "$top/tests/vmcore/$t"; then
+					KSTACK_VMCORE_DIR=$top/cache/vmcores/$d bash "$top/tests/vmcore/$t"; then
 					failed=$((failed + 1))
 				fi
 			done
@@ -195,7 +194,7 @@ if [ "${KSTACK_CRASH9:-1}" != 0 ] && [ -n "${arm64_crash// /}" ]; then
 				echo "=== $t on $d with crash 9.0.2 (ARM64)"
 				ran=$((ran + 1))
 				if ! CRASH=$tree/crash KSTACK_SO=$so \
-					KSTACK_VMCORE_DIR=$out "$top/tests/vmcore/$t"; then
+					KSTACK_VMCORE_DIR=$out bash "$top/tests/vmcore/$t"; then
 					failed=$((failed + 1))
 				fi
 			done
