@@ -61,6 +61,12 @@ static void text_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 	fputc('\n', out);
 	if (c->offline)
 		fputs("Offline: the CPU is not in cpu_online_mask\n", out);
+	if (c->switching) {
+		fprintf(out, "Switching: to PID %d Comm: ", c->next_pid);
+		ks_fputs_escaped(c->next_comm, out);
+		fputs(" (rq->curr already); the CPU is still on the stack "
+		      "of the task above\n", out);
+	}
 	if (c->has_regs)
 		text_regs(out, cs, c);
 	if (c->nr_lines)
@@ -113,6 +119,12 @@ static void json_cpu(FILE *out, const struct ks_cpus *cs, const struct ks_cpu *c
 	fprintf(out, ",\"idle\":%s,\"online\":%s,\"user\":%s",
 		c->idle ? "true" : "false", c->offline ? "false" : "true",
 		c->user ? "true" : "false");
+	if (c->switching) {
+		fprintf(out, ",\"switching_to\":{\"pid\":%d,\"comm\":",
+			c->next_pid);
+		ks_json_str(out, c->next_comm);
+		fputc('}', out);
+	}
 	if (c->has_regs) {
 		fputs(",\"registers\":", out);
 		ks_json_str(out, cs->regs_source);

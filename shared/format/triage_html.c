@@ -482,6 +482,11 @@ static void cpu_row(FILE *out, const struct ks_cpu *c)
 		fputs("offline, ", out);
 	if (c->idle)
 		fputs("idle, ", out);
+	if (c->switching) {
+		fprintf(out, "switching to PID %d (", c->next_pid);
+		ks_html_escape(out, c->next_comm);
+		fputs("), ", out);
+	}
 	if (c->user)
 		fputs("in user mode", out);
 	else if (c->ip_text)

@@ -346,6 +346,11 @@ static void cpu_line(FILE *out, const struct ks_triage *tr,
 		fputs(", offline", out);
 	if (c->idle)
 		fputs(", idle", out);
+	if (c->switching) {
+		fprintf(out, ", switching to PID %d (", c->next_pid);
+		ks_fputs_escaped(c->next_comm, out);
+		fputc(')', out);
+	}
 	if (tr->live)
 		fputs(c->idle || c->offline ? "\n" : ", running\n", out);
 	else if (c->user)

@@ -71,6 +71,15 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     const struct ks_reporter *rep);
 
 /*
+ * Calls fn(task, arg) for every task on the lists, processes and their
+ * threads (not the idle tasks, which are on none), in list order, with
+ * nothing said of a broken list: the walk above is the one that reports
+ * them.  Returns 0, -ENOMEM, or the first non-zero fn returns.
+ */
+int ks_kernel_each_task(struct ks_kernel *k,
+			int (*fn)(uint64_t task, void *arg), void *arg);
+
+/*
  * The letter get_task_state() prints for __state and exit_state (6.1.123+
  * stable rule: TASK_IDLE masked, TASK_RTLOCK_WAIT and TASK_FROZEN as D).
  */

@@ -7,6 +7,9 @@
  * fake has no ORC tables nor _stext, so every stack is empty with a note: the
  * unwinder has tests of its own.  Also the hard cases: a task list that
  * loops, a task that cannot be read, a layout without a needed member.
+ * And the task --cpus takes for each CPU (cpus_walk.c, cpu_switch.c):
+ * rq->curr, or the task whose stack a CPU inside __schedule() is still
+ * on.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,7 +21,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cpus_walk.h"
 #include "fake_target.h"
+#include "format_cpus.h"
 #include "kernel_sample.h"
 #include "kernel_tasks.h"
 #include "options.h"
@@ -770,6 +775,122 @@ static void test_on_cpu(void **state)
 	ks_sample_release(&s);
 }
 
+#define RQS		0xffffffff82100000ULL	/* CPU n's rq at RQS + n * PCPU */
+#define PCPU		0x1000ULL
+#define PCPU_OFFSET	0xffffffff82200000ULL
+#define CPU_MASKS	0xffffffff82200100ULL	/* online, present */
+#define NR_CPU_IDS	0xffffffff82200200ULL
+#define IDLES		0xffff888000800000ULL	/* CPU n's idle task */
+#define IDLE_STACKS	0xffffc90000100000ULL
+#define STACK(i)	(0xffffc90000000000ULL + (uint64_t)(i) * 0x4000)
+#define KTEXT		0xffffffff81000100ULL
+
+/* Four CPUs, CPU n running rq->curr = curr[n], its idle task at IDLES. */
+static void runqueues(struct env *e, const int *curr)
+{
+	uint32_t four = 4;
+
+	member(e, "rq", "curr", 0x10, 8);
+	member(e, "rq", "idle", 0x18, 8);
+	assert_int_equal(ks_fake_add_memory(e->f, RQS, NULL, 4 * PCPU), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, PCPU_OFFSET, NULL, 0x400), 0);
+	assert_int_equal(ks_fake_add_memory(e->f, IDLES, NULL, 4 * 0x1000), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "runqueues", RQS, 0x100, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "__per_cpu_offset", PCPU_OFFSET, 64, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "__cpu_online_mask", CPU_MASKS, 8, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "__cpu_present_mask", CPU_MASKS + 8, 8, NULL), 0);
+	assert_int_equal(ks_fake_add_symbol(e->f, "nr_cpu_ids", NR_CPU_IDS, 4, NULL), 0);
+	put64(e, CPU_MASKS, 0xf);
+	put64(e, CPU_MASKS + 8, 0xf);
+	put(e, NR_CPU_IDS, &four, 4);
+	for (int cpu = 0; cpu < 4; cpu++) {
+		uint64_t idle = IDLES + (uint64_t)cpu * 0x1000;
+		char comm[16] = { 0 };
+
+		snprintf(comm, sizeof(comm), "swapper/%d", cpu);
+		put(e, idle + T_COMM, comm, sizeof(comm));
+		put64(e, idle + T_STACK, IDLE_STACKS + (uint64_t)cpu * 0x4000);
+		put64(e, PCPU_OFFSET + 8 * (uint64_t)cpu, (uint64_t)cpu * PCPU);
+		put64(e, RQS + (uint64_t)cpu * PCPU + 0x10, TASK(curr[cpu]));
+		put64(e, RQS + (uint64_t)cpu * PCPU + 0x18, idle);
+	}
+}
+
+/* CPU cpu in the kernel with its sp at sp. */
+static void cpu_at(struct env *e, int cpu, uint64_t sp)
+{
+	struct ks_regs r = { .ip = KTEXT, .sp = sp, .bp = sp };
+
+	assert_int_equal(ks_fake_set_cpu_regs(e->f, cpu, &r), 0);
+}
+
+/*
+ * CPU 0 runs rq->curr on its stack.  CPUs 1 and 2 are caught inside
+ * __schedule(): rq->curr names the next task, the CPU is still on the
+ * stack of the previous one, a thread (on_cpu) and the idle task (on no
+ * list).  CPU 3's sp is on no task stack (an IRQ stack), and the task
+ * whose stack holds it is on_cpu on CPU 0, not 3: rq->curr stays.
+ */
+static void test_cpus_switching(void **state)
+{
+	static const int curr[4] = { P1, KW, P7, KT };
+	struct env *e = *state;
+	struct ks_kernel *k;
+	struct ks_cpus cs;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	runqueues(e, curr);
+	put32(e, TASK(P1) + T_ON_CPU, 1);
+	put32(e, TASK(T5) + T_ON_CPU, 1);
+	put32(e, TASK(T5) + T_CPU, 1);
+	put32(e, TASK(T6) + T_ON_CPU, 1);
+	cpu_at(e, 0, STACK(P1) + 0x3f00);
+	cpu_at(e, 1, STACK(T5) + 0x3b40);
+	cpu_at(e, 2, IDLE_STACKS + 2 * 0x4000 + 0x3e00);
+	cpu_at(e, 3, STACK(T6) + 0x100);
+	assert_int_equal(ks_kernel_open(&e->t, &k, NULL), 0);
+	assert_int_equal(ks_cpus_walk(k, &cs, NULL), 0);
+	assert_int_equal(cs.nr, 4);
+	assert_int_equal(cs.cpu[0].pid, 1);
+	assert_false(cs.cpu[0].switching);
+	assert_int_equal(cs.cpu[1].task, TASK(T5));
+	assert_int_equal(cs.cpu[1].pid, 5);
+	assert_string_equal(cs.cpu[1].comm, "worker");
+	assert_true(cs.cpu[1].switching);
+	assert_int_equal(cs.cpu[1].next_pid, 4);
+	assert_string_equal(cs.cpu[1].next_comm, "kworker/0:1");
+	assert_false(cs.cpu[1].idle);
+	assert_int_equal(cs.cpu[2].pid, 0);
+	assert_string_equal(cs.cpu[2].comm, "swapper/2");
+	assert_true(cs.cpu[2].idle);
+	assert_true(cs.cpu[2].switching);
+	assert_int_equal(cs.cpu[2].next_pid, 7);
+	assert_int_equal(cs.cpu[3].pid, 2);
+	assert_false(cs.cpu[3].switching);
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(ks_format_cpus(out, &cs, false), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "CPU: 1 PID: 5 Comm: worker\n"
+			       "Switching: to PID 4 Comm: kworker/0:1 (rq->curr "
+			       "already); the CPU is still on the stack of the "
+			       "task above\n"));
+	assert_non_null(strstr(text, "CPU: 3 PID: 2 Comm: a_very_long_kth\n"
+			       "Registers:"));
+	free(text);
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(ks_format_cpus(out, &cs, true), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "\"user\":false,\"switching_to\":{\"pid\":7,"
+			       "\"comm\":\"vforker\"}"));
+	free(text);
+	ks_cpus_release(&cs);
+	ks_kernel_close(k);
+}
+
 /* A NULL task->stack while the stack is not freed is no exited task. */
 static void test_stack_null(void **state)
 {
@@ -1026,6 +1147,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_hidden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpus_switching, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stack_null, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_last_ran, setup, teardown),

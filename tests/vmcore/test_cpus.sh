@@ -3,8 +3,10 @@
 #
 # kstack --vmcore DUMP --cpus on a real dump: one block per vCPU (QEMU
 # writes an NT_PRSTATUS note for each, offline ones too), each block's
-# task is the one its runqueue ran (the default view's -v says the same
-# task was on that CPU; crash's runq names it current there), every trace
+# task is the one its runqueue ran, or for a CPU caught inside
+# __schedule() the one whose stack it is still on, with a Switching: line
+# naming rq->curr (the default view's -v says the same task was on that
+# CPU; crash's runq names rq->curr current there), every trace
 # either reaches the end of the task's stack or says why, and a CPU's
 # frames in kernel mode agree with the default view of its task; the
 # same bytes with and without --vmlinux, and from crash's kstack --cpus
@@ -257,7 +259,10 @@ fi
 # read from the whole session, by their own shapes.
 awk '/^CPU [0-9]* RUNQUEUE/ { cpu = $2 }
 	/^ *CURRENT: PID:/ { print cpu, $3 }' "$tmp/crash" | sort -n >"$tmp/c.active"
-awk '{ print $1, $2 }' "$tmp/blocks" | sort -n >"$tmp/active"
+# a CPU caught switching names rq->curr on its Switching: line
+awk '/^CPU: / { if (cpu != "") print cpu, pid; cpu = $2; pid = $4 }
+	/^Switching: to PID / { pid = $4 }
+	END { if (cpu != "") print cpu, pid }' "$tmp/cpus" | sort -n >"$tmp/active"
 if [ -s "$tmp/c.active" ] && cmp -s "$tmp/c.active" "$tmp/active"; then
 	pass "crash's runq has the same current task on each CPU"
 else

@@ -40,7 +40,8 @@ struct ks_cpu_line {
 };
 
 /*
- * Where a CPU's walk starts: its task (rq->curr), that task's stack and
+ * Where a CPU's walk starts: its task (rq->curr, or the task it is still
+ * on), that task's stack and
  * the CPU's registers; the arch's cpu_trace fills the lines from it.
  */
 struct ks_cpu_start {
@@ -54,8 +55,15 @@ struct ks_cpu {
 	int cpu;
 	int32_t pid;		/* 0 for the idle task */
 	char comm[32];
-	uint64_t task;		/* rq->curr */
-	bool idle;		/* rq->curr == rq->idle */
+	uint64_t task;		/* rq->curr, or the task the CPU is still on */
+	bool idle;		/* task == rq->idle */
+	/*
+	 * Caught inside __schedule() (cpu_switch.h): rq->curr already names
+	 * next_pid while the CPU still runs on the stack of the task above.
+	 */
+	bool switching;
+	int32_t next_pid;
+	char next_comm[32];
 	bool offline;		/* present, not in cpu_online_mask */
 	bool has_regs;		/* the image has this CPU's registers */
 	bool user;		/* its registers are in user mode */

@@ -2,7 +2,8 @@
 /*
  * The CPUs of an image for --cpus: for_each_present_cpu() over
  * __cpu_present_mask, online or not (__cpu_online_mask), cpu_rq(cpu)->curr (per-CPU runqueues at
- * __per_cpu_offset[cpu]), the task's PID and comm as
+ * __per_cpu_offset[cpu]) or, for a CPU caught inside __schedule(), the
+ * task whose stack it is still on (cpu_switch.c), the task's PID and comm as
  * dump_stack_print_info() prints them, and the trace of the
  * architecture's cpu_trace from the CPU's registers.
  */
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_switch.h"
 #include "cpus_walk.h"
 #include "symbolize.h"
 #include "task_walk.h"
@@ -87,17 +89,44 @@ static int read_task(struct ks_kernel *k, struct ks_cpu *c,
 
 /* rq->curr and rq->idle of cpu */
 static int runqueue(struct ks_kernel *k, const struct cpus_layout *cl,
-		    struct ks_cpu *c)
+		    struct ks_cpu *c, uint64_t *idle)
 {
-	uint64_t off, idle;
+	uint64_t off;
 
 	if (ks_read_u64(k->t, cl->per_cpu_offset + 8 * (uint64_t)c->cpu, &off) ||
 	    ks_read_u64(k->t, cl->runqueues + off + (uint64_t)cl->curr.off,
 			&c->task) ||
 	    ks_read_u64(k->t, cl->runqueues + off + (uint64_t)cl->idle.off,
-			&idle))
+			idle))
 		return -EFAULT;
-	c->idle = c->task == idle;
+	c->idle = c->task == *idle;
+	return 0;
+}
+
+/*
+ * A CPU whose sp is not on rq->curr's stack may be inside __schedule(),
+ * still on the previous task's (cpu_switch.h): that task is the one the
+ * kernel's dump_stack() would name, and its stack the one to walk.
+ */
+static int switching(struct ks_kernel *k, struct ks_cpu_switch *sw,
+		     uint64_t idle, struct ks_cpu *c, struct ks_cpu_start *st)
+{
+	uint64_t sp = st->regs.sp, task;
+	int ret;
+
+	if (st->stack_base && sp - st->stack_base < st->stack_size)
+		return 0;
+	ret = ks_cpu_stack_owner(k, sw, c->cpu, idle, sp, &task);
+	if (ret || !task || task == c->task)
+		return ret;
+	c->switching = true;
+	c->next_pid = c->pid;
+	memcpy(c->next_comm, c->comm, sizeof(c->next_comm));
+	c->task = task;
+	c->idle = task == idle;
+	if (read_task(k, c, st))
+		return ks_cpu_set_note(c, "the task whose stack the CPU is on "
+				       "is not readable");
 	return 0;
 }
 
@@ -132,11 +161,13 @@ static int unwind_missing(const struct ks_kernel *k, struct ks_cpu *c)
 
 /* One CPU: its task, its registers, its trace; its trouble in its note. */
 static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
-		   struct ks_cpu *c)
+		   struct ks_cpu_switch *sw, struct ks_cpu *c)
 {
 	struct ks_cpu_start st = { .cpu = c->cpu };
+	uint64_t idle;
+	int ret;
 
-	if (runqueue(k, cl, c) || read_task(k, c, &st))
+	if (runqueue(k, cl, c, &idle) || read_task(k, c, &st))
 		return ks_cpu_set_note(c, "the CPU's runqueue or its current "
 				       "task is not readable");
 	if (k->t->ops->cpu_regs(k->t->ctx, c->cpu, &st.regs))
@@ -148,6 +179,9 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 		return -ENOMEM;
 	if (c->user)
 		return 0;	/* no kernel stack to show, none cut short */
+	ret = switching(k, sw, idle, c, &st);
+	if (ret || c->note)
+		return ret;
 	if (!k->unw)
 		return unwind_missing(k, c);
 	if (!st.stack_base)
@@ -156,9 +190,36 @@ static int one_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 	return k->arch->cpu_trace(k->t, k->unw, &st, c);
 }
 
+/* Every present CPU, in order; one whose trouble is its own goes on. */
+static int each_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
+		    struct ks_cpu_switch *sw, struct ks_cpus *cs)
+{
+	int ret;
+
+	for (unsigned int cpu = 0; cpu < cl->nr_cpu_ids; cpu++) {
+		struct ks_cpu *c = &cs->cpu[cs->nr];
+
+		/*
+		 * An offline CPU that is present has a runqueue and, in a
+		 * QEMU dump, registers: it is shown, marked offline.
+		 */
+		c->offline = !cpu_in(k->t, cl->online, cpu);
+		if (c->offline && !cpu_in(k->t, cl->present, cpu))
+			continue;
+		c->cpu = (int)cpu;
+		cs->nr++;
+		/* a CPU's trouble is in its record, printed with it */
+		ret = one_cpu(k, cl, sw, c);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs,
 		 const struct ks_reporter *rep)
 {
+	struct ks_cpu_switch sw = { 0 };
 	struct cpus_layout cl;
 	int ret;
 
@@ -176,22 +237,7 @@ int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs,
 	cs->cpu = calloc(cl.nr_cpu_ids, sizeof(*cs->cpu));
 	if (!cs->cpu)
 		return -ENOMEM;
-	for (unsigned int cpu = 0; cpu < cl.nr_cpu_ids; cpu++) {
-		struct ks_cpu *c = &cs->cpu[cs->nr];
-
-		/*
-		 * An offline CPU that is present has a runqueue and, in a
-		 * QEMU dump, registers: it is shown, marked offline.
-		 */
-		c->offline = !cpu_in(k->t, cl.online, cpu);
-		if (c->offline && !cpu_in(k->t, cl.present, cpu))
-			continue;
-		c->cpu = (int)cpu;
-		cs->nr++;
-		/* a CPU's trouble is in its record, printed with it */
-		ret = one_cpu(k, &cl, c);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	ret = each_cpu(k, &cl, &sw, cs);
+	ks_cpu_switch_release(&sw);
+	return ret;
 }

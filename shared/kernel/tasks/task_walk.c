@@ -349,6 +349,23 @@ static int sample_setup(struct ks_walk *w)
 }
 
 
+int ks_kernel_each_task(struct ks_kernel *k,
+			int (*fn)(uint64_t task, void *arg), void *arg)
+{
+	struct ks_kernel_status st = { 0 };
+	struct ks_walk w = { .k = k, .st = &st, .threads = true };
+	const struct ks_kernel_layout *l = &k->l;
+	int ret;
+
+	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
+			"the task list (init_task.tasks)", process_node, NULL);
+	for (size_t i = 0; !ret && i < w.nr; i++)
+		ret = fn(w.e[i].task, arg);
+	free(w.e);
+	ks_seen_release(&w.seen);
+	return ret;
+}
+
 int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     struct ks_sample *s, struct ks_kernel_status *st,
 		     const struct ks_reporter *rep)
