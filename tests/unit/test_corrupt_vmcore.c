@@ -7,6 +7,8 @@
  * kills a hang), the damaged list, module or task is named, and every
  * task the damage does not touch prints the stack it prints on the clean
  * dump.  Run under ASan/UBSan (make check), a sanitizer report fails it.
+ * The same layer puts CPUs inside __schedule() (rq->curr already the
+ * next task): --cpus shows the task whose stack each is still on.
  *
  * Prints SKIP and passes when ${KSTACK_VMCORE_DIR:-cache/vmcores/basic}
  * is absent; a dump that is there but does not open fails every case.
@@ -24,6 +26,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cpus_walk.h"
 #include "hooks.h"
 #include "kernel_tasks.h"
 #include "live_sample.h"
@@ -47,6 +50,8 @@ struct damage {
 	struct ks_target real;
 	struct patch p[MAX_PATCHES];
 	int n;
+	int regs_cpu;		/* the CPU whose registers are regs, or -1 */
+	struct ks_regs regs;
 };
 
 struct clean_task {
@@ -137,6 +142,10 @@ static int d_cpu_regs(void *ctx, int cpu, struct ks_regs *regs_ret)
 {
 	struct damage *d = ctx;
 
+	if (cpu == d->regs_cpu) {
+		*regs_ret = d->regs;
+		return 0;
+	}
 	return d->real.ops->cpu_regs(d->real.ctx, cpu, regs_ret);
 }
 
@@ -530,6 +539,126 @@ VMCORE_TEST(test_on_cpu_bogus)
 	result_release(&r);
 }
 
+/* ---- a CPU caught inside __schedule() ---- */
+
+/* --cpus on the (damaged) dump, kernel opened afresh. */
+static void cpus(struct ks_cpus *cs)
+{
+	struct ks_kernel *k;
+
+	alarm(CASE_SECONDS);
+	assert_int_equal(ks_kernel_open(&target, &k, NULL), 0);
+	assert_int_equal(ks_cpus_walk(k, cs, NULL), 0);
+	ks_kernel_close(k);
+	alarm(0);
+}
+
+/*
+ * The CPU runs on its task's stack (not an IRQ or exception stack), and
+ * the task is on the lists or the idle task: not one exiting, which
+ * release_task() took off them (the snoop dump's kstack in do_exit()).
+ */
+static bool on_task_stack(const struct ks_cpu *c)
+{
+	uint64_t stack = rd64(c->task + off("task_struct", "stack"));
+	long size = target.ops->type_size(target.ctx, "thread_union");
+
+	return c->has_regs && !c->user && !c->note &&
+	       (c->idle || clean_stack(c->pid)) &&
+	       c->regs.sp - stack < (uint64_t)(size > 0 ? size : 16384);
+}
+
+static void expect_same_trace(const struct ks_cpu *c, const struct ks_cpu *want)
+{
+	assert_int_equal(c->pid, want->pid);
+	assert_string_equal(c->comm, want->comm);
+	assert_int_equal(c->nr_lines, want->nr_lines);
+	for (size_t i = 0; i < c->nr_lines; i++)
+		assert_string_equal(c->lines[i].text, want->lines[i].text);
+	assert_null(c->note);
+}
+
+static uint64_t rq_curr(int cpu)
+{
+	return sym("runqueues") + rd64(sym("__per_cpu_offset") +
+				       8 * (uint64_t)cpu) + off("rq", "curr");
+}
+
+/*
+ * Each CPU on a task stack gets a rq->curr naming a sleeping process, as
+ * between "rq->curr = next" and the stack switch: --cpus still shows the
+ * task and trace of the intact dump (the idle task's too), and names
+ * rq->curr on the Switching line.
+ */
+VMCORE_TEST(test_cpu_switching)
+{
+	uint64_t next = blocked_process(1);
+	int32_t next_pid = pid_of(next);
+	struct ks_cpus clean_cpus, cs;
+	size_t switched = 0;
+
+	cpus(&clean_cpus);
+	for (size_t i = 0; i < clean_cpus.nr && dmg.n < MAX_PATCHES; i++) {
+		const struct ks_cpu *c = &clean_cpus.cpu[i];
+
+		if (on_task_stack(c) && c->pid != next_pid)
+			damage_u64(rq_curr(c->cpu), next);
+	}
+	if (!dmg.n)
+		fail_msg("no CPU of the dump runs on a task stack in the "
+			 "kernel (the basic dump's offline CPU does, in "
+			 "hlt_play_dead())");
+	cpus(&cs);
+	assert_int_equal(cs.nr, clean_cpus.nr);
+	for (size_t i = 0; i < cs.nr; i++) {
+		const struct ks_cpu *c = &cs.cpu[i];
+
+		if (!on_task_stack(&clean_cpus.cpu[i]) ||
+		    clean_cpus.cpu[i].pid == next_pid)
+			continue;
+		expect_same_trace(c, &clean_cpus.cpu[i]);
+		assert_true(c->switching);
+		assert_int_equal(c->next_pid, next_pid);
+		printf("CPU %d: PID %d (%s), switching to PID %d, %zu lines\n",
+		       c->cpu, c->pid, c->comm, c->next_pid, c->nr_lines);
+		switched++;
+	}
+	assert_int_equal(switched, (size_t)dmg.n);
+	ks_cpus_release(&cs);
+	ks_cpus_release(&clean_cpus);
+}
+
+/*
+ * A process of the lists caught leaving CPU 0: its on_cpu set, CPU 0's
+ * registers on its stack, rq->curr another process.  --cpus finds it
+ * through the task list and names it, whatever its trace.
+ */
+VMCORE_TEST(test_cpu_switching_task)
+{
+	uint64_t prev = blocked_process(1), next = blocked_process(20);
+	uint64_t stack = rd64(prev + off("task_struct", "stack"));
+	uint32_t yes = 1, cpu0 = 0;
+	struct ks_cpus cs;
+
+	assert_int_not_equal(pid_of(prev), pid_of(next));
+	damage(prev + off("task_struct", "on_cpu"), &yes, 4);
+	damage(prev + cpu_off(), &cpu0, 4);
+	damage_u64(rq_curr(0), next);
+	dmg.regs_cpu = 0;
+	dmg.regs = (struct ks_regs){ .ip = sym("schedule"), .sp = stack + 0x3000,
+				     .bp = stack + 0x3000 };
+	cpus(&cs);
+	assert_true(cs.nr > 0 && cs.cpu[0].cpu == 0);
+	assert_int_equal(cs.cpu[0].task, prev);
+	assert_int_equal(cs.cpu[0].pid, pid_of(prev));
+	assert_true(cs.cpu[0].switching);
+	assert_int_equal(cs.cpu[0].next_pid, pid_of(next));
+	assert_false(cs.cpu[0].idle);
+	printf("CPU 0: PID %d (%s), switching to PID %d\n", cs.cpu[0].pid,
+	       cs.cpu[0].comm, cs.cpu[0].next_pid);
+	ks_cpus_release(&cs);
+}
+
 /* ---- ORC entries and two tasks on one stack (issue 27) ---- */
 
 /*
@@ -756,6 +885,7 @@ static int reset(void **state)
 {
 	(void)state;
 	dmg.n = 0;
+	dmg.regs_cpu = -1;
 	return 0;
 }
 
@@ -800,6 +930,7 @@ static int setup(void **state)
 		open_failed = true;
 		return 0;
 	}
+	dmg.regs_cpu = -1;
 	target.ops = &damage_ops;
 	target.ctx = &dmg;
 	target.arch = dmg.real.arch;
@@ -830,6 +961,8 @@ int main(void)
 		cmocka_unit_test_setup(test_stack_pointer_garbage, reset),
 		cmocka_unit_test_setup(test_stack_null, reset),
 		cmocka_unit_test_setup(test_on_cpu_bogus, reset),
+		cmocka_unit_test_setup(test_cpu_switching, reset),
+		cmocka_unit_test_setup(test_cpu_switching_task, reset),
 		cmocka_unit_test_setup(test_orc_sp_offset_plus_8, reset),
 		cmocka_unit_test_setup(test_orc_sp_offset_minus_8, reset),
 		cmocka_unit_test_setup(test_orc_unsorted, reset),
