@@ -659,6 +659,45 @@ VMCORE_TEST(test_cpu_switching_task)
 	ks_cpus_release(&cs);
 }
 
+/*
+ * Two processes on_cpu on CPU 0, its registers on the stack of one: the
+ * other is switching onto it (prepare_task() set its on_cpu), and its
+ * stack is the one its last switch saved, as on the intact dump, with a
+ * note.  Every task but the two and CPU 0's own prints its clean stack.
+ */
+VMCORE_TEST(test_task_switching_in)
+{
+	uint64_t next = blocked_process(1), prev = blocked_process(20);
+	uint64_t stack = rd64(prev + off("task_struct", "stack"));
+	int32_t next_pid = pid_of(next), prev_pid = pid_of(prev);
+	uint32_t yes = 1, cpu0 = 0;
+	const struct ks_task *t;
+	struct ks_cpus clean_cpus;
+	struct result r;
+	int32_t ran;
+
+	cpus(&clean_cpus);
+	ran = clean_cpus.cpu[0].pid;	/* its registers are replaced */
+	ks_cpus_release(&clean_cpus);
+	damage(next + off("task_struct", "on_cpu"), &yes, 4);
+	damage(next + cpu_off(), &cpu0, 4);
+	damage(prev + off("task_struct", "on_cpu"), &yes, 4);
+	damage(prev + cpu_off(), &cpu0, 4);
+	dmg.regs_cpu = 0;
+	dmg.regs = (struct ks_regs){ .ip = sym("schedule"), .sp = stack + 0x3000,
+				     .bp = stack + 0x3000 };
+	sample("-a -H", &r);
+	t = task_of(&r, next_pid);
+	assert_non_null(t);
+	assert_true(t->running);
+	assert_non_null(t->note);
+	assert_non_null(strstr(t->note, "switching onto CPU 0"));
+	assert_string_equal(t->stack, clean_stack(next_pid));
+	printf("PID %d: %s\n", next_pid, t->note);
+	assert_true(expect_clean_stacks2(&r, prev_pid, ran) > 10);
+	result_release(&r);
+}
+
 /* ---- ORC entries and two tasks on one stack (issue 27) ---- */
 
 /*
@@ -963,6 +1002,7 @@ int main(void)
 		cmocka_unit_test_setup(test_on_cpu_bogus, reset),
 		cmocka_unit_test_setup(test_cpu_switching, reset),
 		cmocka_unit_test_setup(test_cpu_switching_task, reset),
+		cmocka_unit_test_setup(test_task_switching_in, reset),
 		cmocka_unit_test_setup(test_orc_sp_offset_plus_8, reset),
 		cmocka_unit_test_setup(test_orc_sp_offset_minus_8, reset),
 		cmocka_unit_test_setup(test_orc_unsorted, reset),

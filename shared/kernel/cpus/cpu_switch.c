@@ -60,17 +60,33 @@ static int list_on_cpu(struct ks_kernel *k, struct ks_cpu_switch *sw)
 	sw->listed = true;
 	if (!ks_field_ok(&k->l.on_cpu) || !ks_field_ok(&k->l.cpu))
 		return 0;
-	return ks_kernel_each_task(k, add_on_cpu, &li);
+	return sw->each_task(k, add_on_cpu, &li);
+}
+
+/* cpu_rq(cpu)->idle, or 0 where the image does not say */
+static uint64_t rq_idle(struct ks_kernel *k, int cpu)
+{
+	const struct ks_kernel_layout *l = &k->l;
+	uint64_t off = 0, idle;
+
+	if (!l->runqueues || !ks_field_ok(&l->rq_idle) ||
+	    (l->per_cpu_offset &&
+	     ks_read_u64(k->t, l->per_cpu_offset + 8 * (uint64_t)cpu, &off)) ||
+	    ks_read_u64(k->t, l->runqueues + off + (uint64_t)l->rq_idle.off,
+			&idle))
+		return 0;
+	return idle;
 }
 
 int ks_cpu_stack_owner(struct ks_kernel *k, struct ks_cpu_switch *sw,
-		       int cpu, uint64_t idle, uint64_t sp, uint64_t *task_ret)
+		       int cpu, uint64_t sp, uint64_t *task_ret)
 {
+	uint64_t idle = rq_idle(k, cpu);
 	int ret;
 
 	*task_ret = 0;
 	/* from the idle task to another: the idle task is on no list */
-	if (on_stack(k, task_stack(k, idle), sp)) {
+	if (idle && on_stack(k, task_stack(k, idle), sp)) {
 		*task_ret = idle;
 		return 0;
 	}

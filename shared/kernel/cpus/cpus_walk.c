@@ -116,7 +116,7 @@ static int switching(struct ks_kernel *k, struct ks_cpu_switch *sw,
 
 	if (st->stack_base && sp - st->stack_base < st->stack_size)
 		return 0;
-	ret = ks_cpu_stack_owner(k, sw, c->cpu, idle, sp, &task);
+	ret = ks_cpu_stack_owner(k, sw, c->cpu, sp, &task);
 	if (ret || !task || task == c->task)
 		return ret;
 	c->switching = true;
@@ -219,7 +219,7 @@ static int each_cpu(struct ks_kernel *k, const struct cpus_layout *cl,
 int ks_cpus_walk(struct ks_kernel *k, struct ks_cpus *cs,
 		 const struct ks_reporter *rep)
 {
-	struct ks_cpu_switch sw = { 0 };
+	struct ks_cpu_switch sw = { .each_task = ks_kernel_each_task };
 	struct cpus_layout cl;
 	int ret;
 

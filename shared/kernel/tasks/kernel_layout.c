@@ -128,6 +128,7 @@ static void last_ran_fields(struct lookup *lk, struct ks_kernel_layout *l)
 	if (ks_field_ok(&si) && ks_field_ok(&la) && la.size == 8)
 		l->last_arrival = (struct ks_field){ si.off + la.off, 8 };
 	l->rq_clock = ks_field_find(t, "rq", "clock");
+	l->rq_idle = ks_field_find(t, "rq", "idle");
 	if (t->ops->symbol(t->ctx, "runqueues", &l->runqueues))
 		l->runqueues = 0;
 	if (t->ops->symbol(t->ctx, "__per_cpu_offset", &l->per_cpu_offset))

@@ -51,6 +51,7 @@ struct ks_kernel_layout {
 	 */
 	struct ks_field last_arrival;	/* task_struct.sched_info.last_arrival */
 	struct ks_field rq_clock;	/* rq.clock */
+	struct ks_field rq_idle;	/* rq.idle: cpu_switch.c */
 	uint64_t runqueues, per_cpu_offset;
 	/*
 	 * Blocked since (task_blocked.c), optional: the hung-task

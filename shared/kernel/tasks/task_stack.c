@@ -39,6 +39,23 @@ static int32_t stack_owner(struct ks_walk *w, uint64_t base, int32_t pid)
 	return 0;
 }
 
+/*
+ * A task switching onto CPU cpu: on_cpu set by prepare_task(), while the
+ * CPU still runs on the stack of the task it leaves (cpu_switch.h).  The
+ * CPU's registers are that task's; this one's stack is the one its last
+ * switch saved, as if it were not on the CPU yet.
+ */
+static bool switching_in(struct ks_walk *w, uint64_t task, int cpu,
+			 const struct ks_stack_start *st, uint64_t sp)
+{
+	uint64_t owner;
+
+	if (sp - st->stack_base < st->stack_size ||
+	    ks_cpu_stack_owner(w->k, &w->cpu_sw, cpu, sp, &owner))
+		return false;
+	return owner && owner != task;
+}
+
 /* Why the unwinder stopped short: counted, said, and kept as the note. */
 static void unwinder_note(struct ks_walk *w, struct ks_task *t, const char *note)
 {
@@ -73,15 +90,60 @@ static int shared_stack(struct ks_walk *w, uint64_t base, struct ks_task *t)
 	return t->note ? 0 : -ENOMEM;
 }
 
+/* The unwind of a task from st, and what it says. */
+static int unwind(struct ks_walk *w, const struct ks_stack_start *st,
+		  struct ks_task *t, const char *switch_note)
+{
+	const char *note = NULL;
+	int ret;
+
+	if (!w->k->unw) {
+		t->stack = strdup("");
+		t->note = ks_arch_unwind_missing(w->k->arch, w->k->unw_err);
+		return t->stack ? 0 : -ENOMEM;
+	}
+	ret = w->k->arch->stack_text(w->k->t, w->k->unw, st, &t->stack, &note);
+	if (ret)
+		return ret;
+	if (note && st->stack_base)
+		unwinder_note(w, t, note);
+	else if (switch_note && !(t->note = strdup(switch_note)))
+		return -ENOMEM;
+	return st->stack_base ? shared_stack(w, st->stack_base, t) : 0;
+}
+
+enum cpu_start { CPU_RUNS, CPU_SWITCHING_IN, CPU_NO_REGS, CPU_USER };
+
+/*
+ * A task on CPU cpu is unwound from the CPU's registers, unless it is
+ * only switching onto it.
+ */
+static enum cpu_start on_cpu_start(struct ks_walk *w, uint64_t task, int cpu,
+				   struct ks_stack_start *st)
+{
+	const struct ks_target *tg = w->k->t;
+	struct ks_regs regs;
+
+	if (cpu < 0 || tg->ops->cpu_regs(tg->ctx, cpu, &regs))
+		return CPU_NO_REGS;
+	if (!ks_arch_kernel_addr(w->k->arch, regs.ip))
+		return CPU_USER;
+	if (switching_in(w, task, cpu, st, regs.sp))
+		return CPU_SWITCHING_IN;
+	st->regs = regs;
+	st->on_cpu = true;
+	return CPU_RUNS;
+}
+
 int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		  struct ks_task *t)
 {
 	const struct ks_kernel_layout *l = &w->k->l;
-	const struct ks_target *tg = w->k->t;
 	struct ks_stack_start st = { 0 };
-	const char *note = NULL;
+	const char *switch_note = NULL;
+	enum cpu_start how;
 	char buf[128];
-	int ret, cpu;
+	int cpu;
 
 	st.stack_base = ks_field_get(tb, &l->stack);
 	st.stack_size = l->thread_size;
@@ -104,28 +166,24 @@ int ks_task_stack(struct ks_walk *w, const uint8_t *tb, uint64_t task,
 		t->running = true;
 		w->st->nr_on_cpu++;
 		cpu = ks_field_ok(&l->cpu) ? (int)ks_field_get(tb, &l->cpu) : -1;
-		if (cpu < 0 || tg->ops->cpu_regs(tg->ctx, cpu, &st.regs)) {
+		how = on_cpu_start(w, task, cpu, &st);
+		if (how == CPU_NO_REGS) {
 			snprintf(buf, sizeof(buf),
 				 "on CPU %d; its registers are not in the image", cpu);
 			goto unusual;
 		}
-		if (!ks_arch_kernel_addr(w->k->arch, st.regs.ip)) {
+		if (how == CPU_USER) {
 			snprintf(buf, sizeof(buf), "in user mode on CPU %d", cpu);
 			goto empty;
 		}
-		st.on_cpu = true;
+		if (how == CPU_SWITCHING_IN) {
+			snprintf(buf, sizeof(buf), "switching onto CPU %d, which "
+				 "still runs on another task's stack: the stack "
+				 "its last switch saved", cpu);
+			switch_note = buf;
+		}
 	}
-	if (!w->k->unw) {
-		t->stack = strdup("");
-		t->note = ks_arch_unwind_missing(w->k->arch, w->k->unw_err);
-		return t->stack ? 0 : -ENOMEM;
-	}
-	ret = w->k->arch->stack_text(tg, w->k->unw, &st, &t->stack, &note);
-	if (ret)
-		return ret;
-	if (note && st.stack_base)
-		unwinder_note(w, t, note);
-	return st.stack_base ? shared_stack(w, st.stack_base, t) : 0;
+	return unwind(w, &st, t, switch_note);
 unusual:	/* an empty stack the kernel would not have printed empty */
 	w->st->nr_stack_notes++;
 	ks_say(w->rep, KS_WARN, "PID %d: no stack: %s", t->pid, buf);

@@ -371,7 +371,8 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 		     const struct ks_reporter *rep)
 {
 	struct ks_walk w = { .k = k, .opts = opts, .s = s, .st = st,
-			     .rep = rep };
+			     .rep = rep,
+			     .cpu_sw.each_task = ks_kernel_each_task };
 	const struct ks_kernel_layout *l = &k->l;
 	int ret;
 
@@ -400,6 +401,7 @@ out:
 	free(w.e);
 	free(w.owners);
 	ks_task_last_ran_release(&w);
+	ks_cpu_switch_release(&w.cpu_sw);
 	ks_seen_release(&w.stacks);
 	ks_seen_release(&w.seen);
 	return ret;

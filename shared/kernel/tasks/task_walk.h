@@ -15,6 +15,7 @@
 #include "kernel_tasks.h"
 #include "list_walk.h"
 #include "arch.h"
+#include "cpu_switch.h"
 
 /* proc_task_name()'s buffer: char tcomm[64]. */
 #define KS_TCOMM_LEN	64
@@ -60,6 +61,8 @@ struct ks_walk {
 	uint64_t *rq_clock;
 	signed char *rq_clock_state;	/* 0 unread, 1 read, -1 unreadable */
 	size_t nr_rq_clock;
+	/* the tasks on a CPU, for one switching onto it: task_stack.c */
+	struct ks_cpu_switch cpu_sw;
 	/* jiffies_64 at the dump, read once: task_blocked.c */
 	uint64_t jiffies;
 	signed char jiffies_state;	/* 0 unread, 1 read, -1 unreadable */
