@@ -282,13 +282,16 @@ fi
 # we head the block with is crash's frame #0, as stop_this_cpu on a CPU
 # that panic() stopped).
 bad=0 n=0
+unclone='s/\.(isra|constprop|part|cold)(\.[0-9]+)*$//'
 while read -r cpu _pid mode _frames all; do
 	[ "$mode" = user ] && continue
+	# crash names a GCC clone without its suffix (do_execveat_common for
+	# do_execveat_common.isra.0): both sides are compared without it
 	awk -v cpu="$cpu" '/^PID: / { on = ($6 == cpu) } on && /^ *#[0-9]* \[/ { print $3 }' \
-		"$tmp/c.bt" | uniq >"$tmp/c.bt.$cpu"	# crash names the frame that left for the IRQ stack on both sides
+		"$tmp/c.bt" | sed -E "$unclone" | uniq >"$tmp/c.bt.$cpu"	# crash names the frame that left for the IRQ stack on both sides
 	[ -s "$tmp/c.bt.$cpu" ] || continue
 	n=$((n + 1))
-	tr ',' '\n' <<<"$all" | sed '/^$/d; s/+.*//' >"$tmp/ours.$cpu"
+	tr ',' '\n' <<<"$all" | sed '/^$/d; s/+.*//' | sed -E "$unclone" >"$tmp/ours.$cpu"
 	awk -v ours="$tmp/ours.$cpu" '
 		BEGIN { i = no = 0; while ((getline l < ours) > 0) o[no++] = l }
 		{ while (i < no && o[i] != $0) i++; if (i == no) { bad = 1; print "  missing: " $0 }; i++ }
