@@ -7,11 +7,9 @@
 # on fixtures and the real /proc), then the vmcore scripts (which make or
 # reuse a real vmcore first).
 #
-# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|scenario-vmcores|extra-vmcores|arch-vmcores|die-vmcores]...
+# usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|scenario-vmcores|arch-vmcores|die-vmcores]...
 # KSTACK_SCENARIO_VMCORE_DIRS: vmcore folders of a scenario that adds what
 # the basic dump lacks (hooks, locks): the suites that read it
-# KSTACK_EXTRA_VMCORE_DIRS: more vmcore folders for extra-vmcores: every
-# vmcore suite (make check-more's other kernels)
 # KSTACK_RELEASE_FUZZ: harnesses built without sanitizers (fuzz kind:
 # every seed replayed through them too)
 # KSTACK_ARCH_VMCORE_DIRS: vmcore folders of another architecture (arm64)
@@ -23,9 +21,9 @@
 # the end (tests/lib/check.sh says which is which).
 set -uo pipefail
 
-build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|scenario-vmcores|extra-vmcores|arch-vmcores|die-vmcores]...}
+build=${1:?usage: tests/run-all.sh BUILD [unit|fuzz|integration|vmcore|scenario-vmcores|arch-vmcores|die-vmcores]...}
 shift
-kinds=${*:-unit fuzz integration vmcore scenario-vmcores extra-vmcores arch-vmcores die-vmcores}
+kinds=${*:-unit fuzz integration vmcore scenario-vmcores arch-vmcores die-vmcores}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KSTACK="$top/$build/kstack"
@@ -151,20 +149,6 @@ for kind in $kinds; do
 			done
 		done
 		;;
-	extra-vmcores)
-		# The comparisons again on other scenarios (the hooks one loads
-		# the kshook test module); the pipeline's own checks are for basic.
-		for dir in ${KSTACK_EXTRA_VMCORE_DIRS:-}; do
-			t="$build/tests/test_hooks_vmcore"
-			[ -x "$t" ] && run "unit/test_hooks_vmcore on $(basename "$dir")" \
-				env KSTACK_VMCORE_DIR="$dir" "$t"
-			for t in tests/vmcore/*.sh; do
-				[ "$(basename "$t")" = test_vmcore_pipeline.sh ] && continue
-				run "vmcore/$(basename "$t") on $(basename "$dir")" \
-					env KSTACK_VMCORE_DIR="$dir" bash "$t"
-			done
-		done
-		;;
 	die-vmcores)
 		# A guest that died: what its console printed is the truth.
 		# The capture was taken before the trigger, so the comparisons
@@ -180,10 +164,10 @@ for kind in $kinds; do
 		done
 		;;
 	arch-vmcores)
-		# Dumps of another architecture (arm64): every vmcore test, as
-		# on extra-vmcores.  What such a dump cannot give (crash 8.0.2
-		# is built for X86_64; Debian's arm64 6.1 kallsyms has no data
-		# symbols for the dump alone) the tests say N/A, naming it.
+		# Dumps of another architecture (arm64): every vmcore test.
+		# What such a dump cannot give (crash 8.0.2 is built for
+		# X86_64; Debian's arm64 6.1 kallsyms has no data symbols for
+		# the dump alone) the tests say N/A, naming it.
 		for dir in ${KSTACK_ARCH_VMCORE_DIRS:-}; do
 			t="$build/tests/test_hooks_vmcore"
 			[ -x "$t" ] && run "unit/test_hooks_vmcore on $(basename "$dir")" \
