@@ -8,9 +8,10 @@
  * vanished, grew or shrank); a named task is one that moved, appeared or
  * vanished, or stayed in one signature: it ran in between when its
  * context switch counts, known on both sides, moved, and it is stuck
- * across both when they did not and that is a D or T stack.  A task named on one side only appeared or vanished only
- * where the other side names every task: a -c capture names a few of
- * each group and counts the rest.
+ * across both when they did not and that is a D or T stack.  A task
+ * named on one side only appeared or vanished only where the other side
+ * names every task: a -c capture names a few of each group and counts
+ * the rest.
  */
 #include <errno.h>
 #include <stdlib.h>
