@@ -77,7 +77,7 @@ int ks_kernel_open(const struct ks_target *t, struct ks_kernel **k_ret,
 	if (!k->tbuf)
 		goto fail;
 	/* Without an unwinder the tasks are still worth listing; each stack says why. */
-	k->unw_err = k->arch->unwind_open(t, &k->unw);
+	k->unw_err = k->arch->unwinder->open(t, &k->unw);
 	if (k->unw_err)
 		k->unw = NULL;
 	*k_ret = k;
@@ -92,7 +92,7 @@ void ks_kernel_close(struct ks_kernel *k)
 	if (!k)
 		return;
 	if (k->unw)
-		k->arch->unwind_close(k->unw);
+		k->arch->unwinder->close(k->unw);
 	free(k->tbuf);
 	free(k);
 }

@@ -16,7 +16,7 @@ int ks_page_translate(const struct ks_target *t, const struct ks_paging *pg,
 {
 	if (!pg->arch)
 		return -EINVAL;
-	return pg->arch->translate(t, pg, pgd, vaddr, paddr_ret, left_ret);
+	return pg->arch->paging->translate(t, pg, pgd, vaddr, paddr_ret, left_ret);
 }
 
 int ks_page_read(const struct ks_target *t, const struct ks_paging *pg,
@@ -69,7 +69,7 @@ int ks_page_read_user(const struct ks_target *t, struct ks_user_walk *uw,
 	 * A pgd comes from the page allocator, so it is in the linear map,
 	 * where __pa() is arithmetic; anything else is a corrupt mm.
 	 */
-	ret = uw->pg.arch->linear_pa(&uw->pg, pgd, &pgd_pa);
+	ret = uw->pg.arch->paging->linear_pa(&uw->pg, pgd, &pgd_pa);
 	if (ret)
 		return ret;
 	return ks_page_read(t, &uw->pg, pgd_pa, uaddr, buf, len);

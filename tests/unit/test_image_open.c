@@ -114,10 +114,10 @@ static void test_x86_64_paging(void **state)
 	assert_int_equal(ks_fake_add_memory(f, POB, &base, sizeof(base)), 0);
 	ks_fake_target(f, &t);
 	vi = fake_vi(&t);
-	assert_int_equal(ks_arch_x86_64.find_paging(&t, &vi, &pg), 0);
+	assert_int_equal(ks_arch_x86_64.paging->find_paging(&t, &vi, &pg), 0);
 	assert_int_equal(pg.levels, 4);
 	assert_true(pg.page_offset == 0xff11000000000000ull);
-	assert_int_equal(ks_arch_x86_64.kernel_tables(&vi, &pg, &tab), 0);
+	assert_int_equal(ks_arch_x86_64.paging->kernel_tables(&vi, &pg, &tab), 0);
 	/* __pa_symbol(): less __START_KERNEL_map, plus phys_base */
 	assert_true(tab.pgd == 0xffffffff8a80a000ull - 0xffffffff80000000ull -
 			       34359738368ull);
@@ -139,9 +139,9 @@ static void test_arm64_no_paging(void **state)
 	ks_fake_set_arch(f, "aarch64");
 	ks_fake_target(f, &t);
 	vi = fake_vi(&t);
-	assert_int_equal(ks_arch_arm64.find_paging(&t, &vi, &pg), -ENOENT);
+	assert_int_equal(ks_arch_arm64.paging->find_paging(&t, &vi, &pg), -ENOENT);
 	assert_true(pg.page_offset == 0);
-	assert_int_equal(ks_arch_arm64.kernel_tables(&vi, &pg, &tab), -ENOENT);
+	assert_int_equal(ks_arch_arm64.paging->kernel_tables(&vi, &pg, &tab), -ENOENT);
 	ks_fake_destroy(f);
 }
 

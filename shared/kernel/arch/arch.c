@@ -62,12 +62,12 @@ int ks_arch_resolve(const char *name, unsigned int e_machine,
 
 char *ks_arch_unwind_missing(const struct ks_arch *a, int err)
 {
-	const char *why = a->unwind_missing(err);
+	const char *why = a->unwinder->missing(err);
 	char *text;
 
 	if (!why)
 		why = err < 0 ? strerror(-err) : "it cannot be set up";
-	if (asprintf(&text, "%s: %s", a->unwind_lack, why) < 0)
+	if (asprintf(&text, "%s: %s", a->unwinder->lack, why) < 0)
 		return NULL;
 	return text;
 }

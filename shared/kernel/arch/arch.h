@@ -71,6 +71,59 @@ struct ks_reg_name {
 	size_t off;		/* offsetof(struct ks_regs, ...) */
 };
 
+/*
+ * The page walk, in each architecture's <arch>_page_walk.c.
+ */
+struct ks_paging_ops {
+	/* as ks_page_translate() (page_walk.h) */
+	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,
+			 uint64_t pgd, uint64_t vaddr, uint64_t *paddr_ret,
+			 uint64_t *left_ret);
+	/* __pa() of a linear-map address; -EFAULT outside the linear map. */
+	int (*linear_pa)(const struct ks_paging *pg, uint64_t vaddr,
+			 uint64_t *paddr_ret);
+	/*
+	 * The walk's facts from VMCOREINFO and, where the kernel randomizes
+	 * the linear map's base, the symbols and memory of t: 0, or -ENOENT
+	 * with pg->page_offset 0 (no walk, no user memory).
+	 */
+	int (*find_paging)(const struct ks_target *t,
+			   const struct ks_vmcoreinfo *vi, struct ks_paging *pg);
+	/*
+	 * The kernel half's tables (after find_paging()), for a source that
+	 * reads the kernel untranslated: 0, or -ENOENT.
+	 */
+	int (*kernel_tables)(const struct ks_vmcoreinfo *vi,
+			     const struct ks_paging *pg,
+			     struct ks_kernel_tables *kt_ret);
+};
+
+/*
+ * The unwinder of /proc/PID/stack: its tables read once (NULL state is
+ * fine), freed, and the text of one task's stack (as ks_stack_text() in
+ * x86_64_unwind.h says).  open's error is kept: without an unwinder the
+ * tasks are still listed, and missing() says why each stack is empty,
+ * report() why all of them are.
+ */
+struct ks_unwinder {
+	int (*open)(const struct ks_target *t, void **unw_ret);
+	void (*close)(void *unw);
+	int (*stack_text)(const struct ks_target *t, void *unw,
+			  const struct ks_stack_start *st, char **text_ret,
+			  const char **note_ret);
+	/*
+	 * Why each stack is empty, for open()'s err: "lack: reason", the
+	 * reason missing()'s static text where it says more than strerror()
+	 * (NULL where it does not).
+	 */
+	const char *lack;
+	const char *(*missing)(int err);
+	/* -v's note on the unwinder open() chose, or NULL (optional) */
+	const char *(*note)(void *unw);
+	/* The whole kernel's notes; returns how many parts lack data. */
+	size_t (*report)(void *unw, int err, const struct ks_reporter *rep);
+};
+
 struct ks_arch {
 	const char *name;		/* as messages print it */
 	const char *const *aliases;	/* other names sources give: NULL-ended */
@@ -93,27 +146,7 @@ struct ks_arch {
 	/* sizeof(struct elf_prstatus): a CPU note's descriptor, at least */
 	uint32_t prstatus_size;
 
-	/* The page walk: as ks_page_translate() (page_walk.h). */
-	int (*translate)(const struct ks_target *t, const struct ks_paging *pg,
-			 uint64_t pgd, uint64_t vaddr, uint64_t *paddr_ret,
-			 uint64_t *left_ret);
-	/* __pa() of a linear-map address; -EFAULT outside the linear map. */
-	int (*linear_pa)(const struct ks_paging *pg, uint64_t vaddr,
-			 uint64_t *paddr_ret);
-	/*
-	 * The walk's facts from VMCOREINFO and, where the kernel randomizes
-	 * the linear map's base, the symbols and memory of t: 0, or -ENOENT
-	 * with pg->page_offset 0 (no walk, no user memory).
-	 */
-	int (*find_paging)(const struct ks_target *t,
-			   const struct ks_vmcoreinfo *vi, struct ks_paging *pg);
-	/*
-	 * The kernel half's tables (after find_paging()), for a source that
-	 * reads the kernel untranslated: 0, or -ENOENT.
-	 */
-	int (*kernel_tables)(const struct ks_vmcoreinfo *vi,
-			     const struct ks_paging *pg,
-			     struct ks_kernel_tables *kt_ret);
+	const struct ks_paging_ops *paging;
 
 	/*
 	 * The switch's registers: finds the fields in the task_struct's
@@ -132,30 +165,7 @@ struct ks_arch {
 	 */
 	const struct ks_reg_name *reg_names;
 
-	/*
-	 * The unwinder: its tables read once (NULL state is fine), freed,
-	 * and the text of /proc/PID/stack for one task (as ks_stack_text()
-	 * in x86_64_unwind.h says).  open's error is kept: without an
-	 * unwinder the tasks are still listed, and unwind_missing() says
-	 * why each stack is empty, unwind_report() why all of them are.
-	 */
-	int (*unwind_open)(const struct ks_target *t, void **unw_ret);
-	void (*unwind_close)(void *unw);
-	int (*stack_text)(const struct ks_target *t, void *unw,
-			  const struct ks_stack_start *st, char **text_ret,
-			  const char **note_ret);
-	/*
-	 * Why each stack is empty, for unwind_open()'s err: "unwind_lack:
-	 * reason", the reason unwind_missing()'s static text where it says
-	 * more than strerror() (NULL where it does not).
-	 */
-	const char *unwind_lack;
-	const char *(*unwind_missing)(int err);
-	/* -v's note on the unwinder unwind_open() chose, or NULL (optional) */
-	const char *(*unwinder_note)(void *unw);
-	/* The whole kernel's notes; returns how many parts lack data. */
-	size_t (*unwind_report)(void *unw, int err,
-		const struct ks_reporter *rep);
+	const struct ks_unwinder *unwinder;
 	/*
 	 * --cpus: the lines of one CPU's trace (cpu_record.h) from its
 	 * registers, across every stack the CPU crossed, as its kernel's
@@ -211,8 +221,8 @@ int ks_arch_resolve(const char *name, unsigned int e_machine,
 		    const struct ks_reporter *rep);
 
 /*
- * Why no stack can be walked, for unwind_open()'s err: a malloc'ed
- * "unwind_lack: reason" (NULL when memory ran out), each task's and each
+ * Why no stack can be walked, for the unwinder's open() err: a malloc'ed
+ * "lack: reason" (NULL when memory ran out), each task's and each
  * CPU's note.
  */
 char *ks_arch_unwind_missing(const struct ks_arch *a, int err);

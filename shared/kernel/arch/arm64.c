@@ -129,6 +129,15 @@ static int probe_code(const uint8_t *b)
 	return KS_CODE_OTHER;
 }
 
+static const struct ks_unwinder unwinder = {
+	.open = unwind_open,
+	.close = unwind_close,
+	.stack_text = ks_arm64_stack_text,
+	.lack = "no frame-record unwind",
+	.missing = unwind_missing,
+	.report = unwind_report,
+};
+
 static const char *const aliases[] = { "aarch64", "ARM64", NULL };
 
 const struct ks_arch ks_arch_arm64 = {
@@ -149,19 +158,11 @@ const struct ks_arch ks_arch_arm64 = {
 	 * 0xffff800008000000, 6.12's at 0xffff800080000000).
 	 */
 	.prstatus_size = 392,
-	.translate = ks_arm64_translate,
-	.linear_pa = ks_arm64_linear_pa,
-	.find_paging = ks_arm64_find_paging,
-	.kernel_tables = ks_arm64_kernel_tables,
+	.paging = &ks_arm64_paging,
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
 	.reg_names = reg_names,
-	.unwind_open = unwind_open,
-	.unwind_close = unwind_close,
-	.stack_text = ks_arm64_stack_text,
-	.unwind_lack = "no frame-record unwind",
-	.unwind_missing = unwind_missing,
-	.unwind_report = unwind_report,
+	.unwinder = &unwinder,
 	.cpu_trace = ks_arm64_cpu_trace,
 	.regs_pc_lr = true,
 	.code_refs = ks_arm64_code_refs,

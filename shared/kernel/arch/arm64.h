@@ -30,6 +30,9 @@ int ks_arm64_kernel_tables(const struct ks_vmcoreinfo *vi,
 			   const struct ks_paging *pg,
 			   struct ks_kernel_tables *kt_ret);
 
+/* the table's paging: the walk above */
+extern const struct ks_paging_ops ks_arm64_paging;
+
 /*
  * arm64_code_refs.c: the addresses code at pc forms with ADRP and an ADD
  * or a load/store offset, each use once, in the order met; up to max

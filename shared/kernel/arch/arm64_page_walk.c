@@ -178,3 +178,10 @@ int ks_arm64_kernel_tables(const struct ks_vmcoreinfo *vi,
 	kt_ret->walk_mask = (1ull << pg->vabits_actual) - 1;
 	return 0;
 }
+
+const struct ks_paging_ops ks_arm64_paging = {
+	.translate = ks_arm64_translate,
+	.linear_pa = ks_arm64_linear_pa,
+	.find_paging = ks_arm64_find_paging,
+	.kernel_tables = ks_arm64_kernel_tables,
+};

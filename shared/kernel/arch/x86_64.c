@@ -171,12 +171,22 @@ static int probe_code(const uint8_t *b)
 	return KS_CODE_OTHER;
 }
 
-static const char *const aliases[] = { "x86-64", "X86_64", NULL };
-
 /*
  * The unwinder is ORC's, or the frame-pointer walk where the kernel has
  * no ORC tables: one unwind state, x86_64_unwind.c steps it either way.
  */
+static const struct ks_unwinder unwinder = {
+	.open = unwind_open,
+	.close = unwind_close,
+	.stack_text = ks_stack_text,
+	.lack = "no ORC unwind tables",
+	.missing = unwind_missing,
+	.note = unwinder_note,
+	.report = unwind_report,
+};
+
+static const char *const aliases[] = { "x86-64", "X86_64", NULL };
+
 const struct ks_arch ks_arch_x86_64 = {
 	.name = "x86_64",
 	.aliases = aliases,
@@ -188,20 +198,11 @@ const struct ks_arch ks_arch_x86_64 = {
 	.ftrace_tramp_func = true,
 	.default_stext = 0xffffffff81000000ull,
 	.prstatus_size = 336,
-	.translate = ks_x86_64_translate,
-	.linear_pa = ks_x86_64_linear_pa,
-	.find_paging = ks_x86_64_find_paging,
-	.kernel_tables = ks_x86_64_kernel_tables,
+	.paging = &ks_x86_64_paging,
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
 	.reg_names = reg_names,
-	.unwind_open = unwind_open,
-	.unwinder_note = unwinder_note,
-	.unwind_close = unwind_close,
-	.stack_text = ks_stack_text,
-	.unwind_lack = "no ORC unwind tables",
-	.unwind_missing = unwind_missing,
-	.unwind_report = unwind_report,
+	.unwinder = &unwinder,
 	.cpu_trace = ks_x86_cpu_trace,
 	.probe_len = 5,
 	.probe_breakpoint = KS_CODE_INT3,

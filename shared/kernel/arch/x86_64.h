@@ -21,4 +21,7 @@ int ks_x86_64_kernel_tables(const struct ks_vmcoreinfo *vi,
 			    const struct ks_paging *pg,
 			    struct ks_kernel_tables *kt_ret);
 
+/* the table's paging: the four above */
+extern const struct ks_paging_ops ks_x86_64_paging;
+
 #endif /* KS_ARCH_X86_64_H */

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 
+#include "arch.h"
 #include "page_walk.h"
 #include "vmcoreinfo.h"
 #include "x86_64.h"
@@ -155,3 +156,10 @@ int ks_x86_64_kernel_tables(const struct ks_vmcoreinfo *vi,
 	kt_ret->walk_mask = ~0ull;
 	return 0;
 }
+
+const struct ks_paging_ops ks_x86_64_paging = {
+	.translate = ks_x86_64_translate,
+	.linear_pa = ks_x86_64_linear_pa,
+	.find_paging = ks_x86_64_find_paging,
+	.kernel_tables = ks_x86_64_kernel_tables,
+};

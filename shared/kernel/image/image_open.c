@@ -324,9 +324,9 @@ static void find_paging(struct ks_image_opened *io,
 {
 	struct ks_paging *pg = &io->uw.pg;
 
-	if (io->arch->find_paging(&io->t, vi, pg) || !src->kernel_tables)
+	if (io->arch->paging->find_paging(&io->t, vi, pg) || !src->kernel_tables)
 		return;
-	if (io->arch->kernel_tables(vi, pg, &io->tables)) {
+	if (io->arch->paging->kernel_tables(vi, pg, &io->tables)) {
 		io->tables = (struct ks_kernel_tables){ 0 };
 		pg->page_offset = 0;
 	}

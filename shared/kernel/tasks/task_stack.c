@@ -102,7 +102,8 @@ static int unwind(struct ks_walk *w, const struct ks_stack_start *st,
 		t->note = ks_arch_unwind_missing(w->k->arch, w->k->unw_err);
 		return t->stack ? 0 : -ENOMEM;
 	}
-	ret = w->k->arch->stack_text(w->k->t, w->k->unw, st, &t->stack, &note);
+	ret = w->k->arch->unwinder->stack_text(w->k->t, w->k->unw, st,
+					       &t->stack, &note);
 	if (ret)
 		return ret;
 	if (note && st->stack_base)

@@ -381,10 +381,10 @@ int ks_kernel_walk(struct ks_kernel *k, const struct ks_walk_opts *opts,
 	ret = sample_setup(&w);
 	if (ret)
 		return ret;
-	st->nr_module_errors = k->arch->unwind_report(k->unw, k->unw_err,
+	st->nr_module_errors = k->arch->unwinder->report(k->unw, k->unw_err,
 						      rep);
-	if (k->unw && k->arch->unwinder_note)
-		st->unwinder = k->arch->unwinder_note(k->unw);
+	if (k->unw && k->arch->unwinder->note)
+		st->unwinder = k->arch->unwinder->note(k->unw);
 	/* -p may name a thread: /proc/TID exists even though it is not listed. */
 	w.threads = opts->sel->threads || opts->sel->nr_pids || opts->waits;
 	ret = list_walk(&w, l->init_task + (uint64_t)l->tasks.off,
