@@ -130,31 +130,32 @@ const struct ks_opt_row ks_opt_rows[] = {
 
 const size_t ks_nr_opt_rows = sizeof(ks_opt_rows) / sizeof(ks_opt_rows[0]);
 
-/* In the order of the synopsis. */
+/* In the order of the synopsis; crash's twins in the order of theirs. */
 const struct ks_mode_row ks_mode_rows[] = {
-	{ KS_IN_ONE, "one sample", "kstack SELECTION...", NULL },
-	{ KS_IN_BG, "-b", "kstack -b|--foreground SELECTION...", NULL },
-	{ KS_IN_HOOKS, "-K/-F", "kstack -K|-F", NULL },
-	{ KS_IN_VMCORE, "--vmcore", "kstack --vmcore VMCORE SELECTION...", NULL },
-	{ KS_IN_VHOOKS, "--vmcore -K/-F", "kstack --vmcore VMCORE -K|-F", NULL },
-	{ KS_IN_LOG, "--log", "kstack --log", NULL },
-	{ KS_IN_VLOG, "--vmcore --log", "kstack --vmcore VMCORE --log", NULL },
-	{ KS_IN_VCPUS, "--vmcore --cpus", "kstack --vmcore VMCORE --cpus", NULL },
-	{ KS_IN_VPANIC, "--vmcore --panic", "kstack --vmcore VMCORE --panic", NULL },
-	{ KS_IN_TRIAGE, "kstack triage", "kstack triage", NULL },
+	{ KS_IN_ONE, "one sample", "kstack SELECTION...", NULL, 0, NULL },
+	{ KS_IN_BG, "-b", "kstack -b|--foreground SELECTION...", NULL, 0, NULL },
+	{ KS_IN_HOOKS, "-K/-F", "kstack -K|-F", NULL, 0, NULL },
+	{ KS_IN_VMCORE, "--vmcore", "kstack --vmcore VMCORE SELECTION...", NULL,
+	  KS_IN_CRASH, "crash's kstack" },
+	{ KS_IN_VHOOKS, "--vmcore -K/-F", "kstack --vmcore VMCORE -K|-F", NULL,
+	  KS_IN_CHOOKS, "crash's kstack -K/-F" },
+	{ KS_IN_LOG, "--log", "kstack --log", NULL, 0, NULL },
+	{ KS_IN_VLOG, "--vmcore --log", "kstack --vmcore VMCORE --log", NULL,
+	  KS_IN_CLOG, "crash's kstack --log" },
+	{ KS_IN_VCPUS, "--vmcore --cpus", "kstack --vmcore VMCORE --cpus", NULL,
+	  KS_IN_CCPUS, "crash's kstack --cpus" },
+	{ KS_IN_VPANIC, "--vmcore --panic", "kstack --vmcore VMCORE --panic",
+	  NULL, KS_IN_CPANIC, "crash's kstack --panic" },
+	{ KS_IN_TRIAGE, "kstack triage", "kstack triage", NULL, 0, NULL },
 	{ KS_IN_VTRIAGE, "kstack triage --vmcore",
-	  "kstack triage --vmcore VMCORE", NULL },
-	{ KS_IN_SNOOP, "--snoop", "kstack --snoop FUNC", NULL },
-	{ KS_IN_DECODE, "--decode", "kstack --decode", "[FILE]" },
-	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL },
-	{ KS_IN_CRASH, "crash's kstack", "kstack SELECTION...", NULL },
-	{ KS_IN_CHOOKS, "crash's kstack -K/-F", "kstack -K|-F", NULL },
-	{ KS_IN_CLOG, "crash's kstack --log", "kstack --log", NULL },
-	{ KS_IN_CCPUS, "crash's kstack --cpus", "kstack --cpus", NULL },
-	{ KS_IN_CPANIC, "crash's kstack --panic", "kstack --panic", NULL },
-	{ KS_IN_CTRIAGE, "crash's kstack triage", "kstack triage", NULL },
-	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE" },
-	{ KS_IN_DIFF, "diff", "kstack diff [OPTION]...", "A B|A --vmcore VMCORE" },
+	  "kstack triage --vmcore VMCORE", NULL,
+	  KS_IN_CTRIAGE, "crash's kstack triage" },
+	{ KS_IN_SNOOP, "--snoop", "kstack --snoop FUNC", NULL, 0, NULL },
+	{ KS_IN_DECODE, "--decode", "kstack --decode", "[FILE]", 0, NULL },
+	{ KS_IN_INFO, "--help", "kstack -h|--help|--version", NULL, 0, NULL },
+	{ KS_IN_REPORT, "report", "kstack report [OPTION]...", "DIR|FILE", 0, NULL },
+	{ KS_IN_DIFF, "diff", "kstack diff [OPTION]...", "A B|A --vmcore VMCORE",
+	  0, NULL },
 };
 
 const size_t ks_nr_mode_rows = sizeof(ks_mode_rows) / sizeof(ks_mode_rows[0]);
@@ -274,11 +275,28 @@ bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx)
 	return ctx == KS_CTX_LIVE;
 }
 
-const char *ks_mode_what(unsigned int mode)
+unsigned int ks_mode_row_bit(const struct ks_mode_row *m,
+			     enum ks_context ctx)
+{
+	return ctx == KS_CTX_CRASH ? m->crash : m->mode;
+}
+
+unsigned int ks_mode_in_crash(unsigned int mode)
 {
 	for (size_t i = 0; i < ks_nr_mode_rows; i++)
+		if (ks_mode_rows[i].mode == mode && ks_mode_rows[i].crash)
+			return ks_mode_rows[i].crash;
+	return mode;
+}
+
+const char *ks_mode_what(unsigned int mode)
+{
+	for (size_t i = 0; i < ks_nr_mode_rows; i++) {
 		if (ks_mode_rows[i].mode == mode)
 			return ks_mode_rows[i].what;
+		if (ks_mode_rows[i].crash == mode)
+			return ks_mode_rows[i].crash_what;
+	}
 	return "?";
 }
 
@@ -287,18 +305,20 @@ void ks_options_where(char *buf, size_t len, unsigned int modes,
 {
 	size_t n = 0, count = 0, at = 0;
 
-	for (size_t i = 0; i < ks_nr_mode_rows; i++)
-		count += (modes & ks_mode_rows[i].mode) &&
-			 ks_mode_in_ctx(ks_mode_rows[i].mode, ctx);
+	for (size_t i = 0; i < ks_nr_mode_rows; i++) {
+		unsigned int bit = ks_mode_row_bit(&ks_mode_rows[i], ctx);
+
+		count += (modes & bit) && ks_mode_in_ctx(bit, ctx);
+	}
 	buf[0] = '\0';
 	for (size_t i = 0; i < ks_nr_mode_rows && n < len; i++) {
-		const struct ks_mode_row *m = &ks_mode_rows[i];
+		unsigned int bit = ks_mode_row_bit(&ks_mode_rows[i], ctx);
 
-		if (!(modes & m->mode) || !ks_mode_in_ctx(m->mode, ctx))
+		if (!(modes & bit) || !ks_mode_in_ctx(bit, ctx))
 			continue;
 		at++;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s",
 				      at == 1 ? "" : at == count ? " and " : ", ",
-				      m->what);
+				      ks_mode_what(bit));
 	}
 }

@@ -339,34 +339,36 @@ static int parse_row(struct ks_options *o, const struct ks_opt_view *v,
 	return fail(rep, "option %s: unknown kind", name);
 }
 
-/* The one mode of a command line, stored once in o->mode. */
+/* A view of a dump: crash's own, or the one --vmcore names. */
+static unsigned int dump_view(const struct ks_options *o, bool hooks)
+{
+	if (o->panic)
+		return KS_IN_VPANIC;
+	return hooks ? KS_IN_VHOOKS : o->cpus ? KS_IN_VCPUS : KS_IN_VMCORE;
+}
+
+/* The one mode of a command line, as the live tool's modes name it. */
 static unsigned int decide_mode(const struct ks_options *o,
 				const struct ks_opt_view *v, enum ks_context ctx)
 {
 	bool hooks = o->hooks.kprobes || o->hooks.ftrace;
-	bool vmcore = led_to(o, v, KS_IN_VMCORE);
+	bool dump = ctx == KS_CTX_CRASH || led_to(o, v, KS_IN_VMCORE);
 
 	if (o->help || o->version)
 		return KS_IN_INFO;
 	if (o->triage)
-		return ctx == KS_CTX_CRASH ? KS_IN_CTRIAGE :
-		       vmcore ? KS_IN_VTRIAGE : KS_IN_TRIAGE;
+		return dump ? KS_IN_VTRIAGE : KS_IN_TRIAGE;
 	if (o->log)
-		return ctx == KS_CTX_CRASH ? KS_IN_CLOG :
-		       vmcore ? KS_IN_VLOG : KS_IN_LOG;
-	if (ctx == KS_CTX_CRASH && o->panic)
-		return KS_IN_CPANIC;
+		return dump ? KS_IN_VLOG : KS_IN_LOG;
 	if (ctx == KS_CTX_CRASH)
-		return hooks ? KS_IN_CHOOKS : o->cpus ? KS_IN_CCPUS : KS_IN_CRASH;
+		return dump_view(o, hooks);
 	if (led_to(o, v, KS_IN_DECODE))
 		return KS_IN_DECODE;
 	if (led_to(o, v, KS_IN_SNOOP))
 		return KS_IN_SNOOP;
 	/* --panic without --vmcore is refused by check_combination() */
-	if (o->panic)
-		return KS_IN_VPANIC;
-	if (vmcore)
-		return hooks ? KS_IN_VHOOKS : o->cpus ? KS_IN_VCPUS : KS_IN_VMCORE;
+	if (dump || o->panic)
+		return dump_view(o, hooks);
 	if (hooks)
 		return KS_IN_HOOKS;
 	if (led_to(o, v, KS_IN_BG))
@@ -473,6 +475,8 @@ static int check_combination(struct ks_options *o,
 	unsigned int mode = decide_mode(o, v, ctx);
 	int ret;
 
+	if (ctx == KS_CTX_CRASH)
+		mode = ks_mode_in_crash(mode);
 	o->mode = mode;
 	if (mode == KS_IN_INFO)
 		return 0;

@@ -143,12 +143,19 @@ extern const size_t ks_nr_subcommands;
 /* The subcommand of ctx, or NULL: the live tool's or crash's. */
 const struct ks_subcommand *ks_ctx_subcommand(enum ks_context ctx);
 
-/* A mode: its bit, how a message names it, its synopsis. */
+/*
+ * A mode: its bit, how a message names it, its synopsis.  Each view of
+ * a dump is crash's kstack's too, on the dump crash holds: there it has
+ * a bit and a name of its own (its twin), and the synopsis without
+ * "--vmcore VMCORE".
+ */
 struct ks_mode_row {
 	unsigned int mode;
-	const char *what;	/* "-b", "crash's kstack" */
+	const char *what;	/* "-b", "--vmcore --log" */
 	const char *lead;	/* the synopsis up to its options */
 	const char *tail;	/* after them ("[FILE]"), or NULL */
+	unsigned int crash;	/* its twin in crash's kstack, or 0 */
+	const char *crash_what;	/* "crash's kstack --log" */
 };
 
 extern const struct ks_opt_row ks_opt_rows[];
@@ -256,6 +263,11 @@ const char *ks_opt_row_name(const struct ks_opt_row *row, bool both,
 			    char *buf, size_t len);
 /* Whether a mode is one of ctx's: the live tool's, crash's or a subcommand's. */
 bool ks_mode_in_ctx(unsigned int mode, enum ks_context ctx);
+/* Row m's mode in ctx: its crash twin's bit in crash's kstack (0: none). */
+unsigned int ks_mode_row_bit(const struct ks_mode_row *m,
+			     enum ks_context ctx);
+/* A dump's view in crash's kstack: its twin; any other mode: itself. */
+unsigned int ks_mode_in_crash(unsigned int mode);
 /* How a message names a mode: "-b", "crash's kstack". */
 const char *ks_mode_what(unsigned int mode);
 /* The modes an option applies to, as words: "-b, --vmcore and crash's kstack". */

@@ -10,6 +10,8 @@
 #include "options.h"
 
 #define WIDTH	79
+/* what a dump's view says that crash's twin of it does not */
+#define VMCORE_WORDS	" --vmcore VMCORE"
 
 static bool row_in_ctx(const struct ks_opt_row *row, enum ks_context ctx)
 {
@@ -103,6 +105,24 @@ static void subcommand_synopsis(FILE *out, unsigned int mode)
 }
 
 /*
+ * A dump's view in crash: its synopsis without "--vmcore VMCORE", and
+ * without "kstack " on the first line, which crash starts with the
+ * command's name.
+ */
+static const char *crash_lead(const char *lead, char *buf, size_t len,
+			      bool first)
+{
+	const char *cut = strstr(lead, VMCORE_WORDS);
+
+	if (cut) {
+		snprintf(buf, len, "%.*s%s", (int)(cut - lead), lead,
+			 cut + strlen(VMCORE_WORDS));
+		lead = buf;
+	}
+	return first ? lead + strlen("kstack ") : lead;
+}
+
+/*
  * Live: "usage: kstack ..." then "       kstack ..." per mode.  Crash
  * prints "kstack " before its synopsis and the rest as given: the
  * first line starts after the command's name.
@@ -122,15 +142,16 @@ void ks_options_usage(FILE *out, enum ks_context ctx,
 	}
 	ks_opt_view_init(&v, front);
 	for (size_t i = 0; i < ks_nr_mode_rows; i++) {
-		const struct ks_mode_row *m = &ks_mode_rows[i];
-		struct ks_mode_row skip = *m;
+		struct ks_mode_row m = ks_mode_rows[i];
+		char lead[64];
 
-		if (!ks_mode_in_ctx(m->mode, ctx) &&
-		    (crash || m->mode != KS_IN_INFO))
+		m.mode = ks_mode_row_bit(&ks_mode_rows[i], ctx);
+		if (!ks_mode_in_ctx(m.mode, ctx) &&
+		    (crash || m.mode != KS_IN_INFO))
 			continue;
-		if (first && crash)
-			skip.lead = m->lead + strlen("kstack ");
-		mode_synopsis(out, &v, &skip,
+		if (crash)
+			m.lead = crash_lead(m.lead, lead, sizeof(lead), first);
+		mode_synopsis(out, &v, &m,
 			      first && crash ? strlen("  kstack ") : 0,
 			      first ? (crash ? "" : "usage: ") : next, cont);
 		first = false;
