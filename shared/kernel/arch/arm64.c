@@ -8,9 +8,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "arm64.h"
 #include "hooks_records.h"
@@ -65,44 +62,6 @@ static const struct ks_reg_name reg_names[] = {
 	{ NULL, 0 },
 };
 
-static int unwind_open(const struct ks_target *t, void **unw_ret)
-{
-	struct ks_arm64_unwind *u = malloc(sizeof(*u));
-	int ret;
-
-	*unw_ret = NULL;
-	if (!u)
-		return -ENOMEM;
-	ret = ks_arm64_unwind_load(t, u);
-	if (ret) {
-		free(u);
-		return ret;
-	}
-	*unw_ret = u;
-	return 0;
-}
-
-static void unwind_close(void *unw)
-{
-	free(unw);
-}
-
-static const char *unwind_missing(int err)
-{
-	return err == -ENOENT ? "struct pt_regs lacks stackframe, pc or regs" :
-				NULL;
-}
-
-static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)
-{
-	if (!unw)
-		ks_say(rep, KS_WARN, "arm64 stacks cannot be walked (%s): "
-		       "every stack is empty", err == -ENOENT ?
-		       "no struct pt_regs with stackframe, pc and regs in "
-		       "this kernel's types" : strerror(-err));
-	return 0;
-}
-
 /* arch/arm64/include/asm/debug-monitors.h: BRK64_OPCODE_KPROBES */
 #define ARM64_BRK_KPROBES	0xd4200080u	/* brk #KPROBES_BRK_IMM (0x004) */
 #define ARM64_NOP		0xd503201fu
@@ -129,15 +88,6 @@ static int probe_code(const uint8_t *b)
 	return KS_CODE_OTHER;
 }
 
-static const struct ks_unwinder unwinder = {
-	.open = unwind_open,
-	.close = unwind_close,
-	.stack_text = ks_arm64_stack_text,
-	.lack = "no frame-record unwind",
-	.missing = unwind_missing,
-	.report = unwind_report,
-};
-
 static const char *const aliases[] = { "aarch64", "ARM64", NULL };
 
 const struct ks_arch ks_arch_arm64 = {
@@ -162,7 +112,7 @@ const struct ks_arch ks_arch_arm64 = {
 	.switch_layout = switch_layout,
 	.prstatus_regs = prstatus_regs,
 	.reg_names = reg_names,
-	.unwinder = &unwinder,
+	.unwinder = &ks_arm64_unwinder,
 	.cpu_trace = ks_arm64_cpu_trace,
 	.regs_pc_lr = true,
 	.code_refs = ks_arm64_code_refs,

@@ -63,6 +63,9 @@ struct ks_arm64_unwind {
 /* Reads the above; -ENOENT for a pt_regs member the walk needs. */
 int ks_arm64_unwind_load(const struct ks_target *t, struct ks_arm64_unwind *u);
 
+/* The unwinder of ks_arch_arm64 (arch.h's struct ks_unwinder). */
+extern const struct ks_unwinder ks_arm64_unwinder;
+
 /* As ks_stack_text() (x86_64_unwind.h), with arm64's frame records (unw). */
 int ks_arm64_stack_text(const struct ks_target *t, void *unw,
 			const struct ks_stack_start *st, char **text_ret,

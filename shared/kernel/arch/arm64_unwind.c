@@ -110,6 +110,44 @@ int ks_arm64_unwind_load(const struct ks_target *t, struct ks_arm64_unwind *u)
 	return 0;
 }
 
+static int unwind_open(const struct ks_target *t, void **unw_ret)
+{
+	struct ks_arm64_unwind *u = malloc(sizeof(*u));
+	int ret;
+
+	*unw_ret = NULL;
+	if (!u)
+		return -ENOMEM;
+	ret = ks_arm64_unwind_load(t, u);
+	if (ret) {
+		free(u);
+		return ret;
+	}
+	*unw_ret = u;
+	return 0;
+}
+
+static void unwind_close(void *unw)
+{
+	free(unw);
+}
+
+static const char *unwind_missing(int err)
+{
+	return err == -ENOENT ? "struct pt_regs lacks stackframe, pc or regs" :
+				NULL;
+}
+
+static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)
+{
+	if (!unw)
+		ks_say(rep, KS_WARN, "arm64 stacks cannot be walked (%s): "
+		       "every stack is empty", err == -ENOENT ?
+		       "no struct pt_regs with stackframe, pc and regs in "
+		       "this kernel's types" : strerror(-err));
+	return 0;
+}
+
 /* struct kunwind_state, over the task stack only. */
 struct kunwind {
 	const struct ks_target *t;
@@ -252,3 +290,12 @@ int ks_arm64_stack_text(const struct ks_target *t, void *unw,
 	*text_ret = out.text;
 	return 0;
 }
+
+const struct ks_unwinder ks_arm64_unwinder = {
+	.open = unwind_open,
+	.close = unwind_close,
+	.stack_text = ks_arm64_stack_text,
+	.lack = "no frame-record unwind",
+	.missing = unwind_missing,
+	.report = unwind_report,
+};

@@ -3,7 +3,9 @@
  * /proc/PID/stack from a kernel image: proc_pid_stack() (fs/proc/base.c),
  * stack_trace_save_tsk() and stack_trace_consume_entry_nosched()
  * (kernel/stacktrace.c), arch_stack_walk() (arch/x86/kernel/stacktrace.c)
- * and in_sched_functions() (kernel/sched/core.c), Linux 6.1.
+ * and in_sched_functions() (kernel/sched/core.c), Linux 6.1; and the
+ * unwinder's table: its ORC tables or frame-pointer walk chosen, freed
+ * and reported on.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +17,93 @@
 
 /* The top half of the address space is the kernel's. */
 #define KERNEL_HALF	0xffff800000000000ULL
+
+/*
+ * ORC tables, or, in a kernel without __start_orc_unwind_ip (built
+ * without CONFIG_UNWINDER_ORC), the frame-pointer walk of fp_unwind.c
+ * over its text range.  An ORC format not known here is no such kernel:
+ * it stays refused.
+ */
+static int unwind_open(const struct ks_target *t, void **unw_ret)
+{
+	struct ks_orc *orc = NULL;
+	uint64_t addr;
+	int ret = ks_orc_load(t, &orc);
+
+	if (ret == -ENOENT &&
+	    t->ops->symbol(t->ctx, "__start_orc_unwind_ip", &addr) &&
+	    !ks_orc_load_text(t, &orc))
+		ret = 0;
+	*unw_ret = ret ? NULL : orc;
+	return ret;
+}
+
+static const char *unwinder_note(void *unw)
+{
+	const struct ks_orc *orc = unw;
+
+	return orc->frame_pointers ? "no ORC tables: unwinding with frame "
+	       "pointers, as CONFIG_UNWINDER_FRAME_POINTER kernels do" : NULL;
+}
+
+static void unwind_close(void *unw)
+{
+	if (unw)
+		ks_orc_free(unw);
+}
+
+static const char *unwind_missing(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "the kernel has none, nor the _stext/_etext a "
+		       "frame-pointer walk needs";
+	case -EPROTONOSUPPORT:
+		return "their format is not one kstack knows";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Stacks are walked with ORC, or with frame pointers in a kernel that has
+ * no ORC tables (unwind_open() chooses); a kernel whose tables cannot be
+ * used, or that lacks even its text range, is named with the reason.
+ */
+static void no_orc(int err, const struct ks_reporter *rep)
+{
+	switch (err) {
+	case -ENOENT:
+		ks_say(rep, KS_WARN, "no ORC unwind tables in this kernel (no "
+		       "symbol __start_orc_unwind_ip), and no _stext/_etext "
+		       "for the frame-pointer walk: every stack is empty");
+		break;
+	case -EPROTONOSUPPORT:
+		ks_say(rep, KS_WARN, "this kernel's ORC format (its "
+		       ".orc_header hash) is not one kstack knows: every stack "
+		       "is empty");
+		break;
+	default:
+		ks_say(rep, KS_WARN, "no ORC unwind tables in this kernel "
+		       "(%s): every stack is empty", strerror(-err));
+		break;
+	}
+}
+
+static size_t unwind_report(void *unw, int err, const struct ks_reporter *rep)
+{
+	const struct ks_orc *orc = unw;
+
+	/* A truncated dump may keep the kernel's text and lose its tables. */
+	if (!orc && err == -EFAULT)
+		ks_say(rep, KS_WARN, "the ORC unwind tables cannot be read (the image lacks "
+		       "their memory): every stack is empty");
+	else if (!orc)
+		no_orc(err, rep);
+	for (size_t i = 0; orc && i < orc->nr_problems; i++)
+		ks_say(rep, KS_WARN, "%s", orc->problems[i]);
+	return orc ? orc->nr_problems : 0;
+}
 
 /* The shared text (stack_text.c), the ORC tables and the unwinder. */
 struct walk {
@@ -149,3 +238,17 @@ int ks_stack_text(const struct ks_target *t, void *unw,
 	*text_ret = w.out.text;
 	return 0;
 }
+
+/*
+ * The unwinder is ORC's, or the frame-pointer walk where the kernel has
+ * no ORC tables: one unwind state, x86_64_unwind.c steps it either way.
+ */
+const struct ks_unwinder ks_x86_64_unwinder = {
+	.open = unwind_open,
+	.close = unwind_close,
+	.stack_text = ks_stack_text,
+	.lack = "no ORC unwind tables",
+	.missing = unwind_missing,
+	.note = unwinder_note,
+	.report = unwind_report,
+};

@@ -30,7 +30,7 @@
 
 /*
  * The text /proc/PID/stack would print, walked with unw (the struct
- * ks_orc unwind_open() made): "[<0>] %pB\n" per frame, at most
+ * ks_orc ks_x86_64_unwinder's open() made): "[<0>] %pB\n" per frame, at most
  * 64 frames, without return addresses in [__sched_text_start,
  * __sched_text_end) or [__lock_text_start, __lock_text_end)
  * (stack_trace_consume_entry_nosched: they are dropped before they count
@@ -71,5 +71,12 @@ struct ks_cpu_start;
  */
 int ks_x86_cpu_trace(const struct ks_target *t, void *unw,
 		     const struct ks_cpu_start *st, struct ks_cpu *c);
+
+/*
+ * The unwinder of ks_arch_x86_64 (arch.h's struct ks_unwinder): the ORC
+ * tables, or the frame-pointer walk of a kernel without them, and the
+ * text above.
+ */
+extern const struct ks_unwinder ks_x86_64_unwinder;
 
 #endif /* KS_KERNEL_STACK_H */
