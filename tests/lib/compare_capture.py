@@ -14,8 +14,9 @@ and `kstack -a -H --json` from the dump (crash or --vmcore).
 
 Which tasks moved between the capture and the dump is known, not guessed:
 a task whose voluntary or involuntary context switch count differs between
-the capture and the dump's task_struct ran in between, and is set aside.  So are the tasks in R during the capture and the capture's own
-processes.  Every other task must print the same PID, state, start time,
+the capture and the dump's task_struct ran in between, and is set aside.  So is a task on a CPU in the dump: it was switched in
+since, and only the switch out is counted.  So are the tasks in R during
+the capture and the capture's own processes.  Every other task must print the same PID, state, start time,
 Cmd and stack, with one exception that is reported: a task woken after the
 capture that has not run yet is R in the dump (a wakeup is not a context
 switch); its stack must still be equal.
@@ -85,13 +86,14 @@ def live_status(vdir, pid):
 
 
 def dump_counts(path):
-    """{pid: (tgid, nvcsw, nivcsw)} from the dump's --json sample."""
+    """{pid: (tgid, nvcsw, nivcsw, on_cpu)} from the dump's --json sample."""
     with open(path) as f:
         sample = json.loads(f.read())
     out = {}
     for g in sample['groups']:
         for t in g['tasks']:
-            out[t['pid']] = (t['tgid'], t.get('nvcsw'), t.get('nivcsw'))
+            out[t['pid']] = (t['tgid'], t.get('nvcsw'), t.get('nivcsw'),
+                             t.get('on_cpu'))
     return out
 
 
@@ -120,7 +122,10 @@ def set_aside(vdir, live, dump, counts):
     either, and kstack diff compares the very same counts.  Without it,
     the counts are the proc copy's, read before both (a task in R then is
     set aside too).  Tasks in R in the text, the capture's own processes
-    and tasks born after the counts were read are set aside.
+    and tasks born after the counts were read are set aside.  So are the
+    tasks on a CPU in the dump (DUMP's fourth member): __schedule() counts
+    the switch out of prev, never the switch in of next, so a task woken
+    and switched in after the capture ran with its counts unmoved.
     """
     jc = json_counts(vdir)
     running, own = capture_pids(vdir)
@@ -133,10 +138,13 @@ def set_aside(vdir, live, dump, counts):
         known = lambda p: os.path.exists(os.path.join(vdir, 'live/proc/%d' % p))  # noqa: E731
     # The live tool prints R for a task it found on a CPU: moving too.
     running |= {p for p, t in live.items() if t[1] == 'R'}
-    moved, born, unknown, gone = set(), set(), set(), set()
+    moved, born, unknown, gone, on_cpu = set(), set(), set(), set(), set()
     for pid in set(live) | set(dump):
         ls, dc = count_of(pid), counts.get(pid)
         if pid in running or pid in own:
+            continue
+        if dc is not None and len(dc) > 3 and dc[3]:
+            on_cpu.add(pid)
             continue
         # A task the capture does not have was born after it, while the
         # capture ran (a kworker the pool adds): it ran, so it moved.
@@ -150,9 +158,9 @@ def set_aside(vdir, live, dump, counts):
         # in the JSON capture only: it exited before the text and the dump
         gone = {p for p in jc if p not in live and p not in dump} - running - own
     return {'running': running, 'own': own, 'moved': moved, 'born': born,
-            'unknown': unknown, 'gone': gone, 'counts': count_of,
-            'counts_from': counts_from,
-            'all': running | own | moved | born | gone}
+            'unknown': unknown, 'gone': gone, 'on_cpu': on_cpu,
+            'counts': count_of, 'counts_from': counts_from,
+            'all': running | own | moved | born | gone | on_cpu}
 
 
 def live_comm(vdir, pid):
@@ -295,6 +303,9 @@ def main(vdir, text_path, json_path, name):
     if born:
         print('born while the capture ran (not in its %s): ' % a['counts_from'] +
               ' '.join(map(str, sorted(born))))
+    if a['on_cpu']:
+        print('on a CPU in the dump, switched in since the capture (a switch in'
+              ' is not counted): ' + ' '.join(map(str, sorted(a['on_cpu']))))
     if a['gone']:
         print('in the JSON capture, gone before the text and the dump: ' +
               ' '.join(map(str, sorted(a['gone']))))

@@ -64,7 +64,8 @@ def main(vdir, a_path, diff_path, rc, dump_path):
         for g in json.loads(f.read())['groups']:
             for t in g['tasks']:
                 dump[t['pid']] = t
-    counts = {p: (t['tgid'], t.get('nvcsw'), t.get('nivcsw')) for p, t in dump.items()}
+    counts = {p: (t['tgid'], t.get('nvcsw'), t.get('nivcsw'), t.get('on_cpu'))
+              for p, t in dump.items()}
     aside = cc.set_aside(vdir, live, dump, counts)['all']
     with_counts = a_path.endswith('.json')
     want = wanted(aside, side_a(a_path), dump, with_counts)
